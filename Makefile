@@ -1,0 +1,201 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rocetop — top-level build.  `make` builds everything into build/;
+# `make check` installs what is missing, builds, and runs every test.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BUILD   ?= build
+SAN     ?=
+
+CC      ?= cc
+PKG_CONFIG ?= pkg-config
+
+VERSION   := 0.1.0
+SOVERSION := 0
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wpointer-arith -Wformat=2
+CFLAGS  ?= -O2 -g
+BASECFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ilib -fno-strict-aliasing
+ifeq ($(SAN),1)
+  BASECFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+  LDSAN := -fsanitize=address,undefined
+endif
+ALLCFLAGS = $(BASECFLAGS) $(CFLAGS)
+LDFLAGS ?=
+
+# Debian packages the build and the tests need.
+DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev libnet1-dev \
+            libncurses-dev libcmocka-dev zlib1g-dev tshark wireshark-dev libwireshark-dev
+
+LIB_SRCS  := $(sort $(wildcard lib/*.c))
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+LIB_PIC   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
+ANA_SRCS  := $(sort $(wildcard analyzer/*.c))
+ANA_OBJS  := $(ANA_SRCS:%.c=$(BUILD)/obj/%.o)
+GEN_SRCS  := $(sort $(wildcard generator/*.c))
+GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+TOOL_SRCS := $(sort $(wildcard tools/*.c))
+TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(BUILD)/tools/%)
+
+LIBA   := $(BUILD)/lib/libroce.a
+LIBSO  := $(BUILD)/lib/libroce.so.$(VERSION)
+LIBPC  := $(BUILD)/lib/libroce.pc
+ROCETOP := $(BUILD)/bin/rocetop
+ROCEGEN := $(BUILD)/bin/rocegen
+
+PROGRAMS := $(if $(ANA_SRCS),$(ROCETOP)) $(if $(GEN_SRCS),$(ROCEGEN))
+
+.PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
+        have-deps golden difftest interop
+.DEFAULT_GOAL := all
+
+all: lib $(PROGRAMS) $(TOOL_BINS)
+
+lib: $(LIBA) $(LIBSO) $(LIBPC)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -fPIC -fvisibility=default -MMD -MP -c $< -o $@
+
+$(LIBA): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBSO): $(LIB_PIC)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libroce.so.$(SOVERSION) $(LDSAN) -o $@ $^
+	ln -sf libroce.so.$(VERSION) $(BUILD)/lib/libroce.so.$(SOVERSION)
+	ln -sf libroce.so.$(SOVERSION) $(BUILD)/lib/libroce.so
+
+$(LIBPC): Makefile
+	@mkdir -p $(@D)
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: libroce\nDescription: RoCE, iWARP and DCB frame codec\nVersion: %s\nLibs: -L$${libdir} -lroce\nCflags: -I$${includedir}\n' \
+		'$(PREFIX)' '$(VERSION)' > $@
+
+$(ROCETOP): $(ANA_OBJS) $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lm
+
+$(ROCEGEN): $(GEN_OBJS) $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(GEN_OBJS) $(LIBA) -lpcap -lnet -lm
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBA) tests/unit/testutil.h
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -Itests/unit $(LDSAN) -o $@ $< $(LIBA) -lcmocka -lz -lpcap
+
+$(BUILD)/tools/%: tools/%.c $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(LDSAN) -o $@ $< $(LIBA) -lpcap -lz -lm
+
+-include $(LIB_OBJS:.o=.d) $(LIB_PIC:.o=.d) $(ANA_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
+
+# ---- dependencies ---------------------------------------------------------
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: every package is installed"; exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+	  echo "deps: installing$$missing"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing || \
+	  { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; }; \
+	else \
+	  echo "deps: missing packages; run as root:"; \
+	  echo "  sudo apt-get install -y --no-install-recommends$$missing"; exit 1; \
+	fi
+
+# `check` and `run` call deps only when something is missing.
+have-deps:
+	@for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || { $(MAKE) --no-print-directory deps; exit $$?; }; \
+	done
+
+# ---- running ---------------------------------------------------------------
+
+RUN_CAPTURE ?= captures/lab/roce_rping.pcap
+run: have-deps
+	@$(MAKE) --no-print-directory all
+	$(ROCETOP) -r $(RUN_CAPTURE) --packets
+
+# ---- tests -------------------------------------------------------------------
+
+# One pass of every test against the binaries in $(BUILD).
+check-one: all $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
+	BUILD=$(BUILD) tests/golden.sh
+	BUILD=$(BUILD) python3 tests/difftest.py
+	BUILD=$(BUILD) tests/cli.sh
+
+check: have-deps
+	@$(MAKE) --no-print-directory check-one
+	@$(MAKE) --no-print-directory check-one BUILD=build-san SAN=1 CFLAGS="-O1 -g"
+	@$(MAKE) --no-print-directory fuzz-smoke
+
+unit: all $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
+
+golden: all
+	BUILD=$(BUILD) tests/golden.sh
+
+difftest: all
+	BUILD=$(BUILD) python3 tests/difftest.py
+
+# ---- fuzzing -----------------------------------------------------------------
+
+FUZZ_CC := clang
+FUZZ_FLAGS := -std=gnu11 -g -O1 -Ilib -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
+FUZZ_TARGETS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_*.c)))
+
+$(BUILD)/fuzz/%: fuzz/%.c $(LIB_SRCS) lib/roce.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS)
+
+fuzz: $(FUZZ_TARGETS)
+	@echo "fuzzers: $(FUZZ_TARGETS)  (run e.g. $(firstword $(FUZZ_TARGETS)) fuzz/corpus)"
+
+FUZZ_SECONDS ?= 10
+fuzz-smoke: fuzz
+	@set -e; for f in $(FUZZ_TARGETS); do \
+	  n=$$(basename $$f); mkdir -p $(BUILD)/fuzz/corpus-$$n; \
+	  echo "== $$n for $(FUZZ_SECONDS)s"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -print_final_stats=0 \
+	      $(BUILD)/fuzz/corpus-$$n fuzz/seeds 2>&1 | tail -n 2; \
+	done
+
+# ---- benchmarks ----------------------------------------------------------------
+
+bench: all
+	BUILD=$(BUILD) bench/run.sh
+
+# ---- interop (needs ../shared/softroce-lab, root) ------------------------------
+
+interop: all
+	BUILD=$(BUILD) tests/interop.sh
+
+# ---- install -------------------------------------------------------------------
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	           $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man3 \
+	           $(DESTDIR)$(PREFIX)/share/man/man8
+	for p in $(PROGRAMS); do install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/; done
+	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libroce.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libroce.so.$(SOVERSION)
+	ln -sf libroce.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libroce.so
+	install -m 644 $(LIBPC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 lib/roce.h $(DESTDIR)$(PREFIX)/include/
+	for m in man/*.3; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man3/; done; true
+	for m in man/*.8; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man8/; done; true
+
+clean:
+	rm -rf build build-san

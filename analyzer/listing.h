@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* listing.h — `rocetop --packets`: one line (or JSON object) per frame. */
+#ifndef ROCETOP_LISTING_H
+#define ROCETOP_LISTING_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/time.h>
+#include "roce.h"
+
+struct listing {
+	FILE *out;
+	int json;
+	int nsec;                /* timestamps are nanoseconds */
+	/* totals for the closing summary */
+	uint64_t frames, roce[5], icrc[3], truncated, invalid;
+};
+
+void listing_frame(struct listing *l, uint64_t frame_no, const struct timeval *ts,
+		   const struct roce_pkt *p, uint32_t caplen, uint32_t wirelen);
+void listing_totals(const struct listing *l, FILE *f);
+
+#endif

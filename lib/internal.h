@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libroce internals: byte-wise big-endian loads/stores (alignment never
+ * matters, nothing casts captured bytes to a struct), layer bookkeeping, and
+ * the hooks through which the per-protocol files plug into the decoder, the
+ * field walker and the one-line summary.
+ */
+#ifndef ROCE_INTERNAL_H
+#define ROCE_INTERNAL_H
+
+#include <string.h>
+#include "roce.h"
+
+static inline uint16_t rd16(const uint8_t *b) { return (uint16_t)(b[0] << 8 | b[1]); }
+static inline uint32_t rd24(const uint8_t *b) { return (uint32_t)b[0] << 16 | (uint32_t)b[1] << 8 | b[2]; }
+static inline uint32_t rd32(const uint8_t *b)
+{
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+static inline uint64_t rd64(const uint8_t *b) { return (uint64_t)rd32(b) << 32 | rd32(b + 4); }
+static inline uint32_t rd32le(const uint8_t *b)
+{
+	return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
+}
+
+static inline void wr16(uint8_t *b, uint16_t v) { b[0] = (uint8_t)(v >> 8); b[1] = (uint8_t)v; }
+static inline void wr24(uint8_t *b, uint32_t v)
+{
+	b[0] = (uint8_t)(v >> 16); b[1] = (uint8_t)(v >> 8); b[2] = (uint8_t)v;
+}
+static inline void wr32(uint8_t *b, uint32_t v) { wr16(b, (uint16_t)(v >> 16)); wr16(b + 2, (uint16_t)v); }
+static inline void wr64(uint8_t *b, uint64_t v) { wr32(b, (uint32_t)(v >> 32)); wr32(b + 4, (uint32_t)v); }
+static inline void wr32le(uint8_t *b, uint32_t v)
+{
+	b[0] = (uint8_t)v; b[1] = (uint8_t)(v >> 8); b[2] = (uint8_t)(v >> 16); b[3] = (uint8_t)(v >> 24);
+}
+
+/* ---- layer bookkeeping -------------------------------------------------- */
+
+static inline void roce__seen(struct roce_pkt *p, enum roce_layer l) { p->present |= ROCE_LBIT(l); }
+
+static inline void roce__trunc(struct roce_pkt *p, enum roce_layer l)
+{
+	p->present |= ROCE_LBIT(l);
+	p->truncated |= ROCE_LBIT(l);
+}
+
+static inline void roce__invalid(struct roce_pkt *p, enum roce_layer l, const char *why)
+{
+	p->present |= ROCE_LBIT(l);
+	p->invalid |= ROCE_LBIT(l);
+	if (!p->why) {
+		p->why = why;
+		p->why_layer = l;
+	}
+}
+
+/* Bytes captured from off up to end (end is a wire-length boundary). */
+static inline uint32_t roce__avail(const struct roce_pkt *p, uint32_t off)
+{
+	return off < p->caplen ? p->caplen - off : 0;
+}
+
+/* ---- decoder hooks --------------------------------------------------------
+ * off is where the protocol starts, end where it ends on the wire (may be
+ * beyond caplen).  Each hook records present/truncated/invalid itself. */
+
+/* bth.c: BTH, extended headers, payload and ICRC position; off = BTH,
+ * end = end of the ICRC on the wire. */
+void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end);
+
+/* dcb.c: MAC control (PAUSE/PFC), CN-TAG/CNM, LLDP.  Returns 1 when the
+ * ethertype is one of its own, 0 otherwise. */
+int roce__decode_l2(struct roce_pkt *p, uint16_t ethertype, uint32_t off, uint32_t end);
+/* tcp.c: the TCP header and, when it carries iWARP, MPA/DDP/RDMAP. */
+void roce__decode_tcp(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off, uint32_t end);
+/* mad.c: a UD SEND to QP1 whose payload starts at p->payload_off. */
+void roce__decode_mad(struct roce_pkt *p);
+
+/* ---- field walker hooks ---------------------------------------------------- */
+
+static inline void roce__emit(roce_field_cb cb, void *ctx, const char *key,
+			      enum roce_ftype t, uint64_t u, const char *s,
+			      const uint8_t *b, uint32_t len)
+{
+	struct roce_field f = { key, t, u, s, b, len };
+	cb(ctx, &f);
+}
+#define EMIT_U(key, v)      roce__emit(cb, ctx, key, ROCE_F_UINT, (uint64_t)(v), NULL, NULL, 0)
+#define EMIT_B(key, v)      roce__emit(cb, ctx, key, ROCE_F_BOOL, (v) ? 1 : 0, NULL, NULL, 0)
+#define EMIT_S(key, v)      roce__emit(cb, ctx, key, ROCE_F_STR, 0, (v), NULL, 0)
+#define EMIT_IP4(key, b)    roce__emit(cb, ctx, key, ROCE_F_IPV4, 0, NULL, (b), 4)
+#define EMIT_IP6(key, b)    roce__emit(cb, ctx, key, ROCE_F_IPV6, 0, NULL, (b), 16)
+#define EMIT_MAC(key, b)    roce__emit(cb, ctx, key, ROCE_F_MAC, 0, NULL, (b), 6)
+#define EMIT_BYTES(key, b, n) roce__emit(cb, ctx, key, ROCE_F_BYTES, 0, NULL, (b), (n))
+
+void roce__fields_mad(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
+void roce__fields_tcp(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
+void roce__fields_l2(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
+
+/* ---- summary hooks: append to buf at *n (never beyond cap - 1) -------------- */
+
+void roce__sappend(char *buf, size_t cap, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void roce__summary_mad(const struct roce_pkt *p, char *buf, size_t cap, size_t *n);
+void roce__summary_tcp(const struct roce_pkt *p, char *buf, size_t cap, size_t *n);
+void roce__summary_l2(const struct roce_pkt *p, char *buf, size_t cap, size_t *n);
+
+#endif

@@ -1,0 +1,621 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libroce — decode and build RoCE (v1, v2, legacy port 1021), iWARP and DCB frames.
+ *
+ * Decoding is zero-copy: roce_decode() fills a struct roce_pkt that holds
+ * offsets into the caller's bytes plus a few hot fields (opcode, QPN, PSN) in
+ * host order.  Everything else is read on demand through accessors.  The
+ * library never allocates, prints or exits on the decode path, and never reads
+ * a byte at or beyond the captured length.
+ *
+ * Each layer ends in one of three states: decoded, truncated (the capture
+ * stopped before the layer ended) or invalid (a field contradicts the spec or
+ * the lengths).  Both are kept per layer in bitmasks, and the first reason for
+ * invalidity is kept as text.
+ *
+ * Builders write into a caller-owned buffer and return the frame length or a
+ * negative roce_err.
+ */
+#ifndef ROCE_H
+#define ROCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors ------------------------------------------------------------ */
+
+enum roce_err {
+	ROCE_OK = 0,
+	ROCE_ETRUNC = -1,   /* capture stopped before the bytes needed */
+	ROCE_EINVAL = -2,   /* a field contradicts the spec or the lengths */
+	ROCE_ENOSPC = -3,   /* builder: the caller's buffer is too small */
+	ROCE_EUNSUP = -4,   /* link type or request not supported */
+	ROCE_EARG = -5,     /* builder: an argument is out of range */
+};
+
+const char *roce_strerror(int err);
+
+/* ---- link types (values are libpcap's LINKTYPE_*) --------------------- */
+
+enum roce_linktype {
+	ROCE_LINK_ETHERNET = 1,
+	ROCE_LINK_RAW = 101,       /* raw IPv4 or IPv6 (also DLT_RAW 12/14) */
+	ROCE_LINK_LINUX_SLL = 113,
+	ROCE_LINK_IPV4 = 228,
+	ROCE_LINK_IPV6 = 229,
+	ROCE_LINK_LINUX_SLL2 = 276,
+};
+
+/* Returns 1 when roce_decode() accepts this libpcap link type. */
+int roce_linktype_supported(int linktype);
+
+/* ---- layers ------------------------------------------------------------ */
+
+enum roce_layer {
+	ROCE_L_LINK = 0,   /* Ethernet II / SLL / SLL2 header */
+	ROCE_L_VLAN,       /* 802.1Q / 802.1ad tags */
+	ROCE_L_IPV4,
+	ROCE_L_IPV6,
+	ROCE_L_UDP,
+	ROCE_L_GRH,        /* RoCEv1 global route header */
+	ROCE_L_BTH,
+	ROCE_L_EXT,        /* extended transport headers */
+	ROCE_L_PAYLOAD,    /* payload + pad */
+	ROCE_L_ICRC,
+	ROCE_L_MAD,        /* CM MAD on QP1 */
+	ROCE_L_TCP,
+	ROCE_L_MPA,
+	ROCE_L_DDP,
+	ROCE_L_RDMAP,
+	ROCE_L_MACCTRL,    /* 802.3x PAUSE, 802.1Qbb PFC */
+	ROCE_L_CNM,        /* 802.1Qau CN-TAG / CNM */
+	ROCE_L_LLDP,
+	ROCE_L_FCS,
+	ROCE_L__COUNT
+};
+
+#define ROCE_LBIT(l) (1u << (l))
+
+const char *roce_layer_name(enum roce_layer l);
+
+/* What the frame is, as far as libroce is concerned. */
+enum roce_version {
+	ROCE_VER_NONE = 0,   /* not RoCE */
+	ROCE_VER_V1,         /* ethertype 0x8915 + GRH */
+	ROCE_VER_V2,         /* UDP 4791 */
+	ROCE_VER_V2_1021,    /* UDP 1021 (pre-WinOF 5.35 drivers) */
+	ROCE_VER_V2_PORT,    /* a UDP port the caller added */
+};
+
+const char *roce_version_name(enum roce_version v); /* "v1", "v2", "v2-1021", "v2-port" */
+
+/* ---- ethertypes, ports -------------------------------------------------- */
+
+#define ROCE_ETH_IPV4   0x0800
+#define ROCE_ETH_ARP    0x0806
+#define ROCE_ETH_VLAN   0x8100
+#define ROCE_ETH_QINQ   0x88a8
+#define ROCE_ETH_IPV6   0x86dd
+#define ROCE_ETH_MACCTL 0x8808
+#define ROCE_ETH_ROCEV1 0x8915
+#define ROCE_ETH_CNM    0x22e9
+#define ROCE_ETH_LLDP   0x88cc
+
+#define ROCE_UDP_PORT        4791
+#define ROCE_UDP_PORT_LEGACY 1021
+
+/* ---- decoder configuration --------------------------------------------- */
+
+#define ROCE_CFG_MAX_PORTS 8
+
+struct roce_cfg {
+	uint16_t udp_ports[ROCE_CFG_MAX_PORTS];   /* extra RoCEv2 destination ports */
+	unsigned n_udp_ports;
+	uint16_t iwarp_ports[ROCE_CFG_MAX_PORTS]; /* TCP ports assumed to carry MPA FPDUs */
+	unsigned n_iwarp_ports;
+	unsigned no_legacy_port : 1;              /* do not treat UDP 1021 as RoCEv2 */
+};
+
+/* Adds a RoCEv2 UDP destination port; ROCE_EARG when the table is full. */
+int roce_cfg_add_udp_port(struct roce_cfg *cfg, uint16_t port);
+int roce_cfg_add_iwarp_port(struct roce_cfg *cfg, uint16_t port);
+
+/* ---- the decoded view --------------------------------------------------- */
+
+struct roce_vlan {
+	uint16_t tpid;     /* 0x8100 or 0x88a8 */
+	uint8_t pcp;
+	uint8_t dei;
+	uint16_t vid;
+};
+
+/* Offsets are from the start of the captured frame; 0 means "absent"
+ * (no header of interest ever starts at offset 0 except the link header,
+ * whose presence is ROCE_L_LINK in .present). */
+struct roce_pkt {
+	const uint8_t *data;
+	uint32_t caplen;
+	uint32_t wirelen;
+	int linktype;
+
+	uint32_t present;     /* ROCE_LBIT(layer): layer was (at least partly) seen */
+	uint32_t truncated;   /* layer ends beyond the captured bytes */
+	uint32_t invalid;     /* layer contradicts the spec or the lengths */
+	const char *why;      /* first reason for an invalid layer, or NULL */
+	enum roce_layer why_layer;
+
+	enum roce_version version;
+
+	/* link */
+	uint32_t eth_off;     /* destination MAC (Ethernet) or SLL header */
+	uint16_t ethertype;   /* after the VLAN tags (protocol for SLL) */
+	uint8_t n_vlan;
+	uint8_t sll_pkttype;
+	struct roce_vlan vlan[2];
+	uint32_t trailer_off; /* bytes after the network datagram (padding/FCS) */
+	uint32_t trailer_len;
+	uint32_t fcs_off;     /* trailing Ethernet FCS that verified */
+
+	/* IPv4 / IPv6 */
+	uint32_t ip_off;
+	uint32_t ip_end;      /* end of the datagram by its own length field */
+	uint8_t ip_version;   /* 4 or 6 */
+	uint8_t ip_proto;     /* after IPv6 extension headers */
+	uint8_t dscp;
+	uint8_t ecn;          /* 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE */
+	uint8_t ip_hlen;      /* IPv4 header / IPv6 header + extensions */
+	uint8_t ip_frag;      /* IPv4 MF or offset != 0, or IPv6 fragment header */
+	uint8_t ttl;
+
+	/* UDP / TCP */
+	uint32_t l4_off;
+	uint16_t sport;
+	uint16_t dport;
+	uint16_t udp_len;
+
+	/* RoCEv1 GRH */
+	uint32_t grh_off;
+
+	/* BTH and extended headers */
+	uint32_t bth_off;
+	uint8_t opcode;
+	uint8_t padcnt;
+	uint8_t se, migreq, tver, ackreq, fecn, becn;
+	uint16_t pkey;
+	uint32_t dqpn;
+	uint32_t psn;
+	uint32_t rdeth_off, deth_off, xrceth_off, feth_off, reth_off;
+	uint32_t atomiceth_off, aeth_off, atomicacketh_off, immdt_off, ieth_off;
+	uint32_t payload_off;
+	uint32_t payload_len; /* on the wire, pad excluded (may exceed what was captured) */
+	uint32_t icrc_off;    /* where the ICRC is on the wire (may be beyond caplen) */
+
+	/* CM MAD on QP1 */
+	uint32_t mad_off;
+
+	/* TCP / iWARP (issue 3 fills these) */
+	uint32_t tcp_payload_off;
+	uint32_t tcp_payload_len;
+	uint32_t tcp_seq;
+	uint32_t tcp_ack;
+	uint8_t tcp_flags;
+	uint32_t mpa_off;
+	uint32_t ddp_off;
+	uint32_t rdmap_off;
+
+	/* DCB (issue 3 fills these) */
+	uint32_t macctrl_off;
+	uint32_t cnm_off;
+	uint32_t lldp_off;
+};
+
+/* Decodes one captured frame.  cfg may be NULL (4791 and 1021).
+ * Returns ROCE_OK when every layer present decoded, else ROCE_ETRUNC or
+ * ROCE_EINVAL for the first problem; p is filled as far as the bytes go in
+ * every case.  Frames that are not RoCE/iWARP/DCB return ROCE_OK with
+ * p->version == ROCE_VER_NONE and only the lower layers filled. */
+int roce_decode(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
+		const uint8_t *data, uint32_t caplen, uint32_t wirelen);
+
+/* ---- BTH opcodes -------------------------------------------------------- */
+
+enum roce_transport {
+	ROCE_TR_RC = 0x00,
+	ROCE_TR_UC = 0x20,
+	ROCE_TR_RD = 0x40,
+	ROCE_TR_UD = 0x60,
+	ROCE_TR_CNP = 0x80,
+	ROCE_TR_XRC = 0xa0,
+};
+
+/* Low five opcode bits (IBTA 9.2, Linux include/rdma/ib_pack.h) */
+enum roce_op {
+	ROCE_OP_SEND_FIRST = 0x00,
+	ROCE_OP_SEND_MIDDLE = 0x01,
+	ROCE_OP_SEND_LAST = 0x02,
+	ROCE_OP_SEND_LAST_IMM = 0x03,
+	ROCE_OP_SEND_ONLY = 0x04,
+	ROCE_OP_SEND_ONLY_IMM = 0x05,
+	ROCE_OP_WRITE_FIRST = 0x06,
+	ROCE_OP_WRITE_MIDDLE = 0x07,
+	ROCE_OP_WRITE_LAST = 0x08,
+	ROCE_OP_WRITE_LAST_IMM = 0x09,
+	ROCE_OP_WRITE_ONLY = 0x0a,
+	ROCE_OP_WRITE_ONLY_IMM = 0x0b,
+	ROCE_OP_READ_REQUEST = 0x0c,
+	ROCE_OP_READ_RESP_FIRST = 0x0d,
+	ROCE_OP_READ_RESP_MIDDLE = 0x0e,
+	ROCE_OP_READ_RESP_LAST = 0x0f,
+	ROCE_OP_READ_RESP_ONLY = 0x10,
+	ROCE_OP_ACK = 0x11,
+	ROCE_OP_ATOMIC_ACK = 0x12,
+	ROCE_OP_CMP_SWAP = 0x13,
+	ROCE_OP_FETCH_ADD = 0x14,
+	ROCE_OP_RESYNC = 0x15,          /* RD only */
+	ROCE_OP_SEND_LAST_INV = 0x16,
+	ROCE_OP_SEND_ONLY_INV = 0x17,
+	ROCE_OP_FLUSH = 0x1c,
+	ROCE_OP_ATOMIC_WRITE = 0x1d,
+};
+
+#define ROCE_OPCODE_CNP 0x81
+
+/* Extended headers, in wire order */
+enum roce_hdr {
+	ROCE_H_RDETH = 1u << 0,
+	ROCE_H_DETH = 1u << 1,
+	ROCE_H_XRCETH = 1u << 2,
+	ROCE_H_FETH = 1u << 3,
+	ROCE_H_RETH = 1u << 4,
+	ROCE_H_ATOMICETH = 1u << 5,
+	ROCE_H_AETH = 1u << 6,
+	ROCE_H_ATOMICACKETH = 1u << 7,
+	ROCE_H_IMMDT = 1u << 8,
+	ROCE_H_IETH = 1u << 9,
+	ROCE_H_PAYLOAD = 1u << 10,     /* the opcode carries a payload */
+	ROCE_H_CNP_RSVD = 1u << 11,    /* CNP: 16 reserved bytes */
+};
+
+#define ROCE_BTH_LEN 12
+#define ROCE_GRH_LEN 40
+#define ROCE_RDETH_LEN 4
+#define ROCE_DETH_LEN 8
+#define ROCE_XRCETH_LEN 4
+#define ROCE_FETH_LEN 4
+#define ROCE_RETH_LEN 16
+#define ROCE_ATOMICETH_LEN 28
+#define ROCE_AETH_LEN 4
+#define ROCE_ATOMICACKETH_LEN 8
+#define ROCE_IMMDT_LEN 4
+#define ROCE_IETH_LEN 4
+#define ROCE_CNP_RSVD_LEN 16
+#define ROCE_ICRC_LEN 4
+
+enum roce_opkind {
+	ROCE_OK_SEND,
+	ROCE_OK_WRITE,
+	ROCE_OK_READ_REQ,
+	ROCE_OK_READ_RESP,
+	ROCE_OK_ACK,
+	ROCE_OK_ATOMIC,
+	ROCE_OK_ATOMIC_ACK,
+	ROCE_OK_FLUSH,
+	ROCE_OK_ATOMIC_WRITE,
+	ROCE_OK_RESYNC,
+	ROCE_OK_CNP,
+};
+
+/* Position of a packet in its message */
+enum roce_seg {
+	ROCE_SEG_ONLY,
+	ROCE_SEG_FIRST,
+	ROCE_SEG_MIDDLE,
+	ROCE_SEG_LAST,
+};
+
+struct roce_opinfo {
+	const char *name;       /* "RC SEND_ONLY" */
+	uint16_t hdrs;          /* ROCE_H_* */
+	uint8_t kind;           /* enum roce_opkind */
+	uint8_t seg;            /* enum roce_seg */
+	uint8_t is_request;     /* sent by the requester (needs a PSN slot) */
+};
+
+/* NULL for a reserved/unknown opcode. */
+const struct roce_opinfo *roce_opcode_info(uint8_t opcode);
+/* Name, or "0xNN" style text written into a static per-opcode table. */
+const char *roce_opcode_name(uint8_t opcode);
+/* Sum of the extended header lengths for a set of ROCE_H_* flags. */
+unsigned roce_ext_len(uint16_t hdrs);
+
+/* ---- accessors (caller checks the offset is non-zero) ------------------- */
+
+uint64_t roce_reth_va(const struct roce_pkt *p);
+uint32_t roce_reth_rkey(const struct roce_pkt *p);
+uint32_t roce_reth_dmalen(const struct roce_pkt *p);
+uint8_t roce_aeth_syndrome(const struct roce_pkt *p);
+uint32_t roce_aeth_msn(const struct roce_pkt *p);
+uint32_t roce_deth_qkey(const struct roce_pkt *p);
+uint32_t roce_deth_srcqp(const struct roce_pkt *p);
+uint32_t roce_rdeth_eecnxt(const struct roce_pkt *p);
+uint32_t roce_xrceth_srq(const struct roce_pkt *p);
+uint32_t roce_feth_word(const struct roce_pkt *p);
+uint64_t roce_atomiceth_va(const struct roce_pkt *p);
+uint32_t roce_atomiceth_rkey(const struct roce_pkt *p);
+uint64_t roce_atomiceth_swap(const struct roce_pkt *p);
+uint64_t roce_atomiceth_cmp(const struct roce_pkt *p);
+uint64_t roce_atomicacketh_orig(const struct roce_pkt *p);
+uint32_t roce_immdt(const struct roce_pkt *p);
+uint32_t roce_ieth_rkey(const struct roce_pkt *p);
+
+/* AETH syndrome */
+enum roce_aeth_type {
+	ROCE_AETH_ACK = 0,
+	ROCE_AETH_RNR_NAK = 1,
+	ROCE_AETH_RESERVED = 2,
+	ROCE_AETH_NAK = 3,
+};
+#define ROCE_AETH_TYPE(syn) (((syn) >> 5) & 3)
+#define ROCE_AETH_VALUE(syn) ((syn) & 0x1f)
+enum roce_nak_code {
+	ROCE_NAK_PSN_SEQ_ERR = 0,
+	ROCE_NAK_INVALID_REQ = 1,
+	ROCE_NAK_REMOTE_ACCESS = 2,
+	ROCE_NAK_REMOTE_OP = 3,
+	ROCE_NAK_INVALID_RD_REQ = 4,
+};
+const char *roce_nak_name(uint8_t code);
+/* RNR timer code (0..31) to microseconds (IBTA table 45). */
+uint32_t roce_rnr_timer_us(uint8_t code);
+
+/* PSN arithmetic on 24-bit sequence numbers */
+static inline int roce_psn_before(uint32_t a, uint32_t b)
+{
+	return (int32_t)((a - b) << 8) < 0;
+}
+static inline int32_t roce_psn_diff(uint32_t a, uint32_t b)
+{
+	return (int32_t)((a - b) << 8) >> 8;
+}
+
+/* ---- CRC and ICRC ------------------------------------------------------ */
+
+/* zlib-compatible CRC-32: crc starts at 0, chains like zlib's crc32(). */
+uint32_t roce_crc32(uint32_t crc, const void *buf, size_t len);
+/* CRC-32C (Castagnoli), same chaining convention (start at 0). */
+uint32_t roce_crc32c(uint32_t crc, const void *buf, size_t len);
+/* The portable implementations, exported so tests can compare. */
+uint32_t roce_crc32_portable(uint32_t crc, const void *buf, size_t len);
+uint32_t roce_crc32c_portable(uint32_t crc, const void *buf, size_t len);
+/* Names of the implementations chosen at run time ("pclmul", "sse4.2", "slice8"). */
+const char *roce_crc32_impl(void);
+const char *roce_crc32c_impl(void);
+/* Force the portable implementations (for tests and benchmarks). */
+void roce_crc_force_portable(int on);
+
+enum roce_icrc_status {
+	ROCE_ICRC_UNCHECKED = 0,   /* not RoCE, or the frame is truncated before the ICRC */
+	ROCE_ICRC_GOOD,
+	ROCE_ICRC_BAD,
+};
+const char *roce_icrc_status_name(enum roce_icrc_status s); /* "unchecked", "good", "bad" */
+
+/* Computes the ICRC of a decoded RoCE frame (v1 or v2); ROCE_ETRUNC when
+ * the bytes it covers were not all captured. */
+int roce_icrc_compute(const struct roce_pkt *p, uint32_t *icrc);
+/* The ICRC as it is on the wire (little-endian), or ROCE_ETRUNC. */
+int roce_icrc_wire(const struct roce_pkt *p, uint32_t *icrc);
+enum roce_icrc_status roce_icrc_verify(const struct roce_pkt *p, uint32_t *computed);
+
+/* Computes the ICRC over a RoCE packet starting at its IP header (v2, ip_off)
+ * or GRH (v1) and ending before the ICRC; used by builders. */
+uint32_t roce_icrc_raw(int v1, const uint8_t *l3, size_t len);
+
+/* ---- CM MADs (QP1) ------------------------------------------------------ */
+
+#define ROCE_MAD_LEN 256
+#define ROCE_MAD_HDR_LEN 24
+#define ROCE_CM_QKEY 0x80010000u
+#define ROCE_MGMT_CLASS_CM 0x07
+
+enum roce_cm_attr {
+	ROCE_CM_REQ = 0x0010,
+	ROCE_CM_MRA = 0x0011,
+	ROCE_CM_REJ = 0x0012,
+	ROCE_CM_REP = 0x0013,
+	ROCE_CM_RTU = 0x0014,
+	ROCE_CM_DREQ = 0x0015,
+	ROCE_CM_DREP = 0x0016,
+	ROCE_CM_SIDR_REQ = 0x0017,
+	ROCE_CM_SIDR_REP = 0x0018,
+};
+const char *roce_cm_attr_name(uint16_t attr); /* "REQ", … or NULL */
+
+/* Everything libroce reads from a CM MAD, in host order.  Fields that the
+ * message type does not have stay 0. */
+struct roce_cm {
+	uint8_t base_version, mgmt_class, class_version, method;
+	uint16_t status;
+	uint64_t tid;
+	uint16_t attr_id;
+	uint32_t attr_mod;
+
+	uint32_t local_comm_id;
+	uint32_t remote_comm_id;
+	uint64_t service_id;
+	uint64_t ca_guid;
+	uint32_t qkey;
+	uint32_t local_qpn;
+	uint32_t remote_qpn;        /* DREQ */
+	uint8_t resp_resources;
+	uint8_t init_depth;
+	uint32_t start_psn;
+	uint8_t local_resp_timeout;
+	uint8_t remote_resp_timeout;
+	uint8_t transport;          /* REQ: 0 RC, 1 UC, 3 XRC */
+	uint8_t retry_count;
+	uint8_t rnr_retry_count;
+	uint16_t pkey;
+	uint8_t path_mtu;           /* IB enum: 1=256 .. 5=4096 */
+	uint8_t local_ack_timeout;
+	uint8_t target_ack_delay;
+	uint8_t srq;
+	uint8_t primary_local_gid[16];
+	uint8_t primary_remote_gid[16];
+	uint8_t rej_reason_valid;
+	uint16_t rej_reason;
+	uint8_t msg_mraed;          /* MRA/REJ: which message */
+	uint8_t service_timeout;    /* MRA */
+	uint32_t sidr_request_id;
+	uint8_t sidr_status;
+
+	/* rdma_cm private-data header (REQ and SIDR_REQ) */
+	uint8_t has_ip_hdr;
+	uint8_t ip_major, ip_minor, ip_version; /* ip_version 4 or 6 */
+	uint16_t ip_sport;
+	uint8_t ip_src[16];         /* IPv4 in the last four bytes */
+	uint8_t ip_dst[16];
+
+	uint32_t private_off;       /* offset of the private data in the frame */
+	uint32_t private_len;       /* as captured */
+};
+
+/* Fills cm from a packet whose .mad_off is set.  ROCE_ETRUNC / ROCE_EINVAL
+ * when the MAD is short or not CM. */
+int roce_cm_decode(const struct roce_pkt *p, struct roce_cm *cm);
+
+/* ---- the field walker -------------------------------------------------- */
+
+enum roce_ftype {
+	ROCE_F_UINT,     /* u */
+	ROCE_F_BOOL,     /* u (0/1) */
+	ROCE_F_STR,      /* s */
+	ROCE_F_IPV4,     /* b, 4 bytes */
+	ROCE_F_IPV6,     /* b, 16 bytes */
+	ROCE_F_MAC,      /* b, 6 bytes */
+	ROCE_F_BYTES,    /* b, len */
+};
+
+struct roce_field {
+	const char *key;     /* Wireshark's field name, or "roce.…" */
+	enum roce_ftype type;
+	uint64_t u;
+	const char *s;
+	const uint8_t *b;
+	uint32_t len;
+};
+
+typedef void (*roce_field_cb)(void *ctx, const struct roce_field *f);
+
+/* Calls cb for every decoded field of p in wire order.  Never reads past
+ * the captured bytes; fields of truncated layers are given as far as they
+ * were captured.  ICRC status is included when icrc is not NULL. */
+void roce_foreach_field(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
+
+/* One tcpdump-like line describing the frame above the link layer, without
+ * the timestamp.  Returns the length written (truncated to cap - 1). */
+size_t roce_summary(const struct roce_pkt *p, char *buf, size_t cap);
+
+/* ---- builders ------------------------------------------------------------ */
+
+struct roce_eth_spec {
+	uint8_t dst[6];
+	uint8_t src[6];
+	uint8_t n_vlan;            /* 0..2 */
+	struct roce_vlan vlan[2];  /* outer first; tpid 0 means 0x8100 (0x88a8 outer when 2) */
+};
+
+struct roce_ip_spec {
+	uint8_t version;           /* 4 or 6 */
+	uint8_t src[16];           /* IPv4 in the first four bytes */
+	uint8_t dst[16];
+	uint8_t dscp;
+	uint8_t ecn;
+	uint8_t ttl;               /* hop limit; 0 means 64 */
+	uint16_t ip_id;
+	uint8_t dont_fragment;     /* IPv4 DF */
+	uint32_t flow_label;       /* IPv6 / GRH */
+};
+
+/* Extended-header values; only the ones the opcode carries are written. */
+struct roce_ext_spec {
+	uint64_t va;
+	uint32_t rkey;
+	uint32_t dmalen;
+	uint64_t swap_add;
+	uint64_t compare;
+	uint64_t orig;             /* AtomicAckETH */
+	uint8_t syndrome;          /* AETH */
+	uint32_t msn;
+	uint32_t qkey;             /* DETH */
+	uint32_t src_qp;
+	uint32_t eecnxt;           /* RDETH */
+	uint32_t xrc_srq;          /* XRCETH */
+	uint32_t feth;             /* FLUSH: selectivity/placement word */
+	uint32_t imm;
+	uint32_t inv_rkey;         /* IETH */
+};
+
+struct roce_bth_spec {
+	uint8_t opcode;
+	uint8_t se, migreq, tver, ackreq, fecn, becn;
+	uint16_t pkey;             /* 0 means 0xffff */
+	uint32_t dqpn;
+	uint32_t psn;
+	int pad;                   /* -1: derive from payload length */
+};
+
+struct roce_frame_spec {
+	enum roce_version version; /* V1, V2, V2_1021, V2_PORT */
+	struct roce_eth_spec eth;
+	struct roce_ip_spec ip;    /* for v1: the GRH (version must be 6) */
+	uint16_t sport;            /* UDP source port; 0 means 0xc000 */
+	uint16_t dport;            /* for V2_PORT */
+	uint8_t udp_checksum;      /* 1: compute the UDP checksum (else 0) */
+	struct roce_bth_spec bth;
+	struct roce_ext_spec ext;
+	const uint8_t *payload;
+	uint32_t payload_len;
+	uint8_t bad_icrc;          /* write a wrong ICRC on purpose */
+	uint8_t fcs;               /* append an Ethernet FCS */
+};
+
+/* Builds a whole Ethernet frame; returns its length or a negative roce_err. */
+int roce_build(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec);
+
+/* A CM MAD (256 bytes) for the payload of a UD SEND_ONLY to QP1. */
+int roce_build_cm(uint8_t *dst, size_t cap, const struct roce_cm *cm,
+		  const uint8_t *private_data, size_t private_len);
+
+/* Fills the fixed parts of a CNP frame spec for throttled QP dqpn. */
+void roce_spec_cnp(struct roce_frame_spec *spec, uint32_t dqpn);
+
+/* Template + patch: build once, then change PSN/QPN/payload and refresh. */
+struct roce_tmpl {
+	uint8_t *frame;
+	size_t cap;
+	uint32_t len;
+	uint32_t ip_off, l4_off, bth_off, payload_off, icrc_off;
+	uint8_t version, ip_version, udp_checksum, fcs;
+};
+
+int roce_tmpl_init(struct roce_tmpl *t, uint8_t *buf, size_t cap,
+		   const struct roce_frame_spec *spec);
+void roce_tmpl_set_psn(struct roce_tmpl *t, uint32_t psn);
+void roce_tmpl_set_dqpn(struct roce_tmpl *t, uint32_t dqpn);
+/* Replaces the payload bytes (same length only). */
+int roce_tmpl_set_payload(struct roce_tmpl *t, const uint8_t *payload, uint32_t len);
+/* Recomputes ICRC (and UDP checksum / FCS when the template has them). */
+void roce_tmpl_refresh(struct roce_tmpl *t);
+
+/* Internet checksum helpers (RFC 1071), used by builders and tests. */
+uint16_t roce_inet_csum(const void *buf, size_t len, uint32_t sum);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ROCE_H */
