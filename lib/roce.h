@@ -513,7 +513,9 @@ typedef void (*roce_field_cb)(void *ctx, const struct roce_field *f);
 
 /* Calls cb for every decoded field of p in wire order.  Never reads past
  * the captured bytes; fields of truncated layers are given as far as they
- * were captured.  ICRC status is included when icrc is not NULL. */
+ * were captured.  The ICRC is verified and its status given.  A field's s
+ * and b point into the frame or at static storage: they stay valid as long
+ * as the frame's bytes do (callers may keep fields after the call). */
 void roce_foreach_field(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 
 /* One tcpdump-like line describing the frame above the link layer, without
@@ -618,4 +620,9 @@ uint16_t roce_inet_csum(const void *buf, size_t len, uint32_t sum);
 #ifdef __cplusplus
 }
 #endif
+
+/* iWARP (MPA, DDP, RDMAP) and DCB (PAUSE, PFC, QCN, LLDP/DCBX) */
+#include "iwarp.h"
+#include "dcb.h"
+
 #endif /* ROCE_H */
