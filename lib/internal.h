@@ -61,6 +61,10 @@ static inline uint32_t roce__avail(const struct roce_pkt *p, uint32_t off)
 	return off < p->caplen ? p->caplen - off : 0;
 }
 
+/* crc.c: pick implementations by name (tests, benchmarks); ROCE_EARG when
+ * this CPU lacks one. */
+int roce__crc_select(const char *crc32_name, const char *crc32c_name);
+
 /* ---- decoder hooks --------------------------------------------------------
  * off is where the protocol starts, end where it ends on the wire (may be
  * beyond caplen).  Each hook records present/truncated/invalid itself. */

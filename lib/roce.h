@@ -391,7 +391,9 @@ uint32_t roce_crc32c(uint32_t crc, const void *buf, size_t len);
 /* The portable implementations, exported so tests can compare. */
 uint32_t roce_crc32_portable(uint32_t crc, const void *buf, size_t len);
 uint32_t roce_crc32c_portable(uint32_t crc, const void *buf, size_t len);
-/* Names of the implementations chosen at run time ("pclmul", "sse4.2", "slice8"). */
+/* Names of the implementations chosen at run time: CRC-32 "vpclmul",
+ * "vpclmul-avx2", "pclmul" or "slice8"; CRC-32C "sse4.2" (three streams),
+ * "sse4.2x1" or "slice8". */
 const char *roce_crc32_impl(void);
 const char *roce_crc32c_impl(void);
 /* Force the portable implementations (for tests and benchmarks). */
