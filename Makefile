@@ -47,12 +47,21 @@ ROCETOP := $(BUILD)/bin/rocetop
 ROCEGEN := $(BUILD)/bin/rocegen
 
 PROGRAMS := $(if $(ANA_SRCS),$(ROCETOP)) $(if $(GEN_SRCS),$(ROCEGEN))
+LIBPIC_A := $(BUILD)/lib/libroce_pic.a
+
+# Test scripts run by check-one, each with BUILD in its environment, in this
+# order; fragments below may append to it.
+CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh
+
+# The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
+PLUGIN :=
+-include dissectors/plugin.mk
 
 .PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
         have-deps golden difftest interop
 .DEFAULT_GOAL := all
 
-all: lib $(PROGRAMS) $(TOOL_BINS)
+all: lib $(PROGRAMS) $(TOOL_BINS) $(PLUGIN)
 
 lib: $(LIBA) $(LIBSO) $(LIBPC)
 
@@ -65,6 +74,11 @@ $(BUILD)/pic/%.o: %.c
 	$(CC) $(ALLCFLAGS) -fPIC -fvisibility=default -MMD -MP -c $< -o $@
 
 $(LIBA): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+# position-independent static library, for the Wireshark plugin
+$(LIBPIC_A): $(LIB_PIC)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
@@ -131,9 +145,8 @@ run: have-deps
 # One pass of every test against the binaries in $(BUILD).
 check-one: all $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
-	BUILD=$(BUILD) tests/golden.sh
-	BUILD=$(BUILD) python3 tests/difftest.py
-	BUILD=$(BUILD) tests/cli.sh
+	@set -e; for s in $(CHECK_SCRIPTS); do echo "== $$s"; \
+	  case $$s in *.py) BUILD=$(BUILD) SAN=$(SAN) python3 $$s;; *) BUILD=$(BUILD) SAN=$(SAN) $$s;; esac; done
 
 check: have-deps
 	@$(MAKE) --no-print-directory check-one
