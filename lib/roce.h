@@ -482,12 +482,15 @@ struct roce_cm {
 	uint8_t ip_src[16];         /* IPv4 in the last four bytes */
 	uint8_t ip_dst[16];
 
-	uint32_t private_off;       /* offset of the private data in the frame */
+	/* The consumer's private data in the frame: after rdma_cm's 36-byte
+	 * header when has_ip_hdr is set (the same split roce_build_cm() takes). */
+	uint32_t private_off;
 	uint32_t private_len;       /* as captured */
 };
 
-/* Fills cm from a packet whose .mad_off is set.  ROCE_ETRUNC / ROCE_EINVAL
- * when the MAD is short or not CM. */
+/* Fills cm from a packet whose .mad_off is set.  ROCE_ETRUNC (what was
+ * captured is filled in) / ROCE_EINVAL when the MAD is short or not CM;
+ * ROCE_EUNSUP for a CM attribute it does not decode (LAP, APR). */
 int roce_cm_decode(const struct roce_pkt *p, struct roce_cm *cm);
 
 /* ---- the field walker -------------------------------------------------- */
