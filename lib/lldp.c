@@ -12,7 +12,9 @@
  *   Org:  value = | OUI (3) | subtype (1) | information ... |
  *
  *   802.1AB-2016 8.2: Chassis ID (1), Port ID (2) and TTL (3) come first,
- *   in that order; Chassis/Port ID values are 2..256 octets (subtype + id).
+ *   in that order, and only once (the receiver discards an LLDPDU with a
+ *   second one); Chassis/Port ID values are 2..256 octets (subtype + id);
+ *   the End TLV is optional since 802.1AB-2016.
  *
  * The walk over the TLV list only ever moves forward by 2 + len bytes, stops
  * at the End TLV, at the end of the frame and at the end of the capture, so
@@ -289,6 +291,8 @@ static const char *tlv_check(const struct roce_lldp_tlv *t, uint32_t idx)
 
 	if (idx < 3 && t->type != idx + 1)
 		return order;
+	if (idx >= 3 && t->type >= ROCE_LLDP_CHASSIS_ID && t->type <= ROCE_LLDP_TTL)
+		return "LLDP: a second Chassis ID, Port ID or TTL TLV";
 	switch (t->type) {
 	case ROCE_LLDP_END:
 		return t->len ? "LLDP End TLV with a non-zero length" : NULL;
@@ -467,6 +471,8 @@ static void ieee8021_fields(roce_field_cb cb, void *ctx, const struct roce_lldp_
 	case 2:
 		if (n >= 7) {
 			EMIT_U("lldp.ieee.802_1.port_and_vlan_id_flag", v[4]);
+			EMIT_B("lldp.ieee.802_1.port_and_vlan_id_flag.supported", v[4] >> 1 & 1);
+			EMIT_B("lldp.ieee.802_1.port_and_vlan_id_flag.enabled", v[4] >> 2 & 1);
 			EMIT_U("lldp.ieee.802_1.port_proto_vlan.id", rd16(v + 5));
 		}
 		break;
