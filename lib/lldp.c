@@ -699,7 +699,7 @@ void roce__summary_lldp(const struct roce_pkt *p, char *buf, size_t cap, size_t 
 	roce__sappend(buf, cap, n, " LLDP");
 	roce_lldp_iter_init(p, &it);
 	while (roce_lldp_next(p, &it, &t) == 1) {
-		if (t.type == ROCE_LLDP_TTL && t.caplen >= 2) {
+		if (t.type == ROCE_LLDP_TTL && t.caplen >= 2 && it.n == 3) {
 			roce__sappend(buf, cap, n, " ttl %u", rd16(t.value));
 			continue;
 		}
@@ -740,13 +740,14 @@ void roce__summary_lldp(const struct roce_pkt *p, char *buf, size_t cap, size_t 
 
 				if (roce_dcbx_app(&t, &a) != ROCE_OK)
 					break;
-				roce__sappend(buf, cap, n, "%sAPP(", sep);
+				roce__sappend(buf, cap, n, "%sAPP%s", sep, a.n ? "(" : "");
 				for (unsigned i = 0; i < a.n && i < 4; i++)
 					roce__sappend(buf, cap, n, "%sp%u:sel%u:%u", i ? "," : "",
 						      a.e[i].prio, a.e[i].sel, a.e[i].proto);
 				if (a.n > 4)
 					roce__sappend(buf, cap, n, ",+%u", a.n - 4);
-				roce__sappend(buf, cap, n, ")");
+				if (a.n)
+					roce__sappend(buf, cap, n, ")");
 				parts++;
 				break;
 			}
