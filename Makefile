@@ -58,7 +58,7 @@ PLUGIN :=
 -include dissectors/plugin.mk
 
 .PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
-        have-deps golden difftest interop
+        have-deps golden difftest interop fixtures
 .DEFAULT_GOAL := all
 
 all: lib $(PROGRAMS) $(TOOL_BINS) $(PLUGIN)
@@ -155,6 +155,10 @@ check: have-deps
 
 unit: all $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
+
+# Regenerates the builder-made fixtures (byte-for-byte reproducible).
+fixtures: $(BUILD)/tools/mkfixtures
+	$< captures/gen
 
 golden: all
 	BUILD=$(BUILD) tests/golden.sh

@@ -277,6 +277,10 @@ void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end)
 		cur += ROCE_CNP_RSVD_LEN;
 	}
 
+	/* The pad makes BTH..ICRC a whole number of 4-byte words. */
+	if ((p->icrc_off - off) % 4)
+		roce__invalid(p, ROCE_L_PAYLOAD, "transport packet length is not a multiple of 4");
+
 	/* Payload and pad: what is left before the ICRC. */
 	if (!(h & ROCE_H_PAYLOAD)) {
 		if (cur != p->icrc_off)

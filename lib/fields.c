@@ -74,6 +74,9 @@ static void ipv4_fields(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 	EMIT_U("ip.ttl", b[8]);
 	EMIT_U("ip.proto", b[9]);
 	EMIT_U("ip.checksum", rd16(b + 10));
+	if (got(p, p->ip_off, (b[0] & 15) * 4u) && (b[0] & 15) >= 5)
+		EMIT_S("roce.ip.checksum.status",
+		       roce_inet_csum(b, (b[0] & 15) * 4u, 0) == 0 ? "good" : "bad");
 	EMIT_IP4("ip.src", b + 12);
 	EMIT_IP4("ip.dst", b + 16);
 	if (p->ip_frag)

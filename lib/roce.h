@@ -619,7 +619,12 @@ int roce_tmpl_set_payload(struct roce_tmpl *t, const uint8_t *payload, uint32_t 
 /* Recomputes ICRC (and UDP checksum / FCS when the template has them). */
 void roce_tmpl_refresh(struct roce_tmpl *t);
 
-/* Internet checksum helpers (RFC 1071), used by builders and tests. */
+/* Internet checksum (RFC 1071).  16-bit words are read big-endian; an odd
+ * trailing byte is padded with a zero on the right.  sum is added before
+ * folding: 0, a partial sum of big-endian words (a pseudo-header), or
+ * (uint16_t)~roce_inet_csum() of an even-length earlier piece to chain.
+ * Returns the complemented folded sum: the value to store in a checksum
+ * field, or 0 when verifying data whose correct checksum field is included. */
 uint16_t roce_inet_csum(const void *buf, size_t len, uint32_t sum);
 
 #ifdef __cplusplus
