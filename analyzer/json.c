@@ -35,6 +35,9 @@ void json_field_value(FILE *f, const struct roce_field *fld)
 	case ROCE_F_UINT:
 		fprintf(f, "%" PRIu64, fld->u);
 		break;
+	case ROCE_F_INT:
+		fprintf(f, "%" PRId64, (int64_t)fld->u);
+		break;
 	case ROCE_F_BOOL:
 		fputs(fld->u ? "true" : "false", f);
 		break;

@@ -168,8 +168,8 @@ void roce__fields_cn(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 	EMIT_U("roce.cnm.cpid", c.cpid);
 	/* cnmQOffset/cnmQDelta are signed; the walker has no signed type, so
 	 * they are given as their 16-bit two's complement. */
-	EMIT_U("roce.cnm.qoffset", (uint16_t)c.qoffset);
-	EMIT_U("roce.cnm.qdelta", (uint16_t)c.qdelta);
+	EMIT_I("roce.cnm.qoffset", c.qoffset);
+	EMIT_I("roce.cnm.qdelta", c.qdelta);
 	EMIT_U("roce.cnm.encap_priority", c.encap_priority);
 	EMIT_MAC("roce.cnm.encap_da", c.encap_da);
 	EMIT_U("roce.cnm.encap_len", c.encap_len);

@@ -317,9 +317,24 @@ static void decode_grh(struct roce_pkt *p, uint32_t off, uint32_t end)
 static void decode_ethertype(struct roce_pkt *p, const struct roce_cfg *cfg, uint16_t et,
 			     uint32_t off, uint32_t end)
 {
-	while (et == ROCE_ETH_VLAN || et == ROCE_ETH_QINQ || et == 0x9100) {
+	while (et == ROCE_ETH_VLAN || et == ROCE_ETH_QINQ || et == 0x9100 || et == ROCE_ETH_CNM) {
 		const uint8_t *b = p->data + off;
 		struct roce_vlan *v;
+		uint16_t flow, inner;
+
+		if (et == ROCE_ETH_CNM) {
+			/* An 802.1Qau CN-TAG sits among the tags: flow ID, then the
+			 * inner ethertype.  A bare CNM PDU is dcb.c's. */
+			if (roce_cntag_peek(p->data, p->caplen, off, end, &flow, &inner) != 1 ||
+			    inner == ROCE_ETH_CNM)
+				break;
+			if (!p->cnm_off)
+				p->cnm_off = off;
+			roce__seen(p, ROCE_L_CNM);
+			et = inner;
+			off += 4;
+			continue;
+		}
 
 		if (p->n_vlan == 2) {
 			roce__invalid(p, ROCE_L_VLAN, "more than two VLAN tags");

@@ -91,6 +91,7 @@ static inline void roce__emit(roce_field_cb cb, void *ctx, const char *key,
 	cb(ctx, &f);
 }
 #define EMIT_U(key, v)      roce__emit(cb, ctx, key, ROCE_F_UINT, (uint64_t)(v), NULL, NULL, 0)
+#define EMIT_I(key, v)      roce__emit(cb, ctx, key, ROCE_F_INT, (uint64_t)(int64_t)(v), NULL, NULL, 0)
 #define EMIT_B(key, v)      roce__emit(cb, ctx, key, ROCE_F_BOOL, (v) ? 1 : 0, NULL, NULL, 0)
 #define EMIT_S(key, v)      roce__emit(cb, ctx, key, ROCE_F_STR, 0, (v), NULL, 0)
 #define EMIT_IP4(key, b)    roce__emit(cb, ctx, key, ROCE_F_IPV4, 0, NULL, (b), 4)

@@ -503,6 +503,7 @@ enum roce_ftype {
 	ROCE_F_IPV6,     /* b, 16 bytes */
 	ROCE_F_MAC,      /* b, 6 bytes */
 	ROCE_F_BYTES,    /* b, len */
+	ROCE_F_INT,      /* u holds an int64_t */
 };
 
 struct roce_field {

@@ -64,7 +64,7 @@ static void collect(void *ctx, const struct roce_field *f)
 	assert_non_null(f->key);
 	if (f->type == ROCE_F_STR)
 		assert_non_null(f->s);
-	if (f->type >= ROCE_F_IPV4)
+	if (f->type >= ROCE_F_IPV4 && f->type <= ROCE_F_BYTES)
 		assert_non_null(f->b);
 	if (l->n >= 600)
 		return;
@@ -488,7 +488,7 @@ static void test_cnm(void **state)
 	fl.n = 0;
 	roce__fields_l2(&p, collect, &fl);
 	assert_int_equal(fu(&fl, "roce.cnm.qfb", 0), 12);
-	assert_int_equal(fu(&fl, "roce.cnm.qoffset", 0), 0xff9c);
+	assert_int_equal((int64_t)fu(&fl, "roce.cnm.qoffset", 0), -100);
 	assert_string_equal(fs(&fl, "roce.cnm.encap_da", 0), "020000000007");
 
 	/* the builder: same bytes */

@@ -366,6 +366,28 @@ static void test_fcs(void **state)
 	assert_int_equal(p.trailer_len, 4);
 }
 
+/* RoCE behind an 802.1Qau CN-TAG (type 0x22E9, flow ID, inner type). */
+static void test_cntag(void **state)
+{
+	uint8_t f[sizeof read_req + 4];
+	struct roce_pkt p;
+
+	(void)state;
+	memcpy(f, read_req, 12);
+	f[12] = 0x22;
+	f[13] = 0xe9;
+	f[14] = 0x12;
+	f[15] = 0x34;
+	memcpy(f + 16, read_req + 12, sizeof read_req - 12);
+	assert_int_equal(roce_decode(&p, NULL, 1, f, sizeof f, sizeof f), ROCE_OK);
+	assert_int_equal(p.version, ROCE_VER_V2);
+	assert_int_equal(p.cnm_off, 14);
+	assert_int_equal(p.ethertype, 0x0800);
+	assert_int_equal(p.psn, 6571814);
+	assert_int_equal(roce_icrc_verify(&p, NULL), ROCE_ICRC_GOOD);
+	check_truncations_fields(f, sizeof f, ROCE_LINK_ETHERNET);
+}
+
 static void test_psn_and_tables(void **state)
 {
 	(void)state;
@@ -407,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_ports),
 		cmocka_unit_test(test_linktypes),
 		cmocka_unit_test(test_fcs),
+		cmocka_unit_test(test_cntag),
 		cmocka_unit_test(test_psn_and_tables),
 		cmocka_unit_test(test_lab_captures),
 	};
