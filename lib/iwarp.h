@@ -55,6 +55,9 @@ struct roce_field;
 #define ROCE_MPA_FLAG_C 0x40          /* CRC (both directions when either side sets it) */
 #define ROCE_MPA_FLAG_R 0x20          /* reject (reply only) */
 #define ROCE_MPA_FLAG_RSVD 0x1f
+/* Not in RFC 5044/6581's header figure but sent by Linux (siw, cxgb4) with
+ * rev 2: "the private data starts with the enhanced RTR control". */
+#define ROCE_MPA_FLAG_ENHANCED 0x10
 
 /* RFC 6581 enhanced RTR: first 4 bytes of the private data when rev = 2 */
 #define ROCE_MPA_RTR_LEN 4
@@ -83,7 +86,7 @@ struct roce_mpa_frame {
 	uint16_t pd_len;              /* as on the wire */
 	const uint8_t *pd;            /* into the caller's bytes */
 	uint32_t pd_captured;         /* PD bytes available (<= pd_len) */
-	uint8_t has_rtr;              /* rev 2 and at least 4 PD bytes */
+	uint8_t has_rtr;              /* rev 2, ROCE_MPA_FLAG_ENHANCED, at least 4 PD bytes */
 	struct roce_mpa_rtr rtr;
 	uint32_t len;                 /* 20 + pd_len */
 };
@@ -96,7 +99,7 @@ int roce_mpa_frame_parse(const uint8_t *b, size_t len, struct roce_mpa_frame *f)
 
 /* Builds a frame.  kind ROCE_MPA_REQ/REP; flags ROCE_MPA_FLAG_*; when
  * rev == 2 and rtr != NULL the 4 RTR bytes are written before pd (and count
- * in the PD length).  Returns the length or ROCE_ENOSPC / ROCE_EARG. */
+ * in the PD length) and ROCE_MPA_FLAG_ENHANCED is set.  Returns the length or ROCE_ENOSPC / ROCE_EARG. */
 int roce_mpa_build_frame(uint8_t *dst, size_t cap, int kind, uint8_t flags, uint8_t rev,
 			 const struct roce_mpa_rtr *rtr, const uint8_t *pd, size_t pd_len);
 

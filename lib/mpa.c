@@ -10,7 +10,8 @@
  *  |                                                               |
  *  |M|C|R| Res     |     Rev       |          PD_Length            |
  *  |             Private Data (PD_Length <= 512) ...               |
- * Rev 2 private data starts with the enhanced RTR control (RFC 6581 7.1):
+ * Rev 2 private data starts with the enhanced RTR control (RFC 6581 7.1)
+ * when flag 0x10 is set (Linux siw/cxgb4 "enhanced RDMA connection"):
  *  |P|S|           IRD (14)        |W|R|           ORD (14)        |
  *  P peer-to-peer, S zero-length SEND, W zero-length WRITE, R zero-length
  *  READ as the ready-to-receive message.
@@ -64,7 +65,7 @@ int roce_mpa_frame_parse(const uint8_t *b, size_t len, struct roce_mpa_frame *f)
 		f->pd_captured = f->pd_len;
 	if (f->pd_len > ROCE_MPA_PD_MAX)
 		return ROCE_EINVAL;
-	if (f->rev == 2 && f->pd_captured >= ROCE_MPA_RTR_LEN) {
+	if (f->rev == 2 && (f->flags & ROCE_MPA_FLAG_ENHANCED) && f->pd_captured >= ROCE_MPA_RTR_LEN) {
 		uint16_t ird = rd16(f->pd), ord = rd16(f->pd + 2);
 
 		f->has_rtr = 1;
@@ -77,7 +78,7 @@ int roce_mpa_frame_parse(const uint8_t *b, size_t len, struct roce_mpa_frame *f)
 	}
 	if (f->kind == ROCE_MPA_REQ && f->reject)
 		return ROCE_EINVAL;
-	if (f->rev == 2 && f->pd_len < ROCE_MPA_RTR_LEN)
+	if (f->rev == 2 && (f->flags & ROCE_MPA_FLAG_ENHANCED) && f->pd_len < ROCE_MPA_RTR_LEN)
 		return ROCE_EINVAL;
 	if (f->pd_captured < f->pd_len)
 		return ROCE_ETRUNC;
@@ -98,7 +99,7 @@ int roce_mpa_build_frame(uint8_t *dst, size_t cap, int kind, uint8_t flags, uint
 	if (cap < total)
 		return ROCE_ENOSPC;
 	memcpy(dst, kind == ROCE_MPA_REQ ? ROCE_MPA_KEY_REQ : ROCE_MPA_KEY_REP, ROCE_MPA_KEY_LEN);
-	dst[16] = flags;
+	dst[16] = (uint8_t)(flags | (rtr_len ? ROCE_MPA_FLAG_ENHANCED : 0));
 	dst[17] = rev;
 	wr16(dst + 18, (uint16_t)(rtr_len + pd_len));
 	w = dst + ROCE_MPA_FRAME_HDR_LEN;

@@ -59,6 +59,39 @@ static const char *msg_problem(const struct roce_iwarp_msg *m, uint32_t ulpdu_le
 	return "ULPDU shorter than its RDMAP header";
 }
 
+/* Could this be the start of an FPDU?  The control bytes must be right,
+ * the ULPDU long enough for the opcode's headers (exactly as long for the
+ * messages without payload), and an untagged queue number the opcode's. */
+static int plausible(const struct roce_mpa_fpdu *f)
+{
+	const struct roce_iwarp_msg *m = &f->msg;
+	unsigned hl;
+
+	if (f->msg_rc == ROCE_EINVAL || f->hdr_got < 2)
+		return 0;
+	if (m->dv != 1 || m->rv != 1 || m->ddp_rsvd || m->rdmap_rsvd || !roce_rdmap_op_name(m->opcode) ||
+	    roce_rdmap_op_tagged(m->opcode) != m->tagged)
+		return 0;
+	hl = roce_rdmap_hdr_len(m->opcode);
+	if (f->ulpdu_len < hl)
+		return 0;
+	if ((m->opcode == ROCE_RDMAP_READ_REQ || m->opcode == ROCE_RDMAP_ATOMIC_REQ ||
+	     m->opcode == ROCE_RDMAP_ATOMIC_RESP || m->opcode == ROCE_RDMAP_IMM ||
+	     m->opcode == ROCE_RDMAP_IMM_SE) && f->ulpdu_len != hl)
+		return 0;
+	if (m->opcode == ROCE_RDMAP_TERMINATE && f->ulpdu_len > hl + 2 + ROCE_DDP_UNTAGGED_LEN + ROCE_RDMAP_READREQ_LEN)
+		return 0;
+	if (!m->tagged && f->hdr_got >= ROCE_DDP_UNTAGGED_LEN) {
+		if (m->opcode >= ROCE_RDMAP_SEND && m->opcode <= ROCE_RDMAP_SEND_SE_INV && m->qn != ROCE_DDP_QN_SEND)
+			return 0;
+		if (m->opcode == ROCE_RDMAP_READ_REQ && m->qn != ROCE_DDP_QN_READ_REQ)
+			return 0;
+		if (m->opcode == ROCE_RDMAP_TERMINATE && m->qn != ROCE_DDP_QN_TERMINATE)
+			return 0;
+	}
+	return 1;
+}
+
 /* The conservative test for FPDUs off the configured ports (iwarp.h). */
 static int looks_like_fpdus(const uint8_t *b, uint32_t avail, uint32_t wlen, int32_t mark0)
 {
@@ -67,33 +100,13 @@ static int looks_like_fpdus(const uint8_t *b, uint32_t avail, uint32_t wlen, int
 
 	while (cur < wlen) {
 		int rc = roce_mpa_fpdu_at(b, avail, wlen, cur, mark0, ROCE_MPA_CRC_AUTO, &f);
-		const struct roce_iwarp_msg *m = &f.msg;
 
 		if (rc == ROCE_EINVAL || rc == ROCE_MPA_SPANS)
 			return 0;
 		if (rc == ROCE_ETRUNC && !f.ulpdu_len)
 			return n > 0;           /* next length not captured */
-		if (f.msg_rc == ROCE_EINVAL)
+		if (!plausible(&f) || f.n_marker_bad || f.crc_status == ROCE_MPA_CRC_BAD)
 			return 0;
-		if (f.msg_rc == ROCE_ETRUNC) {
-			/* only a truncated capture may hide headers, and then
-			 * at least both control bytes must have been seen */
-			if (f.len_off + 4 > avail || m->dv != 1 || m->rv != 1 ||
-			    !roce_rdmap_op_name(m->opcode) ||
-			    roce_rdmap_op_tagged(m->opcode) != m->tagged)
-				return 0;
-		}
-		if (m->ddp_rsvd || m->rdmap_rsvd || f.n_marker_bad || f.crc_status == ROCE_MPA_CRC_BAD)
-			return 0;
-		if (f.msg_rc == ROCE_OK && !m->tagged) {
-			if (m->opcode >= ROCE_RDMAP_SEND && m->opcode <= ROCE_RDMAP_SEND_SE_INV &&
-			    m->qn != ROCE_DDP_QN_SEND)
-				return 0;
-			if (m->opcode == ROCE_RDMAP_READ_REQ && m->qn != ROCE_DDP_QN_READ_REQ)
-				return 0;
-			if (m->opcode == ROCE_RDMAP_TERMINATE && m->qn != ROCE_DDP_QN_TERMINATE)
-				return 0;
-		}
 		n++;
 		if (rc == ROCE_ETRUNC)
 			return 1;               /* the rest was not captured */
@@ -129,7 +142,7 @@ static void decode_fpdus(struct roce_pkt *p, uint32_t off, uint32_t end, int tru
 			roce__trunc(p, ROCE_L_MPA);
 			return;
 		}
-		if (rc == ROCE_EINVAL || f.len_off + 4 > avail || f.msg.dv != 1 || f.msg.rv != 1)
+		if (rc == ROCE_EINVAL || !plausible(&f))
 			return;
 	}
 
@@ -248,11 +261,12 @@ void roce__decode_tcp(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t o
 
 /* ---- walking the FPDUs of a decoded packet ---------------------------------- */
 
-/* Calls fn for each FPDU that the decoder found, from `off` on. */
-static unsigned walk_fpdus(const struct roce_pkt *p, uint32_t off, int32_t mark0, int crc_mode,
+/* Calls fn for each FPDU from off + cur on (offsets given relative to off;
+ * mark0 relative to off, -2: take the grid from a leading zero marker). */
+static unsigned walk_fpdus(const struct roce_pkt *p, uint32_t off, uint32_t cur, int32_t mark0, int crc_mode,
 			   roce_mpa_walk_cb fn, void *ctx)
 {
-	uint32_t end = p->tcp_payload_off + p->tcp_payload_len, wlen, avail, cur;
+	uint32_t end = p->tcp_payload_off + p->tcp_payload_len, wlen, avail;
 	const uint8_t *b = p->data + off;
 	struct roce_mpa_fpdu f;
 	unsigned n = 0;
@@ -263,7 +277,6 @@ static unsigned walk_fpdus(const struct roce_pkt *p, uint32_t off, int32_t mark0
 	avail = roce__avail(p, off);
 	if (avail > wlen)
 		avail = wlen;
-	cur = off - off;
 	if (mark0 == -2)
 		mark0 = grid_of(b, avail);
 	while (cur < wlen) {
@@ -345,9 +358,7 @@ int roce_mpa_segment_walk(const struct roce_pkt *p, const struct roce_mpa_dir *d
 			}
 		}
 	}
-	return (int)walk_fpdus(p, off + start, mark0 < 0 ? -1 : (int32_t)(((uint32_t)mark0 + ROCE_MPA_MARKER_INTERVAL -
-						   start % ROCE_MPA_MARKER_INTERVAL) % ROCE_MPA_MARKER_INTERVAL),
-			       crc_mode, cb, ctx);
+	return (int)walk_fpdus(p, off, start, mark0, crc_mode, cb, ctx);
 }
 
 /* ---- fields -------------------------------------------------------------------- */
@@ -582,7 +593,7 @@ void roce__fields_tcp(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 	if (is_frame && roce__avail(p, p->mpa_off) >= ROCE_MPA_KEY_LEN)
 		frame_fields(&fr, p->data + p->mpa_off, cb, ctx);
 	if (fo)
-		walk_fpdus(p, fo, -2, ROCE_MPA_CRC_AUTO, field_one, &w);
+		walk_fpdus(p, fo, 0, -2, ROCE_MPA_CRC_AUTO, field_one, &w);
 }
 
 /* ---- summary ------------------------------------------------------------------- */
@@ -697,7 +708,7 @@ void roce__summary_tcp(const struct roce_pkt *p, char *buf, size_t cap, size_t *
 		}
 	}
 	if (fo) {
-		unsigned cnt = walk_fpdus(p, fo, -2, ROCE_MPA_CRC_AUTO, summary_one, &s);
+		unsigned cnt = walk_fpdus(p, fo, 0, -2, ROCE_MPA_CRC_AUTO, summary_one, &s);
 
 		if (cnt > 1)
 			roce__sappend(buf, cap, n, "%u FPDUs", cnt - 1);
