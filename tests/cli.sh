@@ -1,0 +1,297 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# cli.sh — rocetop's command line: errors, filters, counts, formats, ports.
+#
+#   BUILD=build tests/cli.sh
+#
+# Each check prints "ok" or "FAIL" and a name; the script exits 1 when any
+# check fails.  Needs python3 (to make damaged and rewritten captures),
+# tshark and editcap.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+BUILD=${BUILD:-build}
+case $BUILD in
+/*) ;;
+*) BUILD=$root/$BUILD ;;
+esac
+R=$BUILD/bin/rocetop
+LAB=$root/captures/lab
+RPING=$LAB/roce_rping.pcap
+TSHARK=${TSHARK:-tshark}
+
+if [ ! -x "$R" ]; then
+	echo "cli: $R not built" >&2
+	exit 2
+fi
+T=$(mktemp -d "${TMPDIR:-/tmp}/cli.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT INT TERM
+
+fails=0 oks=0
+ok() {
+	echo "ok   $1"
+	oks=$((oks + 1))
+}
+fail() {
+	echo "FAIL $1"
+	shift
+	for l; do
+		echo "     $l"
+	done
+	fails=$((fails + 1))
+}
+
+# run ARGS...: runs rocetop with TZ=UTC; sets $rc, stdout in $T/out, stderr in $T/err.
+run() {
+	TZ=UTC "$R" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+}
+lines() { wc -l <"$1" | tr -d ' '; }
+show() { printf 'exit %s; stdout %s lines; stderr: %s' "$rc" "$(lines "$T/out")" "$(head -c 300 "$T/err" | tr '\n' '|')"; }
+
+# expect_error NAME WANT_RC WANT_STDOUT_LINES NEEDLE...: rocetop failed cleanly:
+# exit status WANT_RC ("nz" = any non-zero that is not a signal), exactly one line on
+# stderr containing every NEEDLE, WANT_STDOUT_LINES lines on stdout.
+expect_error() {
+	name=$1 want_rc=$2 want_out=$3
+	shift 3
+	why=""
+	if [ "$want_rc" = nz ]; then
+		{ [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ]; } || why="exit status $rc"
+	else
+		[ "$rc" -eq "$want_rc" ] || why="exit status $rc, want $want_rc"
+	fi
+	[ "$(lines "$T/err")" -eq 1 ] || why="$why; $(lines "$T/err") lines on stderr, want 1"
+	[ "$(lines "$T/out")" -eq "$want_out" ] || why="$why; $(lines "$T/out") lines on stdout, want $want_out"
+	for n; do
+		grep -qF -- "$n" "$T/err" || why="$why; stderr lacks '$n'"
+	done
+	if [ -z "$why" ]; then
+		ok "$name: $(head -n 1 "$T/err")"
+	else
+		fail "$name" "$why" "$(show)"
+	fi
+}
+
+# ---- a missing file -------------------------------------------------------------
+run -r "$T/no-such-capture.pcap" --packets
+expect_error "missing file" nz 0 "no-such-capture.pcap"
+
+# ---- damaged captures -----------------------------------------------------------
+python3 - "$RPING" "$T" <<'EOF'
+import random, struct, sys
+src, t = sys.argv[1], sys.argv[2]
+b = open(src, "rb").read()
+# cut in the middle of record 10's data: 9 whole records survive
+off = 24
+for _ in range(9):
+    off += 16 + struct.unpack("<I", b[off + 8:off + 12])[0]
+open(t + "/trunc-data.pcap", "wb").write(b[:off + 16 + 20])
+open(t + "/trunc-hdr.pcap", "wb").write(b[:off + 7])     # inside record 10's header
+open(t + "/trunc-global.pcap", "wb").write(b[:13])       # inside the file header
+rnd = random.Random(4791)
+open(t + "/random.pcap", "wb").write(bytes(rnd.randrange(256) for _ in range(4096)))
+open(t + "/empty.pcap", "wb").close()
+# a pcap record claiming a 100 MB frame
+h = b[:24] + struct.pack("<IIII", 1, 0, 100000000, 100000000) + b"\0" * 64
+open(t + "/huge-record.pcap", "wb").write(h)
+EOF
+
+run -r "$T/trunc-data.pcap" --packets
+expect_error "capture truncated inside a record's data (9 frames, then the error)" nz 9 "trunc-data.pcap"
+run -r "$T/trunc-hdr.pcap" --packets
+expect_error "capture truncated inside a record header (9 frames, then the error)" nz 9 "trunc-hdr.pcap"
+run -r "$T/trunc-data.pcap"
+if [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && [ "$(lines "$T/err")" -eq 1 ]; then
+	ok "truncated capture without --packets: exit $rc"
+else
+	fail "truncated capture without --packets" "$(show)"
+fi
+run -r "$T/trunc-global.pcap" --packets
+expect_error "capture truncated inside the file header" nz 0 "trunc-global.pcap"
+run -r "$T/random.pcap" --packets
+expect_error "file of random bytes" nz 0 "random.pcap"
+run -r "$T/empty.pcap" --packets
+expect_error "empty file" nz 0 "empty.pcap"
+run -r "$T/huge-record.pcap" --packets
+expect_error "record claiming a 100 MB frame" nz 0 "huge-record.pcap"
+
+# ---- an unsupported link type ---------------------------------------------------
+python3 - "$T/wifi.pcap" <<'EOF'
+import struct, sys
+# LINKTYPE_IEEE802_11 (105): one data frame header + 8 bytes
+frame = bytes.fromhex("08020000ffffffffffff525400990002525400990001000000") + b"\xaa" * 8
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 105))
+    f.write(struct.pack("<IIII", 1, 0, len(frame), len(frame)) + frame)
+EOF
+run -r "$T/wifi.pcap" --packets
+expect_error "unsupported link type 105" nz 0 "wifi.pcap" "105"
+if grep -qi "802" "$T/err"; then
+	ok "unsupported link type: the error names IEEE 802.11"
+else
+	fail "unsupported link type: the error names IEEE 802.11" "$(show)"
+fi
+
+# ---- BPF filters ----------------------------------------------------------------
+run -r "$RPING" --packets udp dst port 4791 and ip src 10.99.0.2
+n=$(lines "$T/out")
+want=$("$TSHARK" -r "$RPING" -Y 'udp.dstport == 4791 && ip.src == 10.99.0.2' 2>/dev/null | wc -l | tr -d ' ')
+others=$(grep -cv ' 10\.99\.0\.2\.[0-9]* > [0-9.]*\.4791: ' "$T/out")
+if [ "$rc" -eq 0 ] && [ "$n" -eq "$want" ] && [ "$n" -gt 0 ] && [ "$others" -eq 0 ]; then
+	ok "filter 'udp dst port 4791 and ip src 10.99.0.2': $n frames, as tshark"
+else
+	fail "filter 'udp dst port 4791 and ip src 10.99.0.2'" \
+		"rocetop $n frames ($others not matching), tshark $want" "$(show)"
+fi
+run -r "$RPING" --packets "udp dst port 4791 and ip src 10.99.0.2"
+if [ "$rc" -eq 0 ] && [ "$(lines "$T/out")" -eq "$want" ]; then
+	ok "filter given as one argument: $want frames"
+else
+	fail "filter given as one argument" "$(show)"
+fi
+run -r "$RPING" --packets udp dst port
+expect_error "bad filter 'udp dst port'" 2 0 "udp dst port"
+run -r "$RPING" --packets nosuchprotocol
+expect_error "bad filter 'nosuchprotocol'" 2 0 "nosuchprotocol"
+
+# ---- -c N -------------------------------------------------------------------------
+run -r "$RPING" --packets -c 7
+if [ "$rc" -eq 0 ] && [ "$(lines "$T/out")" -eq 7 ] && [ ! -s "$T/err" ] &&
+	head -n 7 "$T/out" | cmp -s - "$T/out"; then
+	cp "$T/out" "$T/c7"
+	run -r "$RPING" --packets
+	if head -n 7 "$T/out" | cmp -s - "$T/c7"; then
+		ok "-c 7: the first 7 frames"
+	else
+		fail "-c 7: the first 7 frames" "differs from the first 7 lines of the full listing"
+	fi
+else
+	fail "-c 7" "$(show)"
+fi
+run -r "$RPING" --packets -c 3 --json
+if [ "$rc" -eq 0 ] && [ "$(lines "$T/out")" -eq 3 ]; then
+	ok "-c 3 --json: 3 objects"
+else
+	fail "-c 3 --json" "$(show)"
+fi
+run -r "$RPING" --packets -c 1000
+if [ "$rc" -eq 0 ] && [ "$(lines "$T/out")" -eq 55 ]; then
+	ok "-c 1000 on a 55-frame capture: 55 frames"
+else
+	fail "-c 1000 on a 55-frame capture" "$(show)"
+fi
+run -r "$RPING" --packets -c 4 udp
+if [ "$rc" -eq 0 ] && [ "$(lines "$T/out")" -eq 4 ] && ! grep -q ethertype "$T/out"; then
+	ok "-c 4 counts frames that pass the filter"
+else
+	fail "-c 4 counts frames that pass the filter" "$(show)"
+fi
+run -r "$RPING" --packets -c 0
+expect_error "-c 0" 2 0 "0"
+run -r "$RPING" --packets -c x
+expect_error "-c x" 2 0 "x"
+
+# ---- option errors --------------------------------------------------------------
+run -r "$RPING" --json
+expect_error "--json without --packets" 2 0 "--json"
+run --packets
+expect_error "neither -r nor -i" 2 0 "-r"
+run -r "$RPING" -d 70000 --packets
+expect_error "-d 70000" 2 0 "70000"
+run -r "$RPING" --no-such-option
+if [ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && [ -s "$T/err" ]; then
+	ok "unknown option: exit 2, usage on stderr"
+else
+	fail "unknown option" "$(show)"
+fi
+
+# ---- the totals without --packets -----------------------------------------------
+run -r "$RPING"
+if [ "$rc" -eq 0 ] && grep -q '^55 frames: RoCE v1 0, v2 53,' "$T/out" && grep -q '^ICRC: 53 good, 0 bad' "$T/out"; then
+	ok "totals: $(head -n 1 "$T/out")"
+else
+	fail "totals without --packets" "$(show)" "$(cat "$T/out")"
+fi
+
+# ---- pcapng gives the same listing ----------------------------------------------
+for cap in roce_rping roce_rc_pingpong_ipv6gid roce_udaddy; do
+	if ! editcap -F pcapng "$LAB/$cap.pcap" "$T/$cap.pcapng" 2>"$T/err"; then
+		fail "editcap -F pcapng $cap" "$(cat "$T/err")"
+		continue
+	fi
+	for mode in "" "--json"; do
+		# shellcheck disable=SC2086
+		run -r "$LAB/$cap.pcap" --packets $mode
+		cp "$T/out" "$T/a"
+		# shellcheck disable=SC2086
+		run -r "$T/$cap.pcapng" --packets $mode
+		if [ "$rc" -eq 0 ] && [ -s "$T/a" ] && cmp -s "$T/a" "$T/out"; then
+			ok "pcapng $cap ${mode:---packets}: same listing as the pcap ($(lines "$T/out") frames)"
+		else
+			fail "pcapng $cap ${mode:---packets}: same listing as the pcap" "$(show)" \
+				"$(diff "$T/a" "$T/out" | head -n 6 | tr '\n' '|')"
+		fi
+	done
+done
+
+# ---- -d PORT adds a RoCEv2 port --------------------------------------------------
+# Every RoCEv2 frame of the rping capture moved from UDP 4791 to 5000, with its
+# ICRC recomputed (the UDP ports are inside the ICRC).
+python3 - "$RPING" "$T/port5000.pcap" <<'EOF'
+import struct, sys, zlib
+b = bytearray(open(sys.argv[1], "rb").read())
+assert b[:4] == b"\xd4\xc3\xb2\xa1", "little-endian pcap expected"
+off, moved = 24, 0
+while off + 16 <= len(b):
+    cl = struct.unpack("<I", b[off + 8:off + 12])[0]
+    f = off + 16
+    if b[f + 12:f + 14] == b"\x08\x00" and b[f + 23] == 17:
+        ip = f + 14
+        ihl = (b[ip] & 15) * 4
+        udp = ip + ihl
+        if struct.unpack(">H", b[udp + 2:udp + 4])[0] == 4791:
+            end = ip + struct.unpack(">H", b[ip + 2:ip + 4])[0]
+            b[udp + 2:udp + 4] = struct.pack(">H", 5000)
+            b[udp + 6:udp + 8] = b"\0\0"            # no UDP checksum (IPv4)
+            m = bytearray(b[ip:end - 4])
+            m[1] = 0xff                             # TOS
+            m[8] = 0xff                             # TTL
+            m[10:12] = b"\xff\xff"                  # header checksum
+            m[ihl + 6:ihl + 8] = b"\xff\xff"        # UDP checksum
+            m[ihl + 8 + 4] = 0xff                   # BTH FECN, BECN, resv6
+            crc = zlib.crc32(b"\xff" * 8 + bytes(m))
+            b[end - 4:end] = struct.pack("<I", crc)
+            moved += 1
+    off = f + cl
+open(sys.argv[2], "wb").write(b)
+assert moved == 53, moved
+EOF
+run -r "$T/port5000.pcap" --packets
+n_plain_roce=$(grep -c ' v2' "$T/out")
+run -r "$T/port5000.pcap" --packets -d 5000
+n_port=$(grep -c ' v2-port ' "$T/out")
+n_good=$(grep ' v2-port ' "$T/out" | grep -c 'icrc good$')
+if [ "$n_plain_roce" -eq 0 ] && [ "$n_port" -eq 53 ] && [ "$n_good" -eq 53 ]; then
+	ok "-d 5000: 53 frames decode as v2-port with a good ICRC (0 without -d)"
+else
+	fail "-d 5000" "without -d: $n_plain_roce RoCE frames (want 0); with -d 5000: $n_port v2-port (want 53), $n_good good ICRC" "$(show)"
+fi
+run -r "$T/port5000.pcap" --packets --json -d 5000
+n_json=$(grep -c '"roce.version":"v2-port"' "$T/out")
+if [ "$n_json" -eq 53 ]; then
+	ok "-d 5000 --json: roce.version \"v2-port\" on 53 frames"
+else
+	fail "-d 5000 --json" "roce.version v2-port on $n_json frames, want 53"
+fi
+run -r "$RPING" --packets -d 5000
+if [ "$(grep -c ' v2 ' "$T/out")" -eq 53 ]; then
+	ok "-d 5000 keeps 4791: 53 v2 frames in the original capture"
+else
+	fail "-d 5000 keeps 4791" "$(show)"
+fi
+
+echo "cli: $oks ok, $fails failed"
+[ "$fails" -eq 0 ]
