@@ -15,6 +15,7 @@
 # and compares its standard output with tests/golden/name.out.  A non-zero exit
 # status or anything on standard error also fails the test.
 set -u
+set -f   # options from TESTLIST are split on blanks, never globbed
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
