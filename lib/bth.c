@@ -194,11 +194,11 @@ void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end)
 	uint32_t cur;
 	uint16_t h;
 
-	p->bth_off = off;
 	if (end < off + ROCE_BTH_LEN + ROCE_ICRC_LEN) {
 		roce__invalid(p, ROCE_L_BTH, "packet shorter than BTH + ICRC");
 		return;
 	}
+	p->bth_off = off;
 	p->icrc_off = end - ROCE_ICRC_LEN;
 	if (roce__avail(p, p->icrc_off) < ROCE_ICRC_LEN)
 		roce__trunc(p, ROCE_L_ICRC);

@@ -11,10 +11,6 @@
 #define HAS(p, l) ((p)->present & ROCE_LBIT(l))
 #define TRUNC(p, l) ((p)->truncated & ROCE_LBIT(l))
 
-static int got(const struct roce_pkt *p, uint32_t off, uint32_t n)
-{
-	return roce__avail(p, off) >= n;
-}
 
 static void link_fields(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 {
@@ -26,7 +22,8 @@ static void link_fields(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 			return;
 		EMIT_MAC("eth.dst", d);
 		EMIT_MAC("eth.src", d + 6);
-		EMIT_U("eth.type", rd16(d + 12));
+		/* below 0x600 the field is an 802.3 length, not a type */
+		EMIT_U(rd16(d + 12) < 0x600 ? "eth.len" : "eth.type", rd16(d + 12));
 		break;
 	case ROCE_LINK_LINUX_SLL:
 		if (p->caplen < 16)
@@ -48,68 +45,106 @@ static void link_fields(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 	}
 	for (unsigned i = 0; i < p->n_vlan; i++) {
 		const struct roce_vlan *v = &p->vlan[i];
-		EMIT_U("vlan.priority", v->pcp);
-		EMIT_B("vlan.dei", v->dei);
-		EMIT_U("vlan.id", v->vid);
-		EMIT_U("vlan.etype", i + 1 < p->n_vlan ? p->vlan[i + 1].tpid : p->ethertype);
+		uint16_t next = i + 1 < p->n_vlan ? p->vlan[i + 1].tpid : p->ethertype;
+
+		/* Wireshark names an 802.1ad service tag apart from a C-tag */
+		if (v->tpid == ROCE_ETH_QINQ) {
+			EMIT_U("ieee8021ad.priority", v->pcp);
+			EMIT_B("ieee8021ad.dei", v->dei);
+			EMIT_U("ieee8021ad.id", v->vid);
+			EMIT_U("ieee8021ah.etype", next);
+		} else {
+			EMIT_U("vlan.priority", v->pcp);
+			EMIT_B("vlan.dei", v->dei);
+			EMIT_U("vlan.id", v->vid);
+			EMIT_U("vlan.etype", next);
+		}
 	}
 }
+
+/* Fields are given as far as their bytes were captured (as Wireshark,
+ * which stops at the first field it cannot read). */
+#define UPTO(n) if (have < (n)) return
 
 static void ipv4_fields(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 {
 	const uint8_t *b = p->data + p->ip_off;
+	uint32_t have = roce__avail(p, p->ip_off);
 
-	if (!got(p, p->ip_off, 20))
-		return;
+	UPTO(1);
 	EMIT_U("ip.version", b[0] >> 4);
 	EMIT_U("ip.hdr_len", (b[0] & 15) * 4);
+	UPTO(2);
 	EMIT_U("ip.dsfield", b[1]);
 	EMIT_U("ip.dsfield.dscp", b[1] >> 2);
 	EMIT_U("ip.dsfield.ecn", b[1] & 3);
+	UPTO(4);
 	EMIT_U("ip.len", rd16(b + 2));
+	UPTO(6);
 	EMIT_U("ip.id", rd16(b + 4));
+	UPTO(7);
 	EMIT_B("ip.flags.df", b[6] & 0x40);
 	EMIT_B("ip.flags.mf", b[6] & 0x20);
+	UPTO(8);
 	EMIT_U("ip.frag_offset", (rd16(b + 6) & 0x1fff) * 8u);
+	UPTO(9);
 	EMIT_U("ip.ttl", b[8]);
+	UPTO(10);
 	EMIT_U("ip.proto", b[9]);
+	UPTO(12);
 	EMIT_U("ip.checksum", rd16(b + 10));
-	if (got(p, p->ip_off, (b[0] & 15) * 4u) && (b[0] & 15) >= 5)
+	if (have >= (b[0] & 15) * 4u && (b[0] & 15) >= 5)
 		EMIT_S("roce.ip.checksum.status",
 		       roce_inet_csum(b, (b[0] & 15) * 4u, 0) == 0 ? "good" : "bad");
+	UPTO(16);
 	EMIT_IP4("ip.src", b + 12);
+	UPTO(20);
 	EMIT_IP4("ip.dst", b + 16);
 	if (p->ip_frag)
 		EMIT_B("roce.ip.fragment", 1);
 }
 
-/* The fixed 40 bytes shared by IPv6 and the RoCEv1 GRH. */
-static void v6hdr_fields(const uint8_t *b, int grh, roce_field_cb cb, void *ctx)
+/* The fixed 40 bytes shared by IPv6 and the RoCEv1 GRH, as far as captured. */
+static void v6hdr_fields(const uint8_t *b, uint32_t have, int grh, roce_field_cb cb, void *ctx)
 {
-	uint32_t w = rd32(b);
-	uint32_t tc = (w >> 20) & 0xff;
+	uint32_t w, tc;
 
+	if (grh && have < ROCE_GRH_LEN)
+		return;      /* Wireshark adds no GRH field unless all 40 bytes were captured */
+	UPTO(4);
+	w = rd32(b);
+	tc = (w >> 20) & 0xff;
 	if (grh) {
 		EMIT_U("infiniband.grh.ipver", w >> 28);
 		EMIT_U("infiniband.grh.tclass", tc);
 		EMIT_U("infiniband.grh.flowlabel", w & 0xfffff);
-		EMIT_U("infiniband.grh.paylen", rd16(b + 4));
-		EMIT_U("infiniband.grh.nxthdr", b[6]);
-		EMIT_U("infiniband.grh.hoplmt", b[7]);
-		EMIT_IP6("infiniband.grh.sgid", b + 8);
-		EMIT_IP6("infiniband.grh.dgid", b + 24);
 		EMIT_U("roce.grh.dscp", tc >> 2);
 		EMIT_U("roce.grh.ecn", tc & 3);
+		UPTO(6);
+		EMIT_U("infiniband.grh.paylen", rd16(b + 4));
+		UPTO(7);
+		EMIT_U("infiniband.grh.nxthdr", b[6]);
+		UPTO(8);
+		EMIT_U("infiniband.grh.hoplmt", b[7]);
+		UPTO(24);
+		EMIT_IP6("infiniband.grh.sgid", b + 8);
+		UPTO(40);
+		EMIT_IP6("infiniband.grh.dgid", b + 24);
 	} else {
 		EMIT_U("ipv6.version", w >> 28);
 		EMIT_U("ipv6.tclass", tc);
 		EMIT_U("ipv6.tclass.dscp", tc >> 2);
 		EMIT_U("ipv6.tclass.ecn", tc & 3);
 		EMIT_U("ipv6.flow", w & 0xfffff);
+		UPTO(6);
 		EMIT_U("ipv6.plen", rd16(b + 4));
+		UPTO(7);
 		EMIT_U("ipv6.nxt", b[6]);
+		UPTO(8);
 		EMIT_U("ipv6.hlim", b[7]);
+		UPTO(24);
 		EMIT_IP6("ipv6.src", b + 8);
+		UPTO(40);
 		EMIT_IP6("ipv6.dst", b + 24);
 	}
 }
@@ -117,12 +152,15 @@ static void v6hdr_fields(const uint8_t *b, int grh, roce_field_cb cb, void *ctx)
 static void udp_fields(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 {
 	const uint8_t *b = p->data + p->l4_off;
+	uint32_t have = roce__avail(p, p->l4_off);
 
-	if (!got(p, p->l4_off, 8))
-		return;
+	UPTO(2);
 	EMIT_U("udp.srcport", rd16(b));
+	UPTO(4);
 	EMIT_U("udp.dstport", rd16(b + 2));
+	UPTO(6);
 	EMIT_U("udp.length", rd16(b + 4));
+	UPTO(8);
 	EMIT_U("udp.checksum", rd16(b + 6));
 }
 
@@ -135,8 +173,10 @@ static const char *aeth_type_name(uint8_t syn)
 static void bth_fields(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 {
 	const struct roce_opinfo *oi;
+	uint32_t have = roce__avail(p, p->bth_off);
 
-	if (!got(p, p->bth_off, ROCE_BTH_LEN))
+	/* Wireshark adds no BTH field unless all 12 bytes were captured. */
+	if (!p->bth_off || have < ROCE_BTH_LEN)
 		return;
 	EMIT_U("infiniband.bth.opcode", p->opcode);
 	EMIT_S("roce.opcode", roce_opcode_name(p->opcode));
@@ -240,16 +280,16 @@ void roce_foreach_field(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 		link_fields(p, cb, ctx);
 	if (p->ip_version == 4)
 		ipv4_fields(p, cb, ctx);
-	else if (p->ip_version == 6 && got(p, p->ip_off, 40))
-		v6hdr_fields(p->data + p->ip_off, 0, cb, ctx);
-	if (HAS(p, ROCE_L_UDP) || TRUNC(p, ROCE_L_UDP))
+	else if (p->ip_version == 6)
+		v6hdr_fields(p->data + p->ip_off, roce__avail(p, p->ip_off), 0, cb, ctx);
+	if (p->l4_off && p->ip_proto == 17)
 		udp_fields(p, cb, ctx);
 	if (HAS(p, ROCE_L_TCP))
 		roce__fields_tcp(p, cb, ctx);
 	if (p->version != ROCE_VER_NONE)
 		EMIT_S("roce.version", roce_version_name(p->version));
-	if (p->grh_off && got(p, p->grh_off, ROCE_GRH_LEN))
-		v6hdr_fields(p->data + p->grh_off, 1, cb, ctx);
+	if (p->grh_off)
+		v6hdr_fields(p->data + p->grh_off, roce__avail(p, p->grh_off), 1, cb, ctx);
 	if (p->version != ROCE_VER_NONE) {
 		bth_fields(p, cb, ctx);
 		if (p->mad_off)
@@ -260,7 +300,8 @@ void roce_foreach_field(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 	if (p->trailer_len)
 		EMIT_U("roce.trailer.len", p->trailer_len);
 	if (p->fcs_off) {
-		EMIT_U("eth.fcs", rd32le(p->data + p->fcs_off));
+		/* shown as Wireshark shows it: the four bytes read big-endian */
+		EMIT_U("eth.fcs", rd32(p->data + p->fcs_off));
 		EMIT_S("roce.fcs.status", "good");
 	}
 	if (p->truncated) {

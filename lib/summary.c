@@ -42,7 +42,7 @@ static void ib_part(const struct roce_pkt *p, char *buf, size_t cap, size_t *n)
 	const struct roce_opinfo *oi;
 	uint32_t computed;
 
-	if (!(p->present & ROCE_LBIT(ROCE_L_BTH)) || (p->truncated & ROCE_LBIT(ROCE_L_BTH))) {
+	if (!p->bth_off || (p->truncated & ROCE_LBIT(ROCE_L_BTH))) {
 		roce__sappend(buf, cap, n, " BTH");
 		return;
 	}
