@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * flood.c — `rocegen flood`: stateless streams, zmap-style.
+ *
+ * prepare: one template per payload size (roce_tmpl_init: every header
+ *          written once, ICRC/UDP checksum/FCS offsets known);
+ * per frame: copy the template into a batch slot, patch DestQP (QPN base +
+ *          i mod --qps, round robin), the QP's next PSN and the payload
+ *          (a frame counter, zeros, or random bytes), refresh the ICRC
+ *          (roce_tmpl_refresh);
+ * per batch: the token bucket (pace.c) grants up to 64 frames, the
+ *          transmit backend (tx.h, default the AF_PACKET ring) sends them.
+ *
+ * --size-mix picks sizes by smooth weighted round robin, so a 50:30:20 mix
+ * is interleaved evenly and the same on every run.  --cnp floods CNPs (one
+ * per QP in turn, PSN 0, ICRC fresh); --pfc-storm sends one PFC frame every
+ * --interval-us.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gen.h"
+#include "pace.h"
+
+#define BATCH 64
+
+struct stream {
+	struct gen_kind k;
+	unsigned n_tmpl;
+	struct roce_tmpl tmpl[GEN_MIX_MAX];
+	uint8_t *tbuf;                  /* n_tmpl templates of GEN_MAX_FRAME */
+	int cur[GEN_MIX_MAX];           /* smooth WRR state */
+	int wsum;
+	uint32_t *psn;                  /* next PSN of each QP */
+	unsigned qp;                    /* next QP */
+	uint64_t seq;                   /* frames built */
+	uint64_t rnd;
+	int fill;                       /* 0 zero, 1 count, 2 random, 3 fixed (--payload) */
+	uint32_t max_len;
+};
+
+static unsigned wrr_next(struct stream *s, const struct gen_mix *m)
+{
+	unsigned best = 0;
+
+	if (s->n_tmpl == 1)
+		return 0;
+	for (unsigned i = 0; i < s->n_tmpl; i++) {
+		s->cur[i] += (int)m->weight[i];
+		if (s->cur[i] > s->cur[best])
+			best = i;
+	}
+	s->cur[best] -= s->wsum;
+	return best;
+}
+
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static int prepare(const struct gen_opts *o, struct stream *s, struct gen_mix *m)
+{
+	const struct roce_opinfo *oi = roce_opcode_info(s->k.opcode);
+	int has_payload = oi && (oi->hdrs & ROCE_H_PAYLOAD);
+	uint8_t pbuf[GEN_MAX_FRAME];
+
+	if (!m->n) {
+		m->n = 1;
+		m->size[0] = has_payload ? gen_payload_len(o, 64) : 0;
+		m->weight[0] = 1;
+	} else if (o->payload) {
+		fprintf(stderr, GEN_NAME " flood: --payload and --size-mix do not go together\n");
+		return -1;
+	}
+	if (!has_payload && (m->n > 1 || m->size[0])) {
+		fprintf(stderr, GEN_NAME " flood: %s carries no payload\n", o->kind);
+		return -1;
+	}
+	s->tbuf = malloc((size_t)m->n * GEN_MAX_FRAME);
+	if (!s->tbuf)
+		return -1;
+	s->n_tmpl = m->n;
+	s->wsum = 0;
+	for (unsigned i = 0; i < m->n; i++) {
+		struct roce_frame_spec spec;
+		int n;
+
+		s->wsum += (int)m->weight[i];
+		if (gen_roce_spec(o, s->k.opcode, &spec, pbuf, sizeof(pbuf), m->size[i]))
+			return -1;
+		if (s->fill != 1 && s->fill != 3 && spec.payload_len)
+			memset(pbuf, 0, spec.payload_len);
+		n = roce_tmpl_init(&s->tmpl[i], s->tbuf + (size_t)i * GEN_MAX_FRAME, GEN_MAX_FRAME, &spec);
+		if (n < 0) {
+			fprintf(stderr, GEN_NAME " flood: cannot build %s with %u payload bytes: %s\n",
+				o->kind, m->size[i], roce_strerror(n));
+			return -1;
+		}
+		if ((uint32_t)n > s->max_len)
+			s->max_len = (uint32_t)n;
+	}
+	return 0;
+}
+
+/* Builds the next frame of the stream into dst; returns its length. */
+static uint32_t next_frame(const struct gen_opts *o, struct stream *s, unsigned which, uint8_t *dst)
+{
+	struct roce_tmpl t = s->tmpl[which];
+	unsigned q = s->qp;
+	uint32_t plen;
+
+	memcpy(dst, t.frame, t.len);
+	t.frame = dst;
+	roce_tmpl_set_dqpn(&t, (o->qpn + q) & 0xffffff);
+	if (s->k.opcode != ROCE_OPCODE_CNP) {
+		roce_tmpl_set_psn(&t, s->psn[q]);
+		s->psn[q] = (s->psn[q] + 1) & 0xffffff;
+	}
+	plen = t.icrc_off - t.payload_off - ((dst[t.bth_off + 1] >> 4) & 3);
+	if (plen && s->fill == 1) {
+		/* the frame number, big-endian, at the start of the payload */
+		uint8_t c[8];
+		uint64_t v = s->seq;
+
+		for (int i = 7; i >= 0; i--, v >>= 8)
+			c[i] = (uint8_t)v;
+		memcpy(dst + t.payload_off, c, plen < 8 ? plen : 8);
+	} else if (plen && s->fill == 2) {
+		for (uint32_t i = 0; i < plen; i += 8) {
+			uint64_t r = xorshift(&s->rnd);
+
+			memcpy(dst + t.payload_off + i, &r, plen - i < 8 ? plen - i : 8);
+		}
+	}
+	roce_tmpl_refresh(&t);
+	s->qp = q + 1 == o->qps ? 0 : q + 1;
+	s->seq++;
+	return t.len;
+}
+
+int gen_flood_main(int argc, char **argv)
+{
+	struct gen_opts o;
+	struct stream s;
+	struct tx *t = NULL;
+	struct pace pace;
+	uint8_t *slots = NULL, storm[256];
+	const uint8_t *fr[BATCH];
+	uint32_t lens[BATCH], storm_len = 0;
+	unsigned which[BATCH];
+	int cur0[GEN_MIX_MAX];
+	double pps, bps, costs[BATCH], avg;
+	uint64_t count, sent = 0, t0, deadline = 0;
+	int rc = 2, n, live, storm_mode;
+
+	memset(&s, 0, sizeof(s));
+	n = gen_parse(GEN_FLOOD, argc, argv, &o);
+	if (n)
+		return n > 0 ? 0 : 2;
+	if (o.pfc_storm + o.cnp + !!o.kind > 1) {
+		fprintf(stderr, GEN_NAME " flood: give one of KIND, --cnp or --pfc-storm\n");
+		goto out;
+	}
+	if (o.pfc_storm)
+		o.kind = "pfc";
+	else if (o.cnp)
+		o.kind = "cnp";
+	else if (!o.kind)
+		o.kind = "rc-send-only";
+	if (gen_kind_parse(o.kind, &s.k) ||
+	    (s.k.cls != GK_ROCE && s.k.cls != GK_PFC && s.k.cls != GK_PAUSE)) {
+		fprintf(stderr, GEN_NAME " flood: '%s': flood sends a RoCE opcode, cnp, pfc or pause\n",
+			o.kind);
+		goto out;
+	}
+	storm_mode = s.k.cls != GK_ROCE;
+	if (gen_resolve(&o, !storm_mode, !storm_mode))
+		goto out;
+	if (!storm_mode && o.version != ROCE_VER_V1 && o.src_ver != o.dst_ver) {
+		fprintf(stderr, GEN_NAME ": --src and --dst are of different families\n");
+		goto out;
+	}
+	count = o.count;
+	if (!count && !o.duration) {
+		if (o.dry_run) {
+			count = 8;
+		} else if (o.wfile) {
+			fprintf(stderr, GEN_NAME " flood: -w needs --count or --duration\n");
+			goto out;
+		}
+	}
+	s.fill = o.payload ? 3 : !strcmp(o.fill, "zero") ? 0 : !strcmp(o.fill, "random") ? 2 : 1;
+	s.rnd = o.seed ? o.seed : 1;
+
+	if (storm_mode) {
+		n = gen_build_frame(&o, &s.k, 0, storm, sizeof(storm));
+		if (n < 0) {
+			fprintf(stderr, GEN_NAME " flood: cannot build %s: %s\n", o.kind, roce_strerror(n));
+			goto out;
+		}
+		storm_len = (uint32_t)n;
+		s.max_len = storm_len;
+	} else {
+		s.psn = malloc(sizeof(*s.psn) * o.qps);
+		if (!s.psn)
+			goto out;
+		for (unsigned q = 0; q < o.qps; q++)
+			s.psn[q] = o.psn;
+		if (prepare(&o, &s, &o.mix))
+			goto out;
+	}
+	slots = malloc((size_t)BATCH * (s.max_len ? s.max_len : 64));
+	if (!slots)
+		goto out;
+	t = gen_open_tx(&o, TX_RING, s.max_len);
+	if (!t)
+		goto out;
+	live = tx_kind_is_live(tx_backend(t));
+	gen_rate(&o, live, &pps, &bps);
+	if (!live && !o.pps && !o.gbps && !o.interval_us)
+		pps = bps = 0;     /* files and dry runs go as fast as they can */
+	avg = 0;
+	for (unsigned i = 0; i < (storm_mode ? 1 : s.n_tmpl); i++)
+		avg += (double)(storm_mode ? storm_len : s.tmpl[i].len) *
+		       (storm_mode ? 1 : o.mix.weight[i]) / (storm_mode ? 1 : s.wsum);
+	/* L1 bits: frame + FCS (unless the frame has one) + preamble/SFD + IFG */
+	avg = 8.0 * (avg + (o.fcs ? 0 : 4) + 20);
+	pace_init(&pace, pps ? pps : bps,
+		  pps ? pace_batch_for(pps, BATCH) : pace_batch_for(bps / avg, BATCH) * avg);
+	if (o.verbose)
+		fprintf(stderr, GEN_NAME " flood: %s, %u template(s), max frame %u, rate %s%.0f %s\n",
+			o.kind, storm_mode ? 1 : s.n_tmpl, s.max_len, pps || bps ? "" : "unlimited ",
+			pps ? pps : bps, pps ? "frames/s" : "bits/s");
+
+	gen_signals();
+	t0 = pace_now_ns();
+	if (o.duration > 0)
+		deadline = t0 + (uint64_t)(o.duration * 1e9);
+	while (!gen_stop && (!count || sent < count)) {
+		unsigned want = BATCH, got;
+
+		if (count && count - sent < want)
+			want = (unsigned)(count - sent);
+		if (deadline && pace_now_ns() >= deadline)
+			break;
+		memcpy(cur0, s.cur, sizeof(cur0));
+		for (unsigned j = 0; j < want; j++) {
+			which[j] = storm_mode ? 0 : wrr_next(&s, &o.mix);
+			costs[j] = pps ? 1.0
+				       : 8.0 * ((storm_mode ? storm_len : s.tmpl[which[j]].len) +
+						(o.fcs ? 0 : 4) + 20);
+		}
+		got = pace_grant(&pace, want, costs, &gen_stop);
+		if (!got)
+			break;
+		if (!storm_mode && got < want) {
+			/* sizes not granted go back to the round robin: replay got steps */
+			memcpy(s.cur, cur0, sizeof(cur0));
+			for (unsigned j = 0; j < got; j++)
+				wrr_next(&s, &o.mix);
+		}
+		for (unsigned j = 0; j < got; j++) {
+			if (storm_mode) {
+				fr[j] = storm;
+				lens[j] = storm_len;
+			} else {
+				uint8_t *d = slots + (size_t)j * s.max_len;
+
+				lens[j] = next_frame(&o, &s, which[j], d);
+				fr[j] = d;
+			}
+		}
+		if (tx_send_batch(t, fr, lens, got) < 0) {
+			fprintf(stderr, GEN_NAME " flood: %s\n", tx_error(t));
+			goto out;
+		}
+		sent += got;
+	}
+	if (tx_flush(t)) {
+		fprintf(stderr, GEN_NAME " flood: %s\n", tx_error(t));
+		goto out;
+	}
+	gen_report("flood", t, t0, pace_now_ns());
+	rc = 0;
+out:
+	tx_close(t);
+	free(slots);
+	free(s.tbuf);
+	free(s.psn);
+	gen_opts_free(&o);
+	return rc;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rocegen — RoCE / iWARP / DCB traffic generator.
+ *
+ *   rocegen frames KIND …   one kind of frame, every field from options
+ *   rocegen flood [KIND] …  stateless streams: templates patched per frame
+ *   rocegen recv -i IFACE … the receive path on its own
+ *
+ * main.c only picks the command; each lives in its own file.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "gen.h"
+
+#define ROCEGEN_VERSION "0.1.0"
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd || !strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+		gen_usage(cmd ? stdout : stderr);
+		return cmd ? 0 : 2;
+	}
+	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
+		printf("rocegen %s\n", ROCEGEN_VERSION);
+		return 0;
+	}
+	if (!strcmp(cmd, "frames"))
+		return gen_frames_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "flood"))
+		return gen_flood_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "recv"))
+		return gen_recv_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "kinds")) {
+		gen_kinds_list(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "client") || !strcmp(cmd, "server") || !strcmp(cmd, "conform")) {
+		fprintf(stderr, "rocegen: '%s' is not implemented yet\n", cmd);
+		return 2;
+	}
+	fprintf(stderr, "rocegen: unknown command '%s'\n", cmd);
+	gen_usage(stderr);
+	return 2;
+}

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tx.c — the transmit interface (tx.h): picks the backend, applies the peer
+ * guard to every frame of a live batch, keeps the statistics.
+ */
+#include <arpa/inet.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tx_impl.h"
+
+static const struct {
+	const char *name;
+	enum tx_kind kind;
+	const struct tx_ops *ops;
+} backends[] = {
+	{ "pcap", TX_PCAP, &tx_pcap_ops },
+	{ "libnet", TX_LIBNET, &tx_libnet_ops },
+	{ "ring", TX_RING, &tx_ring_ops },
+	{ "mmsg", TX_MMSG, &tx_mmsg_ops },
+	{ "dry", TX_DRY, &tx_dry_ops },
+};
+#define N_BACKENDS (sizeof(backends) / sizeof(backends[0]))
+
+const char *tx_kind_name(enum tx_kind k)
+{
+	for (unsigned i = 0; i < N_BACKENDS; i++)
+		if (backends[i].kind == k)
+			return backends[i].name;
+	return "auto";
+}
+
+int tx_kind_parse(const char *s, enum tx_kind *k)
+{
+	for (unsigned i = 0; i < N_BACKENDS; i++)
+		if (!strcmp(s, backends[i].name)) {
+			*k = backends[i].kind;
+			return 0;
+		}
+	return -1;
+}
+
+int tx_kind_is_live(enum tx_kind k)
+{
+	return k == TX_LIBNET || k == TX_RING || k == TX_MMSG;
+}
+
+int tx_fail(struct tx *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->err, sizeof(t->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- the guard ------------------------------------------------------------ */
+
+static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+static void fmt_ip(char *buf, size_t len, int ver, const uint8_t *a)
+{
+	if (!inet_ntop(ver == 4 ? AF_INET : AF_INET6, a, buf, (socklen_t)len))
+		snprintf(buf, len, "?");
+}
+
+/* Destination address of a 16-byte IPv6 address or GID against the peer. */
+static int dst16_ok(const struct tx_guard *g, const uint8_t *d)
+{
+	if (g->ipver == 6)
+		return !memcmp(d, g->ip, 16);
+	if (g->ipver == 4)
+		return !memcmp(d, v4mapped, 12) && !memcmp(d + 12, g->ip, 4);
+	return 0;
+}
+
+int tx_guard_check(const struct tx_guard *g, const uint8_t *f, uint32_t len,
+		   char *why, size_t whylen)
+{
+	uint32_t off = 12;
+	uint16_t et;
+	char a[INET6_ADDRSTRLEN];
+
+	if (len < 14) {
+		snprintf(why, whylen, "runt frame (%u bytes)", len);
+		return 0;
+	}
+	et = (uint16_t)(f[off] << 8 | f[off + 1]);
+	for (int i = 0; i < 2 && (et == 0x8100 || et == 0x88a8 || et == 0x9100); i++) {
+		off += 4;
+		if (len < off + 2) {
+			snprintf(why, whylen, "truncated VLAN tag");
+			return 0;
+		}
+		et = (uint16_t)(f[off] << 8 | f[off + 1]);
+	}
+	off += 2;
+	switch (et) {
+	case 0x0800:
+		if (len < off + 20)
+			break;
+		if (g->ipver == 4 && !memcmp(f + off + 16, g->ip, 4))
+			return 1;
+		fmt_ip(a, sizeof(a), 4, f + off + 16);
+		snprintf(why, whylen, "destination %s is not the peer", a);
+		return 0;
+	case 0x86dd:
+	case 0x8915:   /* RoCEv1: the GRH has the IPv6 layout */
+		if (len < off + 40)
+			break;
+		if (dst16_ok(g, f + off + 24))
+			return 1;
+		fmt_ip(a, sizeof(a), 6, f + off + 24);
+		snprintf(why, whylen, "destination %s is not the peer", a);
+		return 0;
+	default:
+		/* 802.1D/802.1Q link-constrained groups: never forwarded by a bridge */
+		if (f[0] == 0x01 && f[1] == 0x80 && f[2] == 0xc2 && f[3] == 0 && f[4] == 0 &&
+		    f[5] <= 0x0f)
+			return 1;
+		if (g->have_mac && !memcmp(f, g->mac, 6))
+			return 1;
+		snprintf(why, whylen,
+			 "ethertype 0x%04x frame to %02x:%02x:%02x:%02x:%02x:%02x: neither the peer's MAC nor a link-local group",
+			 et, f[0], f[1], f[2], f[3], f[4], f[5]);
+		return 0;
+	}
+	snprintf(why, whylen, "truncated IP header");
+	return 0;
+}
+
+/* ---- the interface ----------------------------------------------------------- */
+
+struct tx *tx_open(const struct tx_cfg *cfg, char err[TX_ERRLEN])
+{
+	struct tx *t;
+	const struct tx_ops *ops = NULL;
+
+	for (unsigned i = 0; i < N_BACKENDS; i++)
+		if (backends[i].kind == cfg->kind)
+			ops = backends[i].ops;
+	if (!ops) {
+		snprintf(err, TX_ERRLEN, "no transmit backend chosen");
+		return NULL;
+	}
+	if (tx_kind_is_live(cfg->kind)) {
+		if (!cfg->iface || !*cfg->iface) {
+			snprintf(err, TX_ERRLEN, "%s: an interface is needed", ops->name);
+			return NULL;
+		}
+		if (!cfg->use_guard) {
+			snprintf(err, TX_ERRLEN, "%s: refusing to send without a peer guard", ops->name);
+			return NULL;
+		}
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		snprintf(err, TX_ERRLEN, "out of memory");
+		return NULL;
+	}
+	t->ops = ops;
+	t->kind = cfg->kind;
+	t->cfg = *cfg;
+	if (!t->cfg.max_frame)
+		t->cfg.max_frame = 9216;
+	if (ops->open(t)) {
+		snprintf(err, TX_ERRLEN, "%s", t->err);
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+int tx_send_batch(struct tx *t, const uint8_t *const frames[], const uint32_t lens[], unsigned n)
+{
+	int rc;
+
+	if (!n)
+		return 0;
+	if (tx_kind_is_live(t->kind)) {
+		for (unsigned i = 0; i < n; i++) {
+			char why[160];
+
+			if (lens[i] > t->cfg.max_frame) {
+				t->st.errors++;
+				tx_fail(t, "frame of %u bytes is larger than the %u announced", lens[i],
+					t->cfg.max_frame);
+				return TX_EIO;
+			}
+			if (!tx_guard_check(&t->cfg.guard, frames[i], lens[i], why, sizeof(why))) {
+				t->st.refused += n;
+				tx_fail(t, "refusing to send on %s: %s", t->cfg.iface, why);
+				return TX_EREFUSED;
+			}
+		}
+	}
+	rc = t->ops->send(t, frames, lens, n);
+	if (rc >= 0)
+		t->st.batches++;
+	return rc;
+}
+
+int tx_flush(struct tx *t)
+{
+	return t->ops->flush ? t->ops->flush(t) : 0;
+}
+
+void tx_get_stats(const struct tx *t, struct tx_stats *s)
+{
+	*s = t->st;
+}
+
+const char *tx_error(const struct tx *t)
+{
+	return t->err;
+}
+
+enum tx_kind tx_backend(const struct tx *t)
+{
+	return t->kind;
+}
+
+void tx_close(struct tx *t)
+{
+	if (!t)
+		return;
+	tx_flush(t);
+	t->ops->close(t);
+	free(t);
+}

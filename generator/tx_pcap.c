@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tx_pcap.c — transmit backend that writes frames to a pcap file
+ * (LINKTYPE_ETHERNET, snaplen 65535, microsecond timestamps of the moment
+ * each frame was handed over).
+ */
+#include <pcap/pcap.h>
+#include <stdlib.h>
+#include <sys/time.h>
+#include "tx_impl.h"
+
+struct pcap_priv {
+	pcap_t *dead;
+	pcap_dumper_t *dump;
+};
+
+static int pcap_open_(struct tx *t)
+{
+	struct pcap_priv *p;
+
+	if (!t->cfg.file)
+		return tx_fail(t, "pcap: no file given");
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return tx_fail(t, "out of memory");
+	p->dead = pcap_open_dead(DLT_EN10MB, 65535);
+	if (!p->dead) {
+		free(p);
+		return tx_fail(t, "pcap_open_dead failed");
+	}
+	p->dump = pcap_dump_open(p->dead, t->cfg.file);
+	if (!p->dump) {
+		tx_fail(t, "%s: %s", t->cfg.file, pcap_geterr(p->dead));
+		pcap_close(p->dead);
+		free(p);
+		return -1;
+	}
+	t->priv = p;
+	return 0;
+}
+
+static int pcap_send(struct tx *t, const uint8_t *const frames[], const uint32_t lens[], unsigned n)
+{
+	struct pcap_priv *p = t->priv;
+	struct pcap_pkthdr h;
+
+	gettimeofday(&h.ts, NULL);
+	for (unsigned i = 0; i < n; i++) {
+		h.caplen = h.len = lens[i];
+		pcap_dump((u_char *)p->dump, &h, frames[i]);
+		t->st.frames++;
+		t->st.bytes += lens[i];
+	}
+	return (int)n;
+}
+
+static int pcap_flush_(struct tx *t)
+{
+	struct pcap_priv *p = t->priv;
+
+	if (pcap_dump_flush(p->dump))
+		return tx_fail(t, "%s: write failed", t->cfg.file);
+	return 0;
+}
+
+static void pcap_close_(struct tx *t)
+{
+	struct pcap_priv *p = t->priv;
+
+	pcap_dump_close(p->dump);
+	pcap_close(p->dead);
+	free(p);
+}
+
+const struct tx_ops tx_pcap_ops = {
+	.name = "pcap",
+	.open = pcap_open_,
+	.send = pcap_send,
+	.flush = pcap_flush_,
+	.close = pcap_close_,
+};
