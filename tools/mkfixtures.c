@@ -750,7 +750,7 @@ static void gen_cm(void)
 		case ROCE_CM_SIDR_REQ:
 			cm.sidr_request_id = 0x5151;
 			cm.pkey = 0xffff;
-			cm.service_id = 0x0000000002111c06ull; /* RDMA_PS_UDP, port 7174 */
+			cm.service_id = 0x0000000001111c06ull; /* RDMA_PS_UDP, port 7174 */
 			cm.has_ip_hdr = 1;
 			cm.ip_version = 4;
 			cm.ip_sport = 0x9c41;
@@ -765,7 +765,7 @@ static void gen_cm(void)
 			cm.sidr_status = 0;
 			cm.local_qpn = 0x000333;
 			cm.qkey = 0x01234567;
-			cm.service_id = 0x0000000002111c06ull;
+			cm.service_id = 0x0000000001111c06ull;
 			cm.local_comm_id = 0;
 			cm.remote_comm_id = 0;
 			break;
