@@ -613,11 +613,8 @@ static void summary_one(void *c, const uint8_t *seg, const struct roce_mpa_fpdu 
 	size_t cap = s->cap, *n = s->n;
 
 	(void)seg;
-	if (s->count++) {
-		if (s->count == 2)
-			roce__sappend(buf, cap, n, " +");
+	if (s->count++)
 		return;
-	}
 	if (f->hdr_got < 2) {
 		roce__sappend(buf, cap, n, " iWARP FPDU len %u", f->ulpdu_len);
 		return;
@@ -711,7 +708,7 @@ void roce__summary_tcp(const struct roce_pkt *p, char *buf, size_t cap, size_t *
 		unsigned cnt = walk_fpdus(p, fo, 0, -2, ROCE_MPA_CRC_AUTO, summary_one, &s);
 
 		if (cnt > 1)
-			roce__sappend(buf, cap, n, "%u FPDUs", cnt - 1);
+			roce__sappend(buf, cap, n, " (+%u FPDU%s)", cnt - 1, cnt > 2 ? "s" : "");
 	}
 	if (p->invalid & (ROCE_LBIT(ROCE_L_MPA) | ROCE_LBIT(ROCE_L_DDP) | ROCE_LBIT(ROCE_L_RDMAP)))
 		roce__sappend(buf, cap, n, " [invalid]");

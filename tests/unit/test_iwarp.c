@@ -843,6 +843,40 @@ static void test_heuristic_negative(void **state)
 	}
 }
 
+/* Several FPDUs in one segment (what TSO/GRO captures show): all listed. */
+static void test_several_fpdus_per_segment(void **state)
+{
+	uint8_t pl[600], ul[200], f[800];
+	struct roce_iwarp_msg_spec s;
+	struct roce_pkt p;
+	struct fl l;
+	size_t off = 0;
+	int n;
+
+	(void)state;
+	for (unsigned i = 0; i < 3; i++) {
+		memset(&s, 0, sizeof(s));
+		s.opcode = ROCE_RDMAP_SEND;
+		s.qn = ~0u;
+		s.last = 1;
+		s.msn = 7 + i;
+		s.payload = pl + 500;
+		s.payload_len = 10 + i;
+		n = roce_iwarp_build_ulpdu(ul, sizeof(ul), &s);
+		off += (size_t)roce_mpa_build_fpdu(pl + off, sizeof(pl) - off, ul, (size_t)n, 1, 0, 0);
+	}
+	n = tcp_frame(f, sizeof(f), 0, 5000, 6000, 1, pl, off);
+	assert_int_equal(decode(&p, NULL, f, (uint32_t)n, &l), ROCE_OK);
+	assert_int_equal(p.present & IW_BITS, IW_BITS);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(l.f[fidx(&l, "iwarp_mpa.ulpdulength", i)].u, 28 + i);
+		assert_int_equal(l.f[fidx(&l, "iwarp_ddp.msn", i)].u, 7 + i);
+		assert_string_equal(l.f[fidx(&l, "roce.mpa.crc.status", i)].s, "good");
+	}
+	assert_int_equal(fidx(&l, "iwarp_mpa.ulpdulength", 3), -1);
+	summary_has(&p, "iWARP SEND qn 0 msn 7 mo 0 len 10 crc good (+2 FPDUs)");
+}
+
 /* ---- the stream helper ------------------------------------------------------ */
 
 #define SMAX 16384
@@ -1323,6 +1357,7 @@ int main(void)
 		cmocka_unit_test(test_tcp_frame_builder),
 		cmocka_unit_test(test_opcode_round_trip),
 		cmocka_unit_test(test_heuristic_negative),
+		cmocka_unit_test(test_several_fpdus_per_segment),
 		cmocka_unit_test(test_stream_every_split),
 		cmocka_unit_test(test_stream_byte_by_byte_and_random),
 		cmocka_unit_test(test_stream_gap_marker_resync),
