@@ -3,14 +3,15 @@
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include "json.h"
 
-void json_string(FILE *f, const char *s)
+static void json_chars(FILE *f, const unsigned char *c, const unsigned char *end)
 {
 	static const char hex[] = "0123456789abcdef";
 
 	putc('"', f);
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+	for (; c < end; c++) {
 		switch (*c) {
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;
@@ -27,6 +28,11 @@ void json_string(FILE *f, const char *s)
 	putc('"', f);
 }
 
+void json_string(FILE *f, const char *s)
+{
+	json_chars(f, (const unsigned char *)s, (const unsigned char *)s + strlen(s));
+}
+
 void json_field_value(FILE *f, const struct roce_field *fld)
 {
 	char a[INET6_ADDRSTRLEN];
@@ -34,6 +40,9 @@ void json_field_value(FILE *f, const struct roce_field *fld)
 	switch (fld->type) {
 	case ROCE_F_UINT:
 		fprintf(f, "%" PRIu64, fld->u);
+		break;
+	case ROCE_F_TEXT:
+		json_chars(f, fld->b, fld->b + fld->len);
 		break;
 	case ROCE_F_INT:
 		fprintf(f, "%" PRId64, (int64_t)fld->u);

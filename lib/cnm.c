@@ -166,12 +166,10 @@ void roce__fields_cn(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 	EMIT_U("roce.cnm.reserved", c.reserved);
 	EMIT_U("roce.cnm.qfb", c.qfb);
 	EMIT_U("roce.cnm.cpid", c.cpid);
-	/* cnmQOffset/cnmQDelta are signed; the walker has no signed type, so
-	 * they are given as their 16-bit two's complement. */
 	EMIT_I("roce.cnm.qoffset", c.qoffset);
 	EMIT_I("roce.cnm.qdelta", c.qdelta);
 	EMIT_U("roce.cnm.encap_priority", c.encap_priority);
-	EMIT_MAC("roce.cnm.encap_da", c.encap_da);
+	EMIT_MAC("roce.cnm.encap_da", p->data + c.pdu_off + 16);   /* from the frame: fields outlive c */
 	EMIT_U("roce.cnm.encap_len", c.encap_len);
 	if (c.msdu_caplen)
 		EMIT_BYTES("roce.cnm.encap_msdu", p->data + c.msdu_off, c.msdu_caplen);

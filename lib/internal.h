@@ -97,6 +97,7 @@ static inline void roce__emit(roce_field_cb cb, void *ctx, const char *key,
 #define EMIT_IP4(key, b)    roce__emit(cb, ctx, key, ROCE_F_IPV4, 0, NULL, (b), 4)
 #define EMIT_IP6(key, b)    roce__emit(cb, ctx, key, ROCE_F_IPV6, 0, NULL, (b), 16)
 #define EMIT_MAC(key, b)    roce__emit(cb, ctx, key, ROCE_F_MAC, 0, NULL, (b), 6)
+#define EMIT_TEXT(key, b, n) roce__emit(cb, ctx, key, ROCE_F_TEXT, 0, NULL, (b), (n))
 #define EMIT_BYTES(key, b, n) roce__emit(cb, ctx, key, ROCE_F_BYTES, 0, NULL, (b), (n))
 
 void roce__fields_mad(const struct roce_pkt *p, roce_field_cb cb, void *ctx);

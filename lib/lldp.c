@@ -375,15 +375,15 @@ void roce__decode_lldp(struct roce_pkt *p, uint32_t off, uint32_t end)
 
 /* ---- fields -------------------------------------------------------------------- */
 
+/* Text stops at the first NUL, as Wireshark's string fields do; it points
+ * into the frame so that it outlives this call. */
 static void emit_str(roce_field_cb cb, void *ctx, const char *key, const uint8_t *b, uint32_t n)
 {
-	char s[512];
 	uint32_t i;
 
-	for (i = 0; i < n && i < sizeof s - 1 && b[i]; i++)
-		s[i] = b[i] < 0x80 ? (char)b[i] : '?';
-	s[i] = 0;
-	EMIT_S(key, s);
+	for (i = 0; i < n && b[i]; i++)
+		;
+	EMIT_TEXT(key, b, i);
 }
 
 #define K8(pfx) { pfx "0", pfx "1", pfx "2", pfx "3", pfx "4", pfx "5", pfx "6", pfx "7" }

@@ -504,6 +504,7 @@ enum roce_ftype {
 	ROCE_F_MAC,      /* b, 6 bytes */
 	ROCE_F_BYTES,    /* b, len */
 	ROCE_F_INT,      /* u holds an int64_t */
+	ROCE_F_TEXT,     /* b, len: text from the frame, not NUL-terminated */
 };
 
 struct roce_field {

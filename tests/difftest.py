@@ -240,6 +240,18 @@ EXPLAINED = [
      "Wireshark registers the IETH header item and the R_Key inside it under the same "
      "name infiniband.ieth, so each IETH appears twice, same 4 bytes"),
 
+    ("public/*", ("LLDPDUs libroce marks invalid because the first TLVs are not Chassis ID, "
+                  "Port ID, TTL; tshark gives no lldp.* value for the TLVs after the violation",
+                  lambda d: d.field.startswith("lldp.") and (d.obj or {}).get("roce.invalid.layer") == "lldp"
+                  and "Chassis ID, Port ID, TTL" in str((d.obj or {}).get("roce.invalid", ""))),
+     "lldp.*",
+     "802.1AB 8.5: an LLDPDU must start with Chassis ID, Port ID and TTL TLVs. Wireshark's LLDP "
+     "dissector stops at the first one that is wrong (expert 'Invalid Chassis ID (0x..), "
+     "expected (0x01)') and adds no field for the TLVs after it; libroce marks the layer invalid "
+     "(roce.invalid.layer lldp) and goes on walking the TLV list within its bounds, so its "
+     "lldp.tlv.* for the later TLVs have no tshark counterpart (tcpdump's malformed-LLDP "
+     "regression captures)"),
+
     # -- Wireshark 4.0 InfiniBand dissector limits
     ("*", ("RD opcodes 0x40-0x5F", lambda d: _opcode(d) in RD_OPS and _ext_field(d)),
      "infiniband.*",

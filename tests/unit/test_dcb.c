@@ -64,7 +64,7 @@ static void collect(void *ctx, const struct roce_field *f)
 	assert_non_null(f->key);
 	if (f->type == ROCE_F_STR)
 		assert_non_null(f->s);
-	if (f->type >= ROCE_F_IPV4 && f->type <= ROCE_F_BYTES)
+	if ((f->type >= ROCE_F_IPV4 && f->type <= ROCE_F_BYTES) || f->type == ROCE_F_TEXT)
 		assert_non_null(f->b);
 	if (l->n >= 600)
 		return;
@@ -73,6 +73,8 @@ static void collect(void *ctx, const struct roce_field *f)
 	l->len[l->n] = f->len;
 	if (f->type == ROCE_F_STR)
 		snprintf(l->s[l->n], sizeof l->s[0], "%s", f->s);
+	else if (f->type == ROCE_F_TEXT)
+		snprintf(l->s[l->n], sizeof l->s[0], "%.*s", (int)f->len, (const char *)f->b);
 	else if (f->b) {
 		char *w = l->s[l->n];
 

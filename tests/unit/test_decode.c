@@ -103,7 +103,7 @@ static void count_cb(void *ctx, const struct roce_field *f)
 {
 	volatile unsigned *n = ctx;
 	if (f->type == ROCE_F_BYTES || f->type == ROCE_F_MAC || f->type == ROCE_F_IPV4 ||
-	    f->type == ROCE_F_IPV6) {
+	    f->type == ROCE_F_IPV6 || f->type == ROCE_F_TEXT) {
 		/* touch every byte a field points at */
 		unsigned s = 0;
 		for (uint32_t i = 0; i < f->len; i++)
