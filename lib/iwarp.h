@@ -327,7 +327,8 @@ int roce_mpa_segment_walk(const struct roce_pkt *p, const struct roce_mpa_dir *d
 			  roce_mpa_walk_cb cb, void *ctx);
 
 /* Emits the iwarp_mpa.* / iwarp_ddp.* / iwarp_rdma.* / roce.* fields of one
- * FPDU found by roce_mpa_segment_walk (seg as given to the callback). */
+ * FPDU found by roce_mpa_segment_walk (seg as given to the callback).  Byte
+ * fields point into seg (a header split by a marker gives none). */
 void roce_mpa_fpdu_fields(const uint8_t *seg, const struct roce_mpa_fpdu *f,
 			  void (*cb)(void *ctx, const struct roce_field *fld), void *ctx);
 
@@ -408,7 +409,8 @@ struct roce_mpa_stream_fpdu {
 };
 
 /* The same fields as roce_mpa_fpdu_fields(), for a reassembled FPDU (its
- * markers included). */
+ * markers included).  Byte fields point into the stream's buffer: valid
+ * until the next roce_mpa_stream_feed() on that stream. */
 void roce_mpa_stream_fpdu_fields(const struct roce_mpa_stream_fpdu *f,
 				 void (*cb)(void *ctx, const struct roce_field *fld), void *ctx);
 

@@ -365,8 +365,27 @@ int roce_mpa_segment_walk(const struct roce_pkt *p, const struct roce_mpa_dir *d
 
 typedef void (*fcb_t)(void *ctx, const struct roce_field *f);
 
-static void term_fields(const struct roce_iwarp_msg *m, roce_field_cb cb, void *ctx)
+/* Byte fields must point into the caller's bytes, not at f->hdr: the n
+ * header bytes at logical offset k of the ULPDU, in place, or NULL when a
+ * marker sits among them. */
+static const uint8_t *in_place(const uint8_t *seg, const struct roce_mpa_fpdu *f, uint32_t k, uint32_t n)
 {
+	uint32_t lo = f->ulpdu_off, hi = f->ulpdu_off + k + n;
+
+	if (!f->ulpdu_off || k + n > f->hdr_got)
+		return NULL;
+	for (unsigned i = 0; i < f->n_markers && i < 8; i++)
+		if (f->marker_off[i] >= lo && f->marker_off[i] < hi)
+			return NULL;
+	if (f->n_markers > 8)
+		return NULL;
+	return seg + lo + k;
+}
+
+static void term_fields(const uint8_t *seg, const struct roce_mpa_fpdu *f, roce_field_cb cb, void *ctx)
+{
+	const struct roce_iwarp_msg *m = &f->msg;
+	const uint8_t *b;
 	const char *n;
 
 	EMIT_U("iwarp_rdma.term_layer", m->term_layer);
@@ -395,11 +414,15 @@ static void term_fields(const struct roce_iwarp_msg *m, roce_field_cb cb, void *
 	EMIT_B("iwarp_rdma.hdrct_r", m->term_hdrct & ROCE_TERM_HDRCT_R);
 	EMIT_U("iwarp_rdma.term_rsvd", m->term_rsvd);
 	if (m->term_ddp) {
-		EMIT_BYTES("iwarp_rdma.term_ddp_seg_len", m->term_ddp - 2, 2);
-		EMIT_BYTES("iwarp_rdma.term_ddp_h", m->term_ddp, m->term_ddp_len);
+		uint32_t k = (uint32_t)(m->term_ddp - f->hdr);
+
+		if ((b = in_place(seg, f, k - 2, 2)))
+			EMIT_BYTES("iwarp_rdma.term_ddp_seg_len", b, 2);
+		if ((b = in_place(seg, f, k, m->term_ddp_len)))
+			EMIT_BYTES("iwarp_rdma.term_ddp_h", b, m->term_ddp_len);
 	}
-	if (m->term_rdma)
-		EMIT_BYTES("iwarp_rdma.term_rdma_h", m->term_rdma, ROCE_RDMAP_READREQ_LEN);
+	if (m->term_rdma && (b = in_place(seg, f, (uint32_t)(m->term_rdma - f->hdr), ROCE_RDMAP_READREQ_LEN)))
+		EMIT_BYTES("iwarp_rdma.term_rdma_h", b, ROCE_RDMAP_READREQ_LEN);
 	if ((n = roce_term_layer_name(m->term_layer)))
 		EMIT_S("roce.rdmap.term.layer", n);
 	if ((n = roce_term_etype_name(m->term_layer, m->term_etype)))
@@ -408,10 +431,10 @@ static void term_fields(const struct roce_iwarp_msg *m, roce_field_cb cb, void *
 		EMIT_S("roce.rdmap.term.code", n);
 }
 
-static void msg_fields(const struct roce_mpa_fpdu *f, roce_field_cb cb, void *ctx)
+static void msg_fields(const uint8_t *seg, const struct roce_mpa_fpdu *f, roce_field_cb cb, void *ctx)
 {
 	const struct roce_iwarp_msg *m = &f->msg;
-	const uint8_t *h = f->hdr;
+	const uint8_t *h = f->hdr, *b;
 	uint8_t op = m->opcode;
 
 	if (f->hdr_got < 1)
@@ -420,8 +443,8 @@ static void msg_fields(const struct roce_mpa_fpdu *f, roce_field_cb cb, void *ct
 	EMIT_B("iwarp_ddp.last_flag", m->last);
 	EMIT_U("iwarp_ddp.rsvd", m->ddp_rsvd);
 	EMIT_U("iwarp_ddp.dv", m->dv);
-	if (!m->tagged && f->hdr_got >= 6)
-		EMIT_BYTES("iwarp_ddp.rsvdulp", h + 1, 5);
+	if (!m->tagged && (b = in_place(seg, f, 1, 5)))
+		EMIT_BYTES("iwarp_ddp.rsvdulp", b, 5);
 	if (f->hdr_got < 2)
 		return;
 	EMIT_U("iwarp_rdma.version", m->rv);
@@ -429,9 +452,9 @@ static void msg_fields(const struct roce_mpa_fpdu *f, roce_field_cb cb, void *ct
 	EMIT_U("iwarp_rdma.opcode", op);
 	EMIT_S("roce.rdmap.op", roce_rdmap_op_tag(op));
 	if (f->hdr_got >= 6) {
-		if (op == ROCE_RDMAP_READ_REQ || op == ROCE_RDMAP_SEND || op == ROCE_RDMAP_SEND_SE ||
-		    op == ROCE_RDMAP_TERMINATE)
-			EMIT_BYTES("iwarp_rdma.reserved", h + 2, 4);
+		if ((op == ROCE_RDMAP_READ_REQ || op == ROCE_RDMAP_SEND || op == ROCE_RDMAP_SEND_SE ||
+		     op == ROCE_RDMAP_TERMINATE) && (b = in_place(seg, f, 2, 4)))
+			EMIT_BYTES("iwarp_rdma.reserved", b, 4);
 		if (op == ROCE_RDMAP_SEND_INV || op == ROCE_RDMAP_SEND_SE_INV)
 			EMIT_U("iwarp_rdma.inval_stag", rd32(h + 2));
 	}
@@ -454,7 +477,7 @@ static void msg_fields(const struct roce_mpa_fpdu *f, roce_field_cb cb, void *ct
 		EMIT_U("iwarp_rdma.srcto", m->src_to);
 		break;
 	case ROCE_RDMAP_TERMINATE:
-		term_fields(m, cb, ctx);
+		term_fields(seg, f, cb, ctx);
 		break;
 	case ROCE_RDMAP_ATOMIC_REQ:
 		EMIT_U("iwarp_rdma.atomic.reserved", m->atomic_rsvd);
@@ -515,7 +538,7 @@ static void fpdu_fields(const uint8_t *seg, const struct roce_mpa_fpdu *f, const
 		EMIT_U("roce.mpa.markers_bad", nbad);
 	if (!f->in_segment)
 		EMIT_B("roce.mpa.continues", 1);
-	msg_fields(f, cb, ctx);
+	msg_fields(seg, f, cb, ctx);
 }
 
 void roce_mpa_fpdu_fields(const uint8_t *seg, const struct roce_mpa_fpdu *f, fcb_t cb, void *ctx)

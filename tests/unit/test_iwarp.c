@@ -152,9 +152,16 @@ struct fl {
 	} f[MAXF];
 };
 
+/* while set: byte/string fields must point into [g_lo, g_hi) or be static
+ * (roce.h: callers may keep fields after the walk) */
+static const uint8_t *g_lo, *g_hi;
+
 static void collect(void *ctx, const struct roce_field *f)
 {
 	struct fl *l = ctx;
+
+	if (g_lo && f->b && f->len)
+		assert_true(f->b >= g_lo && f->b + f->len <= g_hi);
 
 	if (l->n >= MAXF)
 		return;
@@ -216,7 +223,10 @@ static int decode(struct roce_pkt *p, const struct roce_cfg *cfg, const uint8_t 
 
 	if (l) {
 		memset(l, 0, sizeof(*l));
+		g_lo = b;
+		g_hi = b + len;
 		roce_foreach_field(p, collect, l);
+		g_lo = g_hi = NULL;
 	}
 	return rc;
 }
