@@ -1,0 +1,968 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * flow.c — the flow engine: flow table (hash + LRU over an index-linked
+ * array), pairing of the two directions of a connection (CM REQ/REP, else
+ * responses answering request PSNs), per-flow accounting, the RC sequence
+ * analysis of lib/seq.c, iWARP per-connection counts, and per-port PFC /
+ * PAUSE / QCN.  No output here: views read struct engine.
+ */
+#include <arpa/inet.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "flow.h"
+
+#define TICK_SHIFT 30                 /* rate tick: 2^30 ns = 1.074 s */
+#define TICK_S 1.073741824
+#define PAIR_CACHE 65536u             /* direct-mapped (hosts, PSN/256) -> request flow */
+#define CM_MAX 64                     /* REQs waiting for a REP */
+#define KEY_IWARP 0x80000000u         /* hashed with the key to keep RoCE and TCP apart */
+
+struct cm_pending {
+	uint32_t comm_id;
+	uint32_t src, dst;                /* hosts: REQ sender (active side), receiver */
+	uint32_t qpn, start_psn;
+	uint8_t mtu, ulp, used;
+	uint64_t service_id;
+};
+
+static const char *const ulp_names[] = {
+	"NVMe-oF", "SMB Direct", "NFS/RDMA", "iSER", "rping", "ucmatose", "perftest", "Ceph",
+};
+
+const char *flow_kind_name(int kind)
+{
+	static const char *const n[] = { "?", "RC", "UC", "UD", "XRC", "RD", "iWARP" };
+	return kind >= 0 && kind <= FK_IWARP ? n[kind] : "?";
+}
+
+const char *flow_pair_name(int how)
+{
+	static const char *const n[] = { "none", "cm", "traffic", "tcp" };
+	return how >= 0 && how <= FP_TCP ? n[how] : "?";
+}
+
+const char *flow_ulp_name(const struct flow *f)
+{
+	return f->ulp && f->ulp <= sizeof ulp_names / sizeof ulp_names[0] ? ulp_names[f->ulp - 1] : NULL;
+}
+
+static uint8_t ulp_code(const char *name)
+{
+	if (!name)
+		return 0;
+	for (unsigned i = 0; i < sizeof ulp_names / sizeof ulp_names[0]; i++)
+		if (!strcmp(ulp_names[i], name))
+			return (uint8_t)(i + 1);
+	return 0;
+}
+
+static inline uint32_t mix(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x7feb352du;
+	h ^= h >> 15;
+	h *= 0x846ca68bu;
+	h ^= h >> 16;
+	return h;
+}
+
+static inline uint32_t key_hash(uint32_t src, uint32_t dst, uint32_t qpn, uint32_t cls)
+{
+	return mix(src * 0x9e3779b1u ^ mix(dst + 0x85ebca6bu) ^ mix(qpn ^ cls));
+}
+
+/* ---- set-up -------------------------------------------------------------------- */
+
+int engine_init(struct engine *e, const struct engine_cfg *cfg)
+{
+	static const double tau[3] = { 2, 10, 40 };
+	uint32_t n = 1024;
+
+	memset(e, 0, sizeof *e);
+	e->cfg = *cfg;
+	if (!e->cfg.max_flows)
+		e->cfg.max_flows = 1000000;
+	if (!roce_seq_mtu_code(e->cfg.pmtu))
+		e->cfg.pmtu = 1024;
+	if (!e->cfg.link_bps)
+		e->cfg.link_bps = 100000000000ull;
+	while (n < e->cfg.max_flows && n < (1u << 31))
+		n <<= 1;
+	e->hmask = n - 1;
+	e->heads = calloc(n, sizeof *e->heads);
+	e->host_mask = 255;
+	e->host_tab = calloc(256, sizeof *e->host_tab);
+	e->pair_cache = calloc(PAIR_CACHE, sizeof *e->pair_cache);
+	e->cm = calloc(CM_MAX, sizeof *e->cm);
+	if (!e->heads || !e->host_tab || !e->pair_cache || !e->cm) {
+		engine_free(e);
+		return -1;
+	}
+	for (int i = 0; i < 3; i++) {
+		double a = exp(-TICK_S / tau[i]);
+
+		e->weight[i] = (float)(1 - a);
+		for (int k = 0; k <= 64; k++)
+			e->decay[i][k] = k == 64 ? 0 : (float)pow(a, k);
+	}
+	return 0;
+}
+
+void engine_free(struct engine *e)
+{
+	if (e->flows)
+		for (uint32_t i = 0; i < e->nflows; i++)
+			if (e->flows[i].kind != FK_IWARP)
+				free(e->flows[i].u.seq.x);
+	for (uint32_t i = 0; i < e->n_anom_free; i++)
+		free(e->anom_free[i]);
+	free(e->anom_free);
+	free(e->spare);
+	free(e->flows);
+	free(e->heads);
+	free(e->hosts);
+	free(e->host_tab);
+	free(e->ports);
+	free(e->pair_cache);
+	free(e->cm);
+	memset(e, 0, sizeof *e);
+}
+
+double engine_bytes_per_flow(const struct engine *e)
+{
+	if (!e->nflows)
+		return 0;
+	return (double)sizeof(struct flow) * e->cap / e->nflows +
+	       (double)sizeof(uint32_t) * (e->hmask + 1) / e->nflows;
+}
+
+/* ---- hosts ------------------------------------------------------------------------ */
+
+static uint32_t host_id(struct engine *e, const uint8_t addr[16])
+{
+	uint32_t h, i;
+
+	memcpy(&h, addr + 12, 4);
+	h = mix(h ^ (uint32_t)addr[0] << 24 ^ (uint32_t)addr[15] << 8 ^ addr[8]);
+	for (i = h & e->host_mask;; i = (i + 1) & e->host_mask) {
+		uint32_t v = e->host_tab[i];
+
+		if (!v)
+			break;
+		if (!memcmp(e->hosts[v - 1].addr, addr, 16))
+			return v - 1;
+	}
+	if (e->nhosts == e->hosts_cap) {
+		uint32_t nc = e->hosts_cap ? e->hosts_cap * 2 : 64;
+		struct host *nh = realloc(e->hosts, nc * sizeof *nh);
+
+		if (!nh)
+			abort();
+		e->hosts = nh;
+		e->hosts_cap = nc;
+	}
+	memcpy(e->hosts[e->nhosts].addr, addr, 16);
+	e->host_tab[i] = ++e->nhosts;
+	if (e->nhosts * 2 > e->host_mask) {
+		/* grow the index */
+		uint32_t nm = e->host_mask * 2 + 1, *nt = calloc(nm + 1, sizeof *nt);
+
+		if (!nt)
+			abort();
+		for (uint32_t k = 0; k < e->nhosts; k++) {
+			uint32_t hh, j;
+
+			memcpy(&hh, e->hosts[k].addr + 12, 4);
+			hh = mix(hh ^ (uint32_t)e->hosts[k].addr[0] << 24 ^
+				 (uint32_t)e->hosts[k].addr[15] << 8 ^ e->hosts[k].addr[8]);
+			for (j = hh & nm; nt[j]; j = (j + 1) & nm)
+				;
+			nt[j] = k + 1;
+		}
+		free(e->host_tab);
+		e->host_tab = nt;
+		e->host_mask = nm;
+	}
+	return e->nhosts - 1;
+}
+
+const char *host_str(const struct engine *e, uint32_t host, char *buf, size_t cap)
+{
+	static const uint8_t v4map[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	const uint8_t *a = e->hosts[host].addr;
+
+	if (!memcmp(a, v4map, 12))
+		inet_ntop(AF_INET, a + 12, buf, (socklen_t)cap);
+	else
+		inet_ntop(AF_INET6, a, buf, (socklen_t)cap);
+	return buf;
+}
+
+/* Source and destination addresses of a RoCE / TCP packet (0 when absent). */
+static int packet_hosts(struct engine *e, const struct roce_pkt *p, uint32_t *src, uint32_t *dst)
+{
+	uint8_t s[16] = { 0 }, d[16] = { 0 };
+	uint32_t off;
+
+	if (p->grh_off && p->version == ROCE_VER_V1) {
+		off = p->grh_off;
+		if (off + 40 > p->caplen)
+			return -1;
+		memcpy(s, p->data + off + 8, 16);
+		memcpy(d, p->data + off + 24, 16);
+	} else if (p->ip_off && p->ip_version == 4) {
+		off = p->ip_off;
+		if (off + 20 > p->caplen)
+			return -1;
+		s[10] = s[11] = d[10] = d[11] = 0xff;
+		memcpy(s + 12, p->data + off + 12, 4);
+		memcpy(d + 12, p->data + off + 16, 4);
+	} else if (p->ip_off && p->ip_version == 6) {
+		off = p->ip_off;
+		if (off + 40 > p->caplen)
+			return -1;
+		memcpy(s, p->data + off + 8, 16);
+		memcpy(d, p->data + off + 24, 16);
+	} else {
+		return -1;
+	}
+	*src = host_id(e, s);
+	*dst = host_id(e, d);
+	return 0;
+}
+
+/* ---- anomaly blocks ------------------------------------------------------------------ */
+
+static void ensure_spare(struct engine *e)
+{
+	if (e->spare)
+		return;
+	if (e->n_anom_free)
+		e->spare = e->anom_free[--e->n_anom_free];
+	else if (!(e->spare = malloc(sizeof *e->spare)))
+		abort();
+}
+
+static void anom_release(struct engine *e, struct roce_seq_anom *x)
+{
+	if (!x)
+		return;
+	if (e->n_anom_free == e->anom_free_cap) {
+		uint32_t nc = e->anom_free_cap ? e->anom_free_cap * 2 : 64;
+		struct roce_seq_anom **n = realloc(e->anom_free, nc * sizeof *n);
+
+		if (!n) {
+			free(x);
+			return;
+		}
+		e->anom_free = n;
+		e->anom_free_cap = nc;
+	}
+	e->anom_free[e->n_anom_free++] = x;
+	e->anom_live--;
+}
+
+/* ---- the table ------------------------------------------------------------------------ */
+
+static inline uint32_t idx_of(const struct engine *e, const struct flow *f)
+{
+	return (uint32_t)(f - e->flows) + 1;
+}
+
+static void lru_unlink(struct engine *e, struct flow *f)
+{
+	if (f->lru_prev)
+		e->flows[f->lru_prev - 1].lru_next = f->lru_next;
+	else
+		e->lru_head = f->lru_next;
+	if (f->lru_next)
+		e->flows[f->lru_next - 1].lru_prev = f->lru_prev;
+	else
+		e->lru_tail = f->lru_prev;
+	f->lru_prev = f->lru_next = 0;
+}
+
+static void lru_push(struct engine *e, struct flow *f)
+{
+	uint32_t i = idx_of(e, f);
+
+	f->lru_prev = 0;
+	f->lru_next = e->lru_head;
+	if (e->lru_head)
+		e->flows[e->lru_head - 1].lru_prev = i;
+	e->lru_head = i;
+	if (!e->lru_tail)
+		e->lru_tail = i;
+}
+
+static inline uint32_t flow_class(const struct flow *f)
+{
+	return f->kind == FK_IWARP ? KEY_IWARP : 0;
+}
+
+static void evict(struct engine *e, struct flow *f)
+{
+	uint32_t i = idx_of(e, f), *pp = &e->heads[key_hash(f->src, f->dst, f->qpn, flow_class(f)) & e->hmask];
+	struct flow *peer = flow_peer(e, f);
+
+	while (*pp && *pp != i)
+		pp = &e->flows[*pp - 1].hnext;
+	if (*pp)
+		*pp = f->hnext;
+	lru_unlink(e, f);
+	if (peer)
+		peer->peer = 0;
+	e->ev.packets += f->packets;
+	e->ev.bytes += f->bytes;
+	if (f->kind != FK_IWARP) {
+		const struct roce_seq_dir *d = &f->u.seq;
+		const struct roce_seq_anom *x = d->x;
+
+		e->ev.acks += d->acks;
+		e->ev.ecn_ce += d->ecn_ce;
+		e->ev.cnp += d->cnp;
+		e->ev.icrc_bad += d->icrc_bad;
+		if (x) {
+			e->ev.duplicate_request += x->duplicate_request;
+			e->ev.out_of_sequence += x->out_of_sequence;
+			e->ev.out_of_seq_request += x->out_of_seq_request;
+			e->ev.retransmissions += x->retransmissions;
+			e->ev.psn_gaps += x->psn_gaps;
+			e->ev.missing_psns += roce_seq_missing(d);
+			e->ev.nak_seq_err += x->nak_seq_err;
+			e->ev.rnr_nak += x->rnr_nak;
+		}
+		anom_release(e, f->u.seq.x);
+	}
+	e->t.evicted++;
+}
+
+static struct flow *flow_find(struct engine *e, uint32_t src, uint32_t dst, uint32_t qpn, uint32_t cls)
+{
+	uint32_t i = e->heads[key_hash(src, dst, qpn, cls) & e->hmask];
+
+	while (i) {
+		struct flow *f = &e->flows[i - 1];
+
+		if (f->qpn == qpn && f->src == src && f->dst == dst && flow_class(f) == cls)
+			return f;
+		i = f->hnext;
+	}
+	return NULL;
+}
+
+static struct flow *flow_get(struct engine *e, uint32_t src, uint32_t dst, uint32_t qpn, int kind,
+			     uint8_t version, uint64_t ts)
+{
+	uint32_t cls = kind == FK_IWARP ? KEY_IWARP : 0, h, i;
+	struct flow *f = flow_find(e, src, dst, qpn, cls);
+
+	if (f) {
+		if (e->lru_head != idx_of(e, f)) {
+			lru_unlink(e, f);
+			lru_push(e, f);
+		}
+		return f;
+	}
+	if (e->nflows < e->cfg.max_flows) {
+		if (e->nflows == e->cap) {
+			uint64_t nc = e->cap ? (uint64_t)e->cap * 2 : 1024;
+			struct flow *nf;
+
+			if (nc > e->cfg.max_flows)
+				nc = e->cfg.max_flows;
+			nf = realloc(e->flows, nc * sizeof *nf);
+			if (!nf)
+				abort();
+			e->flows = nf;
+			e->cap = (uint32_t)nc;
+		}
+		f = &e->flows[e->nflows++];
+	} else {
+		f = &e->flows[e->lru_tail - 1];
+		evict(e, f);
+	}
+	memset(f, 0, sizeof *f);
+	f->src = src;
+	f->dst = dst;
+	f->qpn = qpn;
+	f->kind = (uint8_t)kind;
+	f->version = version;
+	if (kind != FK_IWARP)
+		roce_seq_init(&f->u.seq, e->cfg.pmtu, NULL);
+	f->first_ms = (uint32_t)((ts - e->t.first_ns) / 1000000);
+	i = idx_of(e, f);
+	h = key_hash(src, dst, qpn, cls) & e->hmask;
+	f->hnext = e->heads[h];
+	e->heads[h] = i;
+	lru_push(e, f);
+	return f;
+}
+
+static void flow_account(struct engine *e, struct flow *f, uint32_t len, uint64_t ts)
+{
+	if (f->packets) {
+		uint64_t k = (ts >> TICK_SHIFT) - (f->last_ns >> TICK_SHIFT);
+
+		if (ts > f->last_ns && k) {
+			if (k > 64)
+				k = 64;
+			for (int i = 0; i < 3; i++)
+				f->rate[i] *= e->decay[i][k];
+		}
+	}
+	for (int i = 0; i < 3; i++)
+		f->rate[i] += (float)len * e->weight[i];
+	f->packets++;
+	f->bytes += len;
+	if (ts > f->last_ns)
+		f->last_ns = ts;
+}
+
+void flow_rates(const struct engine *e, const struct flow *f, uint64_t now, double bps[3])
+{
+	uint64_t k = now > f->last_ns ? (now >> TICK_SHIFT) - (f->last_ns >> TICK_SHIFT) : 0;
+
+	if (k > 64)
+		k = 64;
+	for (int i = 0; i < 3; i++)
+		bps[i] = f->rate[i] * e->decay[i][k] * 8 / TICK_S;
+}
+
+static void pair(struct flow *a, struct flow *b, struct engine *e, int how)
+{
+	struct flow *oa = flow_peer(e, a), *ob = flow_peer(e, b);
+
+	if (oa == b && ob == a)
+		return;
+	if (oa)
+		oa->peer = 0;
+	if (ob)
+		ob->peer = 0;
+	a->peer = idx_of(e, b);
+	b->peer = idx_of(e, a);
+	a->pair_how = b->pair_how = (uint8_t)how;
+	if (how == FP_CM)
+		e->conns_cm++;
+	else if (how == FP_TRAFFIC)
+		e->conns_traffic++;
+}
+
+/* ---- pairing from traffic --------------------------------------------------------------- */
+
+static inline uint32_t pc_hash(uint32_t src, uint32_t dst, uint32_t bucket)
+{
+	return mix(src * 0x9e3779b1u + mix(dst ^ 0x5bd1e995u) + bucket * 0x27d4eb2fu);
+}
+
+/* An unpaired request flow announces where its PSNs are. */
+static void pair_note(struct engine *e, struct flow *f, uint32_t psn)
+{
+	uint32_t h = pc_hash(f->src, f->dst, psn >> 8), *slot = e->pair_cache[h & (PAIR_CACHE - 1)];
+
+	slot[0] = h;
+	slot[1] = idx_of(e, f);
+}
+
+/* A response on unpaired flow r (B -> A) with PSN psn: the request flow
+ * A -> B whose PSNs it answers. */
+static struct flow *pair_lookup(struct engine *e, struct flow *r, uint32_t psn)
+{
+	for (uint32_t back = 0; back < 8; back++) {
+		uint32_t b = ((psn >> 8) - back) & 0xffff, h = pc_hash(r->dst, r->src, b);
+		uint32_t *slot = e->pair_cache[h & (PAIR_CACHE - 1)];
+		struct flow *c;
+
+		if (slot[0] != h || !slot[1] || slot[1] > e->nflows)
+			continue;
+		c = &e->flows[slot[1] - 1];
+		if (c == r || c->peer || c->src != r->dst || c->dst != r->src ||
+		    (c->kind != FK_RC && c->kind != FK_XRC) || !roce_seq_covers(&c->u.seq, psn))
+			continue;
+		return c;
+	}
+	return NULL;
+}
+
+/* Whose PSN space a response or CNP arriving on flow f belongs to. */
+static struct flow *resp_target(struct engine *e, struct flow *f, const struct roce_pkt *p, int cnp)
+{
+	struct flow *c = flow_peer(e, f);
+
+	if (c)
+		return c;
+	if (!cnp && (c = pair_lookup(e, f, p->psn))) {
+		pair(f, c, e, FP_TRAFFIC);
+		return c;
+	}
+	/* no request flow known: a flow that sent no requests keeps them */
+	return f->u.seq.requests ? NULL : f;
+}
+
+/* ---- CM ------------------------------------------------------------------------------------ */
+
+static void cm_packet(struct engine *e, const struct roce_pkt *p, uint32_t src, uint32_t dst, uint64_t ts)
+{
+	struct roce_cm cm;
+	struct cm_pending *r = NULL;
+
+	if (roce_cm_decode(p, &cm) != ROCE_OK || cm.mgmt_class != ROCE_MGMT_CLASS_CM)
+		return;
+	e->t.cm_mads++;
+	if (cm.attr_id == ROCE_CM_REQ && cm.transport == 0) {
+		e->t.cm_req++;
+		for (uint32_t i = 0; i < CM_MAX; i++)
+			if (e->cm[i].used && e->cm[i].comm_id == cm.local_comm_id && e->cm[i].src == src)
+				r = &e->cm[i];
+		if (!r)
+			r = &e->cm[e->ncm++ % CM_MAX];
+		r->used = 1;
+		r->comm_id = cm.local_comm_id;
+		r->src = src;
+		r->dst = dst;
+		r->qpn = cm.local_qpn;
+		r->start_psn = cm.start_psn;
+		r->mtu = cm.path_mtu;
+		r->service_id = cm.service_id;
+		r->ulp = ulp_code(roce_seq_ulp_name(cm.service_id));
+	} else if (cm.attr_id == ROCE_CM_REP) {
+		struct flow *fa, *fb;
+
+		e->t.cm_rep++;
+		for (uint32_t i = 0; i < CM_MAX; i++)
+			if (e->cm[i].used && e->cm[i].comm_id == cm.remote_comm_id && e->cm[i].src == dst &&
+			    e->cm[i].dst == src)
+				r = &e->cm[i];
+		if (!r)
+			return;
+		/* A (REQ sender) sends to B's QP; B sends to A's QP */
+		fa = flow_get(e, r->src, r->dst, cm.local_qpn, FK_RC, p->version, ts);
+		fb = flow_get(e, r->dst, r->src, r->qpn, FK_RC, p->version, ts);
+		if (fa == fb)
+			return;
+		if (fa->kind != FK_RC && fa->kind != FK_XRC)
+			fa->kind = FK_RC;
+		if (fb->kind != FK_RC && fb->kind != FK_XRC)
+			fb->kind = FK_RC;
+		pair(fa, fb, e, FP_CM);
+		/* Each side's starting PSN is the one it expects to receive: the
+		 * REQ carries the PSN B sends from, the REP the PSN A sends from
+		 * (checked on the lab's rping capture: REQ 0x644726 is the PSN
+		 * of the passive side's first READ). */
+		roce_seq_set_start(&fa->u.seq, cm.start_psn);
+		roce_seq_set_start(&fb->u.seq, r->start_psn);
+		roce_seq_set_pmtu(&fa->u.seq, r->mtu, ROCE_SEQ_PMTU_CM);
+		roce_seq_set_pmtu(&fb->u.seq, r->mtu, ROCE_SEQ_PMTU_CM);
+		fa->ulp = fb->ulp = r->ulp;
+		r->used = 0;
+	}
+}
+
+/* ---- RoCE ------------------------------------------------------------------------------------ */
+
+static int kind_of(uint8_t opcode)
+{
+	switch (opcode & 0xe0) {
+	case ROCE_TR_RC: return FK_RC;
+	case ROCE_TR_UC: return FK_UC;
+	case ROCE_TR_UD: return FK_UD;
+	case ROCE_TR_XRC: return FK_XRC;
+	case ROCE_TR_RD: return FK_RD;
+	default: return FK_RC;   /* CNP (0x81) and vendor opcodes: whatever the QP is */
+	}
+}
+
+static void count_message(struct flow *f, const struct roce_pkt *p, const struct roce_opinfo *oi)
+{
+	uint32_t size = 0;
+	int op;
+
+	switch (oi->kind) {
+	case ROCE_OK_SEND: op = OP_SEND; break;
+	case ROCE_OK_WRITE: op = OP_WRITE; break;
+	case ROCE_OK_READ_REQ: op = OP_READ; break;
+	case ROCE_OK_ATOMIC:
+	case ROCE_OK_ATOMIC_WRITE: op = OP_ATOMIC; break;
+	default: return;
+	}
+	if (op == OP_READ) {
+		if (p->reth_off && !(p->truncated & ROCE_LBIT(ROCE_L_EXT)))
+			size = roce_reth_dmalen(p);
+	} else if (op == OP_ATOMIC) {
+		size = 8;
+	} else {
+		if (oi->seg == ROCE_SEG_FIRST || oi->seg == ROCE_SEG_ONLY)
+			f->cur_msg = 0;
+		f->cur_msg += p->payload_len;
+		if (oi->seg != ROCE_SEG_LAST && oi->seg != ROCE_SEG_ONLY)
+			return;
+		size = f->cur_msg;
+		f->cur_msg = 0;
+	}
+	f->msgs[op]++;
+	f->msg_bytes += size;
+	if (size > f->msg_max)
+		f->msg_max = size;
+}
+
+static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint32_t wirelen, int icrc)
+{
+	uint32_t src, dst;
+	struct flow *f;
+	const struct roce_opinfo *oi;
+	struct roce_seq_verdict v;
+	enum roce_seq_kind k;
+	unsigned in = icrc == ROCE_ICRC_BAD ? ROCE_SEQ_IN_ICRC_BAD : 0;
+	int kind;
+
+	if (p->ip_off && p->ecn == 3)
+		e->t.roce_ce++;
+	else if (p->ip_off && p->ecn)
+		e->t.roce_ect++;
+	if (!p->bth_off || !(p->present & ROCE_LBIT(ROCE_L_BTH)) || (p->truncated & ROCE_LBIT(ROCE_L_BTH)))
+		return;
+	if (packet_hosts(e, p, &src, &dst))
+		return;
+	kind = kind_of(p->opcode);
+	if (p->opcode == ROCE_OPCODE_CNP) {
+		e->t.cnp++;
+		f = flow_find(e, src, dst, p->dqpn, 0);
+		if (f)
+			kind = f->kind;
+	}
+	f = flow_get(e, src, dst, p->dqpn, kind, p->version, ts);
+	flow_account(e, f, wirelen, ts);
+	if (p->mad_off && p->dqpn == 1)
+		cm_packet(e, p, src, dst, ts);
+	oi = roce_opcode_info(p->opcode);
+	if (f->kind != FK_RC && f->kind != FK_XRC) {
+		/* UC, UD: no responder to model; count what is there */
+		if (p->opcode == ROCE_OPCODE_CNP)
+			f->u.seq.cnp++;
+		if (p->ecn == 3)
+			f->u.seq.ecn_ce++;
+		if (in)
+			f->u.seq.icrc_bad++;
+		else if (oi)
+			count_message(f, p, oi);
+		return;
+	}
+	k = roce_seq_classify(p);
+	if (k == ROCE_SEQ_REQ) {
+		ensure_spare(e);
+		if (!e->spare)
+			return;
+		roce_seq_request(&f->u.seq, p, ts, in, &e->spare, &v);
+		if (!e->spare)
+			e->anom_live++;
+		if (!f->peer)
+			pair_note(e, f, p->psn);
+		if (!(v.flags & (ROCE_SEQ_V_RETRANS | ROCE_SEQ_V_ICRC_BAD)))
+			count_message(f, p, oi);
+	} else if (k == ROCE_SEQ_RESP || k == ROCE_SEQ_CNP_PKT) {
+		struct flow *t = resp_target(e, f, p, k == ROCE_SEQ_CNP_PKT);
+
+		if (!t) {
+			e->t.orphan_responses++;
+			return;
+		}
+		ensure_spare(e);
+		roce_seq_response(&t->u.seq, p, ts, in, &e->spare, &v);
+		if (!e->spare)
+			e->anom_live++;
+	}
+}
+
+/* ---- DCB --------------------------------------------------------------------------------------- */
+
+static struct port *port_of(struct engine *e, const struct roce_pkt *p)
+{
+	uint8_t mac[6] = { 0 };
+
+	if (p->linktype == ROCE_LINK_ETHERNET && p->eth_off + 12 <= p->caplen)
+		memcpy(mac, p->data + p->eth_off + 6, 6);
+	for (uint32_t i = 0; i < e->nports; i++)
+		if (!memcmp(e->ports[i].mac, mac, 6))
+			return &e->ports[i];
+	if (!(e->nports & (e->nports - 1)) || !e->nports) {
+		uint32_t nc = e->nports ? e->nports * 2 : 8;
+		struct port *np = realloc(e->ports, nc * sizeof *np);
+
+		if (!np)
+			abort();
+		e->ports = np;
+	}
+	memset(&e->ports[e->nports], 0, sizeof e->ports[0]);
+	memcpy(e->ports[e->nports].mac, mac, 6);
+	return &e->ports[e->nports++];
+}
+
+static void pause_apply(struct pause_stat *s, uint64_t ts, uint16_t quanta, uint64_t link_bps)
+{
+	if (s->until_ns > s->since_ns) {
+		uint64_t end = ts < s->until_ns ? ts : s->until_ns;
+
+		if (end > s->since_ns)
+			s->paused_ns += end - s->since_ns;
+	}
+	if (quanta) {
+		s->pauses++;
+		s->quanta += quanta;
+		s->since_ns = ts;
+		s->until_ns = ts + roce_pause_quanta_ns(quanta, link_bps);
+	} else {
+		s->xon++;
+		s->since_ns = s->until_ns = ts;
+	}
+}
+
+static void dcb_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts)
+{
+	struct port *pt = port_of(e, p);
+
+	e->t.dcb++;
+	pt->frames++;
+	if (p->macctrl_off) {
+		struct roce_pfc pf;
+
+		if (roce_pfc_get(p, &pf) != ROCE_OK)
+			return;
+		if (pf.opcode == ROCE_MACC_PFC) {
+			e->t.pfc_frames++;
+			pt->pfc_frames++;
+			for (int i = 0; i < 8; i++)
+				if (pf.enable & (1u << i))
+					pause_apply(&pt->pfc[i], ts, pf.times[i], e->cfg.link_bps);
+		} else if (pf.opcode == ROCE_MACC_PAUSE) {
+			e->t.pause_frames++;
+			pt->pause_frames++;
+			pause_apply(&pt->pause, ts, pf.times[0], e->cfg.link_bps);
+		}
+	} else if (p->cnm_off) {
+		struct roce_cnm c;
+
+		if (roce_cnm_get(p, &c) == ROCE_OK && c.is_cnm) {
+			e->t.cnm++;
+			pt->cnm++;
+			pt->cnm_prio_mask |= 1u << (c.encap_priority & 7);
+		}
+	} else if (p->lldp_off) {
+		struct roce_lldp_iter it;
+		struct roce_lldp_tlv tlv;
+
+		e->t.lldp++;
+		roce_lldp_iter_init(p, &it);
+		while (roce_lldp_next(p, &it, &tlv) == 1) {
+			struct roce_dcbx_pfc pfc;
+
+			if (tlv.has_oui && tlv.oui == ROCE_OUI_IEEE_8021 && tlv.subtype == ROCE_DCBX_PFC &&
+			    roce_dcbx_pfc(&tlv, &pfc) == ROCE_OK) {
+				pt->dcbx_seen = 1;
+				pt->dcbx_pfc_enable = pfc.enable;
+				pt->dcbx_willing = pfc.willing;
+				pt->dcbx_cap = pfc.cap;
+			}
+		}
+	}
+}
+
+/* ---- iWARP ------------------------------------------------------------------------------------ */
+
+static void fpdu_cb(void *ctx, const uint8_t *seg, const struct roce_mpa_fpdu *fp)
+{
+	struct flow *f = ctx;
+	struct iw_flow *w = &f->u.iw;
+
+	(void)seg;
+	w->fpdus++;
+	if (fp->crc_status == ROCE_MPA_CRC_GOOD)
+		w->crc_good++;
+	else if (fp->crc_status == ROCE_MPA_CRC_BAD)
+		w->crc_bad++;
+	else
+		w->crc_unchecked++;
+	if (fp->msg_rc != ROCE_OK)
+		return;
+	w->ops[fp->msg.opcode & 15]++;
+	switch (fp->msg.opcode) {
+	case ROCE_RDMAP_WRITE:
+		if (fp->msg.last) {
+			f->msgs[OP_WRITE]++;
+		}
+		f->msg_bytes += fp->msg.payload_len;
+		break;
+	case ROCE_RDMAP_READ_REQ:
+		f->msgs[OP_READ]++;
+		f->msg_bytes += fp->msg.read_size;
+		if (fp->msg.read_size > f->msg_max)
+			f->msg_max = fp->msg.read_size;
+		break;
+	case ROCE_RDMAP_READ_RESP:
+		w->read_resp++;
+		break;
+	case ROCE_RDMAP_SEND:
+	case ROCE_RDMAP_SEND_INV:
+	case ROCE_RDMAP_SEND_SE:
+	case ROCE_RDMAP_SEND_SE_INV:
+		if (fp->msg.last)
+			f->msgs[OP_SEND]++;
+		f->msg_bytes += fp->msg.payload_len;
+		break;
+	case ROCE_RDMAP_ATOMIC_REQ:
+		f->msgs[OP_ATOMIC]++;
+		f->msg_bytes += 8;
+		break;
+	case ROCE_RDMAP_TERMINATE:
+		w->terminates++;
+		break;
+	default:
+		break;
+	}
+}
+
+static void tcp_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint32_t wirelen)
+{
+	uint32_t src, dst, key = (uint32_t)p->sport << 16 | p->dport, len = p->tcp_payload_len;
+	struct flow *f;
+	struct iw_flow *w;
+
+	if (packet_hosts(e, p, &src, &dst))
+		return;
+	f = flow_find(e, src, dst, key, KEY_IWARP);
+	if (!f && !p->mpa_off)
+		return;              /* TCP that never showed iWARP */
+	f = flow_get(e, src, dst, key, FK_IWARP, 0, ts);
+	e->t.iwarp++;
+	flow_account(e, f, wirelen, ts);
+	if (!f->peer) {
+		struct flow *r = flow_find(e, dst, src, (uint32_t)p->dport << 16 | p->sport, KEY_IWARP);
+
+		if (r)
+			pair(f, r, e, FP_TCP);
+	}
+	w = &f->u.iw;
+	if (!len)
+		return;
+	w->segments++;
+	if (w->have_seq) {
+		int32_t ahead = (int32_t)(p->tcp_seq + len - w->next_seq);
+
+		if (ahead <= 0) {
+			w->tcp_retrans++;
+			return;
+		}
+		if ((int32_t)(p->tcp_seq - w->next_seq) > 0)
+			w->tcp_gaps++;
+	}
+	w->have_seq = 1;
+	w->next_seq = p->tcp_seq + len;
+	if (p->mpa_off) {
+		struct roce_mpa_frame fr;
+		uint32_t avail = p->caplen > p->tcp_payload_off ? p->caplen - p->tcp_payload_off : 0;
+		int rc;
+
+		if (avail > len)
+			avail = len;
+		rc = p->mpa_off == p->tcp_payload_off ?
+			roce_mpa_frame_parse(p->data + p->tcp_payload_off, avail, &fr) : 0;
+		if (rc > 0) {
+			if (fr.kind == ROCE_MPA_REQ)
+				w->mpa_req++;
+			else
+				w->mpa_rep++;
+			w->mpa_flags = fr.flags;
+			w->mpa_rev = fr.rev;
+		} else if (p->ddp_off && rc == 0) {
+			roce_mpa_segment_walk(p, NULL, 1, fpdu_cb, f);
+		}
+	}
+}
+
+/* ---- entry ------------------------------------------------------------------------------------ */
+
+void engine_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint32_t caplen, uint32_t wirelen)
+{
+	struct engine_totals *t = &e->t;
+
+	(void)caplen;
+	if (!t->frames || ts < t->first_ns)
+		t->first_ns = ts;
+	if (ts > t->last_ns)
+		t->last_ns = ts;
+	t->frames++;
+	t->bytes += wirelen;
+	t->roce[p->version]++;
+	if (p->truncated)
+		t->truncated++;
+	if (p->invalid)
+		t->invalid++;
+	if (p->version != ROCE_VER_NONE) {
+		int icrc = e->cfg.check_icrc ? (int)roce_icrc_verify(p, NULL) : ROCE_ICRC_UNCHECKED;
+
+		t->icrc[icrc]++;
+		roce_packet(e, p, ts, wirelen, icrc);
+		return;
+	}
+	if (p->macctrl_off || p->cnm_off || p->lldp_off) {
+		dcb_packet(e, p, ts);
+		return;
+	}
+	if (p->present & ROCE_LBIT(ROCE_L_TCP)) {
+		t->tcp++;
+		tcp_packet(e, p, ts, wirelen);
+	}
+}
+
+/* ---- capture-wide verdict ---------------------------------------------------------------------- */
+
+const char *fabric_mode_name(enum fabric_mode m)
+{
+	static const char *const n[] = { "unknown", "lossless (PFC)", "Resilient RoCE (ECN, no PFC)",
+					 "Zero Touch RoCE (no PFC, no ECN)", "mixed (PFC and ECN)" };
+	return (unsigned)m < sizeof n / sizeof n[0] ? n[m] : "?";
+}
+
+enum fabric_mode engine_fabric_mode(const struct engine *e, char *ev, size_t cap)
+{
+	const struct engine_totals *t = &e->t;
+	uint64_t roce = t->roce[1] + t->roce[2] + t->roce[3] + t->roce[4];
+	uint64_t pfc_pauses = 0;
+	unsigned prio = 0, dcbx_pfc = 0;
+	int pfc, ecn;
+	char pl[32] = "";
+
+	for (uint32_t i = 0; i < e->nports; i++) {
+		for (int k = 0; k < 8; k++)
+			if (e->ports[i].pfc[k].pauses) {
+				pfc_pauses += e->ports[i].pfc[k].pauses;
+				prio |= 1u << k;
+			}
+		if (e->ports[i].dcbx_seen)
+			dcbx_pfc |= e->ports[i].dcbx_pfc_enable;
+	}
+	for (int k = 0, n = 0; k < 8; k++)
+		if (prio & (1u << k))
+			n += snprintf(pl + n, sizeof pl - (size_t)n, "%s%d", n ? "," : "", k);
+	pfc = pfc_pauses > 0 || dcbx_pfc;
+	ecn = t->roce_ect + t->roce_ce + t->cnp > 0;
+	if (ev)
+		snprintf(ev, cap,
+			 "%llu PFC pause frames%s%s%s, DCBX PFC enable 0x%02x, %llu 802.3x pauses; "
+			 "%llu of %llu RoCE packets ECN-capable, %llu CE-marked, %llu CNPs, %llu QCN CNMs",
+			 (unsigned long long)pfc_pauses, prio ? " on priority " : "", pl, "",
+			 dcbx_pfc, (unsigned long long)t->pause_frames,
+			 (unsigned long long)(t->roce_ect + t->roce_ce), (unsigned long long)roce,
+			 (unsigned long long)t->roce_ce, (unsigned long long)t->cnp,
+			 (unsigned long long)t->cnm);
+	if (!roce && !pfc)
+		return FM_UNKNOWN;
+	if (pfc && ecn)
+		return FM_MIXED;
+	if (pfc)
+		return FM_LOSSLESS;
+	if (ecn)
+		return FM_RESILIENT;
+	return FM_ZERO_TOUCH;
+}

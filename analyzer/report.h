@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report.h — rocetop's batch views of the flow engine: periodic snapshots
+ * (text like `top -b`, or one JSON object per line) and the summary report
+ * printed when a replay ends (text, or a last JSON line holding "flows").
+ */
+#ifndef ROCETOP_REPORT_H
+#define ROCETOP_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "flow.h"
+
+/* Capture statistics of a live source (pcap_stats), shown, never hidden. */
+struct report_drops {
+	int valid;
+	uint64_t received, dropped, if_dropped;
+};
+
+struct report_ctx {
+	const char *source;          /* file or interface name */
+	int live;
+	struct report_drops drops;
+	unsigned top;                /* flows shown per snapshot (0: 20) */
+	unsigned summary_top;        /* flows in the text summary table (0: 50) */
+};
+
+/* Snapshot number n at time now_ns. */
+void report_snapshot_text(FILE *f, const struct engine *e, const struct report_ctx *c, unsigned n,
+			  uint64_t now_ns);
+void report_snapshot_json(FILE *f, const struct engine *e, const struct report_ctx *c, unsigned n,
+			  uint64_t now_ns);
+/* The closing report: the totals lines, flows, connections, anomalies,
+ * ports, verdicts. */
+void report_summary_text(FILE *f, const struct engine *e, const struct report_ctx *c);
+/* One JSON line: {"type":"summary", …, "flows":[…]}. */
+void report_summary_json(FILE *f, const struct engine *e, const struct report_ctx *c);
+
+#endif

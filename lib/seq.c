@@ -1,0 +1,889 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * seq.c — RC sequence analysis (IBTA vol. 1 9.7.5 responder, 9.7.4
+ * requester; Linux drivers/infiniband/sw/rxe/rxe_resp.c check_psn() for what
+ * a responder counts).  See seq.h for the model.
+ *
+ * The responder's view (check_psn):
+ *   diff = PSN - expected
+ *   diff > 0: out_of_sequence; the first of a run is an out_of_seq_request
+ *             (one PSN-sequence-error NAK), the rest are dropped silently
+ *   diff < 0: duplicate_request (re-ACKed, READs/atomics replayed)
+ *   diff = 0: taken; the run of out-of-sequence packets ends; the expected
+ *             PSN moves on by 1, or by a READ request's response count
+ */
+#include <string.h>
+#include "roce.h"
+#include "seq.h"
+
+#define PSN_MASK 0xffffffu
+
+/* state bits */
+#define S_HAVE 0x1u        /* epsn/next valid */
+#define S_NAK_SENT 0x2u    /* responder is in an out-of-sequence run */
+#define S_EPISODE 0x4u     /* a retransmission episode is going on */
+#define S_LAST_READ 0x8u   /* the last in-order request was the READ at read_psn */
+#define S_IN_READ 0x10u    /* READ responses under way: resp_next is the next */
+#define S_HAVE_ACK 0x20u   /* last_ack valid */
+#define S_MTU_SHIFT 8      /* 3 bits: current path MTU code */
+#define S_SRC_SHIFT 12     /* 2 bits: its source */
+
+/* ring entry kinds */
+#define K_ACKREQ 1u
+#define K_READ 2u
+#define K_ATOMIC 3u
+
+/* recovery word: trigger + 1 (4 bits) << 28 | first was a hole fill << 27 |
+ * count (3 bits, saturating) << 24 | next PSN of the run */
+#define R_TRIG(r) ((int)((r) >> 28) - 1)
+#define R_FILL(r) (((r) >> 27) & 1)
+#define R_COUNT(r) (((r) >> 24) & 7)
+
+static inline uint32_t padd(uint32_t a, uint32_t n) { return (a + n) & PSN_MASK; }
+static inline int32_t pdiff(uint32_t a, uint32_t b) { return roce_psn_diff(a, b); }
+
+static inline unsigned mtu_code(const struct roce_seq_dir *d) { return (d->state >> S_MTU_SHIFT) & 7; }
+static inline unsigned mtu_src(const struct roce_seq_dir *d) { return (d->state >> S_SRC_SHIFT) & 3; }
+
+static void set_mtu(struct roce_seq_dir *d, unsigned code, unsigned src)
+{
+	d->state = (d->state & ~(7u << S_MTU_SHIFT | 3u << S_SRC_SHIFT)) |
+		   code << S_MTU_SHIFT | src << S_SRC_SHIFT;
+}
+
+/* PSNs a READ of len bytes takes: one per response packet, at least one. */
+static uint32_t read_span(uint32_t len, unsigned code)
+{
+	uint32_t mtu = roce_seq_mtu_bytes(code);
+	uint32_t n = mtu ? (uint32_t)(((uint64_t)len + mtu - 1) / mtu) : 1;
+
+	return n ? n : 1;
+}
+
+unsigned roce_seq_mtu_code(uint32_t bytes)
+{
+	for (unsigned c = 1; c <= 5; c++)
+		if (roce_seq_mtu_bytes(c) == bytes)
+			return c;
+	return 0;
+}
+
+const char *roce_seq_trigger_name(int t)
+{
+	static const char *const n[] = { "nak", "implied_nak", "rnr", "timeout", "other" };
+	return t >= 0 && t < ROCE_SEQ_TRIG__COUNT ? n[t] : "?";
+}
+
+const char *roce_seq_pmtu_src_name(int s)
+{
+	static const char *const n[] = { "configured", "inferred", "cm", "payload" };
+	return s >= 0 && s <= 3 ? n[s] : "?";
+}
+
+/* ---- RTT histogram ----------------------------------------------------------- */
+
+static unsigned bucket_of(uint32_t us)
+{
+	unsigned b = 0;
+
+	while (us && b < ROCE_SEQ_HIST_BUCKETS - 1) {
+		us >>= 1;
+		b++;
+	}
+	return b;
+}
+
+/* bucket b holds [lo, hi): b=0 [0,1), b>=1 [2^(b-1), 2^b) */
+static uint32_t bucket_lo(unsigned b) { return b ? 1u << (b - 1) : 0; }
+
+void roce_seq_hist_add(struct roce_seq_hist *h, uint32_t us)
+{
+	unsigned b = bucket_of(us);
+
+	if (h->b[b] == 255)
+		for (unsigned i = 0; i < ROCE_SEQ_HIST_BUCKETS; i++)
+			h->b[i] = (uint8_t)((h->b[i] + 1) >> 1);  /* keep non-empty buckets */
+	h->b[b]++;
+	if (!h->n || us < h->min_us)
+		h->min_us = us;
+	if (!h->n || us > h->max_us)
+		h->max_us = us;
+	h->n++;
+}
+
+void roce_seq_hist_merge(struct roce_seq_hist *dst, const struct roce_seq_hist *src)
+{
+	if (!src->n)
+		return;
+	for (unsigned i = 0; i < ROCE_SEQ_HIST_BUCKETS; i++) {
+		unsigned v = dst->b[i] + src->b[i];
+
+		if (v > 255) {
+			for (unsigned j = 0; j < ROCE_SEQ_HIST_BUCKETS; j++)
+				dst->b[j] = (uint8_t)((dst->b[j] + 1) >> 1);
+			v = dst->b[i] + ((src->b[i] + 1) >> 1);
+		}
+		dst->b[i] = (uint8_t)(v > 255 ? 255 : v);
+	}
+	if (!dst->n || src->min_us < dst->min_us)
+		dst->min_us = src->min_us;
+	if (!dst->n || src->max_us > dst->max_us)
+		dst->max_us = src->max_us;
+	dst->n += src->n;
+}
+
+uint32_t roce_seq_hist_quantile(const struct roce_seq_hist *h, double q)
+{
+	unsigned tot = 0, acc = 0;
+	double want, lo, hi, v;
+
+	if (!h->n)
+		return 0;
+	for (unsigned i = 0; i < ROCE_SEQ_HIST_BUCKETS; i++)
+		tot += h->b[i];
+	if (q <= 0)
+		return h->min_us;
+	if (q >= 1)
+		return h->max_us;
+	want = q * tot;
+	for (unsigned i = 0; i < ROCE_SEQ_HIST_BUCKETS; i++) {
+		if (!h->b[i] || acc + h->b[i] < want) {
+			acc += h->b[i];
+			continue;
+		}
+		lo = bucket_lo(i);
+		hi = i == ROCE_SEQ_HIST_BUCKETS - 1 ? (double)h->max_us + 1 : (double)bucket_lo(i + 1);
+		if (lo < h->min_us)
+			lo = h->min_us;
+		if (hi > (double)h->max_us + 1)
+			hi = (double)h->max_us + 1;
+		v = lo + (hi - lo) * (want - acc) / h->b[i];
+		if (v < h->min_us)
+			v = h->min_us;
+		if (v > h->max_us)
+			v = h->max_us;
+		return (uint32_t)v;
+	}
+	return h->max_us;
+}
+
+/* ---- set-up --------------------------------------------------------------------- */
+
+void roce_seq_init(struct roce_seq_dir *d, uint32_t pmtu_default, struct roce_seq_anom *x)
+{
+	unsigned code = roce_seq_mtu_code(pmtu_default);
+
+	memset(d, 0, sizeof *d);
+	set_mtu(d, code ? code : 3, ROCE_SEQ_PMTU_CONFIG);
+	if (x) {
+		memset(x, 0, sizeof *x);
+		d->x = x;
+	}
+}
+
+void roce_seq_conn_init(struct roce_seq_conn *c, uint32_t pmtu_default)
+{
+	roce_seq_init(&c->d[0], pmtu_default, NULL);
+	roce_seq_init(&c->d[1], pmtu_default, NULL);
+}
+
+void roce_seq_set_start(struct roce_seq_dir *d, uint32_t psn)
+{
+	if (d->requests || (d->state & S_HAVE))
+		return;
+	d->epsn = d->next = psn & PSN_MASK;
+	d->state |= S_HAVE;
+}
+
+/* Applies a new MTU; when the last in-order request was a READ whose span
+ * the old MTU gave and nothing moved since, its span is corrected. */
+static int learn_mtu(struct roce_seq_dir *d, unsigned code, unsigned src)
+{
+	unsigned old = mtu_code(d);
+
+	if (!code || src < mtu_src(d) || (code == old && src == mtu_src(d)))
+		return 0;
+	set_mtu(d, code, src);
+	if (code != old && (d->state & S_LAST_READ)) {
+		uint32_t was = padd(d->read_psn, read_span(d->read_len, old));
+		uint32_t now = padd(d->read_psn, read_span(d->read_len, code));
+
+		if (d->epsn == was && d->next == was)
+			d->epsn = d->next = now;
+	}
+	return code != old;
+}
+
+void roce_seq_set_pmtu(struct roce_seq_dir *d, unsigned code, enum roce_seq_pmtu_src src)
+{
+	if (code >= 1 && code <= 5)
+		learn_mtu(d, code, src);
+}
+
+uint32_t roce_seq_pmtu(const struct roce_seq_dir *d) { return roce_seq_mtu_bytes(mtu_code(d)); }
+enum roce_seq_pmtu_src roce_seq_pmtu_source(const struct roce_seq_dir *d) { return mtu_src(d); }
+
+enum roce_seq_kind roce_seq_classify(const struct roce_pkt *p)
+{
+	const struct roce_opinfo *oi;
+	unsigned tr = p->opcode & 0xe0;
+
+	if (!p->bth_off || !(p->present & ROCE_LBIT(ROCE_L_BTH)) ||
+	    (p->truncated & ROCE_LBIT(ROCE_L_BTH)) || (p->invalid & ROCE_LBIT(ROCE_L_BTH)))
+		return ROCE_SEQ_NONE;
+	if (p->opcode == ROCE_OPCODE_CNP)
+		return ROCE_SEQ_CNP_PKT;
+	if (tr != ROCE_TR_RC && tr != ROCE_TR_XRC)
+		return ROCE_SEQ_NONE;
+	oi = roce_opcode_info(p->opcode);
+	if (!oi)
+		return ROCE_SEQ_NONE;
+	if (oi->is_request)
+		return ROCE_SEQ_REQ;
+	if (oi->kind == ROCE_OK_ACK || oi->kind == ROCE_OK_READ_RESP || oi->kind == ROCE_OK_ATOMIC_ACK)
+		return ROCE_SEQ_RESP;
+	return ROCE_SEQ_NONE;
+}
+
+static struct roce_seq_anom *anom(struct roce_seq_dir *d, struct roce_seq_anom **spare)
+{
+	if (!d->x && spare && *spare) {
+		d->x = *spare;
+		*spare = NULL;
+		memset(d->x, 0, sizeof *d->x);
+	}
+	return d->x;
+}
+
+/* A scratch block for a caller that broke the contract (no spare given):
+ * counts land nowhere rather than crash. */
+static struct roce_seq_anom *anom_or_sink(struct roce_seq_dir *d, struct roce_seq_anom **spare,
+					  struct roce_seq_anom *sink)
+{
+	struct roce_seq_anom *x = anom(d, spare);
+
+	if (x)
+		return x;
+	memset(sink, 0, sizeof *sink);
+	return sink;
+}
+
+/* ---- holes (PSNs skipped on the wire, not yet seen) ----------------------------- */
+
+#define H_PSN(h) ((h) >> 8)
+#define H_LEN(h) ((h) & 0xff)
+
+static void hole_close(struct roce_seq_anom *x, unsigned i)
+{
+	x->missing_closed += H_LEN(x->hole[i]);
+	x->hole[i] = 0;
+}
+
+/* Index of the free slot, or of the oldest hole (closed to make room). */
+static unsigned hole_slot(struct roce_seq_anom *x, uint32_t next)
+{
+	unsigned old = 0;
+	int32_t worst = 0;
+
+	for (unsigned i = 0; i < ROCE_SEQ_HOLES; i++) {
+		int32_t age;
+
+		if (!x->hole[i])
+			return i;
+		age = pdiff(next, H_PSN(x->hole[i]));
+		if (age > worst) {
+			worst = age;
+			old = i;
+		}
+	}
+	hole_close(x, old);
+	return old;
+}
+
+static void hole_put(struct roce_seq_anom *x, uint32_t psn, uint32_t len, uint32_t next)
+{
+	unsigned i;
+
+	if (!len)
+		return;
+	/* a gap longer than 255 PSNs: keep its first 255 (late arrivals come
+	 * from its start); the rest is given up on at once */
+	if (len > 255) {
+		x->missing_closed += len - 255;
+		len = 255;
+	}
+	i = hole_slot(x, next);
+	x->hole[i] = psn << 8 | len;
+}
+
+/* 1 when psn was in a hole (and is no longer). */
+static int hole_fill(struct roce_seq_anom *x, uint32_t psn, uint32_t next)
+{
+	for (unsigned i = 0; i < ROCE_SEQ_HOLES; i++) {
+		uint32_t h = x->hole[i], start = H_PSN(h), len = H_LEN(h);
+		int32_t off;
+
+		if (!h)
+			continue;
+		off = pdiff(psn, start);
+		if (off < 0 || (uint32_t)off >= len)
+			continue;
+		x->hole[i] = 0;
+		if (off > 0)
+			x->hole[i] = start << 8 | (uint32_t)off;
+		if ((uint32_t)off + 1 < len) {
+			uint32_t rest = len - (uint32_t)off - 1;
+
+			if (x->hole[i])
+				hole_put(x, padd(psn, 1), rest, next);
+			else
+				x->hole[i] = padd(psn, 1) << 8 | rest;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+uint32_t roce_seq_missing(const struct roce_seq_dir *d)
+{
+	uint32_t n;
+
+	if (!d->x)
+		return 0;
+	n = d->x->missing_closed;
+	for (unsigned i = 0; i < ROCE_SEQ_HOLES; i++)
+		n += H_LEN(d->x->hole[i]);
+	return n;
+}
+
+/* ---- outstanding requests (RTT) --------------------------------------------------- */
+
+static void ring_put(struct roce_seq_dir *d, uint32_t kind, uint32_t psn, uint32_t us)
+{
+	for (unsigned i = 0; i < ROCE_SEQ_RING; i++)
+		if (!(d->ring[i][0] >> 24)) {
+			d->ring[i][0] = kind << 24 | psn;
+			d->ring[i][1] = us;
+			return;
+		}
+	/* full: this one is not sampled */
+}
+
+/* Karn: a request sent again cannot give an RTT, nor can anything after it. */
+static void ring_forget_from(struct roce_seq_dir *d, uint32_t psn)
+{
+	for (unsigned i = 0; i < ROCE_SEQ_RING; i++)
+		if ((d->ring[i][0] >> 24) && pdiff(d->ring[i][0] & PSN_MASK, psn) >= 0)
+			d->ring[i][0] = 0;
+}
+
+/* An acknowledgement of everything up to psn: RTT from the newest request it
+ * covers; every covered entry leaves the ring. */
+static void ring_ack(struct roce_seq_dir *d, uint32_t psn, uint32_t us, struct roce_seq_verdict *v)
+{
+	int best = -1;
+
+	for (unsigned i = 0; i < ROCE_SEQ_RING; i++) {
+		uint32_t e = d->ring[i][0], k = e >> 24;
+		int32_t diff;
+
+		if (!k)
+			continue;
+		diff = pdiff(e & PSN_MASK, psn);
+		if (diff > 0)
+			continue;
+		if (k == K_READ) {
+			if (diff < 0)
+				d->ring[i][0] = 0;  /* its responses were passed over */
+			continue;
+		}
+		if (best < 0 || pdiff(e & PSN_MASK, d->ring[best][0] & PSN_MASK) > 0) {
+			if (best >= 0)
+				d->ring[best][0] = 0;
+			best = (int)i;
+		} else {
+			d->ring[i][0] = 0;
+		}
+	}
+	if (best >= 0) {
+		v->rtt_us = us - d->ring[best][1];
+		v->acked_psn = d->ring[best][0] & PSN_MASK;
+		v->flags |= ROCE_SEQ_V_RTT;
+		roce_seq_hist_add(&d->rtt, v->rtt_us);
+		d->ring[best][0] = 0;
+	}
+}
+
+static void ring_read_first(struct roce_seq_dir *d, uint32_t psn, uint32_t us, struct roce_seq_verdict *v)
+{
+	for (unsigned i = 0; i < ROCE_SEQ_RING; i++)
+		if (d->ring[i][0] == (K_READ << 24 | psn)) {
+			v->rtt_us = us - d->ring[i][1];
+			v->acked_psn = psn;
+			v->flags |= ROCE_SEQ_V_READ_RTT;
+			roce_seq_hist_add(&d->read_rtt, v->rtt_us);
+			d->ring[i][0] = 0;
+			return;
+		}
+}
+
+/* ---- retransmission episodes and recoveries ------------------------------------- */
+
+/* round(log2(gap / 4.096 us)): the local ACK timeout exponent a gap implies */
+static int8_t timeout_exponent(uint32_t gap_us)
+{
+	double t = 4.096 * 1.4142135623730951;   /* boundary between 0 and 1 */
+	int8_t k = 0;
+
+	while (k < 31 && (double)gap_us >= t) {
+		t *= 2;
+		k++;
+	}
+	return k;
+}
+
+static void recov_score(struct roce_seq_anom *x, uint32_t next_psn_now, int by_new_data)
+{
+	uint32_t r = x->recov;
+	int trig = R_TRIG(r);
+
+	if (!r)
+		return;
+	if (trig == ROCE_SEQ_TRIG_NAK || trig == ROCE_SEQ_TRIG_IMPLIED) {
+		if (R_COUNT(r) >= 2)
+			x->go_back_n++;
+		else if (by_new_data && R_FILL(r) && (r & PSN_MASK) != x->recov_end)
+			x->selective++;   /* resent the hole only, skipped PSNs it had sent */
+	}
+	(void)next_psn_now;
+	x->recov = 0;
+}
+
+/* A NAK (or implied NAK) asks for a resend from psn.  While one is pending,
+ * the earliest PSN asked for stays: the requester goes back to it (later
+ * NAKs come from the same loss seen again). */
+static void set_pend(struct roce_seq_anom *x, int kind, uint32_t psn)
+{
+	if (x->pend && (int)(x->pend >> 24) - 1 == kind && pdiff(psn, x->pend & PSN_MASK) > 0)
+		return;
+	x->pend = (uint32_t)(kind + 1) << 24 | psn;
+}
+
+/* Trigger of a resend of psn q: a pending NAK that points at it wins, then
+ * silence, then nothing. */
+static int trigger_for(struct roce_seq_dir *d, struct roce_seq_anom *x, uint32_t q, uint32_t us,
+		       uint32_t *gap)
+{
+	*gap = us - d->last_us;
+	if (x->pend) {
+		uint32_t ppsn = x->pend & PSN_MASK;
+		int kind = (int)(x->pend >> 24) - 1;
+		int32_t off = pdiff(q, ppsn);
+
+		if (off >= 0 && off <= 2) {
+			x->pend = 0;
+			return kind;
+		}
+	}
+	if (*gap >= ROCE_SEQ_TIMEOUT_MIN_US)
+		return ROCE_SEQ_TRIG_TIMEOUT;
+	return ROCE_SEQ_TRIG_OTHER;
+}
+
+/* A request below the highest PSN: a hole fill (fill=1) or a retransmission. */
+static void resend(struct roce_seq_dir *d, struct roce_seq_anom *x, uint32_t q, int fill, uint32_t us,
+		   struct roce_seq_verdict *v)
+{
+	uint32_t r = x->recov, gap = 0;
+	int trig;
+
+	if (r && q == (r & PSN_MASK)) {
+		/* the run goes on */
+		uint32_t cnt = R_COUNT(r) < 7 ? R_COUNT(r) + 1 : 7;
+
+		x->recov = (r & 0xf8000000u) | cnt << 24 | padd(q, 1);
+		trig = R_TRIG(r);
+	} else {
+		int inherit = -1;
+
+		if (r) {
+			/* a resend at or before the run's start replaces it: its
+			 * first packet was a late arrival, not a resend */
+			uint32_t first = (r & PSN_MASK) - R_COUNT(r);
+
+			if (pdiff(q, first & PSN_MASK) <= 0)
+				inherit = R_TRIG(r);
+			else
+				recov_score(x, d->next, 0);
+		}
+		trig = trigger_for(d, x, q, us, &gap);
+		if (inherit >= 0 && trig == ROCE_SEQ_TRIG_OTHER)
+			trig = inherit;
+		x->recov = (uint32_t)(trig + 1) << 28 | (uint32_t)(fill ? 1 : 0) << 27 | 1u << 24 | padd(q, 1);
+		x->recov_end = d->next;
+		if (trig == ROCE_SEQ_TRIG_TIMEOUT) {
+			v->gap_us = gap;
+			v->timeout_exp = timeout_exponent(gap);
+			if (gap > x->timeout_gap_max_us)
+				x->timeout_gap_max_us = gap;
+		}
+	}
+	if (!fill && !(d->state & S_EPISODE)) {
+		d->state |= S_EPISODE;
+		v->flags |= ROCE_SEQ_V_EPISODE;
+		v->trigger = (uint8_t)trig;
+		if (trig == ROCE_SEQ_TRIG_TIMEOUT && !v->gap_us) {
+			v->gap_us = us - d->last_us;
+			v->timeout_exp = timeout_exponent(v->gap_us);
+		}
+		x->episodes[trig]++;
+	}
+}
+
+/* ---- requests ---------------------------------------------------------------------- */
+
+static uint32_t ts_us(uint64_t ts_ns) { return (uint32_t)(ts_ns / 1000); }
+
+int roce_seq_request(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t ts_ns, unsigned in,
+		     struct roce_seq_anom **spare, struct roce_seq_verdict *v)
+{
+	struct roce_seq_anom sink, *x = d->x;
+	const struct roce_opinfo *oi;
+	uint32_t q = p->psn & PSN_MASK, span = 1, us = ts_us(ts_ns), dmalen = 0;
+	int32_t diff, nd;
+	int is_read;
+
+	memset(v, 0, sizeof *v);
+	if (roce_seq_classify(p) != ROCE_SEQ_REQ)
+		return -1;
+	oi = roce_opcode_info(p->opcode);
+	v->flags = ROCE_SEQ_V_REQUEST;
+	if (p->ecn == 3) {
+		d->ecn_ce++;
+		v->flags |= ROCE_SEQ_V_ECN_CE;
+	}
+	if (in & ROCE_SEQ_IN_ICRC_BAD) {
+		d->icrc_bad++;
+		v->flags |= ROCE_SEQ_V_ICRC_BAD;
+		return 0;
+	}
+	d->requests++;
+	is_read = oi->kind == ROCE_OK_READ_REQ;
+	if (is_read && p->reth_off && !(p->truncated & ROCE_LBIT(ROCE_L_EXT))) {
+		dmalen = roce_reth_dmalen(p);
+		span = read_span(dmalen, mtu_code(d));
+	}
+	if (!(d->state & S_HAVE)) {
+		d->epsn = d->next = q;
+		d->state |= S_HAVE;
+	}
+
+	/* a FIRST or MIDDLE packet carries exactly one path MTU */
+	if ((oi->seg == ROCE_SEG_FIRST || oi->seg == ROCE_SEG_MIDDLE) &&
+	    learn_mtu(d, roce_seq_mtu_code(p->payload_len), ROCE_SEQ_PMTU_PAYLOAD))
+		v->flags |= ROCE_SEQ_V_PMTU;
+
+	/* The PSN after an in-order READ tells how many PSNs it took, when
+	 * nothing better than a guess gave the MTU. */
+	if (d->state & S_LAST_READ) {
+		d->state &= ~S_LAST_READ;
+		if (mtu_src(d) < ROCE_SEQ_PMTU_CM) {
+			int32_t n = pdiff(q, d->read_psn);
+			uint32_t est = read_span(d->read_len, mtu_code(d));
+
+			if (n >= 1 && (uint32_t)n != est && d->epsn == padd(d->read_psn, est) &&
+			    d->next == d->epsn)
+				for (unsigned c = 5; c >= 1; c--)
+					if (read_span(d->read_len, c) == (uint32_t)n) {
+						set_mtu(d, c, ROCE_SEQ_PMTU_INFERRED);
+						d->epsn = d->next = padd(d->read_psn, (uint32_t)n);
+						v->flags |= ROCE_SEQ_V_PMTU;
+						break;
+					}
+			if (is_read && dmalen)
+				span = read_span(dmalen, mtu_code(d));
+		}
+	}
+
+	/* the responder's view */
+	v->expected_psn = d->epsn;
+	diff = pdiff(q, d->epsn);
+	if (diff == 0) {
+		v->flags |= ROCE_SEQ_V_IN_ORDER;
+		d->state &= ~S_NAK_SENT;
+		d->epsn = padd(q, span);
+		if (is_read) {
+			d->state |= S_LAST_READ;
+			d->read_psn = q;
+			d->read_len = dmalen;
+		}
+	} else {
+		x = anom_or_sink(d, spare, &sink);
+		if (diff > 0) {
+			v->flags |= ROCE_SEQ_V_OUT_OF_SEQ;
+			x->out_of_sequence++;
+			if (!(d->state & S_NAK_SENT)) {
+				d->state |= S_NAK_SENT;
+				x->out_of_seq_request++;
+				v->flags |= ROCE_SEQ_V_OOS_START;
+			}
+		} else {
+			v->flags |= ROCE_SEQ_V_DUPLICATE;
+			x->duplicate_request++;
+		}
+	}
+
+	/* the wire's view */
+	nd = pdiff(q, d->next);
+	if (nd >= 0) {
+		if (nd > 0) {
+			x = anom_or_sink(d, spare, &sink);
+			v->flags |= ROCE_SEQ_V_PSN_GAP;
+			v->missing = (uint32_t)nd;
+			x->psn_gaps++;
+			hole_put(x, d->next, (uint32_t)nd, q);
+		}
+		d->next = padd(q, span);
+		d->state &= ~S_EPISODE;
+		if (d->x && d->x->recov)
+			recov_score(d->x, d->next, 1);
+		if (is_read)
+			ring_put(d, K_READ, q, us);
+		else if (oi->kind == ROCE_OK_ATOMIC)
+			ring_put(d, K_ATOMIC, q, us);
+		else if (p->ackreq)
+			ring_put(d, K_ACKREQ, q, us);
+	} else {
+		int fill;
+
+		x = anom_or_sink(d, spare, &sink);
+		fill = hole_fill(x, q, d->next);
+		if (fill) {
+			v->flags |= ROCE_SEQ_V_OUT_OF_ORDER;
+			x->out_of_order++;
+		} else {
+			v->flags |= ROCE_SEQ_V_RETRANS;
+			x->retransmissions++;
+			ring_forget_from(d, q);
+		}
+		resend(d, x, q, fill, us, v);
+	}
+	d->last_us = us;
+	return 0;
+}
+
+/* ---- responses --------------------------------------------------------------------- */
+
+int roce_seq_response(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t ts_ns, unsigned in,
+		      struct roce_seq_anom **spare, struct roce_seq_verdict *v)
+{
+	struct roce_seq_anom sink, *x;
+	enum roce_seq_kind k = roce_seq_classify(p);
+	uint32_t psn = p->psn & PSN_MASK, us = ts_us(ts_ns);
+	uint8_t op = p->opcode & 0x1f, syn = 0;
+	int has_aeth = p->aeth_off && !(p->truncated & ROCE_LBIT(ROCE_L_EXT));
+
+	memset(v, 0, sizeof *v);
+	if (k == ROCE_SEQ_CNP_PKT) {
+		v->flags = ROCE_SEQ_V_CNP;
+		d->cnp++;
+		return 0;
+	}
+	if (k != ROCE_SEQ_RESP)
+		return -1;
+	v->flags = ROCE_SEQ_V_RESPONSE;
+	if (p->ecn == 3) {
+		d->ecn_ce++;
+		v->flags |= ROCE_SEQ_V_ECN_CE;
+	}
+	if (in & ROCE_SEQ_IN_ICRC_BAD) {
+		d->icrc_bad++;
+		v->flags |= ROCE_SEQ_V_ICRC_BAD;
+		return 0;
+	}
+	d->responses++;
+	if (has_aeth) {
+		syn = roce_aeth_syndrome(p);
+		d->msn = roce_aeth_msn(p);
+	}
+	if ((op == ROCE_OP_READ_RESP_FIRST || op == ROCE_OP_READ_RESP_MIDDLE) &&
+	    learn_mtu(d, roce_seq_mtu_code(p->payload_len), ROCE_SEQ_PMTU_PAYLOAD))
+		v->flags |= ROCE_SEQ_V_PMTU;
+	if ((d->state & S_HAVE) && pdiff(psn, d->next) >= 0) {
+		x = anom_or_sink(d, spare, &sink);
+		x->unsolicited++;
+		v->flags |= ROCE_SEQ_V_UNSOLICITED;
+	}
+
+	if (op == ROCE_OP_ACK || op == ROCE_OP_ATOMIC_ACK) {
+		int type = has_aeth ? ROCE_AETH_TYPE(syn) : ROCE_AETH_ACK;
+
+		if (type == ROCE_AETH_ACK) {
+			d->acks++;
+			v->flags |= ROCE_SEQ_V_ACK;
+			if ((d->state & S_HAVE_ACK) && pdiff(psn, d->last_ack) <= 0 && op == ROCE_OP_ACK) {
+				x = anom_or_sink(d, spare, &sink);
+				x->dup_acks++;
+				v->flags |= ROCE_SEQ_V_DUP_ACK;
+			} else {
+				d->last_ack = psn;
+				d->state |= S_HAVE_ACK;
+			}
+			ring_ack(d, psn, us, v);
+		} else if (type == ROCE_AETH_RNR_NAK) {
+			x = anom_or_sink(d, spare, &sink);
+			x->rnr_nak++;
+			v->flags |= ROCE_SEQ_V_RNR_NAK;
+			v->rnr_timer = ROCE_AETH_VALUE(syn);
+			v->rnr_us = roce_rnr_timer_us(v->rnr_timer);
+			x->rnr_timers |= 1u << v->rnr_timer;
+			set_pend(x, ROCE_SEQ_TRIG_RNR, psn);
+			/* the responder did not take that request: it expects it again */
+			if ((d->state & S_HAVE) && pdiff(psn, d->epsn) < 0)
+				d->epsn = psn;
+			ring_forget_from(d, psn);
+		} else {
+			x = anom_or_sink(d, spare, &sink);
+			v->flags |= ROCE_SEQ_V_NAK;
+			v->nak_code = ROCE_AETH_VALUE(syn);
+			switch (type == ROCE_AETH_NAK ? v->nak_code : 0xff) {
+			case ROCE_NAK_PSN_SEQ_ERR:
+				x->nak_seq_err++;
+				set_pend(x, ROCE_SEQ_TRIG_NAK, psn);
+				break;
+			case ROCE_NAK_INVALID_REQ:
+				if (x->nak_invalid_request < UINT16_MAX)
+					x->nak_invalid_request++;
+				break;
+			case ROCE_NAK_REMOTE_ACCESS:
+				if (x->nak_remote_access < UINT16_MAX)
+					x->nak_remote_access++;
+				break;
+			case ROCE_NAK_REMOTE_OP:
+				if (x->nak_remote_op < UINT16_MAX)
+					x->nak_remote_op++;
+				break;
+			default:
+				if (x->nak_other < UINT16_MAX)
+					x->nak_other++;
+				break;
+			}
+		}
+	} else {
+		/* READ responses */
+		if (d->state & S_IN_READ) {
+			int32_t g = pdiff(psn, d->resp_next);
+
+			if (g > 0) {
+				x = anom_or_sink(d, spare, &sink);
+				x->implied_nak++;
+				v->flags |= ROCE_SEQ_V_IMPLIED_NAK;
+				v->missing = (uint32_t)g;
+				set_pend(x, ROCE_SEQ_TRIG_IMPLIED, d->resp_next);
+			}
+		}
+		if (op == ROCE_OP_READ_RESP_FIRST || op == ROCE_OP_READ_RESP_ONLY)
+			ring_read_first(d, psn, us, v);
+		d->resp_next = padd(psn, 1);
+		if (op == ROCE_OP_READ_RESP_FIRST || op == ROCE_OP_READ_RESP_MIDDLE) {
+			d->state |= S_IN_READ;
+		} else {
+			d->state &= ~S_IN_READ;
+			if (!(d->state & S_HAVE_ACK) || pdiff(psn, d->last_ack) > 0) {
+				d->last_ack = psn;
+				d->state |= S_HAVE_ACK;
+			}
+		}
+	}
+	d->last_us = us;
+	return 0;
+}
+
+int roce_seq_update(struct roce_seq_conn *c, int side, const struct roce_pkt *p, uint64_t ts_ns,
+		    unsigned in, struct roce_seq_anom **spare, struct roce_seq_verdict *v)
+{
+	side = side ? 1 : 0;
+	switch (roce_seq_classify(p)) {
+	case ROCE_SEQ_REQ:
+		return roce_seq_request(&c->d[side], p, ts_ns, in, spare, v);
+	case ROCE_SEQ_RESP:
+	case ROCE_SEQ_CNP_PKT:
+		return roce_seq_response(&c->d[!side], p, ts_ns, in, spare, v);
+	default:
+		memset(v, 0, sizeof *v);
+		return -1;
+	}
+}
+
+int roce_seq_covers(const struct roce_seq_dir *d, uint32_t psn)
+{
+	int32_t off;
+
+	if (!(d->state & S_HAVE) || !d->requests)
+		return 0;
+	off = pdiff(psn & PSN_MASK, d->next);
+	return off < 0 && off >= -65536;
+}
+
+/* ---- verdicts ------------------------------------------------------------------------ */
+
+enum roce_seq_scheme roce_seq_scheme(const struct roce_seq_dir *d)
+{
+	const struct roce_seq_anom *x = d->x;
+
+	if (!x)
+		return ROCE_SEQ_SCHEME_NONE;
+	if (x->go_back_n && x->selective)
+		return ROCE_SEQ_SCHEME_MIXED;
+	if (x->go_back_n || x->episodes[ROCE_SEQ_TRIG_NAK] || x->episodes[ROCE_SEQ_TRIG_IMPLIED])
+		return x->selective ? ROCE_SEQ_SCHEME_MIXED : ROCE_SEQ_SCHEME_GO_BACK_N;
+	if (x->selective)
+		return ROCE_SEQ_SCHEME_SELECTIVE;
+	if (x->episodes[ROCE_SEQ_TRIG_TIMEOUT])
+		return ROCE_SEQ_SCHEME_TIMEOUT_ONLY;
+	if (x->episodes[ROCE_SEQ_TRIG_OTHER])
+		return ROCE_SEQ_SCHEME_DUPLICATES;
+	return ROCE_SEQ_SCHEME_NONE;
+}
+
+const char *roce_seq_scheme_name(enum roce_seq_scheme s)
+{
+	static const char *const n[] = { "none", "go-back-N", "selective-repeat", "timeout-only",
+					 "mixed", "duplicates-only" };
+	return (unsigned)s < sizeof n / sizeof n[0] ? n[s] : "?";
+}
+
+enum roce_seq_scheme roce_seq_scheme_join(enum roce_seq_scheme a, enum roce_seq_scheme b)
+{
+	/* most informative first */
+	static const enum roce_seq_scheme rank[] = {
+		ROCE_SEQ_SCHEME_MIXED, ROCE_SEQ_SCHEME_GO_BACK_N, ROCE_SEQ_SCHEME_SELECTIVE,
+		ROCE_SEQ_SCHEME_TIMEOUT_ONLY, ROCE_SEQ_SCHEME_DUPLICATES, ROCE_SEQ_SCHEME_NONE,
+	};
+
+	if ((a == ROCE_SEQ_SCHEME_GO_BACK_N && b == ROCE_SEQ_SCHEME_SELECTIVE) ||
+	    (b == ROCE_SEQ_SCHEME_GO_BACK_N && a == ROCE_SEQ_SCHEME_SELECTIVE))
+		return ROCE_SEQ_SCHEME_MIXED;
+	for (unsigned i = 0; i < sizeof rank / sizeof rank[0]; i++)
+		if (a == rank[i] || b == rank[i])
+			return rank[i];
+	return ROCE_SEQ_SCHEME_NONE;
+}
+
+const char *roce_seq_ulp_name(uint64_t sid)
+{
+	static const struct { uint16_t port; const char *name; } tab[] = {
+		{ 4420, "NVMe-oF" }, { 445, "SMB Direct" }, { 5445, "SMB Direct" },
+		{ 20049, "NFS/RDMA" }, { 3260, "iSER" }, { 7174, "rping" }, { 7471, "ucmatose" },
+		{ 18515, "perftest" }, { 6789, "Ceph" }, { 3300, "Ceph" },
+	};
+	uint64_t ps = sid >> 16;
+
+	/* rdma_cm: 0x0000000001PP0000 | port, PP = RDMA_PS_TCP/UDP/IB/IPOIB */
+	if ((ps >> 8) != 0x1 || (sid >> 32))
+		return NULL;
+	for (unsigned i = 0; i < sizeof tab / sizeof tab[0]; i++)
+		if (tab[i].port == (uint16_t)sid)
+			return tab[i].name;
+	return NULL;
+}

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * seq.h — libroce: RC sequence analysis, packet by packet (IBTA vol. 1
+ * 9.7 "reliable service", C9-xx responder and requester rules).
+ *
+ * One struct roce_seq_dir models one direction of a reliable connection:
+ * the PSN space of one requester's requests (SEND, WRITE, READ request,
+ * ATOMIC, FLUSH, ATOMIC WRITE) and the responses that answer them (ACK and
+ * NAK, READ responses, ATOMIC ACK), which travel the other way with the
+ * requester's PSNs and DestQP = the requester's QPN.  A CNP whose DestQP is
+ * the requester's QPN slows that requester and belongs here too.
+ *
+ *   requester A (QP QA)                         responder B (QP QB)
+ *     requests  A→B  DestQP=QB  PSNs of A's space   ──▶  roce_seq_request(dir_A)
+ *     responses B→A  DestQP=QA  PSNs of A's space   ◀──  roce_seq_response(dir_A)
+ *     CNPs      B→A  DestQP=QA  (slow A down)       ◀──  roce_seq_response(dir_A)
+ *
+ * A connection is two directions (struct roce_seq_conn): a packet sent by
+ * side s is a request of d[s] or a response/CNP for d[!s]; roce_seq_update()
+ * does that dispatch.  Finding the connection and the side is the caller's
+ * job (CM REQ/REP name both QPNs; without CM, responses are paired with the
+ * requests whose PSNs they answer: roce_seq_covers()).
+ *
+ * Two views are kept side by side:
+ *   - the responder's, exactly as an RC responder counts (Linux rxe's
+ *     check_psn): an expected PSN that advances only on an in-order request
+ *     (by 1, or for a READ request by the number of response packets,
+ *     max(1, ceil(DMA length / path MTU))); requests before it are
+ *     duplicate_request, beyond it out_of_sequence, and the first of a run
+ *     of the latter is an out_of_seq_request (the responder sends one
+ *     PSN-sequence-error NAK per run; an in-order request ends the run);
+ *   - the wire's: a request PSN seen before in this direction is a
+ *     retransmission; one never seen but below the highest is a late
+ *     (out-of-order) arrival filling a hole; one beyond the highest + 1
+ *     opens a hole (psn_gap).  Retransmissions are grouped into episodes,
+ *     each with its trigger: a PSN-sequence-error NAK, an implied NAK (a
+ *     gap in READ responses), an RNR NAK, or silence (a timeout: the gap
+ *     and the local ACK timeout exponent it implies are reported).
+ *
+ * The path MTU (for READ accounting) comes from, strongest first: payloads
+ * of FIRST/MIDDLE READ responses or requests (they are exactly one MTU), the
+ * CM REQ (roce_seq_set_pmtu), the PSN of the request that follows a READ
+ * request (which tells how many PSNs the READ took), and last the
+ * configured default.
+ *
+ * Memory: struct roce_seq_dir is small and fixed (see ROCE_SEQ_DIR_SIZE
+ * test in the unit tests).  What only a troubled direction needs (holes,
+ * pending triggers, anomaly counters) lives in a struct roce_seq_anom that
+ * the caller hands over when asked: pass a spare block in *spare; when the
+ * direction needs one and has none, it takes it and sets *spare = NULL, and
+ * the caller supplies a fresh one before the next call.  A caller that does
+ * not care attaches one at init.  The library never allocates.
+ *
+ * Wireshark-style callers visit frames in capture order on the first pass
+ * and must keep the verdict of each frame for later passes.
+ */
+#ifndef ROCE_SEQ_H
+#define ROCE_SEQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct roce_pkt;
+
+#define ROCE_SEQ_RING 2          /* outstanding requests remembered for RTT */
+#define ROCE_SEQ_HOLES 8         /* PSN holes tracked at once */
+#define ROCE_SEQ_HIST_BUCKETS 16 /* RTT histogram: [0,1) [1,2) [2,4) .. [2^14,inf) us */
+
+/* Retransmission episode triggers */
+enum roce_seq_trigger {
+	ROCE_SEQ_TRIG_NAK = 0,       /* after a PSN-sequence-error NAK */
+	ROCE_SEQ_TRIG_IMPLIED,       /* after a READ response gap (implied NAK) */
+	ROCE_SEQ_TRIG_RNR,           /* after an RNR NAK */
+	ROCE_SEQ_TRIG_TIMEOUT,       /* after silence */
+	ROCE_SEQ_TRIG_OTHER,         /* none of those: a copy made by the network */
+	ROCE_SEQ_TRIG__COUNT
+};
+const char *roce_seq_trigger_name(int trig); /* "nak", "implied_nak", "rnr", "timeout", "other" */
+
+/* Silence that counts as a timeout: shorter gaps are not local ACK timeouts
+ * (4.096 us x 2^8 is the smallest timeout Linux rxe and common NICs use). */
+#define ROCE_SEQ_TIMEOUT_MIN_US 1000
+
+/* Where the path MTU came from, weakest first */
+enum roce_seq_pmtu_src {
+	ROCE_SEQ_PMTU_CONFIG = 0,
+	ROCE_SEQ_PMTU_INFERRED,      /* from the PSN after a READ request */
+	ROCE_SEQ_PMTU_CM,            /* CM REQ path MTU */
+	ROCE_SEQ_PMTU_PAYLOAD,       /* a FIRST/MIDDLE request or READ response payload */
+};
+const char *roce_seq_pmtu_src_name(int src); /* "configured", "inferred", "cm", "payload" */
+
+/* Per-packet verdict flags */
+enum roce_seq_flag {
+	ROCE_SEQ_V_REQUEST = 1u << 0,      /* a request of this PSN space */
+	ROCE_SEQ_V_RESPONSE = 1u << 1,     /* ACK/NAK, READ response, ATOMIC ACK */
+	ROCE_SEQ_V_CNP = 1u << 2,
+	ROCE_SEQ_V_IN_ORDER = 1u << 3,     /* the expected PSN: the responder takes it */
+	ROCE_SEQ_V_DUPLICATE = 1u << 4,    /* before the expected PSN (duplicate_request) */
+	ROCE_SEQ_V_OUT_OF_SEQ = 1u << 5,   /* beyond the expected PSN (out_of_sequence) */
+	ROCE_SEQ_V_OOS_START = 1u << 6,    /* first of such a run (out_of_seq_request): NAK due */
+	ROCE_SEQ_V_RETRANS = 1u << 7,      /* PSN already seen in this direction */
+	ROCE_SEQ_V_EPISODE = 1u << 8,      /* starts a retransmission episode (v->trigger) */
+	ROCE_SEQ_V_OUT_OF_ORDER = 1u << 9, /* never seen, below the highest: fills a hole */
+	ROCE_SEQ_V_PSN_GAP = 1u << 10,     /* v->missing PSNs skipped before this one */
+	ROCE_SEQ_V_ACK = 1u << 11,         /* positive acknowledgement (ACK, ATOMIC ACK) */
+	ROCE_SEQ_V_NAK = 1u << 12,         /* v->nak_code */
+	ROCE_SEQ_V_RNR_NAK = 1u << 13,     /* v->rnr_timer, v->rnr_us */
+	ROCE_SEQ_V_DUP_ACK = 1u << 14,     /* ACK for nothing new */
+	ROCE_SEQ_V_IMPLIED_NAK = 1u << 15, /* READ response PSN jumped (v->missing lost) */
+	ROCE_SEQ_V_RTT = 1u << 16,         /* v->rtt_us: request -> covering ACK */
+	ROCE_SEQ_V_READ_RTT = 1u << 17,    /* v->rtt_us: READ request -> first response */
+	ROCE_SEQ_V_ECN_CE = 1u << 18,      /* IP ECN field = CE */
+	ROCE_SEQ_V_ICRC_BAD = 1u << 19,    /* the responder drops it: not analysed further */
+	ROCE_SEQ_V_PMTU = 1u << 20,        /* the path MTU estimate changed */
+	ROCE_SEQ_V_UNSOLICITED = 1u << 21, /* response to a PSN never requested */
+};
+
+struct roce_seq_verdict {
+	uint32_t flags;            /* ROCE_SEQ_V_* */
+	uint32_t expected_psn;     /* requests: the responder's expected PSN before this one */
+	uint32_t missing;          /* PSN_GAP / IMPLIED_NAK: PSNs skipped */
+	uint32_t rtt_us;           /* RTT / READ_RTT */
+	uint32_t acked_psn;        /* RTT: the request PSN it was measured from */
+	uint32_t gap_us;           /* EPISODE with TIMEOUT: the silence before it */
+	uint32_t rnr_us;           /* RNR_NAK: timer in microseconds */
+	uint8_t nak_code;          /* NAK: enum roce_nak_code */
+	uint8_t rnr_timer;         /* RNR_NAK: timer code 0..31 */
+	uint8_t trigger;           /* EPISODE: enum roce_seq_trigger */
+	int8_t timeout_exp;        /* EPISODE with TIMEOUT: round(log2(gap / 4.096 us)) */
+};
+
+/* Log-bucket RTT histogram: 8-bit counts, all halved when one saturates,
+ * so the shape (and the quantiles) stay right at any sample count. */
+struct roce_seq_hist {
+	uint8_t b[ROCE_SEQ_HIST_BUCKETS];
+	uint32_t n;                /* samples */
+	uint32_t min_us, max_us;
+};
+void roce_seq_hist_add(struct roce_seq_hist *h, uint32_t us);
+/* q in [0,1]: interpolated within the bucket, clamped to [min, max]; 0 when empty. */
+uint32_t roce_seq_hist_quantile(const struct roce_seq_hist *h, double q);
+void roce_seq_hist_merge(struct roce_seq_hist *dst, const struct roce_seq_hist *src);
+
+/* What only a troubled direction needs. */
+struct roce_seq_anom {
+	uint32_t hole[ROCE_SEQ_HOLES];   /* psn << 8 | length (1..255); 0 = free */
+	uint32_t pend;                   /* pending trigger: (kind + 1) << 24 | psn; 0 = none */
+	uint32_t recov;                  /* recovery watch: count << 24 | next PSN */
+	uint32_t recov_end;              /* highest + 1 when it started */
+	uint32_t rnr_timers;             /* bitmap of RNR timer codes seen */
+	/* counters (all start at 0) */
+	uint32_t duplicate_request;
+	uint32_t out_of_sequence;
+	uint32_t out_of_seq_request;
+	uint32_t retransmissions;
+	uint32_t episodes[ROCE_SEQ_TRIG__COUNT];
+	uint32_t out_of_order;
+	uint32_t psn_gaps;
+	uint32_t missing_closed;         /* PSNs of holes given up on (see roce_seq_missing) */
+	uint32_t go_back_n;              /* NAK-driven recoveries that resent seen PSNs */
+	uint32_t selective;              /* NAK-driven recoveries that resent only the hole */
+	uint32_t nak_seq_err;
+	uint32_t rnr_nak;
+	uint32_t implied_nak;
+	uint32_t dup_acks;
+	uint32_t unsolicited;
+	uint32_t timeout_gap_max_us;
+	uint16_t nak_invalid_request;
+	uint16_t nak_remote_access;
+	uint16_t nak_remote_op;
+	uint16_t nak_other;
+};
+
+struct roce_seq_dir {
+	uint32_t epsn;             /* responder's expected PSN */
+	uint32_t next;             /* highest request PSN seen + its PSN count */
+	uint32_t state;            /* private bits, path MTU code and source */
+	uint32_t last_us;          /* last packet of this PSN space (us, mod 2^32) */
+	uint32_t read_psn;         /* last in-order READ request, for MTU inference */
+	uint32_t read_len;
+	uint32_t resp_next;        /* next READ response PSN expected */
+	uint32_t last_ack;         /* highest PSN positively acknowledged */
+	uint32_t msn;              /* last MSN the responder sent */
+	uint32_t ring[ROCE_SEQ_RING][2]; /* outstanding: kind << 24 | psn, us */
+	/* counters */
+	uint32_t requests;         /* request packets (bad ICRC excluded) */
+	uint32_t responses;        /* response packets */
+	uint32_t acks;             /* positive ACK / ATOMIC ACK packets */
+	uint32_t ecn_ce;           /* CE-marked packets of this PSN space */
+	uint32_t cnp;              /* CNPs slowing this requester */
+	uint32_t icrc_bad;
+	struct roce_seq_hist rtt;      /* request -> covering ACK */
+	struct roce_seq_hist read_rtt; /* READ request -> first response */
+	struct roce_seq_anom *x;   /* NULL until the first anomaly */
+};
+
+struct roce_seq_conn {
+	struct roce_seq_dir d[2];
+};
+
+/* Path MTU codes: IBTA enum 1=256, 2=512, 3=1024, 4=2048, 5=4096 */
+static inline uint32_t roce_seq_mtu_bytes(unsigned code)
+{
+	return code >= 1 && code <= 5 ? 128u << code : 0;
+}
+/* Code of an MTU in bytes (256..4096, exact), else 0. */
+unsigned roce_seq_mtu_code(uint32_t bytes);
+
+/* pmtu_default: bytes (256..4096) used until something better is known. */
+void roce_seq_init(struct roce_seq_dir *d, uint32_t pmtu_default, struct roce_seq_anom *x);
+void roce_seq_conn_init(struct roce_seq_conn *c, uint32_t pmtu_default);
+/* The requester's starting PSN (CM REQ for the active side, REP for the
+ * passive side); ignored once requests were seen. */
+void roce_seq_set_start(struct roce_seq_dir *d, uint32_t psn);
+/* Path MTU (IBTA code) from a source; kept unless a stronger one has spoken. */
+void roce_seq_set_pmtu(struct roce_seq_dir *d, unsigned code, enum roce_seq_pmtu_src src);
+uint32_t roce_seq_pmtu(const struct roce_seq_dir *d);              /* bytes */
+enum roce_seq_pmtu_src roce_seq_pmtu_source(const struct roce_seq_dir *d);
+
+/* What a decoded packet is to this analysis. */
+enum roce_seq_kind {
+	ROCE_SEQ_NONE = 0,         /* not RC/XRC, or not a BTH */
+	ROCE_SEQ_REQ,
+	ROCE_SEQ_RESP,
+	ROCE_SEQ_CNP_PKT,
+};
+enum roce_seq_kind roce_seq_classify(const struct roce_pkt *p);
+
+/* Input flags */
+#define ROCE_SEQ_IN_ICRC_BAD 0x1   /* the caller found the ICRC wrong */
+
+/* A request of d's PSN space.  Returns 0, or -1 when p is not a request.
+ * spare: see above (may point at NULL only if d already has its block). */
+int roce_seq_request(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t ts_ns,
+		     unsigned in, struct roce_seq_anom **spare, struct roce_seq_verdict *v);
+/* A response or CNP for d's PSN space. */
+int roce_seq_response(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t ts_ns,
+		      unsigned in, struct roce_seq_anom **spare, struct roce_seq_verdict *v);
+/* Dispatch for a packet sent by side (0 or 1) of connection c. */
+int roce_seq_update(struct roce_seq_conn *c, int side, const struct roce_pkt *p, uint64_t ts_ns,
+		    unsigned in, struct roce_seq_anom **spare, struct roce_seq_verdict *v);
+
+/* 1 when a response with this PSN can answer d's requests (PSN within the
+ * span requested so far): used to pair response flows with request flows. */
+int roce_seq_covers(const struct roce_seq_dir *d, uint32_t psn);
+
+/* PSNs never seen at all: holes given up on plus holes still open. */
+uint32_t roce_seq_missing(const struct roce_seq_dir *d);
+
+/* Retransmission scheme observed on this direction. */
+enum roce_seq_scheme {
+	ROCE_SEQ_SCHEME_NONE = 0,     /* no retransmission */
+	ROCE_SEQ_SCHEME_GO_BACK_N,    /* NAK-driven, resends everything from the hole */
+	ROCE_SEQ_SCHEME_SELECTIVE,    /* NAK-driven, resends only the hole */
+	ROCE_SEQ_SCHEME_TIMEOUT_ONLY, /* recovery by timeouts only */
+	ROCE_SEQ_SCHEME_MIXED,        /* both go-back-N and selective recoveries */
+	ROCE_SEQ_SCHEME_DUPLICATES,   /* only copies made by the network */
+};
+enum roce_seq_scheme roce_seq_scheme(const struct roce_seq_dir *d);
+const char *roce_seq_scheme_name(enum roce_seq_scheme s); /* "none", "go-back-N", … */
+/* Combines two schemes (a connection's directions). */
+enum roce_seq_scheme roce_seq_scheme_join(enum roce_seq_scheme a, enum roce_seq_scheme b);
+
+/* Upper layer protocol from a CM service ID (RDMA_PS_TCP/UDP/IB | port):
+ * "NVMe-oF", "SMB Direct", "NFS/RDMA", "iSER", "rping", "perftest", … or NULL. */
+const char *roce_seq_ulp_name(uint64_t service_id);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ROCE_SEQ_H */
