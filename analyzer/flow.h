@@ -77,8 +77,8 @@ struct flow {
 	uint64_t last_ns;
 	uint32_t msgs[OP__COUNT];
 	uint32_t msg_max;
-	uint64_t msg_bytes;
 	float rate[3];            /* bytes per tick, EWMA over ~2 s, 10 s, 40 s */
+	uint64_t msg_bytes;
 	union {
 		struct roce_seq_dir seq;
 		struct iw_flow iw;

@@ -102,7 +102,7 @@ void roce_seq_hist_add(struct roce_seq_hist *h, uint32_t us)
 
 	if (h->b[b] == 255)
 		for (unsigned i = 0; i < ROCE_SEQ_HIST_BUCKETS; i++)
-			h->b[i] = (uint8_t)((h->b[i] + 1) >> 1);  /* keep non-empty buckets */
+			h->b[i] >>= 1;   /* a count of 1 goes: old rare samples fade */
 	h->b[b]++;
 	if (!h->n || us < h->min_us)
 		h->min_us = us;
@@ -120,8 +120,8 @@ void roce_seq_hist_merge(struct roce_seq_hist *dst, const struct roce_seq_hist *
 
 		if (v > 255) {
 			for (unsigned j = 0; j < ROCE_SEQ_HIST_BUCKETS; j++)
-				dst->b[j] = (uint8_t)((dst->b[j] + 1) >> 1);
-			v = dst->b[i] + ((src->b[i] + 1) >> 1);
+				dst->b[j] >>= 1;
+			v = dst->b[i] + (src->b[i] >> 1);
 		}
 		dst->b[i] = (uint8_t)(v > 255 ? 255 : v);
 	}
