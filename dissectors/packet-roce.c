@@ -410,8 +410,9 @@ static void traffic_pair(roce_flow *rsp, guint32 psn)
 /* ---- sequence analysis ------------------------------------------------------------------------ */
 
 /* Recent requests of a flow, for the frame links libroce does not keep
- * (it keeps PSNs, not frames): a ring, oldest overwritten. */
-#define REQ_RING 256
+ * (it keeps PSNs, not frames): a ring that grows from 8 to REQ_RING
+ * entries as the flow keeps more requests outstanding, oldest overwritten. */
+#define REQ_RING 512
 typedef struct {
 	guint32 psn;
 	guint8 kind;                     /* enum roce_opkind */
@@ -420,22 +421,39 @@ typedef struct {
 } req_ent;
 
 typedef struct req_ring {
-	guint head, n;                   /* oldest entry, entries */
-	req_ent e[REQ_RING];
+	guint head, n, cap;              /* oldest entry, entries, size of e */
+	req_ent *e;
 } req_ring;
+
+#define RING_AT(r, i) (&(r)->e[((r)->head + (i)) % (r)->cap])
 
 static void ring_push(req_ring **rp, guint32 psn, guint8 kind, roce_fdata *fd, guint32 frame)
 {
 	req_ring *r = *rp;
 	req_ent *e;
 
-	if (!r)
+	if (!r) {
 		r = *rp = wmem_new0(wmem_file_scope(), req_ring);
-	if (r->n == REQ_RING) {
-		r->head = (r->head + 1) % REQ_RING;
+		r->cap = 8;
+		r->e = wmem_alloc_array(wmem_file_scope(), req_ent, r->cap);
+	}
+	if (r->n == r->cap && r->cap < REQ_RING) {
+		req_ent *ne = wmem_alloc_array(wmem_file_scope(), req_ent, r->cap * 2);
+		guint i;
+
+		for (i = 0; i < r->n; i++)
+			ne[i] = *RING_AT(r, i);
+		wmem_free(wmem_file_scope(), r->e);
+		r->e = ne;
+		r->head = 0;
+		r->cap *= 2;
+	}
+	if (r->n == r->cap) {
+		r->head = (r->head + 1) % r->cap;
 		r->n--;
 	}
-	e = &r->e[(r->head + r->n++) % REQ_RING];
+	e = RING_AT(r, r->n);
+	r->n++;
 	e->psn = psn;
 	e->kind = kind;
 	e->fd = fd;
@@ -455,7 +473,7 @@ static guint32 ring_ack(req_ring *r, guint32 psn, gboolean nak, guint32 frame)
 	if (!r)
 		return 0;
 	for (i = 0; i < r->n; i++) {
-		req_ent *e = &r->e[(r->head + i) % REQ_RING];
+		req_ent *e = RING_AT(r, i);
 		gint32 d = roce_psn_diff(e->psn, psn);
 
 		if (nak ? d < 0 : d <= 0) {
@@ -466,7 +484,8 @@ static guint32 ring_ack(req_ring *r, guint32 psn, gboolean nak, guint32 frame)
 				newest = e->frame;
 			}
 		} else if (!nak) {
-			r->e[(r->head + kept++) % REQ_RING] = *e;
+			*RING_AT(r, kept) = *e;
+			kept++;
 		}
 	}
 	r->n = kept;
@@ -482,7 +501,7 @@ static req_ent *ring_find(req_ring *r, guint32 psn, gboolean atomic)
 	if (!r)
 		return NULL;
 	for (i = r->n; i-- > 0;) {
-		req_ent *e = &r->e[(r->head + i) % REQ_RING];
+		req_ent *e = RING_AT(r, i);
 		gint32 d = roce_psn_diff(psn, e->psn);
 
 		if (atomic ? (e->kind == ROCE_OK_ATOMIC && d == 0)

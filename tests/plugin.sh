@@ -322,6 +322,11 @@ def per_space(rows, sid):
          "read_rtt_us.n": count(fr, "roce.analysis.read_rtt")}
     for trig in ("nak", "implied_nak", "rnr", "timeout", "other"):
         v["retransmission_episodes." + trig] = count(fr, "roce.analysis.episode", trig)
+    if sid is not None and mine:
+        # the pairing as the last frame shows it (two passes: the final one)
+        v["paired"] = ["none", "cm", "traffic"][int(mine[-1]["roce.conn.pairing"] or 0)]
+        if mine[-1]["roce.conn.srcqp"]:
+            v["peer_destqp"] = int(mine[-1]["roce.conn.srcqp"], 16)
     return v
 
 for cap in caps:
@@ -338,9 +343,11 @@ for cap in caps:
             continue
         mine = per_space(rows, sid)
         for k, want in kv.items():
-            if k in mine:
-                check(mine[k] == int(want), "%s: flow %s -> %s 0x%06x: %s %d (expected %s)" %
-                      (cap, src, dst, qpn, k, mine[k], want))
+            if k in mine or k == "peer_destqp":
+                want = want.strip('"')
+                got = mine.get(k)
+                check(str(got) == want, "%s: flow %s -> %s 0x%06x: %s %s (expected %s)" %
+                      (cap, src, dst, qpn, k, got, want))
                 checked += 1
     whole = per_space(rows, None)
     for k, want in e[1].items():
@@ -397,6 +404,10 @@ for cap in caps:
         mine = per_space(rows, sid)
         d = ["%s %d != %s" % (k, mine[k], get(f, k)) for k in KEYS + ["packets"]
              if int(get(f, k) or 0) != mine[k]]
+        if f.get("paired", "none") != mine["paired"]:
+            d.append("paired %s != %s" % (mine["paired"], f.get("paired")))
+        if f.get("peer_destqp") is not None and f["peer_destqp"] != mine.get("peer_destqp"):
+            d.append("peer_destqp %s != %s" % (mine.get("peer_destqp"), f["peer_destqp"]))
         check(not d, "%s: flow %s -> %s 0x%06x equals rocetop's%s" %
               (cap, f["src"], f["dst"], int(f["destqp"]), (": " + "; ".join(d)) if d else ""))
 if pending:
