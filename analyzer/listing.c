@@ -3,40 +3,217 @@
  * listing.c — the packet listing.  Text: frame number, UTC-or-local time as
  * tcpdump prints it, then libroce's one-line summary.  JSON: one object per
  * frame holding every field libroce decoded (repeated keys become arrays).
+ *
+ * iWARP: on a TCP connection where iWARP was seen, FPDUs are reassembled
+ * across segments (iwstream.h) and listed on the frame that completes them,
+ * as Wireshark does: the JSON object gets each completed FPDU's fields
+ * (roce_mpa_stream_fpdu_fields) instead of the per-segment ones
+ * (ROCE_FIELDS_NO_FPDU), plus roce.mpa.event* for what the stream could not
+ * account for; the text line gets each FPDU's summary and the events as
+ * marks, e.g. " [iwarp gap 1448]".
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "iwstream.h"
 #include "json.h"
 #include "listing.h"
 
 #define MAX_FIELDS 1024
+#define ARENA 16384              /* bytes of reassembled-FPDU fields kept for one frame */
+#define TEXT_FPDUS 8             /* FPDU summaries on one text line; then "+N more" */
 
 struct collect {
 	struct roce_field f[MAX_FIELDS];
 	unsigned n;
 	unsigned dropped;
+	/* copy byte fields (they point into a stream buffer that the next FPDU reuses) */
+	int copy;
+	size_t used;
+	uint8_t arena[ARENA];
 };
 
 static void collect_cb(void *ctx, const struct roce_field *f)
 {
 	struct collect *c = ctx;
+	struct roce_field *d;
 
-	if (c->n < MAX_FIELDS)
-		c->f[c->n++] = *f;
-	else
+	if (c->n >= MAX_FIELDS) {
 		c->dropped++;
+		return;
+	}
+	d = &c->f[c->n];
+	*d = *f;
+	if (c->copy && f->b && f->type != ROCE_F_UINT && f->type != ROCE_F_INT &&
+	    f->type != ROCE_F_BOOL && f->type != ROCE_F_STR) {
+		if (f->len > ARENA - c->used) {
+			c->dropped++;
+			return;
+		}
+		memcpy(c->arena + c->used, f->b, f->len);
+		d->b = c->arena + c->used;
+		c->used += f->len;
+	}
+	c->n++;
+}
+
+static void collect_add(struct collect *c, const char *key, enum roce_ftype type, uint64_t u, const char *s)
+{
+	struct roce_field f = { key, type, u, s, NULL, 0 };
+
+	collect_cb(c, &f);
+}
+
+/* What the iWARP streams said about one frame. */
+struct iwframe {
+	int json;
+	struct collect *c;              /* JSON: the FPDUs' fields and the events */
+	char text[1024];                /* text: the FPDUs' summaries */
+	size_t tn;
+	char marks[256];                /* text: " [iwarp ...]" */
+	size_t mn;
+	unsigned nfpdu;
+};
+
+static void append(char *buf, size_t cap, size_t *n, const char *s)
+{
+	size_t k = strlen(s);
+
+	if (*n + 1 >= cap)
+		return;
+	if (k > cap - 1 - *n)
+		k = cap - 1 - *n;
+	memcpy(buf + *n, s, k);
+	*n += k;
+	buf[*n] = 0;
+}
+
+static void mark(struct iwframe *w, const char *what, uint32_t len, int with_len)
+{
+	char m[64];
+
+	if (with_len)
+		snprintf(m, sizeof m, " [iwarp %s %" PRIu32 "]", what, len);
+	else
+		snprintf(m, sizeof m, " [iwarp %s]", what);
+	if (!strstr(w->marks, m))       /* once per line */
+		append(w->marks, sizeof w->marks, &w->mn, m);
+}
+
+static void iw_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f)
+{
+	struct iwframe *w = ctx;
+	char s[256];
+
+	w->nfpdu++;
+	if (f->view.crc_status == ROCE_MPA_CRC_BAD)
+		mark(w, "crc bad", 0, 0);
+	if (w->json) {
+		roce_mpa_stream_fpdu_fields(f, collect_cb, w->c);
+		return;
+	}
+	if (w->nfpdu > TEXT_FPDUS)
+		return;
+	roce_mpa_stream_fpdu_summary(f, s, sizeof s);
+	append(w->text, sizeof w->text, &w->tn, w->nfpdu > 1 ? "; " : " ");
+	append(w->text, sizeof w->text, &w->tn, s);
+}
+
+static void iw_event(void *ctx, const struct roce_mpa_event *e)
+{
+	struct iwframe *w = ctx;
+	int with_len;
+
+	switch (e->type) {
+	case ROCE_MPA_EV_FRAME:
+	case ROCE_MPA_EV_RESYNC:
+		return;                 /* the frame is in the summary; a resync is normal operation */
+	case ROCE_MPA_EV_GAP:
+	case ROCE_MPA_EV_FPDU_LOST:
+	case ROCE_MPA_EV_RETRANS:
+	case ROCE_MPA_EV_OUT_OF_ORDER:
+	case ROCE_MPA_EV_SKIPPED:
+	case ROCE_MPA_EV_TOO_BIG:
+		with_len = 1;
+		break;
+	default:
+		with_len = 0;
+	}
+	if (w->json) {
+		collect_add(w->c, "roce.mpa.event", ROCE_F_STR, 0, roce_mpa_ev_name(e->type));
+		collect_add(w->c, "roce.mpa.event.seq", ROCE_F_UINT, e->seq, NULL);
+		collect_add(w->c, "roce.mpa.event.len", ROCE_F_UINT, e->len, NULL);
+	} else {
+		mark(w, roce_mpa_ev_name(e->type), e->len, with_len);
+	}
+}
+
+static struct iwstream *exit_iw;        /* freed at exit unless listing_close() ran */
+
+static void free_at_exit(void)
+{
+	iwstream_free(exit_iw);
+	exit_iw = NULL;
+}
+
+void listing_close(struct listing *l)
+{
+	if (l->iw == exit_iw)
+		exit_iw = NULL;
+	iwstream_free(l->iw);
+	l->iw = NULL;
+}
+
+/* Feeds the frame to its connection's MPA streams; 1 when the connection is
+ * tracked (the segment's own FPDU fields are then left out). */
+static int iw_feed(struct listing *l, const struct roce_pkt *p, struct iwframe *w, struct iwstream_res *r)
+{
+	static int registered;
+	struct iwstream_cb cb = { iw_fpdu, iw_event, w };
+
+	if (!(p->present & ROCE_LBIT(ROCE_L_TCP)))
+		return 0;
+	if (!l->iw) {
+		if (!p->mpa_off)
+			return 0;
+		l->iw = iwstream_new(IWSTREAM_DEFAULT_CONNS);
+		if (!l->iw)
+			return 0;       /* out of memory: per-segment FPDUs only */
+		if (!exit_iw) {
+			exit_iw = l->iw;
+			if (!registered)
+				registered = atexit(free_at_exit) == 0;
+		}
+	}
+	return iwstream_packet(l->iw, p, &cb, r);
 }
 
 static void write_json(struct listing *l, uint64_t no, const struct timeval *ts,
 		       const struct roce_pkt *p, uint32_t caplen, uint32_t wirelen)
 {
-	static struct collect c;
+	static struct collect c, sc;
 	static unsigned char done[MAX_FIELDS];
+	static struct iwframe w;
+	struct iwstream_res r;
 	FILE *f = l->out;
+	int tracked;
+
+	sc.n = sc.dropped = 0;
+	sc.used = 0;
+	sc.copy = 1;
+	w.json = 1;
+	w.c = &sc;
+	w.nfpdu = 0;
+	w.mn = 0;
+	w.marks[0] = 0;
+	tracked = iw_feed(l, p, &w, &r);
 
 	c.n = c.dropped = 0;
-	roce_foreach_field(p, collect_cb, &c);
+	roce_foreach_field_flags(p, tracked ? ROCE_FIELDS_NO_FPDU : 0, collect_cb, &c);
+	for (unsigned i = 0; i < sc.n; i++)
+		collect_cb(&c, &sc.f[i]);       /* sc's bytes stay in sc.arena */
+	c.dropped += sc.dropped;
 	fprintf(f, "{\"frame.number\":%" PRIu64 ",\"frame.time_epoch\":\"%lld.%0*ld\","
 		"\"frame.len\":%u,\"frame.cap_len\":%u", no, (long long)ts->tv_sec,
 		l->nsec ? 9 : 6, (long)ts->tv_usec, wirelen, caplen);
@@ -75,11 +252,53 @@ static void write_json(struct listing *l, uint64_t no, const struct timeval *ts,
 static void write_text(struct listing *l, uint64_t no, const struct timeval *ts,
 		       const struct roce_pkt *p)
 {
-	char line[1024];
+	static struct iwframe w;
+	char line[2048];
+	struct iwstream_res r;
 	struct tm tm;
 	time_t t = ts->tv_sec;
+	size_t n;
 
-	roce_summary(p, line, sizeof line);
+	w.json = 0;
+	w.c = NULL;
+	w.nfpdu = 0;
+	w.tn = w.mn = 0;
+	w.text[0] = w.marks[0] = 0;
+	if (iw_feed(l, p, &w, &r)) {
+		/* roce_summary() words the FPDUs it finds from mpa_off/ddp_off
+		 * (tcp.c); the stream's FPDUs replace them: keep an MPA frame,
+		 * drop the FPDUs after it or on their own. */
+		struct roce_pkt q = *p;
+		struct roce_mpa_frame fr;
+		uint32_t avail = q.mpa_off < q.caplen ? q.caplen - q.mpa_off : 0;
+
+		if (q.mpa_off && roce_mpa_frame_parse(q.data + q.mpa_off,
+						      avail < q.tcp_payload_len ? avail : q.tcp_payload_len, &fr))
+			q.ddp_off = q.rdmap_off = 0;
+		else
+			q.mpa_off = q.ddp_off = q.rdmap_off = 0;
+		n = roce_summary(&q, line, sizeof line);
+		if (w.nfpdu > TEXT_FPDUS) {
+			char more[48];
+
+			snprintf(more, sizeof more, " (+%u more FPDUs)", w.nfpdu - TEXT_FPDUS);
+			append(w.text, sizeof w.text, &w.tn, more);
+		}
+		append(line, sizeof line, &n, w.text);
+		if (r.partial) {
+			char part[96];
+
+			if (r.partial_need)
+				snprintf(part, sizeof part, " iWARP FPDU part (%" PRIu32 " of %" PRIu32 " bytes)",
+					 r.partial_have, r.partial_need);
+			else
+				snprintf(part, sizeof part, " iWARP FPDU part");
+			append(line, sizeof line, &n, part);
+		}
+		append(line, sizeof line, &n, w.marks);
+	} else {
+		roce_summary(p, line, sizeof line);
+	}
 	localtime_r(&t, &tm);
 	fprintf(l->out, "%" PRIu64 " %02d:%02d:%02d.%06ld %s\n", no, tm.tm_hour, tm.tm_min, tm.tm_sec,
 		(long)(l->nsec ? ts->tv_usec / 1000 : ts->tv_usec), line);

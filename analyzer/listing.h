@@ -8,16 +8,22 @@
 #include <sys/time.h>
 #include "roce.h"
 
+struct iwstream;
+
 struct listing {
 	FILE *out;
 	int json;
 	int nsec;                /* timestamps are nanoseconds */
 	/* totals for the closing summary */
 	uint64_t frames, roce[5], icrc[3], truncated, invalid;
+	/* iWARP connections whose FPDUs are reassembled (made on first use) */
+	struct iwstream *iw;
 };
 
 void listing_frame(struct listing *l, uint64_t frame_no, const struct timeval *ts,
 		   const struct roce_pkt *p, uint32_t caplen, uint32_t wirelen);
 void listing_totals(const struct listing *l, FILE *f);
+/* Frees what the listing allocated (also done at exit when not called). */
+void listing_close(struct listing *l);
 
 #endif

@@ -276,6 +276,11 @@ static void icrc_fields(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 
 void roce_foreach_field(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 {
+	roce_foreach_field_flags(p, 0, cb, ctx);
+}
+
+void roce_foreach_field_flags(const struct roce_pkt *p, unsigned flags, roce_field_cb cb, void *ctx)
+{
 	if (HAS(p, ROCE_L_LINK) || p->n_vlan)
 		link_fields(p, cb, ctx);
 	if (p->ip_version == 4)
@@ -285,7 +290,7 @@ void roce_foreach_field(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 	if (p->l4_off && p->ip_proto == 17)
 		udp_fields(p, cb, ctx);
 	if (HAS(p, ROCE_L_TCP))
-		roce__fields_tcp(p, cb, ctx);
+		roce__fields_tcp(p, flags, cb, ctx);
 	if (p->version != ROCE_VER_NONE)
 		EMIT_S("roce.version", roce_version_name(p->version));
 	if (p->grh_off)

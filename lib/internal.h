@@ -101,7 +101,7 @@ static inline void roce__emit(roce_field_cb cb, void *ctx, const char *key,
 #define EMIT_BYTES(key, b, n) roce__emit(cb, ctx, key, ROCE_F_BYTES, 0, NULL, (b), (n))
 
 void roce__fields_mad(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
-void roce__fields_tcp(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
+void roce__fields_tcp(const struct roce_pkt *p, unsigned flags, roce_field_cb cb, void *ctx);
 void roce__fields_l2(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 
 /* ---- summary hooks: append to buf at *n (never beyond cap - 1) -------------- */

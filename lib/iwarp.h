@@ -326,6 +326,15 @@ typedef void (*roce_mpa_walk_cb)(void *ctx, const uint8_t *seg, const struct roc
 int roce_mpa_segment_walk(const struct roce_pkt *p, const struct roce_mpa_dir *dir, int first_is_fpdu,
 			  roce_mpa_walk_cb cb, void *ctx);
 
+/* 1 when an FPDU without markers plausibly starts at b (avail of its wire_len
+ * bytes captured; it may go on past them): the test the decoder applies at
+ * the start of a segment on a port named with roce_cfg_add_iwarp_port() —
+ * a ULPDU length that holds the DDP/RDMAP headers of a known opcode, exactly
+ * for those without payload, DDP and RDMAP version 1 with zero reserved bits,
+ * the opcode's buffer model and untagged queue.  For a caller that resyncs a
+ * struct roce_mpa_stream after a gap (ROCE_MPA_SEG_FPDU_START). */
+int roce_mpa_fpdu_plausible(const uint8_t *b, uint32_t avail, uint32_t wire_len);
+
 /* Emits the iwarp_mpa.* / iwarp_ddp.* / iwarp_rdma.* / roce.* fields of one
  * FPDU found by roce_mpa_segment_walk (seg as given to the callback).  Byte
  * fields point into seg (a header split by a marker gives none). */
@@ -413,6 +422,10 @@ struct roce_mpa_stream_fpdu {
  * until the next roce_mpa_stream_feed() on that stream. */
 void roce_mpa_stream_fpdu_fields(const struct roce_mpa_stream_fpdu *f,
 				 void (*cb)(void *ctx, const struct roce_field *fld), void *ctx);
+/* Its one-line summary as roce_summary() words an FPDU ("iWARP RDMA_WRITE stag
+ * 0x1 to 0x0 len 1024 crc good", markers counted as on the wire), no leading
+ * blank.  Returns the length written (truncated to cap - 1). */
+size_t roce_mpa_stream_fpdu_summary(const struct roce_mpa_stream_fpdu *f, char *buf, size_t cap);
 
 typedef void (*roce_mpa_fpdu_cb)(void *ctx, const struct roce_mpa_stream_fpdu *f);
 typedef void (*roce_mpa_event_cb)(void *ctx, const struct roce_mpa_event *e);

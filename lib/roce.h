@@ -525,6 +525,16 @@ typedef void (*roce_field_cb)(void *ctx, const struct roce_field *f);
  * as the frame's bytes do (callers may keep fields after the call). */
 void roce_foreach_field(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 
+/* roce_foreach_field() with flags; roce_foreach_field(p, cb, ctx) is flags 0.
+ * ROCE_FIELDS_NO_FPDU: no fields of the FPDUs found in this one TCP segment
+ * (iwarp_mpa.ulpdulength/pad/crc/markers, iwarp_ddp.*, iwarp_rdma.*, their
+ * roce.mpa.crc.* / roce.ddp.* / roce.rdmap.*), for a caller that reassembles
+ * the connection with struct roce_mpa_stream and gives each FPDU's fields
+ * itself (roce_mpa_stream_fpdu_fields); TCP fields and the MPA request/reply
+ * frame fields are still given. */
+#define ROCE_FIELDS_NO_FPDU 0x1
+void roce_foreach_field_flags(const struct roce_pkt *p, unsigned flags, roce_field_cb cb, void *ctx);
+
 /* One tcpdump-like line describing the frame above the link layer, without
  * the timestamp.  Returns the length written (truncated to cap - 1). */
 size_t roce_summary(const struct roce_pkt *p, char *buf, size_t cap);

@@ -92,6 +92,19 @@ static int plausible(const struct roce_mpa_fpdu *f)
 	return 1;
 }
 
+int roce_mpa_fpdu_plausible(const uint8_t *b, uint32_t avail, uint32_t wire_len)
+{
+	struct roce_mpa_fpdu f;
+	int rc;
+
+	if (!b || !wire_len)
+		return 0;
+	if (avail > wire_len)
+		avail = wire_len;
+	rc = roce_mpa_fpdu_at(b, avail, wire_len, 0, -1, ROCE_MPA_CRC_OFF, &f);
+	return rc != ROCE_EINVAL && f.ulpdu_len && plausible(&f);
+}
+
 /* The conservative test for FPDUs off the configured ports (iwarp.h). */
 static int looks_like_fpdus(const uint8_t *b, uint32_t avail, uint32_t wlen, int32_t mark0)
 {
@@ -593,7 +606,7 @@ static void frame_fields(const struct roce_mpa_frame *fr, const uint8_t *b, roce
 	}
 }
 
-void roce__fields_tcp(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
+void roce__fields_tcp(const struct roce_pkt *p, unsigned flags, roce_field_cb cb, void *ctx)
 {
 	struct roce_mpa_frame fr;
 	struct fwalk w = { cb, ctx };
@@ -615,7 +628,7 @@ void roce__fields_tcp(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 	fo = fpdu_start(p, &fr, &is_frame);
 	if (is_frame && roce__avail(p, p->mpa_off) >= ROCE_MPA_KEY_LEN)
 		frame_fields(&fr, p->data + p->mpa_off, cb, ctx);
-	if (fo)
+	if (fo && !(flags & ROCE_FIELDS_NO_FPDU))
 		walk_fpdus(p, fo, 0, -2, ROCE_MPA_CRC_AUTO, field_one, &w);
 }
 
@@ -628,16 +641,12 @@ struct swalk {
 	unsigned count;
 };
 
-static void summary_one(void *c, const uint8_t *seg, const struct roce_mpa_fpdu *f)
+/* One FPDU: " iWARP OP ..."; n_markers as on the wire (a reassembled FPDU's
+ * view has its markers taken out). */
+static void fpdu_summary(const struct roce_mpa_fpdu *f, unsigned n_markers, char *buf, size_t cap, size_t *n)
 {
-	struct swalk *s = c;
 	const struct roce_iwarp_msg *m = &f->msg;
-	char *buf = s->buf;
-	size_t cap = s->cap, *n = s->n;
 
-	(void)seg;
-	if (s->count++)
-		return;
 	if (f->hdr_got < 2) {
 		roce__sappend(buf, cap, n, " iWARP FPDU len %u", f->ulpdu_len);
 		return;
@@ -683,12 +692,39 @@ static void summary_one(void *c, const uint8_t *seg, const struct roce_mpa_fpdu 
 	}
 	if (!m->last)
 		roce__sappend(buf, cap, n, " more");
-	if (f->n_markers)
-		roce__sappend(buf, cap, n, " markers %u", f->n_markers);
+	if (n_markers)
+		roce__sappend(buf, cap, n, " markers %u", n_markers);
 	if (f->in_segment)
 		roce__sappend(buf, cap, n, " crc %s", roce_mpa_crc_status_name(f->crc_status));
 	else
 		roce__sappend(buf, cap, n, " (continues)");
+}
+
+static void summary_one(void *c, const uint8_t *seg, const struct roce_mpa_fpdu *f)
+{
+	struct swalk *s = c;
+
+	(void)seg;
+	if (s->count++)
+		return;
+	fpdu_summary(f, f->n_markers, s->buf, s->cap, s->n);
+}
+
+size_t roce_mpa_stream_fpdu_summary(const struct roce_mpa_stream_fpdu *f, char *buf, size_t cap)
+{
+	size_t n = 0;
+
+	if (!cap)
+		return 0;
+	buf[0] = 0;
+	if (!f->bytes)
+		return 0;
+	fpdu_summary(&f->view, f->n_markers, buf, cap, &n);
+	if (n && buf[0] == ' ') {
+		memmove(buf, buf + 1, n);       /* the NUL too */
+		n--;
+	}
+	return n;
 }
 
 void roce__summary_tcp(const struct roce_pkt *p, char *buf, size_t cap, size_t *n)

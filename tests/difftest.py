@@ -26,6 +26,14 @@ Then two ICRC assertions on the lab captures (captures/lab/roce_*.pcap):
     (rotating over the BTH PSN, the last covered byte before the ICRC and the
     IP source address) is reported "bad".
 
+And the MPA CRC32c verdicts on the captures that negotiated CRC (MPA_CRC_CAPTURES):
+  - per frame, rocetop's roce.mpa.crc.status values (FPDUs reassembled across
+    segments, listed on the frame that completes them) equal tshark's
+    iwarp_mpa.crc_check status ("Good CRC32" / "Bad CRC32" in its showname);
+  - the same on copies with one CRC-covered byte changed in every data segment
+    (the byte before the segment's last four), where every changed segment
+    must turn exactly one FPDU bad in both.
+
 Environment: BUILD (default "build"), TSHARK (default "tshark"),
 DIFFTEST_JOBS (parallel captures, default: CPU count), DIFFTEST_VERBOSE=1 (list
 every difference), DIFFTEST_CAPTURES=glob[,glob] (only these captures, relative
@@ -209,6 +217,25 @@ def _icrc_after_malformed_ext(d):
         and "[Malformed Packet: IB]" in _tl(d, "_ws.malformed")
 
 
+def _lldp_after_duplicate(d):
+    """An LLDPDU with a second Chassis ID/Port ID/TTL TLV: tshark's values of the field are
+    the first ones of rocetop's (tshark stopped after the duplicate), or it has none."""
+    o = d.obj or {}
+    if not d.field.startswith("lldp.") or o.get("roce.invalid.layer") != "lldp" \
+            or "a second Chassis ID, Port ID or TTL TLV" not in str(o.get("roce.invalid", "")):
+        return False
+    if d.kind == "extra":
+        return True
+    if d.kind != "value":
+        return False
+    ours, theirs = as_list(d.ours), as_list(d.theirs)
+    if len(theirs) >= len(ours):
+        return False
+    a = [norm("FT_UINT32", x) for x in ours[:len(theirs)]]
+    b = [norm("FT_UINT32", x) for x in theirs]
+    return not any(isinstance(x, Bad) for x in a + b) and a == b
+
+
 def _rd_bth_truncated(d):
     o = d.obj or {}
     return d.kind == "extra" and d.field.startswith("infiniband.bth.") \
@@ -251,6 +278,16 @@ EXPLAINED = [
      "(roce.invalid.layer lldp) and goes on walking the TLV list within its bounds, so its "
      "lldp.tlv.* for the later TLVs have no tshark counterpart (tcpdump's malformed-LLDP "
      "regression captures)"),
+
+    ("public/*", ("LLDPDUs libroce marks invalid for a second Chassis ID, Port ID or TTL TLV; "
+                  "tshark's values are the first ones of rocetop's", _lldp_after_duplicate),
+     "lldp.*",
+     "802.1AB 8.5: an LLDPDU has exactly one Chassis ID, Port ID and TTL TLV. Wireshark 4.0's "
+     "packet-lldp.c dissects a repeated one in its optional-TLV loop, then sets rtnValue = -1 "
+     "(Info 'Duplicate Time-To-Live TLV') and leaves the loop, so it adds no field for the TLVs "
+     "after the duplicate; libroce marks the layer invalid ('LLDP: a second Chassis ID, Port ID "
+     "or TTL TLV') and walks the rest of the TLV list within its bounds (lldp_minimal.pcap: four "
+     "TTL TLVs, tshark lists the first two)"),
 
     # -- Wireshark 4.0 InfiniBand dissector limits
     ("*", ("RD opcodes 0x40-0x5F", lambda d: _opcode(d) in RD_OPS and _ext_field(d)),
@@ -749,6 +786,139 @@ def icrc_checks(all_objs):
 
 
 # ---------------------------------------------------------------------------
+# MPA CRC32c verdicts against tshark's
+
+# Captures whose MPA connections negotiated CRC (C flag), relative to captures/.
+MPA_CRC_CAPTURES = ["lab/iwarp_crc_*.pcap", "public/wireshark/iwarp_*crc*.pcap"]
+
+
+def tshark_crc_verdicts(path, extra=()):
+    """{frame: ["good"|"bad"|"?", ...]} from tshark's iwarp_mpa.crc_check shownames."""
+    rc, out, err = run([TSHARK, "-n", "-r", path, "-T", "pdml"] + TSHARK_OPTS + list(extra))
+    if rc != 0:
+        raise RuntimeError("tshark -T pdml on %s failed (exit %d): %s" % (path, rc, err.strip()))
+    verdicts, no = {}, None
+    for line in out.splitlines():
+        m = re.search(r'<field name="num" [^>]*show="(\d+)"', line)
+        if m:
+            no = int(m.group(1))
+            continue
+        m = re.search(r'<field name="iwarp_mpa.crc_check" showname="([^"]*)"', line)
+        if m and no is not None:
+            t = m.group(1)
+            verdicts.setdefault(no, []).append(
+                "good" if "(Good CRC32" in t else "bad" if "(Bad CRC32" in t else "?")
+    return verdicts
+
+
+def rocetop_crc_verdicts(objs):
+    out = {}
+    for o in objs:
+        v = [x for x in as_list(o.get("roce.mpa.crc.status", [])) if x in ("good", "bad")]
+        if v:
+            out[o["frame.number"]] = v
+    return out
+
+
+def count_verdicts(v):
+    good = sum(x.count("good") for x in v.values())
+    return good, sum(x.count("bad") for x in v.values())
+
+
+def corrupt_segments(path, dst):
+    """Copies a capture with the byte before the last four of every TCP payload of at least
+    24 bytes that is not an MPA request/reply changed; returns the segments changed
+    (retransmissions once)."""
+    hdr, recs = read_pcap(path)
+    out, changed = [], []
+    for i, r in enumerate(recs, 1):
+        d = r[4]
+        try:
+            off, end, kind = l3_offsets(hdr["linktype"], d)
+        except (ValueError, struct.error, IndexError):
+            out.append(r)
+            continue
+        if kind != "ip4" or len(d) < off + 20 or d[off + 9] != 6:
+            out.append(r)
+            continue
+        tcp = off + (d[off] & 15) * 4
+        if len(d) < tcp + 13:
+            out.append(r)
+            continue
+        pay = tcp + (d[tcp + 12] >> 4) * 4
+        end = min(end, len(d))
+        if end - pay < 24 or d[pay:pay + 9] == b"MPA ID Re":
+            out.append(r)
+            continue
+        b = bytearray(d)
+        b[end - 5] ^= 0x5a
+        out.append(r[:4] + (bytes(b),))
+        key = (d[off + 12:off + 20], d[tcp:tcp + 8])     # addresses, ports, sequence number
+        if key not in changed:          # a retransmission changes no other FPDU
+            changed.append(key)
+    write_pcap(dst, hdr, out)
+    return changed
+
+
+def mpa_crc_checks(prepared):
+    """Returns (lines to print, list of failures)."""
+    lines, fails = [], []
+    rels = sorted(rel for rel in prepared
+                  if any(fnmatch.fnmatch(rel, g) for g in MPA_CRC_CAPTURES))
+    if not rels:
+        return lines, fails
+    ours_all, theirs_all, frames_agree, frames = {}, {}, 0, 0
+    c_ours, c_theirs, c_changed, c_agree, c_frames = {}, {}, 0, 0, 0
+    tmpdir = tempfile.mkdtemp(prefix="difftest-mpa-")
+    try:
+        for rel in rels:
+            path, _, ra, ta, objs = prepared[rel]
+            ours, theirs = rocetop_crc_verdicts(objs), tshark_crc_verdicts(path, ta)
+            for no in sorted(set(ours) | set(theirs)):
+                frames += 1
+                if ours.get(no, []) == theirs.get(no, []):
+                    frames_agree += 1
+                else:
+                    fails.append("%s frame %d: MPA CRC rocetop %s, tshark %s" % (
+                        rel, no, ours.get(no, "-"), theirs.get(no, "-")))
+            ours_all.update({(rel, k): v for k, v in ours.items()})
+            theirs_all.update({(rel, k): v for k, v in theirs.items()})
+
+            tmp = os.path.join(tmpdir, os.path.basename(rel))
+            changed = corrupt_segments(path, tmp)
+            c_changed += len(changed)
+            ours = rocetop_crc_verdicts(rocetop_json(tmp, ra))
+            theirs = tshark_crc_verdicts(tmp, ta)
+            for no in sorted(set(ours) | set(theirs)):
+                c_frames += 1
+                if ours.get(no, []) == theirs.get(no, []):
+                    c_agree += 1
+                else:
+                    fails.append("%s (corrupted copy) frame %d: MPA CRC rocetop %s, tshark %s" % (
+                        rel, no, ours.get(no, "-"), theirs.get(no, "-")))
+            c_ours.update({(rel, k): v for k, v in ours.items()})
+            c_theirs.update({(rel, k): v for k, v in theirs.items()})
+            bad = count_verdicts(ours)[1]
+            if bad != len(changed):
+                fails.append("%s (corrupted copy): %d segments changed, rocetop reports %d bad "
+                             "MPA CRCs" % (rel, len(changed), bad))
+    finally:
+        for f in os.listdir(tmpdir):
+            os.unlink(os.path.join(tmpdir, f))
+        os.rmdir(tmpdir)
+    og, ob = count_verdicts(ours_all)
+    tg, tb = count_verdicts(theirs_all)
+    lines.append("mpa crc: %d captures: rocetop %d good, %d bad; tshark %d good, %d bad; "
+                 "%d of %d frames agree" % (len(rels), og, ob, tg, tb, frames_agree, frames))
+    og, ob = count_verdicts(c_ours)
+    tg, tb = count_verdicts(c_theirs)
+    lines.append("mpa crc: corrupted copies (%d segments changed): rocetop %d good, %d bad; "
+                 "tshark %d good, %d bad; %d of %d frames agree" % (
+                     c_changed, og, ob, tg, tb, c_agree, c_frames))
+    return lines, fails
+
+
+# ---------------------------------------------------------------------------
 
 def main():
     t0 = time.time()
@@ -823,6 +993,13 @@ def main():
     # ICRC assertions on the lab captures.
     icrc_lines, icrc_fails = icrc_checks({rel: p[4] for rel, p in prepared.items()})
     failures += icrc_fails
+    # MPA CRC32c verdicts against tshark's.
+    try:
+        mpa_lines, mpa_fails = mpa_crc_checks(prepared)
+    except Exception as e:        # noqa: BLE001
+        mpa_lines, mpa_fails = [], ["MPA CRC checks: %s" % e]
+    icrc_lines += mpa_lines
+    failures += mpa_fails
 
     if expl:
         print("explained differences:")
