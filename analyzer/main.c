@@ -4,7 +4,8 @@
  *
  *   rocetop -r FILE [--json] [-b] [-d SECONDS] [-n COUNT] [filter…]
  *   rocetop -r FILE --packets [--json] [filter…]
- *   rocetop -i IFACE … (as above)
+ *   rocetop -i IFACE [-i IFACE…] … (as above)
+ *   rocetop -r FILE | -i IFACE…   with a terminal and none of -b/--json/--packets: the TUI
  *
  * main.c parses options and wires the capture source either to the listing
  * (--packets) or to the flow engine (flow.c) and its batch views (report.c):
@@ -23,9 +24,12 @@
 #include <unistd.h>
 #include "flow.h"
 #include "listing.h"
+#include "prom.h"
 #include "report.h"
 #include "roce.h"
 #include "seq.h"
+#include "source.h"
+#include "tui.h"
 
 #define ROCETOP_VERSION "0.1.0"
 
@@ -43,7 +47,16 @@ static void usage(FILE *f)
 		"usage: rocetop -r FILE [options] [BPF filter...]\n"
 		"       rocetop -i IFACE [options] [BPF filter...]\n"
 		"  -r, --read FILE        read a pcap or pcapng capture\n"
-		"  -i, --interface IFACE  capture live from IFACE\n"
+		"  -i, --interface IFACE  capture live from IFACE (repeat for several)\n"
+		"  -B, --buffer-size KiB  kernel capture buffer per interface (default 32768)\n"
+		"  -s, --snaplen BYTES    bytes captured per frame (default 9216)\n"
+		"  -w, --write FILE       also save the frames read to a pcap file\n"
+		"      --speed X          replay at X times the capture's pace (0: as fast as possible;\n"
+		"                         default 1 in the TUI, 0 otherwise)\n"
+		"      --realtime         --speed 1\n"
+		"  -Z, --relinquish-privileges USER  become USER once the capture is open\n"
+		"      --prometheus ADDR:PORT  serve GET /metrics (Prometheus text format) there\n"
+		"      --prometheus-max-flows N  flows with per-flow series (largest by packets; default 1000)\n"
 		"      --packets          list frames one per line (tcpdump-like)\n"
 		"      --json             with --packets: one JSON object per frame; without:\n"
 		"                         JSON lines (snapshots with -d/-n, then the summary)\n"
@@ -92,28 +105,6 @@ static int parse_port(const char *s, uint16_t *port)
 		return -1;
 	*port = (uint16_t)v;
 	return 0;
-}
-
-static pcap_t *open_source(const char *file, const char *iface, char *err)
-{
-	pcap_t *pc;
-
-	if (file)
-		return pcap_open_offline_with_tstamp_precision(file, PCAP_TSTAMP_PRECISION_NANO, err);
-	pc = pcap_create(iface, err);
-	if (!pc)
-		return NULL;
-	pcap_set_snaplen(pc, 65535);
-	pcap_set_promisc(pc, 1);
-	pcap_set_immediate_mode(pc, 1);
-	pcap_set_timeout(pc, 100);   /* wake up for snapshots on a quiet link */
-	pcap_set_tstamp_precision(pc, PCAP_TSTAMP_PRECISION_NANO);
-	if (pcap_activate(pc) < 0) {
-		snprintf(err, PCAP_ERRBUF_SIZE, "%s", pcap_geterr(pc));
-		pcap_close(pc);
-		return NULL;
-	}
-	return pc;
 }
 
 static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
@@ -178,20 +169,21 @@ struct run {
 	int progress_shown;
 };
 
-static void update_drops(struct run *r, pcap_t *pc)
+static void update_drops(struct run *r, struct source *src)
 {
-	struct pcap_stat st;
+	struct source_stats st;
 
-	if (r->ctx.live && pcap_stats(pc, &st) == 0) {
+	source_stats_total(src, &st);
+	if (r->ctx.live && st.valid) {
 		r->ctx.drops.valid = 1;
-		r->ctx.drops.received = st.ps_recv;
-		r->ctx.drops.dropped = st.ps_drop;
-		r->ctx.drops.if_dropped = st.ps_ifdrop;
+		r->ctx.drops.received = st.recv;
+		r->ctx.drops.dropped = st.drop;
+		r->ctx.drops.if_dropped = st.ifdrop;
 	}
 }
 
 /* Emits a snapshot when the interval is over; 1 when -n snapshots are done. */
-static int maybe_snapshot(struct run *r, pcap_t *pc, uint64_t now)
+static int maybe_snapshot(struct run *r, struct source *src, uint64_t now)
 {
 	if (!r->snapshots || !now)
 		return 0;
@@ -203,7 +195,7 @@ static int maybe_snapshot(struct run *r, pcap_t *pc, uint64_t now)
 		return 0;
 	/* one snapshot per interval, aligned; quiet stretches are skipped */
 	r->next_snap += (now - r->next_snap) / r->interval_ns * r->interval_ns;
-	update_drops(r, pc);
+	update_drops(r, src);
 	r->nsnap++;
 	if (r->json)
 		report_snapshot_json(stdout, &r->eng, &r->ctx, r->nsnap, r->next_snap);
@@ -212,6 +204,27 @@ static int maybe_snapshot(struct run *r, pcap_t *pc, uint64_t now)
 	fflush(stdout);
 	r->next_snap += r->interval_ns;
 	return r->iterations > 0 && r->nsnap >= (unsigned long long)r->iterations;
+}
+
+/* The TUI's reader: ready frames, decoded, into the engine. */
+struct feed {
+	struct source *src;
+	const struct roce_cfg *cfg;
+	struct engine *eng;
+};
+
+static int feed(void *ctx, unsigned max)
+{
+	struct feed *fd = ctx;
+	struct source_frame fr;
+	struct roce_pkt p;
+	int c = SOURCE_FRAME;
+
+	for (unsigned i = 0; i < max && (c = source_next(fd->src, &fr)) == SOURCE_FRAME; i++) {
+		roce_decode(&p, fd->cfg, fr.linktype, fr.data, fr.caplen, fr.len);
+		engine_packet(fd->eng, &p, fr.ts_ns, fr.caplen, fr.len);
+	}
+	return c;
 }
 
 static void progress(struct run *r, uint64_t frames, int done)
@@ -236,7 +249,7 @@ static void progress(struct run *r, uint64_t frames, int done)
 int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
-	       OPT_MAXFLOWS };
+	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -252,31 +265,79 @@ int main(int argc, char **argv)
 		{ "pmtu", required_argument, NULL, OPT_PMTU },
 		{ "link-speed", required_argument, NULL, OPT_SPEED },
 		{ "max-flows", required_argument, NULL, OPT_MAXFLOWS },
+		{ "buffer-size", required_argument, NULL, 'B' },
+		{ "snaplen", required_argument, NULL, 's' },
+		{ "write", required_argument, NULL, 'w' },
+		{ "speed", required_argument, NULL, OPT_REPLAY },
+		{ "realtime", no_argument, NULL, OPT_REALTIME },
+		{ "relinquish-privileges", required_argument, NULL, 'Z' },
+		{ "prometheus", required_argument, NULL, OPT_PROM },
+		{ "prometheus-max-flows", required_argument, NULL, OPT_PROM_MAX },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char err[PCAP_ERRBUF_SIZE] = "";
-	const char *file = NULL, *iface = NULL, *dopt[8];
+	char err[PCAP_ERRBUF_SIZE + 256] = "";
+	const char *file = NULL, *iface = NULL, *dopt[8], *wfile = NULL, *user = NULL, *prom_addr = NULL;
+	struct source_cfg scfg = { .speed = -1 };
+	struct source_frame fr;
+	struct source *src;
+	struct prom *prom = NULL;
+	enum source_err what;
+	unsigned prom_max = PROM_DEFAULT_MAX_FLOWS;
+	int tui;
 	struct roce_cfg cfg = { 0 };
 	struct listing lst = { 0 };
 	struct engine_cfg ecfg = { .max_flows = 1000000, .pmtu = 1024, .link_bps = 100000000000ull,
 				   .check_icrc = 1 };
 	static struct run run;
-	int packets = 0, json = 0, batch = 0, c, rc = 0, lt, ndopt = 0, have_delay = 0;
+	int packets = 0, json = 0, batch = 0, c, rc = 0, ndopt = 0, have_delay = 0;
 	long long count = -1, iterations = -1;
 	double delay = 2;
 	uint64_t no = 0, v64;
-	struct pcap_pkthdr *h;
-	const u_char *data;
-	char *filter;
-	pcap_t *pc;
+	char *filter = NULL;
 	uint16_t port;
 
-	while ((c = getopt_long(argc, argv, "+r:i:c:d:n:bhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+r:i:c:d:n:bB:s:w:Z:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': file = optarg; break;
-		case 'i': iface = optarg; break;
+		case 'i':
+			if (scfg.nifaces == SOURCE_MAX_IFACES) {
+				fprintf(stderr, "rocetop: at most %d interfaces\n", SOURCE_MAX_IFACES);
+				return 2;
+			}
+			iface = scfg.ifaces[scfg.nifaces++] = optarg;
+			break;
+		case 'B':
+		case 's':
+			if (parse_u64(optarg, c == 'B' ? 1 : 64, c == 'B' ? 4194304 : 262144, &v64)) {
+				fprintf(stderr, "rocetop: bad %s '%s'\n", c == 'B' ? "buffer size (KiB)" : "snaplen", optarg);
+				return 2;
+			}
+			*(c == 'B' ? &scfg.buffer_kib : &scfg.snaplen) = (int)v64;
+			break;
+		case 'w': wfile = optarg; break;
+		case 'Z': user = optarg; break;
+		case OPT_REALTIME: scfg.speed = 1; break;
+		case OPT_REPLAY: {
+			char *end;
+
+			errno = 0;
+			scfg.speed = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(scfg.speed >= 0) || scfg.speed > 1e6) {
+				fprintf(stderr, "rocetop: bad --speed '%s' (0 for as fast as possible, 1 real time)\n", optarg);
+				return 2;
+			}
+			break;
+		}
+		case OPT_PROM: prom_addr = optarg; break;
+		case OPT_PROM_MAX:
+			if (parse_u64(optarg, 0, 10000000, &v64)) {
+				fprintf(stderr, "rocetop: bad --prometheus-max-flows '%s'\n", optarg);
+				return 2;
+			}
+			prom_max = (unsigned)v64;
+			break;
 		case OPT_PACKETS: packets = 1; break;
 		case OPT_JSON: json = 1; break;
 		case 'b': batch = 1; break;
@@ -365,31 +426,40 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rocetop: -b and -n go with the flow analysis, not with --packets\n");
 		return 2;
 	}
-	pc = open_source(file, iface, err);
-	if (!pc) {
-		fprintf(stderr, "rocetop: %s: %s\n", file ? file : iface, err);
+	if (packets && prom_addr) {
+		fprintf(stderr, "rocetop: --prometheus goes with the flow analysis, not with --packets\n");
+		return 2;
+	}
+	tui = !packets && !batch && !json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	if (optind < argc && !(filter = join_args(argc - optind, argv + optind))) {
+		fprintf(stderr, "rocetop: out of memory\n");
 		return 1;
 	}
-	lt = pcap_datalink(pc);
-	if (!roce_linktype_supported(lt)) {
-		fprintf(stderr, "rocetop: %s: unsupported link type %s (%d)\n", file ? file : iface,
-			pcap_datalink_val_to_name(lt) ? pcap_datalink_val_to_name(lt) : "?", lt);
-		pcap_close(pc);
+	scfg.file = file;
+	scfg.filter = filter;
+	scfg.count = count > 0 ? (uint64_t)count : 0;
+	scfg.timeout_ms = tui ? 0 : 100;   /* batch: wake up for snapshots on a quiet link */
+	if (scfg.speed < 0)
+		scfg.speed = tui && file ? 1 : 0;
+	src = source_open(&scfg, &what, err, sizeof err);
+	free(filter);
+	if (!src) {
+		fprintf(stderr, "rocetop: %s\n", err);
+		return what == SOURCE_E_FILTER || what == SOURCE_E_USAGE ? 2 : 1;
+	}
+	if (prom_addr && (!(prom = prom_open(prom_addr, prom_max, err, sizeof err)) ||
+			  prom_attach(prom, src, &run.eng) < 0)) {
+		fprintf(stderr, "rocetop: %s\n", err);
+		source_close(src);
 		return 1;
 	}
-	if (optind < argc) {
-		struct bpf_program prog;
-
-		filter = join_args(argc - optind, argv + optind);
-		if (!filter || pcap_compile(pc, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) < 0 ||
-		    pcap_setfilter(pc, &prog) < 0) {
-			fprintf(stderr, "rocetop: filter '%s': %s\n", filter ? filter : "", pcap_geterr(pc));
-			free(filter);
-			pcap_close(pc);
-			return 2;
-		}
-		pcap_freecode(&prog);
-		free(filter);
+	/* as tcpdump: privileges go once the capture is open, before -w opens its file */
+	if ((user && source_drop_privileges(user, err, sizeof err) < 0) ||
+	    (wfile && source_dump_open(src, wfile, err, sizeof err) < 0)) {
+		fprintf(stderr, "rocetop: %s\n", err);
+		prom_close(prom);
+		source_close(src);
+		return 1;
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -397,10 +467,11 @@ int main(int argc, char **argv)
 	if (!packets) {
 		if (engine_init(&run.eng, &ecfg)) {
 			fprintf(stderr, "rocetop: out of memory for %u flows\n", ecfg.max_flows);
-			pcap_close(pc);
+			prom_close(prom);
+			source_close(src);
 			return 1;
 		}
-		run.ctx.source = file ? file : iface;
+		run.ctx.source = source_name(src);
 		run.ctx.live = !file;
 		run.json = json;
 		/* text snapshots with -b (and, until the TUI, live); JSON ones with -d or -n */
@@ -410,53 +481,64 @@ int main(int argc, char **argv)
 		if (file && isatty(2)) {
 			struct stat st;
 
-			run.pf = pcap_file(pc);
+			run.pf = source_file(src);
 			if (run.pf && fstat(fileno(run.pf), &st) == 0 && st.st_size > (1 << 24))
 				run.psize = st.st_size;
 		}
 	}
 
+	if (tui) {
+		struct feed fd = { src, &cfg, &run.eng };
+		struct tui_cfg tc = { .eng = &run.eng, .ecfg = &ecfg, .src = src, .feed = feed, .feed_ctx = &fd,
+				      .prom_addr = prom ? prom_address(prom) : NULL, .interval = have_delay ? delay : 1,
+				      .version = ROCETOP_VERSION };
+
+		rc = tui_run(&tc);
+		engine_free(&run.eng);
+		prom_close(prom);
+		source_close(src);
+		return rc;
+	}
 	lst.out = packets ? stdout : NULL;
 	lst.json = json;
-	lst.nsec = pcap_get_tstamp_precision(pc) == PCAP_TSTAMP_PRECISION_NANO;
+	lst.nsec = source_nsec(src);
 	while (!stop && (count < 0 || (long long)no < count)) {
 		struct roce_pkt p;
 		uint64_t ts;
 
-		c = pcap_next_ex(pc, &h, &data);
-		if (c == 0) {
-			/* live: timeout */
-			if (!packets && maybe_snapshot(&run, pc, wall_ns()))
+		c = source_next(src, &fr);
+		if (c == SOURCE_NONE) {
+			/* live: quiet; paced replay: not due yet */
+			if (!packets && maybe_snapshot(&run, src, file ? source_now(src) : wall_ns()))
 				break;
 			continue;
 		}
-		if (c == PCAP_ERROR_BREAK)
+		if (c == SOURCE_EOF)
 			break;             /* end of file */
 		if (c < 0) {
-			fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", file ? file : iface,
-				pcap_geterr(pc), (unsigned long long)no);
+			fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(src),
+				source_error(src), (unsigned long long)no);
 			rc = 1;
 			break;
 		}
 		no++;
-		roce_decode(&p, &cfg, lt, data, h->caplen, h->len);
+		roce_decode(&p, &cfg, fr.linktype, fr.data, fr.caplen, fr.len);
 		if (packets) {
-			listing_frame(&lst, no, &h->ts, &p, h->caplen, h->len);
+			listing_frame(&lst, no, &fr.hdr.ts, &p, fr.caplen, fr.len);
 			continue;
 		}
-		ts = (uint64_t)h->ts.tv_sec * 1000000000ull +
-		     (uint64_t)h->ts.tv_usec * (lst.nsec ? 1 : 1000);
-		if (run.snapshots && maybe_snapshot(&run, pc, file ? ts : wall_ns())) {
+		ts = fr.ts_ns;
+		if (run.snapshots && maybe_snapshot(&run, src, file ? ts : wall_ns())) {
 			/* -n reached: this frame belongs after the last snapshot */
 			break;
 		}
-		engine_packet(&run.eng, &p, ts, h->caplen, h->len);
+		engine_packet(&run.eng, &p, ts, fr.caplen, fr.len);
 		if (run.psize && !(no & 0xffff))
 			progress(&run, no, 0);
 	}
 	if (!packets) {
 		progress(&run, no, 1);
-		update_drops(&run, pc);
+		update_drops(&run, src);
 		if (json)
 			report_summary_json(stdout, &run.eng, &run.ctx);
 		else
@@ -468,6 +550,7 @@ int main(int argc, char **argv)
 	}
 	if (!packets)
 		engine_free(&run.eng);
-	pcap_close(pc);
+	prom_close(prom);
+	source_close(src);
 	return rc;
 }

@@ -1,0 +1,697 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * prom.c — the Prometheus exporter: a listening socket and up to
+ * MAX_CLIENTS connections, all non-blocking and watched by the capture
+ * source's poll(); each GET /metrics renders the engine into memory
+ * (open_memstream) and writes it as the socket accepts it.
+ *
+ * Exposition format: https://prometheus.io/docs/instrumenting/exposition_formats/
+ * — "# HELP name text", "# TYPE name counter|gauge", then
+ * name{label="value",…} number; in label values \, " and newline are escaped.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include "dcb.h"
+#include "prom.h"
+
+#define MAX_CLIENTS 16
+#define REQ_MAX 4096
+
+struct client {
+	int fd;
+	uint64_t since;               /* accept order, to drop the oldest when full */
+	size_t rlen;
+	char req[REQ_MAX];
+	char *out;
+	size_t olen, off;
+};
+
+struct prom {
+	int fd;
+	unsigned max_flows;
+	char addr[128];
+	struct source *src;
+	const struct engine *e;
+	struct client c[MAX_CLIENTS];
+	uint64_t accepts;
+	unsigned long scrapes;
+};
+
+/* ---- the text ------------------------------------------------------------------------------ */
+
+static void esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fputc('\\', f), fputc(*s, f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void head(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void one(FILE *f, const char *name, const char *type, const char *help, uint64_t v)
+{
+	head(f, name, type, help);
+	fprintf(f, "%s %" PRIu64 "\n", name, v);
+}
+
+/* The per-flow label set, with more labels (already escaped) or NULL. */
+static void flow_labels(FILE *f, const struct engine *e, const struct flow *fl, const char *more)
+{
+	char a[64];
+
+	fputs("{src=\"", f);
+	esc(f, host_str(e, fl->src, a, sizeof a));
+	fputs("\",dst=\"", f);
+	esc(f, host_str(e, fl->dst, a, sizeof a));
+	if (fl->kind == FK_IWARP)
+		fprintf(f, "\",destqp=\"\",sport=\"%u\",dport=\"%u", fl->qpn >> 16, fl->qpn & 0xffff);
+	else
+		fprintf(f, "\",destqp=\"%" PRIu32, fl->qpn);
+	fputs("\",kind=\"", f);
+	esc(f, flow_kind_name(fl->kind));
+	fprintf(f, "\"%s%s}", more ? "," : "", more ? more : "");
+}
+
+static const struct roce_seq_anom zero_anom;
+
+static const struct roce_seq_anom *anom(const struct flow *f)
+{
+	return f->kind != FK_IWARP && f->u.seq.x ? f->u.seq.x : &zero_anom;
+}
+
+/* Per-flow metrics: name suffix, type, help, value. */
+enum { V_PACKETS, V_BYTES, V_REQUESTS, V_RETRANS, V_DUP, V_OOS, V_OOSR, V_GAPS, V_MISSING, V_ACKS,
+       V_NAK_SEQ, V_NAK_INV, V_NAK_ACC, V_NAK_OP, V_RNR, V_CNP, V_ECN, V_ICRC, V_TCP_RETRANS, V_CRC_BAD,
+       V__COUNT };
+
+static const struct {
+	const char *name, *type, *help;
+} flow_metric[V__COUNT] = {
+	[V_PACKETS] = { "rocetop_flow_packets_total", "counter", "Packets of the flow (one direction)." },
+	[V_BYTES] = { "rocetop_flow_bytes_total", "counter", "Bytes on the wire of the flow." },
+	[V_REQUESTS] = { "rocetop_flow_requests_total", "counter", "RC request packets of the flow's PSN space." },
+	[V_RETRANS] = { "rocetop_flow_retransmissions_total", "counter",
+			"Request packets whose PSN was already seen in this direction." },
+	[V_DUP] = { "rocetop_flow_duplicate_request_total", "counter",
+		    "Request packets before the responder's expected PSN (as rxe counts duplicate_request)." },
+	[V_OOS] = { "rocetop_flow_out_of_sequence_total", "counter",
+		    "Request packets beyond the responder's expected PSN." },
+	[V_OOSR] = { "rocetop_flow_out_of_seq_request_total", "counter",
+		     "Runs of out-of-sequence requests, one PSN sequence error NAK each (as rxe counts out_of_seq_request)." },
+	[V_GAPS] = { "rocetop_flow_psn_gaps_total", "counter", "Times the request PSN jumped ahead." },
+	[V_MISSING] = { "rocetop_flow_missing_psns", "gauge", "Request PSNs never seen (open holes included)." },
+	[V_ACKS] = { "rocetop_flow_acks_total", "counter", "Positive acknowledgements of the flow's requests." },
+	[V_NAK_SEQ] = { "rocetop_flow_nak_seq_err_total", "counter", "PSN sequence error NAKs answering the flow." },
+	[V_NAK_INV] = { "rocetop_flow_nak_invalid_request_total", "counter", "Invalid request NAKs." },
+	[V_NAK_ACC] = { "rocetop_flow_nak_remote_access_total", "counter", "Remote access error NAKs." },
+	[V_NAK_OP] = { "rocetop_flow_nak_remote_op_total", "counter", "Remote operational error NAKs." },
+	[V_RNR] = { "rocetop_flow_rnr_nak_total", "counter", "Receiver not ready NAKs." },
+	[V_CNP] = { "rocetop_flow_cnp_total", "counter", "Congestion notification packets slowing the flow's sender." },
+	[V_ECN] = { "rocetop_flow_ecn_ce_total", "counter", "Packets of the flow marked ECN CE." },
+	[V_ICRC] = { "rocetop_flow_icrc_bad_total", "counter", "Packets with a bad ICRC." },
+	[V_TCP_RETRANS] = { "rocetop_flow_tcp_retransmissions_total", "counter", "iWARP: TCP segments resent." },
+	[V_CRC_BAD] = { "rocetop_flow_mpa_crc_bad_total", "counter", "iWARP: FPDUs with a bad MPA CRC." },
+};
+
+/* 1 when the metric exists for the flow, with its value. */
+static int flow_value(const struct flow *f, int m, uint64_t *v)
+{
+	const struct roce_seq_anom *x = anom(f);
+	const struct roce_seq_dir *d = &f->u.seq;
+	int iw = f->kind == FK_IWARP;
+
+	switch (m) {
+	case V_PACKETS: *v = f->packets; return 1;
+	case V_BYTES: *v = f->bytes; return 1;
+	case V_TCP_RETRANS: *v = f->u.iw.tcp_retrans; return iw;
+	case V_CRC_BAD: *v = f->u.iw.crc_bad; return iw;
+	default: break;
+	}
+	if (iw)
+		return 0;
+	switch (m) {
+	case V_REQUESTS: *v = d->requests; break;
+	case V_RETRANS: *v = x->retransmissions; break;
+	case V_DUP: *v = x->duplicate_request; break;
+	case V_OOS: *v = x->out_of_sequence; break;
+	case V_OOSR: *v = x->out_of_seq_request; break;
+	case V_GAPS: *v = x->psn_gaps; break;
+	case V_MISSING: *v = roce_seq_missing(d); break;
+	case V_ACKS: *v = d->acks; break;
+	case V_NAK_SEQ: *v = x->nak_seq_err; break;
+	case V_NAK_INV: *v = x->nak_invalid_request; break;
+	case V_NAK_ACC: *v = x->nak_remote_access; break;
+	case V_NAK_OP: *v = x->nak_remote_op; break;
+	case V_RNR: *v = x->rnr_nak; break;
+	case V_CNP: *v = d->cnp; break;
+	case V_ECN: *v = d->ecn_ce; break;
+	case V_ICRC: *v = d->icrc_bad; break;
+	default: return 0;
+	}
+	return 1;
+}
+
+/* The k largest flows by packets (a min-heap of k), largest first. */
+static uint32_t top_flows(const struct engine *e, uint32_t k, uint32_t *out)
+{
+	uint32_t n = 0;
+
+#define PK(i) (e->flows[out[i]].packets)
+	for (uint32_t i = 0; i < e->nflows && k; i++) {
+		uint32_t j;
+
+		if (n < k) {
+			/* sift up */
+			for (j = n++; j && PK((j - 1) / 2) > e->flows[i].packets; j = (j - 1) / 2)
+				out[j] = out[(j - 1) / 2];
+			out[j] = i;
+			continue;
+		}
+		if (e->flows[i].packets <= PK(0))
+			continue;
+		/* replace the root, sift down */
+		for (j = 0;;) {
+			uint32_t l = 2 * j + 1, m = j;
+			uint64_t mv = e->flows[i].packets;
+
+			if (l < n && PK(l) < mv)
+				m = l, mv = PK(l);
+			if (l + 1 < n && PK(l + 1) < mv)
+				m = l + 1;
+			if (m == j)
+				break;
+			out[j] = out[m];
+			j = m;
+		}
+		out[j] = i;
+	}
+	/* heap sort: smallest to the end */
+	for (uint32_t end = n; end > 1; end--) {
+		uint32_t t = out[0], j = 0, last = out[end - 1];
+
+		out[end - 1] = t;
+		for (;;) {
+			uint32_t l = 2 * j + 1, m = j;
+			uint64_t mv = e->flows[last].packets;
+
+			if (l < end - 1 && PK(l) < mv)
+				m = l, mv = PK(l);
+			if (l + 1 < end - 1 && PK(l + 1) < mv)
+				m = l + 1;
+			if (m == j)
+				break;
+			out[j] = out[m];
+			j = m;
+		}
+		out[j] = last;
+	}
+#undef PK
+	return n;
+}
+
+static uint64_t paused_ns(const struct pause_stat *s, uint64_t now)
+{
+	uint64_t t = s->paused_ns;
+
+	if (s->until_ns > s->since_ns) {
+		uint64_t end = now < s->until_ns ? now : s->until_ns;
+
+		if (end > s->since_ns)
+			t += end - s->since_ns;
+	}
+	return t;
+}
+
+void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned max_flows)
+{
+	const struct engine_totals *t = &e->t;
+	static const char *const vn[5] = { "none", "v1", "v2", "v2-1021", "v2-port" };
+	uint64_t pfc_pauses[8] = { 0 }, pfc_xon[8] = { 0 }, pfc_ns[8] = { 0 }, pause = 0, now = t->last_ns;
+	uint64_t sums[V__COUNT] = { 0 };
+	uint32_t *top = NULL, ntop = 0;
+	unsigned n = src ? source_count(src) : 0;
+
+	one(f, "rocetop_frames_total", "counter", "Frames analysed.", t->frames);
+	one(f, "rocetop_bytes_total", "counter", "Bytes of the frames analysed, as on the wire.", t->bytes);
+	head(f, "rocetop_roce_frames_total", "counter", "Frames by RoCE version (none: not RoCE).");
+	for (int i = 0; i < 5; i++)
+		fprintf(f, "rocetop_roce_frames_total{version=\"%s\"} %" PRIu64 "\n", vn[i], t->roce[i]);
+	head(f, "rocetop_icrc_total", "counter", "RoCE frames by ICRC verdict.");
+	fprintf(f, "rocetop_icrc_total{status=\"good\"} %" PRIu64 "\nrocetop_icrc_total{status=\"bad\"} %" PRIu64
+		"\nrocetop_icrc_total{status=\"unchecked\"} %" PRIu64 "\n", t->icrc[ROCE_ICRC_GOOD],
+		t->icrc[ROCE_ICRC_BAD], t->icrc[ROCE_ICRC_UNCHECKED]);
+	one(f, "rocetop_truncated_frames_total", "counter", "Frames cut short by the snapshot length.", t->truncated);
+	one(f, "rocetop_invalid_frames_total", "counter", "Frames that contradict the specifications.", t->invalid);
+	one(f, "rocetop_iwarp_frames_total", "counter", "iWARP frames.", t->iwarp);
+	one(f, "rocetop_ecn_ce_frames_total", "counter", "RoCE frames marked ECN CE.", t->roce_ce);
+	one(f, "rocetop_cnp_frames_total", "counter", "RoCE congestion notification packets.", t->cnp);
+	one(f, "rocetop_cnm_frames_total", "counter", "802.1Qau (QCN) congestion notification messages.", t->cnm);
+	one(f, "rocetop_flows", "gauge", "Flows in the table.", e->nflows);
+	one(f, "rocetop_flows_evicted_total", "counter", "Flows evicted at --max-flows (least recently seen).",
+	    t->evicted);
+	{
+		static const char *const fm[] = { "unknown", "lossless", "resilient", "zero_touch", "mixed" };
+		enum fabric_mode m = engine_fabric_mode(e, NULL, 0);
+
+		head(f, "rocetop_fabric_mode", "gauge",
+		     "Fabric mode from what was seen: 1 for the current mode (lossless, resilient, zero_touch, mixed, unknown).");
+		for (int i = 0; i < 5; i++)
+			fprintf(f, "rocetop_fabric_mode{mode=\"%s\"} %d\n", fm[i], (int)m == i);
+	}
+
+	/* capture drops, per interface: never hidden */
+	if (n && source_live(src)) {
+		struct source_stats st[SOURCE_MAX_IFACES];
+
+		for (unsigned i = 0; i < n; i++)
+			source_stats(src, i, &st[i]);
+		head(f, "rocetop_capture_received_total", "counter", "Packets the capture received (pcap_stats ps_recv).");
+		for (unsigned i = 0; i < n; i++)
+			if (st[i].valid) {
+				fputs("rocetop_capture_received_total{iface=\"", f);
+				esc(f, source_iface(src, i));
+				fprintf(f, "\"} %" PRIu64 "\n", st[i].recv);
+			}
+		head(f, "rocetop_capture_dropped_total", "counter",
+		     "Packets dropped because the capture buffer was full (pcap_stats ps_drop).");
+		for (unsigned i = 0; i < n; i++)
+			if (st[i].valid) {
+				fputs("rocetop_capture_dropped_total{iface=\"", f);
+				esc(f, source_iface(src, i));
+				fprintf(f, "\"} %" PRIu64 "\n", st[i].drop);
+			}
+		head(f, "rocetop_capture_if_dropped_total", "counter",
+		     "Packets dropped by the interface or its driver (pcap_stats ps_ifdrop).");
+		for (unsigned i = 0; i < n; i++)
+			if (st[i].valid) {
+				fputs("rocetop_capture_if_dropped_total{iface=\"", f);
+				esc(f, source_iface(src, i));
+				fprintf(f, "\"} %" PRIu64 "\n", st[i].ifdrop);
+			}
+	}
+
+	/* link-level flow control, capture-wide by priority */
+	for (uint32_t i = 0; i < e->nports; i++) {
+		for (int k = 0; k < 8; k++) {
+			pfc_pauses[k] += e->ports[i].pfc[k].pauses;
+			pfc_xon[k] += e->ports[i].pfc[k].xon;
+			pfc_ns[k] += paused_ns(&e->ports[i].pfc[k], now);
+		}
+		pause += e->ports[i].pause.pauses;
+	}
+	one(f, "rocetop_pfc_frames_total", "counter", "PFC (802.1Qbb) frames.", t->pfc_frames);
+	head(f, "rocetop_pfc_pauses_total", "counter", "PFC pause requests (time > 0) by priority, all ports.");
+	for (int k = 0; k < 8; k++)
+		fprintf(f, "rocetop_pfc_pauses_total{priority=\"%d\"} %" PRIu64 "\n", k, pfc_pauses[k]);
+	head(f, "rocetop_pfc_xon_total", "counter", "PFC resumes (time 0) by priority, all ports.");
+	for (int k = 0; k < 8; k++)
+		fprintf(f, "rocetop_pfc_xon_total{priority=\"%d\"} %" PRIu64 "\n", k, pfc_xon[k]);
+	head(f, "rocetop_pfc_paused_seconds_total", "counter",
+	     "Time paused by PFC by priority, summed over ports (quanta at --link-speed).");
+	for (int k = 0; k < 8; k++)
+		fprintf(f, "rocetop_pfc_paused_seconds_total{priority=\"%d\"} %.9f\n", k, pfc_ns[k] / 1e9);
+	one(f, "rocetop_pause_frames_total", "counter", "802.3x PAUSE frames.", t->pause_frames);
+	one(f, "rocetop_pause_requests_total", "counter", "802.3x pause requests (time > 0).", pause);
+
+	/* capture-wide sums of the flow counters (evicted flows included) */
+	for (uint32_t i = 0; i < e->nflows; i++)
+		for (int m = 0; m < V__COUNT; m++) {
+			uint64_t v;
+
+			if (flow_value(&e->flows[i], m, &v))
+				sums[m] += v;
+		}
+	sums[V_PACKETS] += e->ev.packets;
+	sums[V_BYTES] += e->ev.bytes;
+	sums[V_RETRANS] += e->ev.retransmissions;
+	sums[V_DUP] += e->ev.duplicate_request;
+	sums[V_OOS] += e->ev.out_of_sequence;
+	sums[V_OOSR] += e->ev.out_of_seq_request;
+	sums[V_GAPS] += e->ev.psn_gaps;
+	sums[V_ACKS] += e->ev.acks;
+	sums[V_NAK_SEQ] += e->ev.nak_seq_err;
+	sums[V_RNR] += e->ev.rnr_nak;
+	sums[V_ECN] += e->ev.ecn_ce;
+	sums[V_CNP] += e->ev.cnp;
+	sums[V_ICRC] += e->ev.icrc_bad;
+	{
+		static const int tot[] = { V_RETRANS, V_DUP, V_OOS, V_OOSR, V_GAPS, V_ACKS, V_NAK_SEQ, V_NAK_INV,
+					   V_NAK_ACC, V_NAK_OP, V_RNR, V_CNP, V_ECN, V_ICRC };
+
+		for (unsigned i = 0; i < sizeof tot / sizeof tot[0]; i++) {
+			char name[96];
+
+			/* rocetop_flow_X_total -> rocetop_X_total */
+			snprintf(name, sizeof name, "rocetop_%s", flow_metric[tot[i]].name + strlen("rocetop_flow_"));
+			one(f, name, "counter", "Sum over all flows (evicted ones included).", sums[tot[i]]);
+		}
+	}
+
+	/* per flow, bounded */
+	if (max_flows && e->nflows)
+		top = malloc((max_flows < e->nflows ? max_flows : e->nflows) * sizeof *top);
+	if (top)
+		ntop = top_flows(e, max_flows < e->nflows ? max_flows : e->nflows, top);
+	one(f, "rocetop_prometheus_flows_exported", "gauge",
+	    "Flows with per-flow series here: the largest by packets, at most --prometheus-max-flows.", ntop);
+	one(f, "rocetop_prometheus_flows_omitted", "gauge",
+	    "Flows left out of the per-flow series (see --prometheus-max-flows); the totals count them.",
+	    e->nflows - ntop);
+	if (e->nflows > ntop)
+		fprintf(f, "# rocetop: %" PRIu32 " of %" PRIu32 " flows exported (largest by packets, "
+			"--prometheus-max-flows %u)\n", ntop, e->nflows, max_flows);
+	for (int m = 0; m < V__COUNT; m++) {
+		int any = 0;
+
+		for (uint32_t i = 0; i < ntop; i++) {
+			const struct flow *fl = &e->flows[top[i]];
+			uint64_t v;
+
+			if (!flow_value(fl, m, &v))
+				continue;
+			if (!any++)
+				head(f, flow_metric[m].name, flow_metric[m].type, flow_metric[m].help);
+			fputs(flow_metric[m].name, f);
+			flow_labels(f, e, fl, NULL);
+			fprintf(f, " %" PRIu64 "\n", v);
+		}
+	}
+	{
+		static const double q[2] = { 0.5, 0.99 };
+		int any = 0;
+
+		for (uint32_t i = 0; i < ntop; i++) {
+			const struct flow *fl = &e->flows[top[i]];
+
+			if (fl->kind == FK_IWARP || !fl->u.seq.rtt.n)
+				continue;
+			if (!any++)
+				head(f, "rocetop_flow_rtt_seconds", "gauge",
+				     "Request to covering ACK round trip time quantiles (log histogram).");
+			for (int k = 0; k < 2; k++) {
+				fputs("rocetop_flow_rtt_seconds", f);
+				flow_labels(f, e, fl, k ? "quantile=\"0.99\"" : "quantile=\"0.5\"");
+				fprintf(f, " %.6f\n", roce_seq_hist_quantile(&fl->u.seq.rtt, q[k]) / 1e6);
+			}
+		}
+	}
+	free(top);
+}
+
+/* ---- the server ------------------------------------------------------------------------------ */
+
+static void on_client(void *ctx, int fd, short rev);
+
+static void drop_client(struct prom *p, struct client *c)
+{
+	if (c->fd < 0)
+		return;
+	if (p->src)
+		source_unwatch(p->src, c->fd);
+	close(c->fd);
+	free(c->out);
+	memset(c, 0, sizeof *c);
+	c->fd = -1;
+}
+
+static void respond(struct prom *p, struct client *c, const char *status, const char *ctype, const char *body,
+		    size_t blen)
+{
+	FILE *m = open_memstream(&c->out, &c->olen);
+
+	if (!m) {
+		drop_client(p, c);
+		return;
+	}
+	fprintf(m, "HTTP/1.0 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n", status,
+		ctype, blen);
+	fwrite(body, 1, blen, m);
+	if (fclose(m) != 0) {
+		drop_client(p, c);
+		return;
+	}
+	c->off = 0;
+	source_watch(p->src, c->fd, POLLOUT, on_client, p);
+}
+
+static void handle_request(struct prom *p, struct client *c)
+{
+	char method[16] = "", path[256] = "";
+	char *q;
+
+	if (sscanf(c->req, "%15s %255s", method, path) != 2) {
+		static const char m[] = "bad request\n";
+
+		respond(p, c, "400 Bad Request", "text/plain", m, sizeof m - 1);
+		return;
+	}
+	if ((q = strchr(path, '?')))
+		*q = 0;
+	if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
+		static const char m[] = "only GET\n";
+
+		respond(p, c, "405 Method Not Allowed", "text/plain", m, sizeof m - 1);
+		return;
+	}
+	if (!strcmp(path, "/metrics")) {
+		char *body = NULL;
+		size_t blen = 0;
+		FILE *m = open_memstream(&body, &blen);
+
+		if (!m) {
+			drop_client(p, c);
+			return;
+		}
+		prom_write(m, p->e, p->src, p->max_flows);
+		if (fclose(m) != 0) {
+			free(body);
+			drop_client(p, c);
+			return;
+		}
+		p->scrapes++;
+		respond(p, c, "200 OK", "text/plain; version=0.0.4; charset=utf-8", body,
+			strcmp(method, "HEAD") ? blen : 0);
+		free(body);
+		return;
+	}
+	if (!strcmp(path, "/")) {
+		static const char m[] = "rocetop: the metrics are at /metrics\n";
+
+		respond(p, c, "200 OK", "text/plain", m, sizeof m - 1);
+		return;
+	}
+	{
+		static const char m[] = "not found; try /metrics\n";
+
+		respond(p, c, "404 Not Found", "text/plain", m, sizeof m - 1);
+	}
+}
+
+static void on_client(void *ctx, int fd, short rev)
+{
+	struct prom *p = ctx;
+	struct client *c = NULL;
+	ssize_t n;
+
+	for (int i = 0; i < MAX_CLIENTS; i++)
+		if (p->c[i].fd == fd)
+			c = &p->c[i];
+	if (!c)
+		return;
+	if (c->out) {
+		if (!(rev & (POLLOUT | POLLERR | POLLHUP)))
+			return;
+		while (c->off < c->olen) {
+			n = send(fd, c->out + c->off, c->olen - c->off, MSG_NOSIGNAL);
+			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+				return;
+			if (n <= 0) {
+				drop_client(p, c);
+				return;
+			}
+			c->off += (size_t)n;
+		}
+		shutdown(fd, SHUT_WR);
+		drop_client(p, c);
+		return;
+	}
+	n = recv(fd, c->req + c->rlen, sizeof c->req - 1 - c->rlen, 0);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return;
+	if (n <= 0) {
+		drop_client(p, c);
+		return;
+	}
+	c->rlen += (size_t)n;
+	c->req[c->rlen] = 0;
+	if (strstr(c->req, "\r\n\r\n") || strstr(c->req, "\n\n"))
+		handle_request(p, c);
+	else if (c->rlen == sizeof c->req - 1) {
+		static const char m[] = "request too long\n";
+
+		respond(p, c, "431 Request Header Fields Too Large", "text/plain", m, sizeof m - 1);
+	}
+}
+
+static void on_listen(void *ctx, int fd, short rev)
+{
+	struct prom *p = ctx;
+
+	(void)rev;
+	for (int k = 0; k < 8; k++) {
+		int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		struct client *c = NULL, *old = NULL;
+
+		if (cfd < 0)
+			return;
+		for (int i = 0; i < MAX_CLIENTS; i++) {
+			if (p->c[i].fd < 0) {
+				c = &p->c[i];
+				break;
+			}
+			if (!old || p->c[i].since < old->since)
+				old = &p->c[i];
+		}
+		if (!c) {
+			/* full: the oldest connection goes */
+			drop_client(p, old);
+			c = old;
+		}
+		c->fd = cfd;
+		c->since = ++p->accepts;
+		if (source_watch(p->src, cfd, POLLIN, on_client, p) < 0)
+			drop_client(p, c);
+	}
+}
+
+struct prom *prom_open(const char *spec, unsigned max_flows, char *err, size_t errcap)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICSERV | AI_PASSIVE }, *ai = NULL, *a;
+	char host[256], port[16], hs[NI_MAXHOST], ps[NI_MAXSERV];
+	const char *colon;
+	struct prom *p;
+	int rc, one_ = 1;
+	size_t hl;
+
+	/* [v6]:port or host:port; the port after the last colon */
+	if (spec[0] == '[') {
+		const char *close_ = strchr(spec, ']');
+
+		if (!close_ || close_[1] != ':') {
+			snprintf(err, errcap, "--prometheus %s: want ADDR:PORT or [IPv6]:PORT", spec);
+			return NULL;
+		}
+		hl = (size_t)(close_ - spec - 1);
+		colon = close_ + 1;
+		spec++;
+	} else {
+		colon = strrchr(spec, ':');
+		if (!colon || colon == spec) {
+			snprintf(err, errcap, "--prometheus %s: want ADDR:PORT (the address to bind, e.g. 127.0.0.1:9464)",
+				 spec);
+			return NULL;
+		}
+		hl = (size_t)(colon - spec);
+	}
+	if (hl >= sizeof host || strlen(colon + 1) >= sizeof port || !colon[1] ||
+	    strspn(colon + 1, "0123456789") != strlen(colon + 1) || atoi(colon + 1) > 65535) {
+		snprintf(err, errcap, "--prometheus %s: bad address or port", spec);
+		return NULL;
+	}
+	memcpy(host, spec, hl);
+	host[hl] = 0;
+	snprintf(port, sizeof port, "%s", colon + 1);
+	rc = getaddrinfo(host, port, &hints, &ai);
+	if (rc) {
+		snprintf(err, errcap, "--prometheus %s: %s", host, gai_strerror(rc));
+		return NULL;
+	}
+	p = calloc(1, sizeof *p);
+	if (!p) {
+		freeaddrinfo(ai);
+		snprintf(err, errcap, "out of memory");
+		return NULL;
+	}
+	p->fd = -1;
+	for (int i = 0; i < MAX_CLIENTS; i++)
+		p->c[i].fd = -1;
+	p->max_flows = max_flows;
+	for (a = ai; a; a = a->ai_next) {
+		int fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+
+		if (fd < 0)
+			continue;
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one_, sizeof one_);
+		if (bind(fd, a->ai_addr, a->ai_addrlen) == 0 && listen(fd, 16) == 0) {
+			struct sockaddr_storage ss;
+			socklen_t sl = sizeof ss;
+
+			p->fd = fd;
+			if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0 &&
+			    getnameinfo((struct sockaddr *)&ss, sl, hs, sizeof hs, ps, sizeof ps,
+					NI_NUMERICHOST | NI_NUMERICSERV) == 0)
+				snprintf(p->addr, sizeof p->addr, strchr(hs, ':') ? "[%s]:%s" : "%s:%s", hs, ps);
+			break;
+		}
+		rc = errno;
+		close(fd);
+		errno = rc;
+	}
+	if (p->fd < 0) {
+		snprintf(err, errcap, "--prometheus %s: cannot listen on %s port %s: %s", spec, host, port,
+			 strerror(errno));
+		freeaddrinfo(ai);
+		free(p);
+		return NULL;
+	}
+	freeaddrinfo(ai);
+	return p;
+}
+
+int prom_attach(struct prom *p, struct source *src, const struct engine *e)
+{
+	p->src = src;
+	p->e = e;
+	return source_watch(src, p->fd, POLLIN, on_listen, p);
+}
+
+void prom_close(struct prom *p)
+{
+	if (!p)
+		return;
+	for (int i = 0; i < MAX_CLIENTS; i++)
+		drop_client(p, &p->c[i]);
+	if (p->fd >= 0) {
+		if (p->src)
+			source_unwatch(p->src, p->fd);
+		close(p->fd);
+	}
+	free(p);
+}
+
+const char *prom_address(const struct prom *p)
+{
+	return p->addr;
+}
+
+unsigned long prom_scrapes(const struct prom *p)
+{
+	return p->scrapes;
+}

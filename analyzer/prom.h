@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * prom.h — `--prometheus ADDR:PORT`: the flow engine's counters served as
+ * GET /metrics in the Prometheus text exposition format (version 0.0.4),
+ * so that an existing Prometheus scrapes a fleet of rocetops.
+ *
+ * A small non-blocking HTTP/1.0 server: the listening socket and its
+ * clients are descriptors watched by the capture source's poll()
+ * (source_watch), so it is served from the capture loop, without threads.
+ * It binds to the address given and to nothing else.
+ *
+ * Per-flow series are bounded: the max_flows largest flows by packets are
+ * exported (labels src, dst, destqp, kind; iWARP flows carry sport and dport
+ * instead of a QPN), and rocetop_prometheus_flows_omitted says how many were
+ * left out.  Capture-wide totals count every flow, evicted ones included.
+ */
+#ifndef ROCETOP_PROM_H
+#define ROCETOP_PROM_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "flow.h"
+#include "source.h"
+
+#define PROM_DEFAULT_MAX_FLOWS 1000
+
+struct prom;
+
+/* "127.0.0.1:9464", "[::1]:9464", "0.0.0.0:9464", "host:9464".  NULL with err[] set. */
+struct prom *prom_open(const char *addr_port, unsigned max_flows, char *err, size_t errcap);
+/* Starts serving from src's poll loop; e is read at each scrape. */
+int prom_attach(struct prom *p, struct source *src, const struct engine *e);
+void prom_close(struct prom *p);
+/* "127.0.0.1:9464" as bound (the port filled in when 0 was asked for). */
+const char *prom_address(const struct prom *p);
+/* Scrapes answered so far. */
+unsigned long prom_scrapes(const struct prom *p);
+
+/* The exposition text (what GET /metrics answers). */
+void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned max_flows);
+
+#endif

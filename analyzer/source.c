@@ -1,0 +1,682 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * source.c — capture sources: live handles in immediate mode, non-blocking,
+ * polled together through pcap_get_selectable_fd(); or one capture file,
+ * read as fast as possible or paced on its timestamps by a virtual clock
+ * (capture time = anchor + (wall time - wall anchor) x speed).
+ */
+#include <errno.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <poll.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "roce.h"
+#include "source.h"
+
+#define MAX_WATCH 64
+#define WATCH_EVERY 1024          /* frames between polls of the watchers when busy */
+
+struct handle {
+	pcap_t *pc;
+	int fd;
+	int nsec;
+	int linktype;
+	const char *name;
+};
+
+struct watch {
+	int fd;
+	short events;
+	void (*cb)(void *ctx, int fd, short revents);
+	void *ctx;
+};
+
+struct source {
+	struct source_cfg cfg;
+	struct handle h[SOURCE_MAX_IFACES];
+	unsigned n, rr;
+	int live, nsec;
+	char name[512];
+	char err[PCAP_ERRBUF_SIZE + 128];
+	pcap_t *dead;                 /* for the -w file's header */
+	pcap_dumper_t *dump;
+	uint64_t frames, last_ts;
+	unsigned since_watch;
+	int eof;
+	/* replay */
+	int pending;
+	struct pcap_pkthdr pend_hdr;
+	const u_char *pend_data;
+	double speed;
+	int paused, anchored;
+	uint64_t anchor_cap, anchor_wall, frozen;
+	struct watch w[MAX_WATCH];
+	unsigned nw;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t real_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int set_filter(struct source *s, struct handle *h)
+{
+	struct bpf_program prog;
+
+	if (!s->cfg.filter)
+		return 0;
+	if (pcap_compile(h->pc, &prog, s->cfg.filter, 1, PCAP_NETMASK_UNKNOWN) < 0 ||
+	    pcap_setfilter(h->pc, &prog) < 0) {
+		snprintf(s->err, sizeof s->err, "%s", pcap_geterr(h->pc));
+		return -1;
+	}
+	pcap_freecode(&prog);
+	return 0;
+}
+
+static int check_linktype(struct source *s, struct handle *h)
+{
+	const char *n;
+
+	h->linktype = pcap_datalink(h->pc);
+	if (roce_linktype_supported(h->linktype))
+		return 0;
+	n = pcap_datalink_val_to_name(h->linktype);
+	snprintf(s->err, sizeof s->err, "unsupported link type %s (%d)", n ? n : "?", h->linktype);
+	return -1;
+}
+
+/* 0, or the kind of failure with s->err set. */
+static int open_live(struct source *s, struct handle *h, const char *iface)
+{
+	char eb[PCAP_ERRBUF_SIZE] = "";
+	int rc;
+
+	h->name = iface;
+	h->pc = pcap_create(iface, eb);
+	if (!h->pc) {
+		snprintf(s->err, sizeof s->err, "%s", eb);
+		return SOURCE_E_OPEN;
+	}
+	pcap_set_snaplen(h->pc, s->cfg.snaplen);
+	pcap_set_promisc(h->pc, !s->cfg.no_promisc);
+	pcap_set_immediate_mode(h->pc, 1);
+	pcap_set_timeout(h->pc, 100);
+	pcap_set_buffer_size(h->pc, s->cfg.buffer_kib * 1024);
+	pcap_set_tstamp_precision(h->pc, PCAP_TSTAMP_PRECISION_NANO);
+	rc = pcap_activate(h->pc);
+	if (rc < 0) {
+		const char *t = pcap_geterr(h->pc);
+
+		/* PCAP_ERROR carries a text; the other codes may come with one */
+		if (rc == PCAP_ERROR || !*t)
+			snprintf(s->err, sizeof s->err, "%s", *t ? t : pcap_statustostr(rc));
+		else
+			snprintf(s->err, sizeof s->err, "%s (%s)", pcap_statustostr(rc), t);
+		if (rc == PCAP_ERROR_PERM_DENIED)
+			snprintf(s->err + strlen(s->err), sizeof s->err - strlen(s->err),
+				 "; run as root or give the binary cap_net_raw,cap_net_admin (see rocetop(8))");
+		return SOURCE_E_OPEN;
+	}
+	h->nsec = pcap_get_tstamp_precision(h->pc) == PCAP_TSTAMP_PRECISION_NANO;
+	if (check_linktype(s, h))
+		return SOURCE_E_LINKTYPE;
+	if (set_filter(s, h))
+		return SOURCE_E_FILTER;
+	if (pcap_setnonblock(h->pc, 1, eb) < 0) {
+		snprintf(s->err, sizeof s->err, "%s", eb);
+		return SOURCE_E_OPEN;
+	}
+	h->fd = pcap_get_selectable_fd(h->pc);
+	if (h->fd < 0) {
+		snprintf(s->err, sizeof s->err, "no selectable descriptor");
+		return SOURCE_E_OPEN;
+	}
+	return 0;
+}
+
+struct source *source_open(const struct source_cfg *cfg, enum source_err *what, char *err, size_t errcap)
+{
+	struct source *s = calloc(1, sizeof *s);
+	char eb[PCAP_ERRBUF_SIZE] = "";
+	const char *bad = "";
+	int len = 0, rc;
+
+	*what = SOURCE_E_USAGE;
+	if (!s) {
+		snprintf(err, errcap, "out of memory");
+		return NULL;
+	}
+	s->cfg = *cfg;
+	/* Immediate mode puts every frame in a ring slot as large as the
+	 * snaplen: 262144-byte slots would leave a 2 MiB ring 8 of them.  A
+	 * RoCE frame is at most ~4.2 kB, a jumbo frame 9 kB; with 9216-byte
+	 * slots the 32 MiB default ring holds ~3500 frames of a burst. */
+	if (s->cfg.snaplen <= 0)
+		s->cfg.snaplen = SOURCE_SNAPLEN;
+	if (s->cfg.buffer_kib <= 0)
+		s->cfg.buffer_kib = SOURCE_BUFFER_KIB;
+	s->speed = cfg->speed > 0 ? cfg->speed : 0;
+	if (!cfg->file == !cfg->nifaces) {
+		snprintf(err, errcap, "give exactly one of -r FILE or -i IFACE (see --help)");
+		goto fail;
+	}
+	if (cfg->file) {
+		struct handle *h = &s->h[0];
+
+		*what = SOURCE_E_OPEN;
+		bad = cfg->file;
+		snprintf(s->name, sizeof s->name, "%s", cfg->file);
+		h->name = cfg->file;
+		h->fd = -1;
+		h->pc = pcap_open_offline_with_tstamp_precision(cfg->file, PCAP_TSTAMP_PRECISION_NANO, eb);
+		if (!h->pc) {
+			snprintf(s->err, sizeof s->err, "%s", eb);
+			goto fail_pcap;
+		}
+		s->n = 1;
+		h->nsec = pcap_get_tstamp_precision(h->pc) == PCAP_TSTAMP_PRECISION_NANO;
+		*what = SOURCE_E_LINKTYPE;
+		if (check_linktype(s, h))
+			goto fail_pcap;
+		*what = SOURCE_E_FILTER;
+		if (set_filter(s, h))
+			goto fail_pcap;
+		s->nsec = h->nsec;
+		return s;
+	}
+	s->live = 1;
+	s->nsec = 1;
+	for (unsigned i = 0; i < cfg->nifaces; i++) {
+		struct handle *h = &s->h[i];
+
+		bad = cfg->ifaces[i];
+		for (unsigned k = 0; k < i; k++)
+			if (!strcmp(cfg->ifaces[k], cfg->ifaces[i])) {
+				snprintf(err, errcap, "interface %s given twice", cfg->ifaces[i]);
+				*what = SOURCE_E_USAGE;
+				goto fail;
+			}
+		s->n = i + 1;
+		h->fd = -1;
+		if ((rc = open_live(s, h, cfg->ifaces[i])) != 0) {
+			*what = (enum source_err)rc;
+			goto fail_pcap;
+		}
+		s->nsec &= h->nsec;
+		len += snprintf(s->name + len, sizeof s->name - (size_t)len, "%s%s", i ? "," : "", h->name);
+		if (len >= (int)sizeof s->name)
+			len = (int)sizeof s->name - 1;
+	}
+	return s;
+
+fail_pcap:
+	if (*what == SOURCE_E_FILTER)
+		snprintf(err, errcap, "filter '%s': %s", cfg->filter, s->err);
+	else
+		snprintf(err, errcap, "%s: %s", bad, s->err);
+fail:
+	source_close(s);
+	return NULL;
+}
+
+void source_close(struct source *s)
+{
+	if (!s)
+		return;
+	if (s->dump) {
+		pcap_dump_flush(s->dump);
+		pcap_dump_close(s->dump);
+	}
+	if (s->dead)
+		pcap_close(s->dead);
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->h[i].pc)
+			pcap_close(s->h[i].pc);
+	free(s);
+}
+
+int source_dump_open(struct source *s, const char *path, char *err, size_t errcap)
+{
+	for (unsigned i = 1; i < s->n; i++)
+		if (s->h[i].linktype != s->h[0].linktype) {
+			snprintf(err, errcap, "-w %s: %s and %s have different link types (%s, %s); a pcap file holds one",
+				 path, s->h[0].name, s->h[i].name, pcap_datalink_val_to_name(s->h[0].linktype),
+				 pcap_datalink_val_to_name(s->h[i].linktype));
+			return -1;
+		}
+	/* a replay keeps the file's own snaplen */
+	s->dead = pcap_open_dead_with_tstamp_precision(s->h[0].linktype,
+						       s->live ? s->cfg.snaplen : pcap_snapshot(s->h[0].pc),
+						       s->nsec ? PCAP_TSTAMP_PRECISION_NANO :
+						       PCAP_TSTAMP_PRECISION_MICRO);
+	if (!s->dead) {
+		snprintf(err, errcap, "-w %s: out of memory", path);
+		return -1;
+	}
+	s->dump = s->dead ? pcap_dump_open(s->dead, path) : NULL;
+	if (!s->dump) {
+		snprintf(err, errcap, "%s: %s", path, s->dead ? pcap_geterr(s->dead) : "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the virtual clock of a paced replay --------------------------------------------------- */
+
+static uint64_t vclock(const struct source *s)
+{
+	uint64_t w;
+
+	if (!s->anchored)
+		return s->last_ts;
+	if (s->paused || s->eof)
+		return s->frozen;
+	w = mono_ns() - s->anchor_wall;
+	return s->anchor_cap + (uint64_t)((double)w * s->speed);
+}
+
+uint64_t source_now(const struct source *s)
+{
+	if (s->live)
+		return real_ns();
+	if (s->speed > 0)
+		return vclock(s);
+	return s->last_ts;
+}
+
+static void reanchor(struct source *s, uint64_t cap)
+{
+	s->anchor_cap = cap;
+	s->anchor_wall = mono_ns();
+	s->anchored = 1;
+}
+
+void source_set_speed(struct source *s, double speed)
+{
+	uint64_t now = source_now(s);
+
+	if (speed < 0)
+		speed = 0;
+	if (s->live) {
+		s->speed = speed;
+		return;
+	}
+	if (s->speed > 0 && s->anchored)
+		now = vclock(s);
+	else if (s->pending)
+		now = s->last_ts > 0 ? s->last_ts : now;
+	s->speed = speed;
+	if (speed > 0 && !s->paused && s->anchored)
+		reanchor(s, now);
+	else if (speed > 0 && !s->paused)
+		s->anchored = 0;      /* anchors on the next frame */
+	if (s->paused)
+		s->frozen = now;
+}
+
+double source_speed(const struct source *s)
+{
+	return s->speed;
+}
+
+void source_pause(struct source *s, int on)
+{
+	if (!!on == s->paused)
+		return;
+	if (on) {
+		s->frozen = source_now(s);
+		s->paused = 1;
+	} else {
+		s->paused = 0;
+		if (s->anchored)
+			reanchor(s, s->frozen);
+	}
+}
+
+int source_paused(const struct source *s)
+{
+	return s->paused;
+}
+
+/* ---- reading -------------------------------------------------------------------------------- */
+
+static void run_watchers(struct source *s, struct pollfd *p, unsigned n)
+{
+	/* a callback may watch or unwatch descriptors: find each by fd again */
+	for (unsigned i = 0; i < n; i++) {
+		if (!p[i].revents)
+			continue;
+		for (unsigned k = 0; k < s->nw; k++)
+			if (s->w[k].fd == p[i].fd) {
+				s->w[k].cb(s->w[k].ctx, p[i].fd, p[i].revents);
+				break;
+			}
+	}
+}
+
+static unsigned watch_fds(const struct source *s, struct pollfd *p)
+{
+	for (unsigned i = 0; i < s->nw; i++)
+		p[i] = (struct pollfd){ .fd = s->w[i].fd, .events = s->w[i].events };
+	return s->nw;
+}
+
+/* ms until the pending replay frame is due; -1 when none is waiting. */
+static int due_ms(struct source *s)
+{
+	uint64_t now, ts;
+
+	if (s->live || !s->pending || s->speed <= 0)
+		return -1;
+	if (s->paused)
+		return 1000;
+	if (!s->anchored)
+		return 0;
+	now = vclock(s);
+	ts = s->pend_hdr.ts.tv_sec * 1000000000ull + (uint64_t)s->pend_hdr.ts.tv_usec * (s->h[0].nsec ? 1 : 1000);
+	if (ts <= now)
+		return 0;
+	return (int)(((double)(ts - now) / s->speed) / 1e6) + 1;
+}
+
+int source_wait(struct source *s, int timeout_ms)
+{
+	struct pollfd p[SOURCE_MAX_IFACES + MAX_WATCH];
+	unsigned n = 0, nh = 0;
+	int rc, d;
+
+	if (s->live) {
+		for (unsigned i = 0; i < s->n; i++)
+			p[n++] = (struct pollfd){ .fd = s->h[i].fd, .events = POLLIN };
+		nh = n;
+	} else if (!s->eof) {
+		d = due_ms(s);
+		if (d < 0 && !s->paused)
+			timeout_ms = 0;   /* a fast replay is always ready */
+		else if (d >= 0 && d < timeout_ms)
+			timeout_ms = d;
+	}
+	n += watch_fds(s, p + n);
+	s->since_watch = 0;
+	if (!n) {
+		if (timeout_ms > 0) {
+			struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L };
+
+			nanosleep(&ts, NULL);
+		}
+		return !s->live && !s->eof && !s->paused && due_ms(s) <= 0;
+	}
+	rc = poll(p, n, timeout_ms < 0 ? 0 : timeout_ms);
+	if (rc > 0)
+		run_watchers(s, p + nh, n - nh);
+	if (!s->live)
+		return !s->eof && !s->paused && due_ms(s) <= 0;
+	for (unsigned i = 0; i < nh; i++)
+		if (p[i].revents)
+			return 1;
+	return 0;
+}
+
+static void deliver(struct source *s, struct source_frame *f, const struct pcap_pkthdr *h, const u_char *data,
+		    unsigned idx)
+{
+	const struct handle *hd = &s->h[idx];
+
+	f->data = data;
+	f->caplen = h->caplen;
+	f->len = h->len;
+	f->hdr = *h;
+	f->ts_ns = (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec * (hd->nsec ? 1 : 1000);
+	if (hd->nsec && !s->nsec)
+		f->hdr.ts.tv_usec /= 1000;
+	f->linktype = hd->linktype;
+	f->iface = idx;
+	f->no = ++s->frames;
+	if (f->ts_ns > s->last_ts || !s->live)
+		s->last_ts = f->ts_ns;
+	if (s->dump)
+		pcap_dump((u_char *)s->dump, &f->hdr, data);
+}
+
+static int read_error(struct source *s, struct handle *h)
+{
+	snprintf(s->err, sizeof s->err, "%s", pcap_geterr(h->pc));
+	return SOURCE_ERR;
+}
+
+static int next_live(struct source *s, struct source_frame *f)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned k = 0; k < s->n; k++) {
+			unsigned i = (s->rr + k) % s->n;
+			struct pcap_pkthdr *h;
+			const u_char *data;
+			int rc = pcap_next_ex(s->h[i].pc, &h, &data);
+
+			if (rc == 1) {
+				s->rr = i + 1;
+				deliver(s, f, h, data, i);
+				return SOURCE_FRAME;
+			}
+			if (rc < 0 && rc != PCAP_ERROR_BREAK)
+				return read_error(s, &s->h[i]);
+		}
+		if (pass || s->cfg.timeout_ms <= 0 || !source_wait(s, s->cfg.timeout_ms))
+			break;
+	}
+	return SOURCE_NONE;
+}
+
+static int next_file(struct source *s, struct source_frame *f)
+{
+	struct handle *h = &s->h[0];
+
+	for (int pass = 0;; pass++) {
+		if (!s->pending) {
+			struct pcap_pkthdr *ph;
+			const u_char *data;
+			int rc = pcap_next_ex(h->pc, &ph, &data);
+
+			if (rc == PCAP_ERROR_BREAK) {
+				s->frozen = s->last_ts;
+				s->eof = 1;
+				return SOURCE_EOF;
+			}
+			if (rc < 0)
+				return read_error(s, h);
+			if (rc == 0)
+				return SOURCE_NONE;
+			s->pend_hdr = *ph;
+			s->pend_data = data;
+			s->pending = 1;
+		}
+		if (s->speed <= 0) {
+			if (s->paused)
+				goto wait;
+			break;
+		}
+		if (!s->paused && !s->anchored) {
+			reanchor(s, (uint64_t)s->pend_hdr.ts.tv_sec * 1000000000ull +
+				 (uint64_t)s->pend_hdr.ts.tv_usec * (h->nsec ? 1 : 1000));
+			break;
+		}
+		if (!s->paused && due_ms(s) == 0)
+			break;
+wait:
+		if (pass || s->cfg.timeout_ms <= 0 || !source_wait(s, s->cfg.timeout_ms))
+			return SOURCE_NONE;
+	}
+	s->pending = 0;
+	deliver(s, f, &s->pend_hdr, s->pend_data, 0);
+	return SOURCE_FRAME;
+}
+
+int source_next(struct source *s, struct source_frame *f)
+{
+	int rc;
+
+	if (s->eof)
+		return SOURCE_EOF;
+	if (s->cfg.count && s->frames >= s->cfg.count) {
+		s->frozen = source_now(s);
+		s->eof = 1;
+		return SOURCE_EOF;
+	}
+	if (s->nw && ++s->since_watch >= WATCH_EVERY) {
+		/* busy: serve the watchers now and then without waiting */
+		struct pollfd p[MAX_WATCH];
+
+		unsigned n = watch_fds(s, p);
+
+		s->since_watch = 0;
+		if (poll(p, n, 0) > 0)
+			run_watchers(s, p, n);
+	}
+	rc = s->live ? next_live(s, f) : next_file(s, f);
+	return rc;
+}
+
+const char *source_error(const struct source *s)
+{
+	return s->err;
+}
+
+int source_watch(struct source *s, int fd, short events, void (*cb)(void *ctx, int fd, short revents),
+		 void *ctx)
+{
+	for (unsigned i = 0; i < s->nw; i++)
+		if (s->w[i].fd == fd) {
+			s->w[i] = (struct watch){ fd, events, cb, ctx };
+			return 0;
+		}
+	if (s->nw == MAX_WATCH)
+		return -1;
+	s->w[s->nw++] = (struct watch){ fd, events, cb, ctx };
+	return 0;
+}
+
+void source_unwatch(struct source *s, int fd)
+{
+	for (unsigned i = 0; i < s->nw; i++)
+		if (s->w[i].fd == fd) {
+			s->w[i] = s->w[--s->nw];
+			return;
+		}
+}
+
+void source_set_timeout(struct source *s, int timeout_ms)
+{
+	s->cfg.timeout_ms = timeout_ms;
+}
+
+int source_live(const struct source *s) { return s->live; }
+int source_nsec(const struct source *s) { return s->nsec; }
+int source_linktype(const struct source *s) { return s->h[0].linktype; }
+const char *source_name(const struct source *s) { return s->name; }
+unsigned source_count(const struct source *s) { return s->n; }
+int source_eof(const struct source *s) { return s->eof; }
+
+const char *source_iface(const struct source *s, unsigned i)
+{
+	return i < s->n ? s->h[i].name : NULL;
+}
+
+FILE *source_file(const struct source *s)
+{
+	return s->live ? NULL : pcap_file(s->h[0].pc);
+}
+
+void source_stats(struct source *s, unsigned i, struct source_stats *st)
+{
+	struct pcap_stat ps;
+
+	memset(st, 0, sizeof *st);
+	if (!s->live || i >= s->n || pcap_stats(s->h[i].pc, &ps) < 0)
+		return;
+	st->valid = 1;
+	st->recv = ps.ps_recv;
+	st->drop = ps.ps_drop;
+	st->ifdrop = ps.ps_ifdrop;
+}
+
+void source_stats_total(struct source *s, struct source_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	for (unsigned i = 0; i < s->n; i++) {
+		struct source_stats one;
+
+		source_stats(s, i, &one);
+		if (!one.valid)
+			continue;
+		st->valid = 1;
+		st->recv += one.recv;
+		st->drop += one.drop;
+		st->ifdrop += one.ifdrop;
+	}
+}
+
+/* ---- privileges ------------------------------------------------------------------------------- */
+
+/* Clears every capability set of this thread (always allowed). */
+static int drop_caps(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof d);
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+int source_drop_privileges(const char *user, char *err, size_t errcap)
+{
+	struct passwd *pw;
+
+	errno = 0;
+	pw = getpwnam(user);
+	if (!pw) {
+		snprintf(err, errcap, "-Z %s: %s", user, errno ? strerror(errno) : "no such user");
+		return -1;
+	}
+	if (geteuid() != 0 && getuid() != 0) {
+		/* not root: only becoming ourselves (and shedding file capabilities) is possible */
+		if (pw->pw_uid != getuid()) {
+			snprintf(err, errcap, "-Z %s: only root can change to another user", user);
+			return -1;
+		}
+	} else if (initgroups(pw->pw_name, pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 ||
+		   setuid(pw->pw_uid) != 0) {
+		snprintf(err, errcap, "-Z %s: cannot change to uid %u gid %u: %s", user, (unsigned)pw->pw_uid,
+			 (unsigned)pw->pw_gid, strerror(errno));
+		return -1;
+	}
+	if (drop_caps() != 0) {
+		snprintf(err, errcap, "-Z %s: cannot drop capabilities: %s", user, strerror(errno));
+		return -1;
+	}
+	if (pw->pw_uid != 0 && (setuid(0) == 0 || seteuid(0) == 0)) {
+		snprintf(err, errcap, "-Z %s: root could be regained; refusing to go on", user);
+		return -1;
+	}
+	if (getgid() != pw->pw_gid || getuid() != pw->pw_uid) {
+		snprintf(err, errcap, "-Z %s: the change of user did not take", user);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * source.h — rocetop's capture sources: one or more live interfaces through
+ * libpcap, polled together, or a capture file replayed as fast as possible
+ * or paced on its timestamps.  Frames come out one at a time, like
+ * pcap_next_ex(); what was captured can be saved (-w) as it is read.
+ *
+ *   open (root or CAP_NET_RAW+CAP_NET_ADMIN) → drop privileges (-Z) →
+ *   open the -w file → source_next() … → source_close()
+ *
+ * Other descriptors (the Prometheus listener and its clients) can be
+ * watched in the same poll(): source_watch() registers them with a callback
+ * that source_wait() and source_next() call when they are ready, so a loop
+ * written for frames serves them too.  No threads.
+ */
+#ifndef ROCETOP_SOURCE_H
+#define ROCETOP_SOURCE_H
+
+#include <pcap/pcap.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SOURCE_MAX_IFACES 16
+#define SOURCE_SNAPLEN 9216           /* live default: a jumbo frame (larger frames: -s) */
+#define SOURCE_BUFFER_KIB 32768       /* live default ring, per interface */
+
+struct source_cfg {
+	const char *file;              /* -r, or NULL */
+	const char *ifaces[SOURCE_MAX_IFACES]; /* -i, repeatable */
+	unsigned nifaces;
+	int snaplen;                   /* -s; 0: SOURCE_SNAPLEN */
+	int buffer_kib;                /* -B: kernel ring size in KiB; 0: SOURCE_BUFFER_KIB */
+	int no_promisc;
+	const char *filter;            /* BPF expression, or NULL */
+	double speed;                  /* replay pace: 0 as fast as possible, 1 real time, 2 twice … */
+	uint64_t count;                /* -c: stop after that many frames; 0: no limit */
+	int timeout_ms;                /* how long source_next() may block when nothing is ready
+					  (0: not at all) */
+};
+
+/* What went wrong, for the caller's message: "rocetop: WHAT: TEXT". */
+enum source_err {
+	SOURCE_E_OPEN = 1,             /* opening the file or interface */
+	SOURCE_E_LINKTYPE,             /* a link type libroce cannot decode */
+	SOURCE_E_FILTER,               /* BPF filter did not compile */
+	SOURCE_E_DUMP,                 /* -w */
+	SOURCE_E_READ,                 /* reading failed (damaged file, interface gone) */
+	SOURCE_E_USAGE,                /* options that do not go together */
+};
+
+struct source_frame {
+	const uint8_t *data;           /* valid until the next source_next() */
+	uint32_t caplen, len;
+	uint64_t ts_ns;                /* capture time, ns since the epoch */
+	struct pcap_pkthdr hdr;        /* hdr.ts in the source's precision (source_nsec()) */
+	int linktype;
+	unsigned iface;                /* index into cfg.ifaces (0 for a file) */
+	uint64_t no;                   /* frame number from 1 */
+};
+
+struct source;
+
+/* Opens every handle, sets the filter.  NULL with *what and err[] set. */
+struct source *source_open(const struct source_cfg *cfg, enum source_err *what, char *err, size_t errcap);
+void source_close(struct source *s);
+/* Saves every frame source_next() returns to a pcap file (all handles must
+ * share the link type).  Call after dropping privileges, as tcpdump does. */
+int source_dump_open(struct source *s, const char *path, char *err, size_t errcap);
+
+/* Return values of source_next() */
+#define SOURCE_FRAME 1
+#define SOURCE_NONE 0                /* nothing ready (live: quiet; replay: not due yet, or paused) */
+#define SOURCE_EOF (-1)              /* end of the file, or -c frames returned */
+#define SOURCE_ERR (-2)              /* source_error() says why */
+
+/* The next frame.  Waits at most cfg.timeout_ms when nothing is ready. */
+int source_next(struct source *s, struct source_frame *f);
+/* Polls the handles and the watched descriptors for at most timeout_ms;
+ * calls the watchers that are readable.  Returns 1 when a frame may be
+ * ready, 0 otherwise. */
+int source_wait(struct source *s, int timeout_ms);
+const char *source_error(const struct source *s);
+/* Changes cfg.timeout_ms. */
+void source_set_timeout(struct source *s, int timeout_ms);
+
+/* Watch fd for events (POLLIN, POLLOUT); cb runs from source_wait() and
+ * source_next() with the revents.  Watching a watched fd again replaces its
+ * events, callback and context. */
+int source_watch(struct source *s, int fd, short events, void (*cb)(void *ctx, int fd, short revents),
+		 void *ctx);
+void source_unwatch(struct source *s, int fd);
+
+int source_live(const struct source *s);
+int source_nsec(const struct source *s);        /* frame hdr.ts holds nanoseconds */
+int source_linktype(const struct source *s);    /* of the first handle */
+const char *source_name(const struct source *s); /* "FILE" or "eth0,eth1" */
+unsigned source_count(const struct source *s);  /* handles */
+const char *source_iface(const struct source *s, unsigned i);
+FILE *source_file(const struct source *s);      /* the replayed file, for progress; else NULL */
+int source_eof(const struct source *s);         /* the replay ended (or -c reached) */
+
+/* Capture-time "now": live, the clock; a paced replay, its virtual clock
+ * (frozen while paused and after the end); a fast replay, the last frame. */
+uint64_t source_now(const struct source *s);
+/* Replay pacing; speed 0 = as fast as possible.  Paused: no frames. */
+void source_set_speed(struct source *s, double speed);
+double source_speed(const struct source *s);
+void source_pause(struct source *s, int on);
+int source_paused(const struct source *s);
+
+struct source_stats {
+	int valid;
+	uint64_t recv, drop, ifdrop;   /* pcap_stats: ps_recv, ps_drop, ps_ifdrop */
+};
+/* Handle i (live only; valid = 0 for files or when pcap_stats fails). */
+void source_stats(struct source *s, unsigned i, struct source_stats *st);
+/* Sum over the handles. */
+void source_stats_total(struct source *s, struct source_stats *st);
+
+/* -Z: after opening, become user (initgroups, setgid, setuid) and make sure
+ * root cannot be regained.  -1 with err[] set: the caller must not go on. */
+int source_drop_privileges(const char *user, char *err, size_t errcap);
+
+#endif
