@@ -22,7 +22,7 @@
 
 #define MAX_FIELDS 1024
 #define ARENA 16384              /* bytes of reassembled-FPDU fields kept for one frame */
-#define TEXT_FPDUS 8             /* FPDU summaries on one text line; then "+N more" */
+#define TEXT_FPDUS 4             /* FPDU summaries on one text line; then "(+N more FPDUs)" */
 
 struct collect {
 	struct roce_field f[MAX_FIELDS];
@@ -69,8 +69,9 @@ static void collect_add(struct collect *c, const char *key, enum roce_ftype type
 struct iwframe {
 	int json;
 	struct collect *c;              /* JSON: the FPDUs' fields and the events */
-	char text[1024];                /* text: the FPDUs' summaries */
+	char text[1536];                /* text: the FPDUs' summaries */
 	size_t tn;
+	unsigned shown;                 /* FPDUs summarised in text */
 	char marks[256];                /* text: " [iwarp ...]" */
 	size_t mn;
 	unsigned nfpdu;
@@ -113,11 +114,14 @@ static void iw_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f)
 		roce_mpa_stream_fpdu_fields(f, collect_cb, w->c);
 		return;
 	}
-	if (w->nfpdu > TEXT_FPDUS)
+	if (w->shown >= TEXT_FPDUS)
 		return;
 	roce_mpa_stream_fpdu_summary(f, s, sizeof s);
-	append(w->text, sizeof w->text, &w->tn, w->nfpdu > 1 ? "; " : " ");
+	if (strlen(s) + 2 >= sizeof w->text - w->tn)
+		return;
+	append(w->text, sizeof w->text, &w->tn, w->shown ? "; " : " ");
 	append(w->text, sizeof w->text, &w->tn, s);
+	w->shown++;
 }
 
 static void iw_event(void *ctx, const struct roce_mpa_event *e)
@@ -253,7 +257,7 @@ static void write_text(struct listing *l, uint64_t no, const struct timeval *ts,
 		       const struct roce_pkt *p)
 {
 	static struct iwframe w;
-	char line[2048];
+	char line[2560];
 	struct iwstream_res r;
 	struct tm tm;
 	time_t t = ts->tv_sec;
@@ -261,7 +265,7 @@ static void write_text(struct listing *l, uint64_t no, const struct timeval *ts,
 
 	w.json = 0;
 	w.c = NULL;
-	w.nfpdu = 0;
+	w.nfpdu = w.shown = 0;
 	w.tn = w.mn = 0;
 	w.text[0] = w.marks[0] = 0;
 	if (iw_feed(l, p, &w, &r)) {
@@ -278,13 +282,14 @@ static void write_text(struct listing *l, uint64_t no, const struct timeval *ts,
 		else
 			q.mpa_off = q.ddp_off = q.rdmap_off = 0;
 		n = roce_summary(&q, line, sizeof line);
-		if (w.nfpdu > TEXT_FPDUS) {
+		append(line, sizeof line, &n, w.text);
+		if (w.nfpdu > w.shown) {
 			char more[48];
 
-			snprintf(more, sizeof more, " (+%u more FPDUs)", w.nfpdu - TEXT_FPDUS);
-			append(w.text, sizeof w.text, &w.tn, more);
+			snprintf(more, sizeof more, " (+%u more FPDU%s)", w.nfpdu - w.shown,
+				 w.nfpdu - w.shown > 1 ? "s" : "");
+			append(line, sizeof line, &n, more);
 		}
-		append(line, sizeof line, &n, w.text);
 		if (r.partial) {
 			char part[96];
 
