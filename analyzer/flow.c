@@ -212,6 +212,25 @@ const char *host_str(const struct engine *e, uint32_t host, char *buf, size_t ca
 	return buf;
 }
 
+/* IPv4 addresses, with a few recent ones remembered (one or two hosts
+ * usually carry a capture's traffic). */
+static uint32_t host_v4(struct engine *e, const uint8_t *a4)
+{
+	uint8_t a[16] = { [10] = 0xff, [11] = 0xff };
+	uint32_t v, id;
+
+	memcpy(&v, a4, 4);
+	for (int i = 0; i < 4; i++)
+		if (e->hc_v4[i] == v && e->hc_id[i])
+			return e->hc_id[i] - 1;
+	memcpy(a + 12, a4, 4);
+	id = host_id(e, a);
+	e->hc_v4[e->hc_next & 3] = v;
+	e->hc_id[e->hc_next & 3] = id + 1;
+	e->hc_next++;
+	return id;
+}
+
 /* Source and destination addresses of a RoCE / TCP packet (0 when absent). */
 static int packet_hosts(struct engine *e, const struct roce_pkt *p, uint32_t *src, uint32_t *dst)
 {
@@ -228,9 +247,9 @@ static int packet_hosts(struct engine *e, const struct roce_pkt *p, uint32_t *sr
 		off = p->ip_off;
 		if (off + 20 > p->caplen)
 			return -1;
-		s[10] = s[11] = d[10] = d[11] = 0xff;
-		memcpy(s + 12, p->data + off + 12, 4);
-		memcpy(d + 12, p->data + off + 16, 4);
+		*src = host_v4(e, p->data + off + 12);
+		*dst = host_v4(e, p->data + off + 16);
+		return 0;
 	} else if (p->ip_off && p->ip_version == 6) {
 		off = p->ip_off;
 		if (off + 40 > p->caplen)
@@ -324,6 +343,8 @@ static void evict(struct engine *e, struct flow *f)
 	if (*pp)
 		*pp = f->hnext;
 	lru_unlink(e, f);
+	if (e->last_flow == i)
+		e->last_flow = 0;
 	if (peer)
 		peer->peer = 0;
 	e->ev.packets += f->packets;
@@ -353,13 +374,22 @@ static void evict(struct engine *e, struct flow *f)
 
 static struct flow *flow_find(struct engine *e, uint32_t src, uint32_t dst, uint32_t qpn, uint32_t cls)
 {
-	uint32_t i = e->heads[key_hash(src, dst, qpn, cls) & e->hmask];
+	uint32_t i;
 
-	while (i) {
-		struct flow *f = &e->flows[i - 1];
+	if (e->last_flow) {
+		struct flow *f = &e->flows[e->last_flow - 1];
 
 		if (f->qpn == qpn && f->src == src && f->dst == dst && flow_class(f) == cls)
 			return f;
+	}
+	i = e->heads[key_hash(src, dst, qpn, cls) & e->hmask];
+	while (i) {
+		struct flow *f = &e->flows[i - 1];
+
+		if (f->qpn == qpn && f->src == src && f->dst == dst && flow_class(f) == cls) {
+			e->last_flow = i;
+			return f;
+		}
 		i = f->hnext;
 	}
 	return NULL;

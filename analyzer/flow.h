@@ -157,6 +157,8 @@ struct engine {
 	uint64_t anom_live;       /* anomaly blocks attached to live flows */
 	struct cm_pending *cm;    /* REQs waiting for their REP */
 	uint32_t ncm;
+	uint32_t last_flow;       /* index + 1 of the flow of the last packet (lookup cache) */
+	uint32_t hc_v4[4], hc_id[4], hc_next; /* last IPv4 addresses interned */
 	struct engine_totals t;
 	struct evicted_sum ev;
 	uint32_t conns_cm, conns_traffic;

@@ -552,6 +552,13 @@ static void iw_text(FILE *o, const struct engine *e, const struct flow *f)
 	fputc('\n', o);
 }
 
+static int flow_has_anomaly(const struct flow *f)
+{
+	if (f->kind == FK_IWARP)
+		return f->u.iw.tcp_retrans || f->u.iw.crc_bad || f->u.iw.terminates || f->u.iw.tcp_gaps;
+	return f->u.seq.x || f->u.seq.ecn_ce || f->u.seq.cnp || f->u.seq.icrc_bad;
+}
+
 /* name=value for every non-zero anomaly counter of a flow; 0 when none. */
 static int anomalies_text(FILE *o, const struct engine *e, const struct flow *f)
 {
@@ -677,7 +684,7 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 		fprintf(o, "  … and %" PRIu32 " more flows (--json lists them all)\n", e->nflows - top);
 
 	fprintf(o, "\nConnections\n");
-	for (uint32_t i = 0; i < e->nflows; i++) {
+	for (uint32_t i = 0, shown = 0; i < e->nflows; i++) {
 		const struct flow *f = &e->flows[i], *p = flow_peer(e, f);
 		char a[64], b[64];
 
@@ -686,6 +693,11 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 		if (!p && !(is_rc(f) && f->u.seq.requests))
 			continue;
 		any = 1;
+		if (shown++ == top) {
+			fprintf(o, "  … and %" PRIu32 " more (--json lists them all)\n",
+				s.connections + s.half - top);
+			break;
+		}
 		host_str(e, f->src, a, sizeof a);
 		host_str(e, f->dst, b, sizeof b);
 		if (f->kind == FK_IWARP) {
@@ -715,8 +727,17 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 
 	fprintf(o, "\nAnomalies\n");
 	any = 0;
-	for (uint32_t i = 0; v && i < e->nflows; i++)
-		any |= anomalies_text(o, e, v[i]);
+	for (uint32_t i = 0, shown = 0; v && i < e->nflows; i++) {
+		FILE *out = shown < top ? o : NULL;
+
+		if (out)
+			shown += (unsigned)anomalies_text(out, e, v[i]);
+		else if (flow_has_anomaly(v[i]))
+			shown++;
+		any |= shown > 0;
+		if (i + 1 == e->nflows && shown > top)
+			fprintf(o, "  … and %u more flows with anomalies (--json lists them all)\n", shown - top);
+	}
 	if (t->orphan_responses) {
 		fprintf(o, "  %" PRIu64 " responses answered requests of no flow seen\n", t->orphan_responses);
 		any = 1;

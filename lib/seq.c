@@ -62,10 +62,10 @@ static uint32_t read_span(uint32_t len, unsigned code)
 
 unsigned roce_seq_mtu_code(uint32_t bytes)
 {
-	for (unsigned c = 1; c <= 5; c++)
-		if (roce_seq_mtu_bytes(c) == bytes)
-			return c;
-	return 0;
+	/* 256 << (code - 1) */
+	if (bytes < 256 || bytes > 4096 || (bytes & (bytes - 1)))
+		return 0;
+	return (unsigned)__builtin_ctz(bytes) - 7;
 }
 
 const char *roce_seq_trigger_name(int t)
