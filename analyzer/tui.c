@@ -1337,7 +1337,7 @@ static void draw(struct view *v)
 		curs_set(1);
 		move(LINES - 1, 8 + (int)strlen(v->prompt));
 	} else {
-		const char *hint = v->mode == 1 ? "Esc back  Up/Down scroll  p pause  q quit" :
+		const char *hint = v->mode == 1 ? "Esc back  Up/Down PgUp/PgDn Home/End scroll  p pause  q quit" :
 				   v->mode == 2 ? "any key: back" :
 				   "h help  Enter detail  / filter  < > s sort  r reverse  p pause  c clear  q quit";
 
@@ -1466,6 +1466,7 @@ static int key(struct view *v, int ch, int *quit)
 		case KEY_PPAGE: v->detail_off -= page; return 1;
 		case KEY_NPAGE: v->detail_off += page; return 1;
 		case KEY_HOME: case 'g': v->detail_off = 0; return 1;
+		case KEY_END: case 'G': v->detail_off = 1 << 20; return 1;   /* clamped when drawn */
 		default: return 0;
 		}
 	}

@@ -1,0 +1,243 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tui.sh — rocetop's terminal view, driven in tmux: a replay of
+# roce_send_bw_netem.pcap; keys sent with send-keys, the screen read with
+# capture-pane.  Checks that the header's totals are the batch summary's,
+# sorting, reversing, the filter, the detail view's counters (as the JSON
+# summary's), help, resizing, and that the terminal comes back as it was
+# (alternate screen off, same stty settings) after q, SIGTERM and a crash.
+#
+#   BUILD=build tests/tui.sh
+#
+# Skips (exit 0) when tmux is missing and cannot be installed.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+BUILD=${BUILD:-build}
+case $BUILD in
+/*) ;;
+*) BUILD=$root/$BUILD ;;
+esac
+R=$BUILD/bin/rocetop
+CAP=$root/captures/lab/roce_send_bw_netem.pcap
+
+[ -x "$R" ] || { echo "tui: $R not built" >&2; exit 2; }
+if ! command -v tmux >/dev/null 2>&1; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends tmux >/dev/null 2>&1 ||
+			{ apt-get update -q >/dev/null 2>&1 &&
+			  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends tmux >/dev/null 2>&1; }
+	fi
+	command -v tmux >/dev/null 2>&1 || { echo "tui: skipped: tmux is not installed and could not be"; exit 0; }
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/tui.XXXXXX") || exit 2
+SOCK=rocetop-tui-$$
+S=tui
+tm() { tmux -L "$SOCK" "$@"; }
+cleanup() {
+	tm kill-server 2>/dev/null
+	rm -rf "$T" 2>/dev/null || { sleep 0.5; rm -rf "$T"; }
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+fails=0 oks=0
+ok() {
+	echo "ok   $1"
+	oks=$((oks + 1))
+}
+fail() {
+	echo "FAIL $1"
+	shift
+	for l; do
+		echo "     $l"
+	done
+	fails=$((fails + 1))
+}
+
+screen() { tm capture-pane -p -t "$S" >"$T/screen"; }
+# wait_for REGEX [SECONDS]: until the screen matches (extended regex)
+wait_for() {
+	local i n=$(( ${2:-10} * 20 ))
+	for ((i = 0; i < n; i++)); do
+		screen
+		grep -Eq -- "$1" "$T/screen" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# check NAME REGEX: the current screen matches
+check() {
+	if grep -Eq -- "$2" "$T/screen"; then
+		ok "$1"
+	else
+		fail "$1" "screen lacks /$2/:" "$(sed 's/^/| /' "$T/screen" | head -n 30)"
+	fi
+}
+keys() {
+	tm send-keys -t "$S" "$@"
+	sleep 0.3
+	screen
+}
+alt_on() { tm display-message -p -t "$S" '#{alternate_on}'; }
+# restored NAME: back at the prompt, alternate screen off, stty as before
+restored() {
+	if wait_for '^DONE [0-9]+' 10 && [ "$(alt_on)" = 0 ]; then
+		tm send-keys -t "$S" 'stty -g > '"$T"'/stty.after' Enter
+		sleep 0.3
+		if cmp -s "$T/stty.before" "$T/stty.after"; then
+			ok "$1: terminal restored ($(grep -Eo '^DONE [0-9]+' "$T/screen" | tail -n 1), alternate screen off, stty as before)"
+		else
+			fail "$1: stty differs" "$(cat "$T/stty.before")" "$(cat "$T/stty.after" 2>/dev/null)"
+		fi
+	else
+		fail "$1: terminal not restored (alternate_on=$(alt_on))" "$(sed 's/^/| /' "$T/screen" | tail -n 8)"
+	fi
+}
+
+# the numbers the header must show: the batch summary's
+"$R" -r "$CAP" --json | tail -n 1 >"$T/summary.json" || exit 2
+read -r frames requests retx nak cnp ce flows <<<"$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["totals"]
+print(d["frames"], t["requests"], t["retransmissions"], t["nak_seq_err"], t["cnp"], d["fabric"]["ecn_ce"], d["flows_live"])
+' "$T/summary.json")"
+read -r f_pk f_retx f_dup f_oosr f_nak <<<"$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [f for f in d["flows"] if f["src"] == "10.99.0.2" and f["dst"] == "10.99.0.1" and f["destqp"] == 33][0]
+print(f["packets"], f["retransmissions"], f["duplicate_request"], f["out_of_seq_request"], f["nak_seq_err"])
+' "$T/summary.json")"
+
+# a plain shell in a 160x48 window; rocetop is started from it
+tm -f /dev/null new-session -d -s "$S" -x 160 -y 48 "env -i PATH=$PATH HOME=$T HISTFILE= TERM=screen LANG=C.UTF-8 TZ=UTC PS1='PROMPT\$ ' bash --norc --noprofile" || exit 2
+tm set-option -g window-size manual >/dev/null 2>&1
+wait_for 'PROMPT\$' 5 || { echo "tui: the shell did not start" >&2; exit 2; }
+tm send-keys -t "$S" "stty -g > $T/stty.before; clear" Enter
+sleep 0.3
+run_rocetop() {
+	tm send-keys -t "$S" "$R $*; echo DONE \$?" Enter
+}
+
+# ---- the header and the table ---------------------------------------------------------------
+run_rocetop -r "$CAP"
+if wait_for '\[end of capture\]' 20; then
+	ok "replay at 1x ends: [end of capture] in the header; alternate screen $(alt_on)"
+else
+	fail "replay did not end" "$(sed 's/^/| /' "$T/screen" | head -n 12)"
+fi
+check "header: frames $frames, flows $flows (batch summary)" "^frames $frames .* flows $flows \("
+check "header: retransmit ($retx of $requests requests) as the summary" "retransmit [0-9.]+% \($retx of $requests requests\)"
+check "header: NAKs (seq $nak), CNPs $cnp, ECN CE ($ce) as the summary" "NAKs [0-9]+ \(seq $nak, .*CNPs $cnp  ECN CE [0-9.]+% \($ce\)"
+check "header: PFC by priority, drops, fabric mode" "PFC pauses by priority 0:0 1:0 2:0 3:0"
+check "header: drops and fabric mode" "drops: none \(file\)"
+check "header: fabric mode" "^fabric Zero Touch RoCE"
+check "table: column headers" "SRC +DST +QPN +KIND +OPS +RATE 2s.*PACKETS +RETX +OOS +NAK +RNR +CNP +ECN +RTT p50"
+check "table: the sending flow with its counters" "^10\.99\.0\.2 +10\.99\.0\.1 +0x000021 +RC +S--- .* $f_pk +$f_retx +[0-9]+ +$f_nak +0 +0 +0 "
+
+# ---- sorting ----------------------------------------------------------------------------------
+keys '>' '>'
+check "> >: sort by PACKETS, high first" "sort PACKETS \(high first\)"
+first=$(grep -A1 '^SRC ' "$T/screen" | tail -n 1)
+keys r
+check "r: reversed (low first)" "sort PACKETS \(low first\)"
+first_r=$(grep -A1 '^SRC ' "$T/screen" | tail -n 1)
+if [[ $first == *" $f_pk "* ]] && [[ $first_r != *" $f_pk "* ]]; then
+	ok "r: the largest flow first, then last"
+else
+	fail "r: row order" "before: $first" "after:  $first_r"
+fi
+keys '<'
+check "<: sort by the column to the left (RATE 40s)" "sort RATE 40s"
+keys s s s
+check "s: next columns (OOS)" "sort OOS \(high first\)"
+
+# ---- filter ----------------------------------------------------------------------------------
+keys / s e n d
+check "/: the prompt shows what is typed" "^filter: send"
+keys Enter
+check "filter 'send' (an operation): 1 of 2 flows" 'filter "send": 1 of 2 flows'
+if grep -q '^10\.99\.0\.2 \+10\.99\.0\.1 ' "$T/screen" && ! grep -q '^10\.99\.0\.1 \+10\.99\.0\.2 ' "$T/screen"; then
+	ok "filter 'send': the sending flow is listed, the other is not"
+else
+	fail "filter 'send' rows" "$(sed 's/^/| /' "$T/screen" | head -n 12)"
+fi
+keys / C-u 0 x 0 0 0 0 2 1 Enter
+check "filter by QPN 0x000021: both flows" 'filter "0x000021": 2 of 2 flows'
+keys / C-u 3 3 Enter
+check "filter by QPN in decimal (33): both flows" 'filter "33": 2 of 2 flows'
+keys / C-u 1 0 . 9 9 . 0 . 7 Enter
+check "filter matching nothing says so" "no flow matches the filter"
+keys / C-u s e n d Enter
+
+# ---- detail ----------------------------------------------------------------------------------
+keys Enter
+check "Enter: the connection's detail" "^Connection 10\.99\.0\.2 <-> 10\.99\.0\.1 +RC v2 +paired by traffic"
+check "detail: both directions" "10\.99\.0\.2 -> 10\.99\.0\.1 +10\.99\.0\.1 -> 10\.99\.0\.2"
+check "detail: packets $f_pk" "^  packets +$f_pk "
+check "detail: retransmissions $f_retx (as the JSON summary)" "^  retransmissions +$f_retx "
+check "detail: duplicate_request $f_dup" "^  duplicate_request +$f_dup "
+check "detail: out_of_seq_request $f_oosr" "^  out_of_seq_request +$f_oosr "
+check "detail: nak_seq_err $f_nak" "^  nak_seq_err +$f_nak "
+check "detail: PSN state" "A->B: last ACKed 0x[0-9a-f]{6} +expected 0x[0-9a-f]{6}"
+check "detail: rate sparkline" "A->B rate +\|.+\| max "
+check "detail: retransmission sparkline" "A->B retx +\|.+\| max "
+check "detail: PSN timeline with the NAK second" "A->B PSNs +\|[^|]*N[^|]*\|"
+keys End
+check "detail, End: recent events at the bottom" "A->B +retransmissions \+$f_retx"
+check "detail, End: nak_seq_err event" "A->B +nak_seq_err \+$f_nak"
+keys Escape
+check "Esc: back to the table" "^SRC +DST +QPN"
+
+# ---- help, resize, pause ----------------------------------------------------------------------
+keys '?'
+check "?: help with the keys" "^ +Keys"
+check "help: the columns" "RTT p50 +median request->ACK RTT"
+keys x
+check "any key leaves the help" "^SRC +DST +QPN"
+keys h
+check "h: help too" "^ +Keys"
+keys x
+tm resize-window -t "$S" -x 100 -y 30 >/dev/null 2>&1
+sleep 0.5
+screen
+if [ "$(tm display-message -p -t "$S" '#{window_width}')" = 100 ] && grep -q '^rocetop ' "$T/screen" &&
+	grep -q '^SRC ' "$T/screen" && [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/screen")" -le 100 ]; then
+	ok "resize to 100x30: redrawn to the new size"
+else
+	fail "resize" "$(sed 's/^/| /' "$T/screen" | head -n 10)"
+fi
+tm resize-window -t "$S" -x 160 -y 48 >/dev/null 2>&1
+keys p
+check "p: paused" "\[PAUSED\]"
+keys p
+keys q
+restored "q"
+
+# ---- signals and crashes ----------------------------------------------------------------------
+for sig in TERM INT SEGV ABRT; do
+	tm send-keys -t "$S" clear Enter
+	run_rocetop -r "$CAP"
+	if ! wait_for '\[end of capture\]' 20; then
+		fail "SIG$sig: rocetop did not start"
+		continue
+	fi
+	pid=$(pgrep -n -f "^$R -r $CAP\$")
+	if [ -z "$pid" ]; then
+		fail "SIG$sig: no pid"
+		continue
+	fi
+	kill -s "$sig" "$pid"
+	restored "SIG$sig"
+done
+tm send-keys -t "$S" clear Enter
+run_rocetop -r "$CAP"
+wait_for '\[end of capture\]' 20 && tm send-keys -t "$S" C-c
+restored "Ctrl-C"
+
+echo "tui: $oks ok, $fails failed"
+[ "$fails" -eq 0 ]
