@@ -13,6 +13,8 @@
 #    whose requests go to G must equal G's rxe counters of the same names, and
 #    the PSN-sequence-error NAKs G sent (counted on those flows) must equal
 #    G's out_of_seq_request.
+# 3. two iWARP lab captures: RDMAP operations and MPA CRCs as tshark counts
+#    them (captures/README.md).
 #
 #   BUILD=build tests/analysis.sh
 set -u
@@ -179,6 +181,43 @@ EOF
 		fails=$((fails + 1))
 	fi
 done
+
+# ---- 3. iWARP lab captures: RDMAP operations and MPA CRCs as tshark counts them ----------
+# (captures/README.md: opcodes from tshark; "Good CRC32" on all 29 FPDUs of the
+# siw-crc rping capture, a zero CRC field in the plain siw one)
+while read -r cap want; do
+	if ! "$R" -r "captures/lab/$cap.pcap" --json >"$T/iw.json" 2>"$T/iw.err"; then
+		echo "FAIL iwarp $cap: rocetop exited non-zero: $(cat "$T/iw.err")"
+		fails=$((fails + 1))
+		continue
+	fi
+	got=$(python3 -c '
+import json, sys
+s = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+ops, good, bad, crc = {}, 0, 0, []
+for f in s["flows"]:
+    if f["kind"] != "iWARP":
+        continue
+    for k, v in f["rdmap_ops"].items():
+        ops[k] = ops.get(k, 0) + v
+    good += f["crc_good"]
+    bad += f["crc_bad"]
+    crc.append(f["mpa"]["crc"])
+print("write=%d readreq=%d readresp=%d send=%d crc_good=%d crc_bad=%d mpa_crc=%s" % (
+      ops.get("Write", 0), ops.get("Read Request", 0), ops.get("Read Response", 0),
+      ops.get("Send", 0), good, bad, all(crc) and bool(crc)))
+' "$T/iw.json")
+	if [ "$got" = "$want" ]; then
+		echo "ok   iwarp $cap: $got"
+		oks=$((oks + 1))
+	else
+		echo "FAIL iwarp $cap: $got, want $want"
+		fails=$((fails + 1))
+	fi
+done <<'LIST'
+iwarp_rping write=4 readreq=4 readresp=4 send=16 crc_good=0 crc_bad=0 mpa_crc=False
+iwarp_crc_p2p_rping write=5 readreq=4 readresp=4 send=16 crc_good=29 crc_bad=0 mpa_crc=True
+LIST
 
 echo "analysis: $oks ok, $fails failed"
 [ "$fails" -eq 0 ]

@@ -483,15 +483,16 @@ static void s_cnp_ecn(void)
  * one before it expires: paused continuously from 0 to 500 us = 500000 ns;
  * asked for 5 x 65535 = 327675 quanta = 1677696 ns.  Host A sends one
  * 802.3x PAUSE of 1000 quanta at 50 us (5120 ns, over before the capture
- * ends).  RoCE traffic: WRITE_ONLY 800..804, ACKed, not ECN-capable.
- * PFC and no ECN: lossless. */
+ * ends).  The switch then sends one QCN CNM (802.1Qau) to A.  RoCE
+ * traffic: WRITE_ONLY 800..804, ACKed, not ECN-capable.  PFC and no ECN:
+ * lossless (QCN is not ECN). */
 static void s_pfc(void)
 {
 	static const char *const e[] = {
-		"port 02:00:00:00:00:fe pfc_frames=6 pfc.3.pauses=5 pfc.3.xon=1 pfc.3.quanta=327675"
+		"port 02:00:00:00:00:fe pfc_frames=6 cnm=1 pfc.3.pauses=5 pfc.3.xon=1 pfc.3.quanta=327675"
 		" pfc.3.paused_ns=500000 pfc.3.pause_time_ns=1677696",
 		"port 02:00:00:00:00:01 pause_frames=1 pause.pauses=1 pause.quanta=1000 pause.paused_ns=5120",
-		"summary fabric.mode=~lossless fabric.pfc_frames=6 fabric.pause_frames=1 dcb_frames=7",
+		"summary fabric.mode=~lossless fabric.pfc_frames=6 fabric.pause_frames=1 fabric.cnm=1 dcb_frames=8",
 		"flow " AB " requests=5 acks=5 retransmissions=0",
 		NULL,
 	};
@@ -518,6 +519,22 @@ static void s_pfc(void)
 	}
 	times[3] = 0;
 	emit(&c, f, roce_build_pfc(f, sizeof f, &sw, 0x08, times, 0));
+	{
+		/* one QCN congestion notification from the switch to host A */
+		struct roce_cnm cnm;
+		uint8_t msdu[64] = { 0 };
+
+		memset(&cnm, 0, sizeof cnm);
+		cnm.qfb = 10;
+		cnm.cpid = 0x0200000000fe0003ull;
+		cnm.qoffset = -100;
+		cnm.qdelta = 20;
+		cnm.encap_priority = 3;
+		memcpy(cnm.encap_da, B.mac, 6);
+		memcpy(sw.dst, A.mac, 6);
+		at(&c, 1);
+		emit(&c, f, roce_build_cnm(f, sizeof f, &sw, &cnm, msdu, sizeof msdu, 0));
+	}
 	for (uint32_t p = 800; p <= 804; p++) {
 		struct pk k = { .op = ROCE_OP_WRITE_ONLY, .psn = p, .len = 256, .dmalen = 256, .ackreq = 1 };
 
