@@ -125,7 +125,7 @@ static int open_live(struct source *s, struct handle *h, const char *iface)
 		const char *t = pcap_geterr(h->pc);
 
 		/* PCAP_ERROR carries a text; the other codes may come with one */
-		if (rc == PCAP_ERROR || !*t)
+		if (rc == PCAP_ERROR || !*t || !strcmp(t, pcap_statustostr(rc)))
 			snprintf(s->err, sizeof s->err, "%s", *t ? t : pcap_statustostr(rc));
 		else
 			snprintf(s->err, sizeof s->err, "%s (%s)", pcap_statustostr(rc), t);
