@@ -195,8 +195,22 @@ run -r "$RPING" --packets -c x
 expect_error "-c x" 2 0 "x"
 
 # ---- option errors --------------------------------------------------------------
+# --json without --packets: JSON lines, the last one the summary with its flows
 run -r "$RPING" --json
-expect_error "--json without --packets" 2 0 "--json"
+if [ "$rc" -eq 0 ] && python3 - "$T/out" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+objs = [json.loads(l) for l in lines]
+last = objs[-1]
+assert last["frames"] == 55, last["frames"]
+assert sum(f["packets"] for f in last["flows"]) == 53
+assert all({"src", "dst", "destqp"} <= set(f) for f in last["flows"])
+PY
+then
+	ok "--json without --packets: JSON summary, 55 frames, flows hold the 53 RoCE packets"
+else
+	fail "--json without --packets" "$(show)"
+fi
 run --packets
 expect_error "neither -r nor -i" 2 0 "-r"
 run -r "$RPING" -d 70000 --packets
