@@ -315,6 +315,22 @@ else
 	fail "--prometheus without a port" "exit $rc" "$(cat "$T/e")"
 fi
 
+# ---- label values are escaped: an interface named q"b\c ------------------------------------------
+if ip -n "$NB" link add 'q"b\c' type veth peer name qpeer 2>/dev/null; then
+	ip -n "$NB" link set 'q"b\c' up
+	ip -n "$NB" link set qpeer up
+	ip netns exec "$NB" "$R" -i 'q"b\c' -b -n 1 -d 1 --prometheus 127.0.0.1:9466 >"$T/o" 2>"$T/e" &
+	RPID=$!
+	ip netns exec "$NB" python3 "$T/scrape.py" http://127.0.0.1:9466/metrics 50 >"$T/m3"
+	wait "$RPID"
+	RPID=""
+	if grep -qF 'rocetop_capture_dropped_total{iface="q\"b\\c"} 0' "$T/m3"; then
+		ok 'metrics: label value of interface q"b\c escaped as q\"b\\c'
+	else
+		fail "metrics: label escaping" "$(grep capture_dropped "$T/m3")" "$(cat "$T/e")"
+	fi
+fi
+
 # ---- privileges: a non-root user with file capabilities (rocetop(8) PRIVILEGES) ----------------
 if command -v setcap >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1 &&
 	cp "$R" "$T/rocetop-caps" && setcap cap_net_raw,cap_net_admin=eip "$T/rocetop-caps" 2>/dev/null; then
