@@ -135,10 +135,12 @@ have-deps:
 
 # ---- running ---------------------------------------------------------------
 
-RUN_CAPTURE ?= captures/lab/roce_rping.pcap
+# The analyzer's summary of real Soft-RoCE traffic with netem loss, reordering
+# and duplication (retransmissions, NAKs, duplicates, go-back-N).
+RUN_CAPTURE ?= captures/lab/roce_send_bw_netem.pcap
 run: have-deps
 	@$(MAKE) --no-print-directory all
-	$(ROCETOP) -r $(RUN_CAPTURE) --packets
+	$(ROCETOP) -r $(RUN_CAPTURE) -b
 
 # ---- tests -------------------------------------------------------------------
 
