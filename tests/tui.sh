@@ -226,7 +226,8 @@ for sig in TERM INT SEGV ABRT; do
 		fail "SIG$sig: rocetop did not start"
 		continue
 	fi
-	pid=$(pgrep -n -f "^$R -r $CAP\$")
+	# rocetop is the child of this pane's shell
+	pid=$(pgrep -P "$(tm display-message -p -t "$S" '#{pane_pid}')" -x rocetop)
 	if [ -z "$pid" ]; then
 		fail "SIG$sig: no pid"
 		continue
