@@ -269,19 +269,8 @@ static void write_text(struct listing *l, uint64_t no, const struct timeval *ts,
 	w.tn = w.mn = 0;
 	w.text[0] = w.marks[0] = 0;
 	if (iw_feed(l, p, &w, &r)) {
-		/* roce_summary() words the FPDUs it finds from mpa_off/ddp_off
-		 * (tcp.c); the stream's FPDUs replace them: keep an MPA frame,
-		 * drop the FPDUs after it or on their own. */
-		struct roce_pkt q = *p;
-		struct roce_mpa_frame fr;
-		uint32_t avail = q.mpa_off < q.caplen ? q.caplen - q.mpa_off : 0;
-
-		if (q.mpa_off && roce_mpa_frame_parse(q.data + q.mpa_off,
-						      avail < q.tcp_payload_len ? avail : q.tcp_payload_len, &fr))
-			q.ddp_off = q.rdmap_off = 0;
-		else
-			q.mpa_off = q.ddp_off = q.rdmap_off = 0;
-		n = roce_summary(&q, line, sizeof line);
+		/* the stream's FPDUs replace the ones found in this segment */
+		n = roce_summary_flags(p, ROCE_FIELDS_NO_FPDU, line, sizeof line);
 		append(line, sizeof line, &n, w.text);
 		if (w.nfpdu > w.shown) {
 			char more[48];

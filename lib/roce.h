@@ -538,6 +538,9 @@ void roce_foreach_field_flags(const struct roce_pkt *p, unsigned flags, roce_fie
 /* One tcpdump-like line describing the frame above the link layer, without
  * the timestamp.  Returns the length written (truncated to cap - 1). */
 size_t roce_summary(const struct roce_pkt *p, char *buf, size_t cap);
+/* The same with ROCE_FIELDS_* flags: ROCE_FIELDS_NO_FPDU leaves out the iWARP
+ * FPDUs (for callers that list them from a reassembled stream). */
+size_t roce_summary_flags(const struct roce_pkt *p, unsigned flags, char *buf, size_t cap);
 
 /* ---- builders ------------------------------------------------------------ */
 

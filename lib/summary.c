@@ -117,6 +117,11 @@ static void ib_part(const struct roce_pkt *p, char *buf, size_t cap, size_t *n)
 
 size_t roce_summary(const struct roce_pkt *p, char *buf, size_t cap)
 {
+	return roce_summary_flags(p, 0, buf, cap);
+}
+
+size_t roce_summary_flags(const struct roce_pkt *p, unsigned flags, char *buf, size_t cap)
+{
 	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
 	size_t n = 0;
 
@@ -155,13 +160,19 @@ size_t roce_summary(const struct roce_pkt *p, char *buf, size_t cap)
 		if (p->version != ROCE_VER_NONE)
 			ib_part(p, buf, cap, &n);
 		else if (p->ip_proto == 6 && (p->present & ROCE_LBIT(ROCE_L_TCP)))
-			roce__summary_tcp(p, buf, cap, &n);
+			roce__summary_tcp(p, flags, buf, cap, &n);
 		else if (p->ip_proto == 17 && (p->present & ROCE_LBIT(ROCE_L_UDP)) && p->udp_len >= 8)
 			roce__sappend(buf, cap, &n, " UDP len %u", p->udp_len - 8u);
 	} else if (p->ip_version) {
 		roce__sappend(buf, cap, &n, "IPv%u", p->ip_version);
 	} else if (p->macctrl_off || p->cnm_off || p->lldp_off) {
+		size_t n0 = n;
+
 		roce__summary_l2(p, buf, cap, &n);
+		if (n > n0 && buf[n0] == ' ') {     /* the hooks append " PFC …" */
+			memmove(buf + n0, buf + n0 + 1, n - n0);
+			n--;
+		}
 	} else if (p->present & ROCE_LBIT(ROCE_L_LINK)) {
 		roce__sappend(buf, cap, &n, "ethertype 0x%04x len %u", p->ethertype, p->wirelen);
 	} else {

@@ -727,7 +727,7 @@ size_t roce_mpa_stream_fpdu_summary(const struct roce_mpa_stream_fpdu *f, char *
 	return n;
 }
 
-void roce__summary_tcp(const struct roce_pkt *p, char *buf, size_t cap, size_t *n)
+void roce__summary_tcp(const struct roce_pkt *p, unsigned flags, char *buf, size_t cap, size_t *n)
 {
 	static const char fl[] = "FSRPAUEC";
 	struct roce_mpa_frame fr;
@@ -763,7 +763,7 @@ void roce__summary_tcp(const struct roce_pkt *p, char *buf, size_t cap, size_t *
 			}
 		}
 	}
-	if (fo) {
+	if (fo && !(flags & ROCE_FIELDS_NO_FPDU)) {
 		unsigned cnt = walk_fpdus(p, fo, 0, -2, ROCE_MPA_CRC_AUTO, summary_one, &s);
 
 		if (cnt > 1)
