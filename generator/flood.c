@@ -156,6 +156,7 @@ int gen_flood_main(int argc, char **argv)
 	double pps, bps, costs[BATCH], avg;
 	uint64_t count, sent = 0, t0, deadline = 0;
 	int rc = 2, n, live, storm_mode;
+	unsigned bmax;
 
 	memset(&s, 0, sizeof(s));
 	n = gen_parse(GEN_FLOOD, argc, argv, &o);
@@ -229,8 +230,11 @@ int gen_flood_main(int argc, char **argv)
 		       (storm_mode ? 1 : o.mix.weight[i]) / (storm_mode ? 1 : s.wsum);
 	/* L1 bits: frame + FCS (unless the frame has one) + preamble/SFD + IFG */
 	avg = 8.0 * (avg + (o.fcs ? 0 : 4) + 20);
+	/* a storm keeps its interval frame by frame (a pause must be renewed
+	 * before it runs out); streams go in batches of up to ~1 ms */
+	bmax = storm_mode && (pps > 0 || bps > 0) ? 1 : BATCH;
 	pace_init(&pace, pps ? pps : bps,
-		  pps ? pace_batch_for(pps, BATCH) : pace_batch_for(bps / avg, BATCH) * avg);
+		  pps ? pace_batch_for(pps, bmax) : pace_batch_for(bps / avg, bmax) * avg);
 	if (o.verbose)
 		fprintf(stderr, GEN_NAME " flood: %s, %u template(s), max frame %u, rate %s%.0f %s\n",
 			o.kind, storm_mode ? 1 : s.n_tmpl, s.max_len, pps || bps ? "" : "unlimited ",
@@ -241,7 +245,7 @@ int gen_flood_main(int argc, char **argv)
 	if (o.duration > 0)
 		deadline = t0 + (uint64_t)(o.duration * 1e9);
 	while (!gen_stop && (!count || sent < count)) {
-		unsigned want = BATCH, got;
+		unsigned want = bmax, got;
 
 		if (count && count - sent < want)
 			want = (unsigned)(count - sent);

@@ -828,6 +828,7 @@ struct tx *gen_open_tx(const struct gen_opts *o, enum tx_kind dflt, uint32_t max
 	} else {
 		struct ifinfo ii;
 
+		memset(&ii, 0, sizeof(ii));
 		cfg.kind = o->tx ? o->tx : dflt;
 		if (cfg.kind == TX_PCAP) {
 			fprintf(stderr, GEN_NAME ": --tx pcap needs -w FILE\n");
@@ -837,11 +838,17 @@ struct tx *gen_open_tx(const struct gen_opts *o, enum tx_kind dflt, uint32_t max
 		cfg.use_guard = 1;
 		cfg.guard.ipver = (uint8_t)o->peer_ver;
 		memcpy(cfg.guard.ip, o->peer, 16);
-		if (o->have_dmac) {
+		/* The peer's MAC, for frames without an IP header: the neighbour
+		 * entry of the IP peer when there is one (so --dmac cannot point
+		 * non-IP frames at someone else), else the --dmac given. */
+		if (!ifinfo_get(o->iface, &ii, err, sizeof(err)) && o->peer_ver) {
+			if (!ifinfo_peer_mac(&ii, o->peer_ver, o->peer, 1000, cfg.guard.mac, err, sizeof(err)))
+				cfg.guard.have_mac = 1;
+		} else if (o->have_dmac) {
 			cfg.guard.have_mac = 1;
 			memcpy(cfg.guard.mac, o->dmac, 6);
 		}
-		if (!ifinfo_get(o->iface, &ii, err, sizeof(err)) && ii.mtu > 0 &&
+		if (ii.ifindex && ii.mtu > 0 &&
 		    max_frame > (uint32_t)ii.mtu + 14 + 4 * o->n_vlan + (o->fcs ? 4 : 0)) {
 			fprintf(stderr, GEN_NAME ": frames of up to %u bytes do not fit the MTU %d of %s\n",
 				max_frame, ii.mtu, o->iface);

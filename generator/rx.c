@@ -5,13 +5,17 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <net/if.h>
 #include <pcap/pcap.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 #include "rx.h"
 
 struct rx {
@@ -58,6 +62,24 @@ static struct rx *fail(struct rx *r, char err[RX_ERRLEN], const char *fmt, ...)
 	return NULL;
 }
 
+/* libpcap's immediate mode uses TPACKET_V2 rings whose slots are as large
+ * as the snapshot length, so a 64 KiB snaplen would leave a few dozen slots:
+ * take the interface MTU (+ Ethernet, two tags, FCS) instead. */
+static int mtu_snaplen(const char *iface)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), len = 9216 + 26;
+
+	if (fd < 0)
+		return len;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", iface);
+	if (!ioctl(fd, SIOCGIFMTU, &ifr) && ifr.ifr_mtu > 0 && ifr.ifr_mtu < 65000)
+		len = ifr.ifr_mtu + 26;
+	close(fd);
+	return len;
+}
+
 struct rx *rx_open(const struct rx_cfg *cfg, char err[RX_ERRLEN])
 {
 	char eb[PCAP_ERRBUF_SIZE];
@@ -76,10 +98,10 @@ struct rx *rx_open(const struct rx_cfg *cfg, char err[RX_ERRLEN])
 	r->pc = pcap_create(cfg->iface, eb);
 	if (!r->pc)
 		return fail(r, err, "%s: %s", cfg->iface, eb);
-	pcap_set_snaplen(r->pc, cfg->snaplen > 0 ? cfg->snaplen : 65535);
+	pcap_set_snaplen(r->pc, cfg->snaplen > 0 ? cfg->snaplen : mtu_snaplen(cfg->iface));
 	pcap_set_promisc(r->pc, cfg->promisc ? 1 : 0);
 	pcap_set_immediate_mode(r->pc, 1);
-	pcap_set_buffer_size(r->pc, cfg->bufsize > 0 ? cfg->bufsize : 4 << 20);
+	pcap_set_buffer_size(r->pc, cfg->bufsize > 0 ? cfg->bufsize : 16 << 20);
 	rc = pcap_activate(r->pc);
 	if (rc < 0)
 		return fail(r, err, "%s: %s", cfg->iface, pcap_geterr(r->pc));

@@ -20,8 +20,8 @@ struct rx_cfg {
 	int peer_ipver;          /* 4 or 6; 0: frames from anyone */
 	uint8_t peer[16];        /* IPv4 in the first four bytes */
 	const char *filter;      /* extra BPF expression ANDed in (may be NULL) */
-	int snaplen;             /* 0: 65535 */
-	int bufsize;             /* kernel buffer bytes; 0: 4 MiB */
+	int snaplen;             /* 0: the interface MTU + 26 */
+	int bufsize;             /* kernel buffer bytes; 0: 16 MiB */
 	int promisc;             /* also frames not addressed to the interface's MAC */
 	int both_directions;     /* 0: inbound only (PCAP_D_IN) */
 };
