@@ -149,8 +149,9 @@ void roce_seq_hist_merge(struct roce_seq_hist *dst, const struct roce_seq_hist *
 /* What only a troubled direction needs. */
 struct roce_seq_anom {
 	uint32_t hole[ROCE_SEQ_HOLES];   /* psn << 8 | length (1..255); 0 = free */
-	uint32_t pend;                   /* pending trigger: (kind + 1) << 24 | psn; 0 = none */
+	uint32_t pend, pend2;            /* pending triggers, latest first: (kind + 1) << 24 | psn */
 	uint32_t recov;                  /* recovery watch: count << 24 | next PSN */
+	uint32_t recov_first;            /* its first PSN */
 	uint32_t recov_end;              /* highest + 1 when it started */
 	uint32_t rnr_timers;             /* bitmap of RNR timer codes seen */
 	/* counters (all start at 0) */

@@ -162,7 +162,8 @@ static void test_responder_and_wire(void **st)
 		{ 12, ROCE_SEQ_V_IN_ORDER | ROCE_SEQ_V_OUT_OF_ORDER, 12 },
 		{ 13, ROCE_SEQ_V_IN_ORDER | ROCE_SEQ_V_RETRANS | ROCE_SEQ_V_EPISODE, 13 },
 		{ 14, ROCE_SEQ_V_IN_ORDER | ROCE_SEQ_V_RETRANS, 14 },
-		{ 11, ROCE_SEQ_V_DUPLICATE | ROCE_SEQ_V_RETRANS, 15 },
+		/* going back again: a new episode (a copy: trigger "other") */
+		{ 11, ROCE_SEQ_V_DUPLICATE | ROCE_SEQ_V_RETRANS | ROCE_SEQ_V_EPISODE, 15 },
 		{ 15, ROCE_SEQ_V_IN_ORDER, 15 },
 		{ 17, ROCE_SEQ_V_OUT_OF_SEQ | ROCE_SEQ_V_OOS_START | ROCE_SEQ_V_PSN_GAP, 16 },
 	};
@@ -252,6 +253,76 @@ static void test_mtu_inferred(void **st)
 	/* now 8192 bytes take 2 PSNs */
 	assert_true(rq(&d, send_only(203, 0), T0 + 2 * US, &v) & ROCE_SEQ_V_IN_ORDER);
 	assert_null(d.x);
+}
+
+/* A lost READ looks like the MTU halved: more PSNs than guessed are never
+ * taken as a smaller MTU (lab: ib_read_bw under 3% loss). */
+static void test_mtu_not_inferred_from_loss(void **st)
+{
+	struct roce_seq_dir d;
+	struct roce_seq_verdict v;
+
+	(void)st;
+	roce_seq_init(&d, 1024, NULL);
+	rq(&d, mk(0, ROCE_OP_READ_REQUEST, 100, 0, 1, 0, 4096, 0), T0, &v);
+	/* READ 104 lost: 108 comes next */
+	assert_true(HAS(rq(&d, mk(0, ROCE_OP_READ_REQUEST, 108, 0, 1, 0, 4096, 0), T0 + US, &v),
+			ROCE_SEQ_V_OUT_OF_SEQ | ROCE_SEQ_V_OOS_START | ROCE_SEQ_V_PSN_GAP));
+	assert_false(v.flags & ROCE_SEQ_V_PMTU);
+	assert_int_equal(v.missing, 4);
+	assert_int_equal(roce_seq_pmtu(&d), 1024);
+	assert_int_equal(roce_seq_pmtu_source(&d), ROCE_SEQ_PMTU_CONFIG);
+	/* the resent 104 is in order and takes 4 PSNs */
+	assert_true(rq(&d, mk(0, ROCE_OP_READ_REQUEST, 104, 0, 1, 0, 4096, 0), T0 + 2 * US, &v) & ROCE_SEQ_V_IN_ORDER);
+	assert_true(rq(&d, mk(0, ROCE_OP_READ_REQUEST, 108, 0, 1, 0, 4096, 0), T0 + 3 * US, &v) & ROCE_SEQ_V_IN_ORDER);
+}
+
+/* ATOMIC ACKs come one per request, in order: a gap is an implied NAK. */
+static void test_atomic_implied_nak(void **st)
+{
+	struct roce_seq_dir d;
+	struct roce_seq_verdict v;
+
+	(void)st;
+	roce_seq_init(&d, 1024, NULL);
+	for (uint32_t p = 20; p < 24; p++)
+		rq(&d, mk(0, ROCE_OP_FETCH_ADD, p, 0, 1, 0, 0, 0), T0 + p * US, &v);
+	rs(&d, mk(1, ROCE_OP_ATOMIC_ACK, 20, 0, 0, 0x1f, 0, 0), T0 + 30 * US, &v);
+	assert_false(v.flags & ROCE_SEQ_V_IMPLIED_NAK);
+	assert_true(HAS(rs(&d, mk(1, ROCE_OP_ATOMIC_ACK, 22, 0, 0, 0x1f, 0, 0), T0 + 31 * US, &v),
+			ROCE_SEQ_V_IMPLIED_NAK | ROCE_SEQ_V_ACK));
+	assert_int_equal(v.missing, 1);
+	assert_true(HAS(rq(&d, mk(0, ROCE_OP_FETCH_ADD, 21, 0, 1, 0, 0, 0), T0 + 40 * US, &v),
+			ROCE_SEQ_V_DUPLICATE | ROCE_SEQ_V_RETRANS | ROCE_SEQ_V_EPISODE));
+	assert_int_equal(v.trigger, ROCE_SEQ_TRIG_IMPLIED);
+	/* plain ACKs in between are coalesced, not a gap */
+	rs(&d, ack_pkt(23, 0x1f), T0 + 41 * US, &v);
+	assert_false(v.flags & ROCE_SEQ_V_IMPLIED_NAK);
+}
+
+/* Episodes: a resend the network reordered stays in its episode; going
+ * back again after another NAK starts a new one. */
+static void test_episode_bounds(void **st)
+{
+	struct roce_seq_dir d;
+	struct roce_seq_verdict v;
+	uint64_t t = T0;
+
+	(void)st;
+	roce_seq_init(&d, 1024, NULL);
+	for (uint32_t p = 1; p <= 10; p++)
+		rq(&d, send_only(p, 0), t += US, &v);
+	rs(&d, ack_pkt(3, 0x60), t += US, &v);              /* NAK: go back to 3 */
+	assert_true(rq(&d, send_only(3, 0), t += US, &v) & ROCE_SEQ_V_EPISODE);
+	assert_int_equal(v.trigger, ROCE_SEQ_TRIG_NAK);
+	rq(&d, send_only(5, 0), t += US, &v);               /* 4 held back by the network */
+	assert_false(rq(&d, send_only(4, 0), t += US, &v) & ROCE_SEQ_V_EPISODE);
+	rq(&d, send_only(6, 0), t += US, &v);
+	rs(&d, ack_pkt(5, 0x60), t += US, &v);              /* the resent 5 lost: NAK 5 */
+	assert_true(rq(&d, send_only(5, 0), t += US, &v) & ROCE_SEQ_V_EPISODE);
+	assert_int_equal(v.trigger, ROCE_SEQ_TRIG_NAK);
+	assert_int_equal(d.x->episodes[ROCE_SEQ_TRIG_NAK], 2);
+	assert_int_equal(d.x->episodes[ROCE_SEQ_TRIG_OTHER], 0);
 }
 
 /* A READ response's payload corrects the span of the READ just taken. */
@@ -552,6 +623,9 @@ int main(void)
 		cmocka_unit_test_setup(test_psn_wrap, setup),
 		cmocka_unit_test_setup(test_read_span, setup),
 		cmocka_unit_test_setup(test_mtu_inferred, setup),
+		cmocka_unit_test_setup(test_mtu_not_inferred_from_loss, setup),
+		cmocka_unit_test_setup(test_atomic_implied_nak, setup),
+		cmocka_unit_test_setup(test_episode_bounds, setup),
 		cmocka_unit_test_setup(test_mtu_from_response, setup),
 		cmocka_unit_test_setup(test_nak_go_back_n, setup),
 		cmocka_unit_test_setup(test_selective, setup),
