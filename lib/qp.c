@@ -1118,8 +1118,9 @@ static void rsp_duplicate(struct roce_qp *qp, const struct roce_pkt *p, const st
 			send_ack(qp, PSN(qp->epsn - 1), SYN_ACK);
 		return;
 	}
-	for (uint32_t i = 0; i < qp->a.max_dest_rd_atomic; i++) {
-		const struct rsp_res *r = &qp->res[i];
+	/* newest first: an entry a whole PSN cycle old never shadows a recent one */
+	for (uint32_t i = 1; i <= qp->a.max_dest_rd_atomic; i++) {
+		const struct rsp_res *r = &qp->res[(qp->res_next - i) % qp->a.max_dest_rd_atomic];
 
 		if (oi->kind == ROCE_OK_READ_REQ && r->kind == RES_READ && p->reth_off &&
 		    roce_psn_diff(q, r->psn) >= 0 && roce_psn_diff(r->last, q) >= 0) {

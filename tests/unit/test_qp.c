@@ -182,7 +182,7 @@ static int emit_cb(void *ctx, const uint8_t *frame, uint32_t len)
 
 	assert_int_equal(rc, ROCE_OK);
 	assert_int_equal(p.invalid, 0);
-	assert_int_equal(p.version, ROCE_VER_V2);
+	assert_int_equal(p.version, sd->attr.version);
 	assert_true(p.bth_off != 0);
 	ic = roce_icrc_verify(&p, NULL);
 	if (!S->allow_bad_icrc)
@@ -1866,6 +1866,131 @@ static void test_dup_reorder_faults(void **state)
 	sim_free(S);
 }
 
+/* ---- both directions at once, IPv6 + VLAN and RoCEv1 ----------------------------- */
+
+static enum roce_version g_ver;
+static int g_ipv6;
+
+static void tweak_bidir(struct roce_qp_attr *a, int id)
+{
+	a->version = g_ver;
+	if (g_ipv6) {
+		uint8_t x[16] = { 0xfe, 0x80, [15] = 0xa }, y[16] = { 0xfe, 0x80, [15] = 0xb };
+
+		a->ip.version = 6;
+		memcpy(a->ip.src, id == A ? x : y, 16);
+		memcpy(a->ip.dst, id == A ? y : x, 16);
+		a->eth.n_vlan = 1;
+		a->eth.vlan[0].vid = 100;
+		a->eth.vlan[0].pcp = 3;
+	}
+	a->sq_depth = 8;
+	a->timeout = 6;
+	a->sq_psn = id == A ? 0xffff00 : 0x7fff80;   /* both wrap or cross 2^23 */
+	a->rq_psn = id == A ? 0x7fff80 : 0xffff00;
+}
+
+#define BIMSG 300
+#define BISZ 3000
+
+static void run_bidir(enum roce_version ver, int ipv6)
+{
+	struct sim *S;
+	uint8_t *mr[2], *src[2], *rbuf[2], *rd[2];
+	size_t mrlen = (size_t)BIMSG * BISZ;
+	uint32_t posted[2] = { 0, 0 }, nsend[2] = { 0, 0 };
+
+	g_ver = ver;
+	g_ipv6 = ipv6;
+	S = sim_new(1024, tweak_bidir);
+	S->rng = 5;
+	S->drop_ppm = 20000;
+	S->dup_ppm = 10000;
+	S->reorder_ppm = 10000;
+	for (int i = 0; i < 2; i++) {
+		struct roce_mr m = { MR_KEY + (uint32_t)i, MR_VA, NULL, mrlen, MR_ALL };
+
+		mr[i] = calloc(1, mrlen);
+		src[i] = malloc(mrlen);
+		rbuf[i] = calloc(1, mrlen);
+		rd[i] = calloc(1, mrlen);
+		assert_true(mr[i] && src[i] && rbuf[i] && rd[i]);
+		m.addr = mr[i];
+		fill(mr[i], mrlen, 50 + (uint32_t)i);
+		fill(src[i], mrlen, 60 + (uint32_t)i);
+		assert_int_equal(roce_qp_reg_mr(S->s[i].qp, &m), ROCE_OK);
+		for (int k = 0; k < BIMSG / 3; k++)
+			assert_int_equal(roce_qp_post_recv(S->s[i].qp, (uint64_t)k, rbuf[i] + (size_t)k * BISZ,
+							   BISZ, 0), ROCE_OK);
+	}
+	while (S->s[A].n_ok + S->s[A].n_err < BIMSG || S->s[B].n_ok + S->s[B].n_err < BIMSG) {
+		for (int i = 0; i < 2; i++)
+			while (posted[i] < BIMSG) {
+				uint32_t k = posted[i];
+				struct roce_wr wr = { .wr_id = k, .op = (enum roce_wr_op[]){ ROCE_WR_SEND, ROCE_WR_WRITE,
+							ROCE_WR_READ }[k % 3],
+						      .buf = src[i] + (size_t)k * BISZ, .len = (k * 37) % BISZ,
+						      .remote_va = MR_VA + (size_t)k * BISZ, .rkey = MR_KEY + (uint32_t)!i };
+
+				if (wr.op == ROCE_WR_READ)
+					wr.buf = rd[i] + (size_t)k * BISZ;
+				if (roce_qp_post_send(S->s[i].qp, &wr, S->now) == ROCE_ENOSPC)
+					break;
+				posted[i]++;
+			}
+		assert_true(sim_step(S, UINT64_MAX));
+	}
+	sim_run(S, UINT64_MAX);
+	for (int i = 0; i < 2; i++) {
+		int j = !i;
+
+		assert_int_equal(S->s[i].n_ok, BIMSG);
+		assert_int_equal(S->s[i].n_err, 0);
+		for (uint32_t k = 0; k < BIMSG; k++) {
+			uint32_t len = (k * 37) % BISZ;
+			const uint8_t *s_ = src[i] + (size_t)k * BISZ;
+
+			if (!len)
+				continue;
+			switch (k % 3) {
+			case 0: /* SEND number k/3 went to j's receive k/3 */
+				assert_memory_equal(rbuf[j] + (size_t)(k / 3) * BISZ, s_, len);
+				nsend[i]++;
+				break;
+			case 1:
+				assert_memory_equal(mr[j] + (size_t)k * BISZ, s_, len);
+				break;
+			case 2:
+				assert_memory_equal(rd[i] + (size_t)k * BISZ, mr[j] + (size_t)k * BISZ, len);
+				break;
+			}
+		}
+		assert_int_equal(S->s[j].n_recv, BIMSG / 3);
+		assert_true(sum_retx(roce_qp_stats(S->s[i].qp)) > 0);
+		assert_int_equal(roce_qp_stats(S->s[i].qp)->req_rx,
+				 roce_qp_stats(S->s[j].qp)->req_pkts);
+	}
+	for (int i = 0; i < 2; i++) {
+		free(mr[i]);
+		free(src[i]);
+		free(rbuf[i]);
+		free(rd[i]);
+	}
+	sim_free(S);
+}
+
+static void test_bidir_ipv6_vlan(void **state)
+{
+	(void)state;
+	run_bidir(ROCE_VER_V2, 1);
+}
+
+static void test_bidir_rocev1(void **state)
+{
+	(void)state;
+	run_bidir(ROCE_VER_V1, 1);
+}
+
 /* ---- latency summary ------------------------------------------------------------------ */
 
 static void test_lat_summary(void **state)
@@ -1981,6 +2106,8 @@ int main(void)
 		cmocka_unit_test(test_rd_atomic_depth),
 		cmocka_unit_test(test_tx_burst),
 		cmocka_unit_test(test_dup_reorder_faults),
+		cmocka_unit_test(test_bidir_ipv6_vlan),
+		cmocka_unit_test(test_bidir_rocev1),
 		cmocka_unit_test(test_loss_1pct),
 		cmocka_unit_test(test_loss_5pct),
 	};
