@@ -885,10 +885,10 @@ void gen_report(const char *what, struct tx *t, uint64_t t0, uint64_t t1)
 	if (sec <= 0)
 		sec = 1e-9;
 	fprintf(stderr,
-		GEN_NAME ": %s: frames=%llu bytes=%llu seconds=%.6f pps=%.0f gbps=%.4f l1_gbps=%.4f backend=%s batches=%llu errors=%llu refused=%llu\n",
+		GEN_NAME ": %s: frames=%llu bytes=%llu seconds=%.6f pps=%.0f gbps=%.4f l1_gbps=%.4f backend=%s batches=%llu errors=%llu drops=%llu refused=%llu\n",
 		what, (unsigned long long)s.frames, (unsigned long long)s.bytes, sec,
 		(double)s.frames / sec, (double)s.bytes * 8 / sec / 1e9,
 		((double)s.bytes + 24.0 * (double)s.frames) * 8 / sec / 1e9, tx_kind_name(tx_backend(t)),
 		(unsigned long long)s.batches, (unsigned long long)s.errors,
-		(unsigned long long)s.refused);
+		(unsigned long long)s.drops, (unsigned long long)s.refused);
 }

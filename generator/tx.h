@@ -67,6 +67,7 @@ struct tx_stats {
 	uint64_t bytes;
 	uint64_t batches;
 	uint64_t errors;           /* frames the backend failed to send */
+	uint64_t drops;            /* frames the kernel dropped (ENOBUFS) */
 	uint64_t refused;          /* frames the guard refused */
 };
 

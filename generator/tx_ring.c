@@ -12,6 +12,10 @@
  *   mmsg  one sendmmsg() per batch, iovecs pointing at the caller's frames.
  *         The fallback when the ring cannot be set up.
  *
+ * When the stack is full (ENOBUFS: a qdisc, or a veth peer's backlog) the
+ * frame is lost, as on a NIC whose queue overflows: it is counted in
+ * tx_stats.drops.  sendmmsg first retries the frame a few times.
+ *
  * Both sockets are bound to the named interface with protocol 0, so they
  * receive nothing and cannot send anywhere else.
  */
@@ -21,6 +25,7 @@
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,15 +126,24 @@ static int mmsg_send(struct tx *t, const uint8_t *const frames[], const uint32_t
 		}
 		r = sendmmsg(p->fd, p->msgs, k, 0);
 		if (r < 0) {
-			if ((errno == ENOBUFS || errno == EAGAIN || errno == EINTR) && retries++ < 1000) {
-				struct pollfd pfd = { .fd = p->fd, .events = POLLOUT };
-
-				poll(&pfd, 1, 1);
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOBUFS || errno == EAGAIN) {
+				/* the stack (or a veth peer's backlog) is full: push
+				 * back a little, then count the frame as dropped */
+				if (retries++ < 64) {
+					sched_yield();
+					continue;
+				}
+				retries = 0;
+				t->st.drops++;
+				done++;
 				continue;
 			}
 			t->st.errors += n - done;
 			return tx_fail(t, "sendmmsg on %s: %s", t->cfg.iface, strerror(errno));
 		}
+		retries = 0;
 		for (int i = 0; i < r; i++) {
 			t->st.frames++;
 			t->st.bytes += lens[done + (unsigned)i];
@@ -247,7 +261,16 @@ static int ring_kick(struct tx *t, struct ring_priv *p)
 
 		if (r >= 0)
 			return 0;
-		if (errno == EINTR || errno == ENOBUFS || errno == EAGAIN) {
+		if (errno == EINTR)
+			continue;
+		if (errno == ENOBUFS) {
+			/* a frame was dropped (its slot is free again); go on
+			 * with the slots still requested */
+			t->st.drops++;
+			sched_yield();
+			continue;
+		}
+		if (errno == EAGAIN) {
 			struct pollfd pfd = { .fd = p->fd, .events = POLLOUT };
 
 			poll(&pfd, 1, 1);
