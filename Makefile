@@ -26,7 +26,7 @@ LDFLAGS ?=
 
 # Debian packages the build and the tests need.
 DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev libnet1-dev \
-            libncurses-dev libcmocka-dev zlib1g-dev tshark wireshark-dev libwireshark-dev
+            libncurses-dev libcmocka-dev zlib1g-dev tshark wireshark-dev libwireshark-dev tmux
 
 LIB_SRCS  := $(sort $(wildcard lib/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -51,7 +51,7 @@ LIBPIC_A := $(BUILD)/lib/libroce_pic.a
 
 # Test scripts run by check-one, each with BUILD in its environment, in this
 # order; fragments below may append to it.
-CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/analysis.sh tests/live.sh
+CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/analysis.sh tests/live.sh tests/tui.sh
 
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=

@@ -649,5 +649,9 @@ uint16_t roce_inet_csum(const void *buf, size_t len, uint32_t sum);
 /* iWARP (MPA, DDP, RDMAP) and DCB (PAUSE, PFC, QCN, LLDP/DCBX) */
 #include "iwarp.h"
 #include "dcb.h"
+/* RC sequence analysis (shared by rocetop and the Wireshark plugin) and the
+ * user-space RC transport engine (rocegen) */
+#include "seq.h"
+#include "qp.h"
 
 #endif /* ROCE_H */
