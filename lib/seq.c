@@ -563,6 +563,71 @@ static void resend(struct roce_seq_dir *d, struct roce_seq_anom *x, uint32_t q, 
 	}
 }
 
+/* ---- re-judging after an RNR NAK ---------------------------------------------------- */
+
+enum { RC_IN = 0, RC_DUP, RC_OOS, RC_OOS_START };
+
+static void rlog_put(struct roce_seq_anom *x, uint32_t psn, uint32_t span, unsigned cls)
+{
+	x->rlog[x->rlog_head] = psn << 8 | (span > 63 ? 63 : span) << 2 | cls;
+	x->rlog_head = (uint8_t)((x->rlog_head + 1) % ROCE_SEQ_RLOG);
+	if (x->rlog_n < ROCE_SEQ_RLOG)
+		x->rlog_n++;
+}
+
+/* The responder sent an RNR NAK for psn: it did not take that request
+ * (rxe: no receive WQE; its expected PSN stays).  The requests logged after
+ * the in-order one at psn are judged again from there, as the responder
+ * did; the counters are corrected.  0 when psn is not in the log. */
+static int rnr_rejudge(struct roce_seq_dir *d, struct roce_seq_anom *x, uint32_t psn)
+{
+	unsigned n = x->rlog_n, start = (x->rlog_head + ROCE_SEQ_RLOG - n) % ROCE_SEQ_RLOG, at = n;
+	uint32_t e = psn;
+	int nak_sent = 0;
+
+	for (unsigned k = n; k-- > 0;) {
+		uint32_t w = x->rlog[(start + k) % ROCE_SEQ_RLOG];
+
+		if ((w >> 8) == psn && (w & 3) == RC_IN) {
+			at = k;
+			break;
+		}
+	}
+	if (at == n)
+		return 0;
+	for (unsigned k = at + 1; k < n; k++) {
+		uint32_t *w = &x->rlog[(start + k) % ROCE_SEQ_RLOG], q = *w >> 8, span = (*w >> 2) & 63;
+		unsigned cls;
+		int32_t diff = pdiff(q, e);
+
+		/* take the first judgement back */
+		switch (*w & 3) {
+		case RC_DUP: x->duplicate_request--; break;
+		case RC_OOS_START: x->out_of_seq_request--; /* fall through */
+		case RC_OOS: x->out_of_sequence--; break;
+		default: break;
+		}
+		if (diff == 0) {
+			cls = RC_IN;
+			nak_sent = 0;
+			e = padd(q, span);
+		} else if (diff < 0) {
+			cls = RC_DUP;
+			x->duplicate_request++;
+		} else {
+			cls = nak_sent ? RC_OOS : RC_OOS_START;
+			x->out_of_sequence++;
+			if (!nak_sent)
+				x->out_of_seq_request++;
+			nak_sent = 1;
+		}
+		*w = (*w & ~3u) | cls;
+	}
+	d->epsn = e;
+	d->state = nak_sent ? d->state | S_NAK_SENT : d->state & ~S_NAK_SENT;
+	return 1;
+}
+
 /* ---- requests ---------------------------------------------------------------------- */
 
 static uint32_t ts_us(uint64_t ts_ns) { return (uint32_t)(ts_ns / 1000); }
@@ -634,6 +699,9 @@ int roce_seq_request(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t 
 	/* the responder's view */
 	v->expected_psn = d->epsn;
 	diff = pdiff(q, d->epsn);
+	if (d->x)
+		rlog_put(d->x, q, span, diff == 0 ? RC_IN : diff < 0 ? RC_DUP :
+			 (d->state & S_NAK_SENT) ? RC_OOS : RC_OOS_START);
 	if (diff == 0) {
 		v->flags |= ROCE_SEQ_V_IN_ORDER;
 		d->state &= ~S_NAK_SENT;
@@ -785,9 +853,26 @@ int roce_seq_response(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t
 			v->rnr_us = roce_rnr_timer_us(v->rnr_timer);
 			x->rnr_timers |= 1u << v->rnr_timer;
 			set_pend(x, ROCE_SEQ_TRIG_RNR, psn);
-			/* the responder did not take that request: it expects it again */
-			if ((d->state & S_HAVE) && pdiff(psn, d->epsn) < 0)
+			/* The responder did not take that request: it expects it
+			 * again.  The requests after it that this model took in
+			 * order were, for the responder, out of sequence: the first
+			 * of them started a run (and drew a PSN-sequence-error NAK).
+			 * Counted now, when the RNR NAK shows it (checked against
+			 * rxe's counters on a lab ib_send_bw with one receive WQE). */
+			if ((d->state & S_HAVE) && pdiff(psn, d->epsn) < 0 && !rnr_rejudge(d, x, psn)) {
+				/* not in the log: the requests after it were taken in
+				 * order (1 PSN each), so they were out of sequence */
+				int32_t extra = pdiff(d->epsn, psn) - 1;
+
+				if (extra > 0) {
+					x->out_of_sequence += (uint32_t)extra;
+					if (!(d->state & S_NAK_SENT)) {
+						x->out_of_seq_request++;
+						d->state |= S_NAK_SENT;
+					}
+				}
 				d->epsn = psn;
+			}
 			ring_forget_from(d, psn);
 		} else {
 			x = anom_or_sink(d, spare, &sink);

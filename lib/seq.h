@@ -68,6 +68,7 @@ struct roce_pkt;
 
 #define ROCE_SEQ_RING 2          /* outstanding requests remembered for RTT */
 #define ROCE_SEQ_HOLES 8         /* PSN holes tracked at once */
+#define ROCE_SEQ_RLOG 32         /* requests remembered for RNR NAK re-judging */
 #define ROCE_SEQ_HIST_BUCKETS 16 /* RTT histogram: [0,1) [1,2) [2,4) .. [2^14,inf) us */
 
 /* Retransmission episode triggers */
@@ -154,6 +155,11 @@ struct roce_seq_anom {
 	uint32_t recov_first;            /* its first PSN */
 	uint32_t recov_end;              /* highest + 1 when it started */
 	uint32_t rnr_timers;             /* bitmap of RNR timer codes seen */
+	/* the last requests as the responder judged them (psn << 8 | span << 2
+	 * | class), to judge them again when an RNR NAK shows the responder
+	 * did not take one of them */
+	uint32_t rlog[ROCE_SEQ_RLOG];
+	uint8_t rlog_n, rlog_head;
 	/* counters (all start at 0) */
 	uint32_t duplicate_request;
 	uint32_t out_of_sequence;

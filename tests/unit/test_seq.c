@@ -425,6 +425,41 @@ static void test_rnr(void **st)
 	assert_int_equal(d.x->duplicate_request, 0);
 }
 
+/* An RNR NAK that arrives after later requests: the responder did not take
+ * the RNR'd one, so what followed is judged again as it judged it (lab:
+ * ib_send_bw with one receive WQE; rxe's counters matched only with this). */
+static void test_rnr_rejudge(void **st)
+{
+	struct roce_seq_anom blk;
+	struct roce_seq_dir d;
+	struct roce_seq_verdict v;
+
+	(void)st;
+	roce_seq_init(&d, 1024, &blk);
+	rq(&d, send_only(50, 1), T0, &v);
+	rq(&d, send_only(51, 1), T0 + US, &v);
+	rq(&d, send_only(52, 1), T0 + 2 * US, &v);
+	assert_true(rq(&d, send_only(50, 1), T0 + 3 * US, &v) & ROCE_SEQ_V_DUPLICATE);
+	assert_int_equal(d.x->duplicate_request, 1);
+	rs(&d, ack_pkt(50, 0x20 | 12), T0 + 4 * US, &v);   /* RNR NAK for the first 50 */
+	/* the responder saw: 50 (RNR), 51 and 52 out of sequence (one run), 50 in order */
+	assert_int_equal(d.x->duplicate_request, 0);
+	assert_int_equal(d.x->out_of_sequence, 2);
+	assert_int_equal(d.x->out_of_seq_request, 1);
+	assert_true(rq(&d, send_only(51, 1), T0 + 5 * US, &v) & ROCE_SEQ_V_IN_ORDER);
+	/* without the log (the block came with the RNR NAK), the requests after
+	 * the RNR'd one are taken as out of sequence */
+	roce_seq_init(&d, 1024, NULL);
+	rq(&d, send_only(60, 1), T0, &v);
+	rq(&d, send_only(61, 1), T0 + US, &v);
+	rq(&d, send_only(62, 1), T0 + 2 * US, &v);
+	rs(&d, ack_pkt(60, 0x20 | 12), T0 + 3 * US, &v);
+	assert_int_equal(d.x->out_of_sequence, 2);
+	assert_int_equal(d.x->out_of_seq_request, 1);
+	assert_true(rq(&d, send_only(60, 1), T0 + 700 * US, &v) & ROCE_SEQ_V_IN_ORDER);
+	assert_true(rq(&d, send_only(61, 1), T0 + 701 * US, &v) & ROCE_SEQ_V_IN_ORDER);
+}
+
 /* Silence before a resend: a timeout, with the gap and its exponent. */
 static void test_timeout(void **st)
 {
@@ -630,6 +665,7 @@ int main(void)
 		cmocka_unit_test_setup(test_nak_go_back_n, setup),
 		cmocka_unit_test_setup(test_selective, setup),
 		cmocka_unit_test_setup(test_rnr, setup),
+		cmocka_unit_test_setup(test_rnr_rejudge, setup),
 		cmocka_unit_test_setup(test_timeout, setup),
 		cmocka_unit_test_setup(test_implied_nak, setup),
 		cmocka_unit_test_setup(test_rtt_coalesced, setup),
