@@ -6,7 +6,7 @@
  * ethertype 0x8915 and UDP 4791); this plugin adds what it lacks, as the
  * protocol "RoCE" (filter prefix roce), and shows no header field twice:
  *
- *   roce.icrc.status / .computed   the ICRC checked (IBTA A17.3.3, A16.8.3)
+ *   roce.icrc.status / .computed   the ICRC checked (IBTA vol 1 7.8.1, Annexes A16, A17)
  *   roce.analysis.*                per-QP sequence analysis, like tcp.analysis
  *   roce.flow, roce.conn.*         QP directions and their pairing (CM or traffic)
  *   UDP ports                      1021 (pre-WinOF 5.35 drivers) and any others
@@ -175,7 +175,7 @@ typedef struct {
 	guint32 frame;
 } cm_pending;
 
-/* (family, src, dst) -> GSList of flows, to find request flows a response answers */
+/* (family, src, dst) -> wmem_list of flows, to find the request flows a response answers */
 #define PAIR_KEY_LEN 33
 
 static wmem_map_t *flows;            /* flow_key -> roce_flow */
