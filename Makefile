@@ -109,6 +109,9 @@ $(BUILD)/tools/%: tools/%.c $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(LDSAN) -o $@ $< $(LIBA) -lpcap -lz -lm
 
+# tests and tools that compile an analyzer file in (the flow engine)
+$(BUILD)/tests/test_flow $(BUILD)/tools/bench_flow: analyzer/flow.c analyzer/flow.h
+
 -include $(LIB_OBJS:.o=.d) $(LIB_PIC:.o=.d) $(ANA_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
 
 # ---- dependencies ---------------------------------------------------------

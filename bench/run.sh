@@ -14,4 +14,6 @@ echo "== decode rate vs bare libpcap loop"
 rm -f "$BUILD/bench/lab-1m.pcap"
 echo "== CRC-32, CRC-32C and ICRC throughput vs zlib / table-driven"
 "$BUILD/tools/bench_crc" || rc=1
+echo "== flow analysis: rocetop -r vs bare libpcap loop and tshark; memory per flow"
+bench/flow.sh || rc=1
 exit $rc
