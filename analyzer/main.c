@@ -342,11 +342,11 @@ int main(int argc, char **argv)
 		case OPT_JSON: json = 1; break;
 		case 'b': batch = 1; break;
 		case 'c':
-			count = strtoll(optarg, NULL, 10);
-			if (count <= 0) {
+			if (parse_u64(optarg, 1, (uint64_t)1 << 62, &v64)) {
 				fprintf(stderr, "rocetop: bad count '%s'\n", optarg);
 				return 2;
 			}
+			count = (long long)v64;
 			break;
 		case 'n':
 			if (parse_u64(optarg, 1, 1000000000, &v64)) {
