@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ctl.h — the control protocol between `rocegen conform` and `rocetarget`
+ * (the agent that owns the adapter's queue pairs on the adapter's host).
+ *
+ * TCP, one line per request and one line per reply, ASCII, '\n'-terminated,
+ * at most CTL_LINE_MAX bytes.  A request is a command word followed by
+ * key=value words; a reply is "ok" followed by key=value words, or "err "
+ * and a reason.  Numbers are decimal or 0x-hex.  Objects are small integer
+ * ids the target hands out; `reset` destroys all of them.
+ *
+ *   hello                                   ok proto=1 impl=NAME
+ *   open [dev=NAME] [gid_index=N]           ok dev= gid= gid_index= active_mtu=
+ *   mr len=N [access=wra]                   ok mr= rkey= va=        (w remote write,
+ *                                                                    r remote read, a atomic)
+ *   qp [depth=N]                            ok qp= qpn=             (RC, own CQ, RESET)
+ *   connect qp= rqpn= rpsn= rgid=IP [psn= mtu= timeout= retry= rnr_retry= min_rnr=
+ *           max_rd= max_dest_rd= gid_index= hop=]
+ *                                           ok state=rts            (INIT, RTR, RTS by hand)
+ *   recv qp= mr= len= [off= n= wr=]         ok                      (n receives of len bytes)
+ *   post qp= op=send|write|read|cmp_swap|fetch_add mr= len= [off= rva= rkey= cmp= swap=
+ *           wr= imm=]                       ok
+ *   poll qp= [max=]                         ok n= wc=WR,STATUS,OP,LEN ...   (never waits)
+ *   rd mr= off= len=                        ok hex=...              (len <= CTL_RD_MAX)
+ *   wr mr= off= hex=                        ok
+ *   state qp=                               ok state=reset|init|rtr|rts|sqd|sqe|err
+ *   counters                                ok NAME=VALUE ...       (hw_counters of port 1)
+ *   reset                                   ok
+ *   quit                                    (closes)
+ *
+ * STATUS are the names of roce_wc_status_name() ("success", "retry-exceeded",
+ * "flushed", …), OP the names of roce_wr_op_name() ("send", "recv", …), so
+ * the reference target built on lib/qp (tests) and the real one answer alike.
+ */
+#ifndef ROCE_CTL_H
+#define ROCE_CTL_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CTL_PORT 7471
+#define CTL_LINE_MAX 16384
+#define CTL_RD_MAX 4096
+#define CTL_PROTO 1
+
+/* Copies the value of key= in line into buf; 1 when found, else 0. */
+static inline int ctl_get(const char *line, const char *key, char *buf, size_t cap)
+{
+	size_t kl = strlen(key);
+	const char *p = line;
+
+	while ((p = strstr(p, key)) != NULL) {
+		if ((p == line || p[-1] == ' ') && p[kl] == '=') {
+			const char *v = p + kl + 1;
+			size_t n = strcspn(v, " \r\n");
+
+			if (n >= cap)
+				n = cap - 1;
+			memcpy(buf, v, n);
+			buf[n] = 0;
+			return 1;
+		}
+		p += kl;
+	}
+	return 0;
+}
+
+/* The number of key= (decimal or 0x-hex), or dflt when absent or bad. */
+static inline uint64_t ctl_u64(const char *line, const char *key, uint64_t dflt)
+{
+	char b[64], *end;
+	unsigned long long v;
+
+	if (!ctl_get(line, key, b, sizeof(b)) || !b[0])
+		return dflt;
+	v = strtoull(b, &end, 0);
+	return *end ? dflt : (uint64_t)v;
+}
+
+static inline int ctl_has(const char *line, const char *key)
+{
+	char b[2];
+
+	return ctl_get(line, key, b, sizeof(b));
+}
+
+static inline int ctl_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Hex text to bytes; the number of bytes, or -1. */
+static inline long ctl_unhex(const char *s, uint8_t *out, size_t cap)
+{
+	size_t n = 0;
+
+	while (s[0] && s[0] != ' ' && s[0] != '\n') {
+		int h = ctl_hexval(s[0]), l = s[1] ? ctl_hexval(s[1]) : -1;
+
+		if (h < 0 || l < 0 || n >= cap)
+			return -1;
+		out[n++] = (uint8_t)(h << 4 | l);
+		s += 2;
+	}
+	return (long)n;
+}
+
+static inline void ctl_hex(const uint8_t *b, size_t n, char *out)
+{
+	static const char d[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = d[b[i] >> 4];
+		out[2 * i + 1] = d[b[i] & 15];
+	}
+	out[2 * n] = 0;
+}
+
+#endif /* ROCE_CTL_H */
