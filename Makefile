@@ -40,6 +40,8 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRCS := $(sort $(wildcard tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(BUILD)/tools/%)
 
+# roce.h and the headers it includes
+PUBLIC_HEADERS := lib/roce.h lib/iwarp.h lib/dcb.h lib/seq.h lib/qp.h
 LIBA   := $(BUILD)/lib/libroce.a
 LIBSO  := $(BUILD)/lib/libroce.so.$(VERSION)
 LIBPC  := $(BUILD)/lib/libroce.pc
@@ -211,16 +213,18 @@ interop: all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	           $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man3 \
-	           $(DESTDIR)$(PREFIX)/share/man/man8
+	           $(DESTDIR)$(PREFIX)/share/man/man7 $(DESTDIR)$(PREFIX)/share/man/man8
 	for p in $(PROGRAMS); do install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/; done
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libroce.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libroce.so.$(SOVERSION)
 	ln -sf libroce.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libroce.so
-	install -m 644 $(LIBPC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
-	install -m 644 lib/roce.h $(DESTDIR)$(PREFIX)/include/
+	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(LIBPC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libroce.pc
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/
 	for m in man/*.3; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man3/; done; true
+	for m in man/*.7; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
 	for m in man/*.8; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man8/; done; true
+	@if [ -n "$(PLUGIN)" ]; then $(MAKE) --no-print-directory install-plugin; fi
 
 clean:
 	rm -rf build build-san

@@ -243,14 +243,14 @@ static int packet_hosts(struct engine *e, const struct roce_pkt *p, uint32_t *sr
 			return -1;
 		memcpy(s, p->data + off + 8, 16);
 		memcpy(d, p->data + off + 24, 16);
-	} else if (p->ip_off && p->ip_version == 4) {
+	} else if (p->ip_version == 4) {   /* ip_off is 0 on raw-IP links */
 		off = p->ip_off;
 		if (off + 20 > p->caplen)
 			return -1;
 		*src = host_v4(e, p->data + off + 12);
 		*dst = host_v4(e, p->data + off + 16);
 		return 0;
-	} else if (p->ip_off && p->ip_version == 6) {
+	} else if (p->ip_version == 6) {
 		off = p->ip_off;
 		if (off + 40 > p->caplen)
 			return -1;
@@ -659,9 +659,10 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 	unsigned in = icrc == ROCE_ICRC_BAD ? ROCE_SEQ_IN_ICRC_BAD : 0;
 	int kind;
 
-	if (p->ip_off && p->ecn == 3)
+	/* ECN of the IP header, or of the GRH on RoCEv1 */
+	if ((p->ip_version || p->grh_off) && p->ecn == 3)
 		e->t.roce_ce++;
-	else if (p->ip_off && p->ecn)
+	else if ((p->ip_version || p->grh_off) && p->ecn)
 		e->t.roce_ect++;
 	if (!p->bth_off || !(p->present & ROCE_LBIT(ROCE_L_BTH)) || (p->truncated & ROCE_LBIT(ROCE_L_BTH)))
 		return;

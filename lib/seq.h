@@ -221,8 +221,10 @@ unsigned roce_seq_mtu_code(uint32_t bytes);
 /* pmtu_default: bytes (256..4096) used until something better is known. */
 void roce_seq_init(struct roce_seq_dir *d, uint32_t pmtu_default, struct roce_seq_anom *x);
 void roce_seq_conn_init(struct roce_seq_conn *c, uint32_t pmtu_default);
-/* The requester's starting PSN (CM REQ for the active side, REP for the
- * passive side); ignored once requests were seen. */
+/* The requester's starting PSN; ignored once requests were seen.  A CM
+ * REQ's starting PSN is the one the passive side sends from, the REP's the
+ * active side's (checked on lab/roce_rping.pcap: REQ 0x644726, the passive
+ * side's first READ carries PSN 0x644726). */
 void roce_seq_set_start(struct roce_seq_dir *d, uint32_t psn);
 /* Path MTU (IBTA code) from a source; kept unless a stronger one has spoken. */
 void roce_seq_set_pmtu(struct roce_seq_dir *d, unsigned code, enum roce_seq_pmtu_src src);
