@@ -205,8 +205,11 @@ bench-gen: all
 
 # ---- interop (needs ../shared/softroce-lab, root) ------------------------------
 
+# Each boots the lab if it is down (and takes it down again) and skips
+# without ../shared/softroce-lab or root; fragments may append to the list.
+INTEROP_SCRIPTS += tests/interop.sh tests/interop_flow.sh
 interop: all
-	BUILD=$(BUILD) tests/interop.sh
+	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; BUILD=$(BUILD) $$s; done
 
 # ---- install -------------------------------------------------------------------
 

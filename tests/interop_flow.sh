@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make interop: rocetop's responder-side counters against the kernel's own.
+#
+# RC traffic between the soft-RoCE lab guests (perftest, vmb -> vma) with netem
+# loss on the requester's side, on the responder's side, and duplication, for
+# SEND, WRITE, READ and ATOMIC; captured on the lab bridge.  For every run,
+# rocetop's duplicate_request and out_of_seq_request of the flows into each
+# guest must equal that guest's rxe counters of the same names over the
+# capture window, and nak_seq_err must equal its out_of_seq_request (rxe sends
+# one PSN-sequence-error NAK per out-of-sequence episode).
+#
+# Skips (exit 0) without ../shared/softroce-lab or without root.
+set -euo pipefail
+BUILD=${BUILD:-build}
+cd "$(dirname "$0")/.."
+L="$(pwd)/../shared/softroce-lab/lab"
+R="$BUILD/bin/rocetop"
+if [ ! -x "$L" ] || [ "$(id -u)" != 0 ]; then
+	echo "interop_flow: skip (needs ../shared/softroce-lab and root)"
+	exit 0
+fi
+[ -x "$R" ] || { echo "interop_flow: $R missing (make all)"; exit 1; }
+
+T=$(mktemp -d)
+up_here=0
+cleanup() {
+	if [ "$up_here" = 1 ]; then "$L" down >/dev/null 2>&1 || true; fi
+	rm -rf "$T"
+}
+trap cleanup EXIT
+"$L" build >/dev/null
+if ! "$L" status >/dev/null 2>&1; then
+	up_here=1
+fi
+# rxe mode, MTU 1500 (switches mode in place when the lab is up in another)
+"$L" up --mode rxe >/dev/null
+
+fails=0
+run() {   # NAME NETEM_GUEST "NETEM ARGS" TOOL
+	local name=$1 ng=$2 nargs=$3 tool=$4 args="-d rxe0 -x 1 -F -n 200"
+	local o="$T/$name"
+	"$L" exec vma -- tc qdisc del dev eth0 root >/dev/null 2>&1 || true
+	"$L" exec vmb -- tc qdisc del dev eth0 root >/dev/null 2>&1 || true
+	# shellcheck disable=SC2086
+	[ "$ng" = none ] || "$L" exec "$ng" -- tc qdisc add dev eth0 root netem $nargs
+	"$L" capture start "$o.pcap" -- udp port 4791 >/dev/null
+	sleep 0.5
+	"$L" counters vma >"$o.vma.before"
+	"$L" counters vmb >"$o.vmb.before"
+	# shellcheck disable=SC2086
+	"$L" exec --timeout 150 vma -- $tool $args >"$o.server.log" 2>&1 &
+	local spid=$!
+	"$L" exec vma -- 'for i in $(seq 100); do netstat -ltn | grep -q ":18515 " && exit 0; sleep 0.2; done; exit 1' >/dev/null
+	local crc=0
+	# shellcheck disable=SC2086
+	"$L" exec --timeout 150 vmb -- $tool $args 10.99.0.1 >"$o.client.log" 2>&1 || crc=$?
+	local src=0
+	wait "$spid" || src=$?
+	"$L" counters vma >"$o.vma.after"
+	"$L" counters vmb >"$o.vmb.after"
+	"$L" capture stop "$o.pcap" >/dev/null
+	[ "$ng" = none ] || "$L" exec "$ng" -- tc qdisc del dev eth0 root >/dev/null 2>&1 || true
+	if [ "$crc" != 0 ] || [ "$src" != 0 ]; then
+		echo "FAIL $name: $tool exited client $crc server $src"
+		fails=$((fails + 1))
+		return
+	fi
+	if ! "$R" -r "$o.pcap" --json >"$o.json" 2>"$o.err"; then
+		echo "FAIL $name: rocetop: $(cat "$o.err")"
+		fails=$((fails + 1))
+		return
+	fi
+	if ! python3 - "$o" "$name" <<'PY'
+import json, sys
+base, name = sys.argv[1], sys.argv[2]
+def counters(path):
+    d = {}
+    for line in open(path):
+        k, _, v = line.strip().partition("=")
+        if v.isdigit():
+            d[k] = int(v)
+    return d
+summary = json.loads(open(base + ".json").read().splitlines()[-1])
+out, bad = [], 0
+for guest, ip in (("vma", "10.99.0.1"), ("vmb", "10.99.0.2")):
+    before, after = counters(f"{base}.{guest}.before"), counters(f"{base}.{guest}.after")
+    delta = {k: after[k] - before.get(k, 0) for k in after}
+    flows = [f for f in summary["flows"] if f["dst"] == ip and f.get("kind") == "RC"]
+    for ours, theirs in (("duplicate_request", "duplicate_request"),
+                         ("out_of_seq_request", "out_of_seq_request"),
+                         ("nak_seq_err", "out_of_seq_request")):
+        got = sum(f.get(ours, 0) for f in flows)
+        want = delta.get(theirs)
+        ok = got == want
+        bad += not ok
+        out.append(f"{guest}.{ours} {got}/{want}{'' if ok else ' MISMATCH'}")
+t = summary["totals"]
+print(("ok   " if not bad else "FAIL ") + name + ": rocetop/rxe " + ", ".join(out)
+      + f"; retransmissions {t['retransmissions']}")
+sys.exit(1 if bad else 0)
+PY
+	then
+		fails=$((fails + 1))
+	fi
+}
+
+run send_loss_req     vmb "loss 3%"      ib_send_bw
+run send_loss_resp    vma "loss 3%"      ib_send_bw
+run write_loss_req    vmb "loss 3%"      ib_write_bw
+run write_loss_resp   vma "loss 3%"      ib_write_bw
+run write_dup_req     vmb "duplicate 5%" ib_write_bw
+run read_loss_req     vmb "loss 3%"      ib_read_bw
+run read_loss_resp    vma "loss 3%"      ib_read_bw
+run atomic_loss_req   vmb "loss 3%"      ib_atomic_bw
+run atomic_loss_resp  vma "loss 3%"      ib_atomic_bw
+
+echo "interop_flow: $((9 - fails)) ok, $fails failed"
+[ "$fails" = 0 ]
