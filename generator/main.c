@@ -5,12 +5,14 @@
  *   rocegen frames KIND …   one kind of frame, every field from options
  *   rocegen flood [KIND] …  stateless streams: templates patched per frame
  *   rocegen recv -i IFACE … the receive path on its own
+ *   rocegen conform …       the conformance catalogue (conform.c)
  *
  * main.c only picks the command; each lives in its own file.
  */
 #include <stdio.h>
 #include <string.h>
 #include "gen.h"
+#include "conform.h"
 
 #define ROCEGEN_VERSION "0.1.0"
 
@@ -36,7 +38,9 @@ int main(int argc, char **argv)
 		gen_kinds_list(stdout);
 		return 0;
 	}
-	if (!strcmp(cmd, "client") || !strcmp(cmd, "server") || !strcmp(cmd, "conform")) {
+	if (!strcmp(cmd, "conform"))
+		return gen_conform_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "client") || !strcmp(cmd, "server")) {
 		fprintf(stderr, "rocegen: '%s' is not implemented yet\n", cmd);
 		return 2;
 	}

@@ -19,7 +19,7 @@
  *                                           ok state=rts            (INIT, RTR, RTS by hand)
  *   recv qp= mr= len= [off= n= wr=]         ok                      (n receives of len bytes)
  *   post qp= op=send|write|read|cmp_swap|fetch_add mr= len= [off= rva= rkey= cmp= swap=
- *           wr= imm=]                       ok
+ *           wr= imm= n=]                    ok      (n: the same request n times)
  *   poll qp= [max=]                         ok n= wc=WR,STATUS,OP,LEN ...   (never waits)
  *   rd mr= off= len=                        ok hex=...              (len <= CTL_RD_MAX)
  *   wr mr= off= hex=                        ok

@@ -427,10 +427,15 @@ static void cmd_post(const char *l)
 		w.wr.rdma.remote_addr = ctl_u64(l, "rva", 0);
 		w.wr.rdma.rkey = (uint32_t)ctl_u64(l, "rkey", 0);
 	}
-	e = ibv_post_send(q->qp, &w, &bad);
-	if (e) {
-		rep("err ibv_post_send: %s", strerror(e));
-		return;
+	/* n= posts the same request n times (wr ids wr, wr+1, …) in one call, so
+	 * that a burst is not paced by the control channel */
+	for (uint64_t i = 0, n = ctl_u64(l, "n", 1); i < n; i++) {
+		e = ibv_post_send(q->qp, &w, &bad);
+		if (e) {
+			rep("err ibv_post_send: %s", strerror(e));
+			return;
+		}
+		w.wr_id++;
 	}
 	rep("ok");
 }

@@ -15,3 +15,7 @@ endif
 $(ROCETARGET): target/rocetarget.c target/ctl.h
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(LDSAN) $(LDFLAGS) -o $@ target/rocetarget.c $(VERBS_LIBS)
+
+# The conform catalogue against the in-process reference adapter (no network,
+# no libibverbs needed).
+CHECK_SCRIPTS += tests/conform_unit.sh

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * conform.h — `rocegen conform`: a catalogue of RC transport conformance
+ * cases run against an adapter (the device under test, DUT).
+ *
+ *   conform.c        options, the run loop, the live wire (AF_PACKET + pcap)
+ *                    and the TCP control channel to rocetarget, reports
+ *                    (table, JSON, JUnit), evidence pcaps
+ *   conform_cases.c  the cases: each sets up its own connection through the
+ *                    control channel, sends hand-made frames (or answers the
+ *                    DUT's requests by hand) and judges what comes back
+ *   conform_ref.c    the reference adapter: a lib/qp engine behind the same
+ *                    control protocol on a simulated clock, so the whole
+ *                    catalogue runs in-process (make check), conforming or
+ *                    deliberately not (--reference nakstorm|retry7)
+ *
+ * A case sees only struct cf_io: a clock, frames to and from the DUT, and
+ * control requests.  Everything it judges is what came back on the wire
+ * (timestamps included) and what the DUT's host reported.
+ */
+#ifndef ROCEGEN_CONFORM_H
+#define ROCEGEN_CONFORM_H
+
+#include <pcap/pcap.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "roce.h"
+
+struct cf_io {
+	uint64_t (*now)(void *ctx);                                /* ns */
+	int (*send)(void *ctx, const uint8_t *f, uint32_t len);    /* to the DUT; <0 error */
+	/* The next frame from the DUT: 1 (ts in ns, the now() clock), 0 when
+	 * deadline (now() clock) passed, -1 error. */
+	int (*recv)(void *ctx, uint8_t *buf, uint32_t cap, uint32_t *len, uint64_t *ts,
+		    uint64_t deadline);
+	/* One control request (a line without '\n'); 0 with rep "ok …", -1 with
+	 * rep "err …" or the transport's error. */
+	int (*ctl)(void *ctx, const char *req, char *rep, size_t cap);
+	void *ctx;
+};
+
+enum cf_verdict { CF_PASS = 0, CF_FAIL, CF_UNSUPPORTED, CF_ERROR };
+const char *cf_verdict_name(enum cf_verdict v);
+
+#define CF_MAX_METRICS 8
+struct cf_metric {
+	char name[32];
+	double value;
+	char unit[8];
+};
+
+struct cf_result {
+	enum cf_verdict v;
+	int judged;                  /* a verdict was set */
+	char detail[768];
+	struct cf_metric m[CF_MAX_METRICS];
+	unsigned n_m;
+	uint64_t dur_ns;
+	char pcap[512];
+};
+
+struct cf_frame {
+	uint8_t d[ROCE_QP_FRAME_MAX + 64];
+	uint32_t len;
+	uint64_t ts;
+	struct roce_pkt p;
+};
+
+/* How a case wants its connection */
+struct cf_conn {
+	uint16_t mtu;                /* 0: min(1024, the DUT's active MTU) */
+	uint32_t dut_psn;            /* the DUT's first request PSN */
+	uint32_t our_psn;            /* ours (the DUT's expected PSN) */
+	uint8_t timeout, retry, rnr_retry, min_rnr;
+	uint32_t n_recv, recv_len;   /* receives to post on the DUT */
+	const char *access;          /* MR remote access letters; NULL: "wra" */
+};
+
+/* Memory layout of the DUT's one MR (offsets) */
+#define CF_MR_LEN      (256u * 1024)
+#define CF_OFF_REMOTE  0u               /* what our requests target */
+#define CF_OFF_RECV    (128u * 1024)    /* receive buffers */
+#define CF_OFF_LOCAL   (192u * 1024)    /* the DUT's own request buffers */
+
+struct cf {
+	struct cf_io io;
+	/* addressing */
+	struct roce_eth_spec eth;    /* ours as src, the DUT's as dst */
+	struct roce_ip_spec ip;
+	char our_gid[64];            /* IPv4 text (the DUT maps it) */
+	char dev[64];
+	int gid_index;
+	int dut_mtu;                 /* active MTU the DUT reported */
+	int is_reference;
+	/* output */
+	const char *pcap_dir;
+	int verbose;
+	/* the case running */
+	const char *case_name;
+	struct cf_result r;
+	pcap_t *pd;
+	pcap_dumper_t *dump;
+	/* its connection */
+	unsigned dut_qp, dut_mr;
+	uint32_t dut_qpn, rkey;
+	uint64_t va;
+	uint32_t our_qpn;
+	uint16_t mtu;
+	struct roce_qp *qp;          /* our engine: addressing, and a normal peer when wanted */
+	void *qp_mem;
+	/* the last frame from the DUT (cf_next) */
+	struct cf_frame rx;
+};
+
+struct cf_case {
+	const char *name;
+	const char *role;            /* "responder" or "requester": the DUT's role */
+	const char *summary;
+	void (*run)(struct cf *c);
+};
+extern const struct cf_case cf_cases[];
+extern const unsigned cf_n_cases;
+
+/* ---- helpers for cases (conform.c) ---- */
+void cf_pass(struct cf *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cf_fail(struct cf *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cf_unsup(struct cf *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cf_error(struct cf *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cf_metric(struct cf *c, const char *name, double value, const char *unit);
+
+/* A control request from a printf format: 0 (reply in rep), or -1 after
+ * setting the case to ERROR. */
+int cf_ctl(struct cf *c, char *rep, size_t cap, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* reset, mr, qp, our engine, connect, receives.  0 or -1 (ERROR set). */
+int cf_connect(struct cf *c, const struct cf_conn *k);
+/* A spec addressed to the DUT's QP with opcode and PSN (AckReq 0, pad derived). */
+void cf_spec(struct cf *c, struct roce_frame_spec *s, uint8_t opcode, uint32_t psn);
+int cf_send(struct cf *c, const struct roce_frame_spec *s);
+/* Waits for the next RC/CNP frame addressed to our QPN until deadline (ns
+ * on the io clock); 1 with c->rx, 0 on timeout, -1 error. */
+int cf_next(struct cf *c, uint64_t deadline);
+uint64_t cf_now(struct cf *c);
+/* DUT memory (through the control channel); 0 or -1. */
+int cf_rd(struct cf *c, uint32_t off, uint8_t *buf, uint32_t len);
+int cf_wr(struct cf *c, uint32_t off, const uint8_t *buf, uint32_t len);
+
+struct cf_wc {
+	uint64_t wr;
+	char status[32];
+	char op[16];
+	uint32_t len;
+};
+/* Polls the DUT's CQ once; the number of completions (<= max) or -1. */
+int cf_poll(struct cf *c, struct cf_wc *wc, int max);
+/* QP state text ("rts", "err", …) into buf; 0 or -1. */
+int cf_state(struct cf *c, char *buf, size_t cap);
+
+/* ---- the reference adapter (conform_ref.c) ---- */
+enum cf_ref_mode { CF_REF_GOOD = 0, CF_REF_NAKSTORM, CF_REF_RETRY7 };
+struct cf_ref;
+/* A reference adapter at dut_eth.src/dut_ip.src talking to peer_eth.src/peer_ip.src. */
+struct cf_ref *cf_ref_new(enum cf_ref_mode mode, const uint8_t dut_mac[6], const uint8_t dut_ip4[4],
+			  const uint8_t peer_mac[6], const uint8_t peer_ip4[4]);
+void cf_ref_io(struct cf_ref *r, struct cf_io *io);
+void cf_ref_free(struct cf_ref *r);
+
+int gen_conform_main(int argc, char **argv);
+
+#endif /* ROCEGEN_CONFORM_H */
