@@ -80,8 +80,14 @@ cleanup() {
 	[ "$WE_UP" = 1 ] && "$LAB" down > /dev/null 2>&1
 }
 trap cleanup EXIT
-"$LAB" exec vma -- 'for i in $(seq 100); do netstat -ltn | grep -q ":7471 " && exit 0; sleep 0.1; done; exit 1' ||
-	{ echo "conform.sh: rocetarget did not start"; cat "$OUT/rocetarget.log"; exit 1; }
+# ready when ours says so (not a leftover process holding the port)
+for i in $(seq 100); do
+	grep -q "listening on port 7471" "$OUT/rocetarget.log" && break
+	grep -q "listen:" "$OUT/rocetarget.log" && break
+	sleep 0.1
+done
+grep -q "listening on port 7471" "$OUT/rocetarget.log" ||
+	{ echo "conform.sh: rocetarget did not start in vma"; cat "$OUT/rocetarget.log"; exit 1; }
 
 "$LAB" host -- "$GEN" conform -i br0 --peer "$LAB_VMA_IP" --dev "$LAB_VMA_DEV" --json \
 	--junit "$OUT/conform.xml" --pcap-dir "$OUT/pcap" > "$OUT/conform.json"
