@@ -16,8 +16,10 @@
  *            folded 512 bits forward at a time, then folded into one and
  *            reduced to 32 bits with two folds and a Barrett step (method of
  *            Gopal et al., "Fast CRC Computation for Generic Polynomials
- *            Using PCLMULQDQ", Intel, 2009); buffers under 64 bytes and the
- *            last 0..15 bytes go through slice8;
+ *            Using PCLMULQDQ", Intel, 2009); buffers of 16..63 bytes fold
+ *            16 bytes at a time in one register; the last 0..15 bytes are
+ *            folded in as one overlapping block (pshufb); only buffers
+ *            under 16 bytes go through slice8;
  *   vpclmul  the same with VPCLMULQDQ on four 512-bit registers (256 bytes
  *            per step) when the CPU has AVX-512F and VPCLMULQDQ; under 256
  *            bytes it is pclmul;
@@ -86,6 +88,18 @@ static uint32_t crc32_slice8(uint32_t crc, const void *buf, size_t len)
 static uint32_t crc32c_slice8(uint32_t crc, const void *buf, size_t len)
 {
 	return ~slice8(tab32c, ~crc, buf, len);
+}
+
+/* roce__crc32_or(): the first 64 bytes OR-ed with the mask in a copy. */
+static uint32_t crc32_slice8_or(uint32_t crc, const void *buf, size_t len, const uint8_t *mask)
+{
+	const uint8_t *p = buf;
+	size_t n = len < 64 ? len : 64;
+	uint8_t t[64];
+
+	for (size_t i = 0; i < n; i++)
+		t[i] = p[i] | mask[i];
+	return ~slice8(tab32, slice8(tab32, ~crc, t, n), p + n, len - n);
 }
 
 #ifdef CRC_X86
@@ -206,17 +220,57 @@ static inline __m128i fold(__m128i x, __m128i k, __m128i next)
 	return _mm_xor_si128(_mm_xor_si128(a, b), next);
 }
 
-/* The end shared by both carry-less paths: x0 holds the message so far
- * (folded, the register already added in); fold in the remaining 16-byte
- * blocks, reduce, and finish the last 0..15 bytes with the table. */
-__attribute__((target("pclmul,sse2")))
-static inline uint32_t clmul_finish(__m128i x0, const uint8_t *p, size_t len)
+/* pshufb masks for a shift by r bytes, r = 1..15: shufmask + r moves byte
+ * k to k + 16 - r (the first r bytes to the top, zeros below); shufmask +
+ * 16 + r moves byte k + r to k (zeros on top).  topmask + r keeps the top r
+ * bytes. */
+static const uint8_t shufmask[48] = {
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+};
+static const uint8_t topmask[32] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
+/* 16 message bytes at p, OR-ed with the mask bytes at m unless m is NULL
+ * (a constant in every caller once inlined: the unmasked paths keep plain
+ * loads). */
+__attribute__((target("sse2")))
+static inline __m128i ld128(const uint8_t *p, const uint8_t *m)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)p);
+	return m ? _mm_or_si128(v, _mm_loadu_si128((const __m128i *)m)) : v;
+}
+
+/* The end shared by the carry-less paths: x0 holds the message so far (at
+ * least 16 bytes, folded, the register already added in); fold in the
+ * remaining 16-byte blocks and the last 0..15 bytes, and reduce.  m: the
+ * mask bytes matching p, or NULL.
+ *
+ * The last r bytes T: x0 = a0..a15 followed by T is the 16 + r bytes
+ * (16 - r zero bytes) a0..a(r-1) || a(r)..a15 T, two blocks, the first
+ * folded 128 bits onto the second.  T is read as the top r bytes of the
+ * buffer's last 16 (they overlap what was folded already, which is masked
+ * off), so nothing is read outside the buffer. */
+__attribute__((target("pclmul,ssse3,sse2"), always_inline))
+static inline uint32_t clmul_finish(__m128i x0, const uint8_t *p, size_t len, const uint8_t *m)
 {
 	const __m128i k = kfold128(1);
 	while (len >= 16) {
-		x0 = fold(x0, k, _mm_loadu_si128((const __m128i *)p));
+		x0 = fold(x0, k, ld128(p, m));
 		p += 16;
+		m = m ? m + 16 : NULL;
 		len -= 16;
+	}
+	if (len) {
+		__m128i last = ld128(p + len - 16, m ? m + len - 16 : NULL);
+		__m128i hi = _mm_shuffle_epi8(x0, _mm_loadu_si128((const __m128i *)(shufmask + len)));
+		__m128i lo = _mm_shuffle_epi8(x0, _mm_loadu_si128((const __m128i *)(shufmask + 16 + len)));
+
+		lo = _mm_or_si128(lo, _mm_and_si128(last, _mm_loadu_si128((const __m128i *)(topmask + len))));
+		x0 = fold(hi, k, lo);
 	}
 
 	const __m128i m32 = _mm_set_epi32(0, 0, 0, -1);
@@ -233,25 +287,23 @@ static inline uint32_t clmul_finish(__m128i x0, const uint8_t *p, size_t len)
 	q = _mm_clmulepi64_si128(_mm_and_si128(q, m32),
 				 _mm_cvtsi64_si128((long long)kc.poly), 0x00);
 	u = _mm_xor_si128(u, q);
-	uint32_t reg = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(u, 4));
-
-	return crc32_slice8(~reg, p, len);
+	return ~(uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(u, 4));
 }
 
-__attribute__((target("pclmul,sse2")))
-static uint32_t crc32_pclmul(uint32_t crc, const void *buf, size_t len)
+/* m: NULL, or 64 mask bytes OR-ed into the first 64 message bytes. */
+__attribute__((target("pclmul,ssse3,sse2"), always_inline))
+static inline uint32_t pclmul_body(uint32_t crc, const uint8_t *p, size_t len, const uint8_t *m)
 {
-	const uint8_t *p = buf;
-
-	if (len < 64)
-		return crc32_slice8(crc, p, len);
-
-	__m128i x0 = _mm_loadu_si128((const __m128i *)p);
-	__m128i x1 = _mm_loadu_si128((const __m128i *)(p + 16));
-	__m128i x2 = _mm_loadu_si128((const __m128i *)(p + 32));
-	__m128i x3 = _mm_loadu_si128((const __m128i *)(p + 48));
+	if (len < 16)
+		return m ? crc32_slice8_or(crc, p, len, m) : crc32_slice8(crc, p, len);
 	/* The inverted register joins the first 32 message bits. */
-	x0 = _mm_xor_si128(x0, _mm_cvtsi32_si128((int)~crc));
+	__m128i x0 = _mm_xor_si128(ld128(p, m), _mm_cvtsi32_si128((int)~crc));
+	if (len < 64)   /* one accumulator: the RoCE headers are 40..60 bytes */
+		return clmul_finish(x0, p + 16, len - 16, m ? m + 16 : NULL);
+
+	__m128i x1 = ld128(p + 16, m ? m + 16 : NULL);
+	__m128i x2 = ld128(p + 32, m ? m + 32 : NULL);
+	__m128i x3 = ld128(p + 48, m ? m + 48 : NULL);
 	p += 64;
 	len -= 64;
 
@@ -266,13 +318,28 @@ static uint32_t crc32_pclmul(uint32_t crc, const void *buf, size_t len)
 	}
 
 	x0 = fold(x0, kfold128(3), fold(x1, kfold128(2), fold(x2, kfold128(1), x3)));
-	return clmul_finish(x0, p, len);
+	return clmul_finish(x0, p, len, NULL);   /* the last 0..63 bytes are past the mask */
+}
+
+__attribute__((target("pclmul,ssse3,sse2")))
+static uint32_t crc32_pclmul(uint32_t crc, const void *buf, size_t len)
+{
+	return pclmul_body(crc, buf, len, NULL);
+}
+
+__attribute__((target("pclmul,ssse3,sse2")))
+static uint32_t crc32_pclmul_or(uint32_t crc, const void *buf, size_t len, const uint8_t *mask)
+{
+	return pclmul_body(crc, buf, len, mask);
 }
 
 /* ---- CRC-32 with VPCLMULQDQ on 256-bit registers (AVX2) ----------------------
- * Four ymm accumulators cover 128 bytes, so each folds D = 1024 bits. */
+ * Four ymm accumulators cover 128 bytes, so each folds D = 1024 bits; what
+ * is left after them is folded 32 bytes at a time into one ymm, so that at
+ * most one 16-byte fold and the last 0..15 bytes remain for clmul_finish()
+ * (16-byte folds, one after the other, are latency-bound). */
 
-__attribute__((target("avx2,vpclmulqdq,pclmul")))
+__attribute__((target("avx2,vpclmulqdq,pclmul,ssse3")))
 static inline __m256i yfold(__m256i x, int d128, __m256i next)
 {
 	const __m256i k = _mm256_broadcastsi128_si256(kfold128(d128));
@@ -280,16 +347,21 @@ static inline __m256i yfold(__m256i x, int d128, __m256i next)
 						 _mm256_clmulepi64_epi128(x, k, 0x11)), next);
 }
 
-__attribute__((target("avx2,vpclmulqdq,pclmul")))
-static uint32_t crc32_vpclmul_avx2(uint32_t crc, const void *buf, size_t len)
+__attribute__((target("avx2,vpclmulqdq,pclmul,ssse3")))
+static inline __m256i ld256(const uint8_t *p, const uint8_t *m)
 {
-	const uint8_t *p = buf;
+	__m256i v = _mm256_loadu_si256((const __m256i *)p);
+	return m ? _mm256_or_si256(v, _mm256_loadu_si256((const __m256i *)m)) : v;
+}
 
+__attribute__((target("avx2,vpclmulqdq,pclmul,ssse3"), always_inline))
+static inline uint32_t avx2_body(uint32_t crc, const uint8_t *p, size_t len, const uint8_t *m)
+{
 	if (len < 128)
-		return crc32_pclmul(crc, p, len);
+		return pclmul_body(crc, p, len, m);
 
-	__m256i y0 = _mm256_loadu_si256((const __m256i *)p);
-	__m256i y1 = _mm256_loadu_si256((const __m256i *)(p + 32));
+	__m256i y0 = ld256(p, m);
+	__m256i y1 = ld256(p + 32, m ? m + 32 : NULL);
 	__m256i y2 = _mm256_loadu_si256((const __m256i *)(p + 64));
 	__m256i y3 = _mm256_loadu_si256((const __m256i *)(p + 96));
 	y0 = _mm256_xor_si256(y0, _mm256_zextsi128_si256(_mm_cvtsi32_si128((int)~crc)));
@@ -305,39 +377,57 @@ static uint32_t crc32_vpclmul_avx2(uint32_t crc, const void *buf, size_t len)
 		len -= 128;
 	}
 
-	/* y0, y1, y2 lie 768, 512, 256 bits before y3; its low lane 128 bits
-	 * before its high lane. */
+	/* y0, y1, y2 lie 768, 512, 256 bits before y3 */
 	y3 = yfold(y0, 6, yfold(y1, 4, yfold(y2, 2, y3)));
+	while (len >= 32) {
+		y3 = yfold(y3, 2, _mm256_loadu_si256((const __m256i *)p));
+		p += 32;
+		len -= 32;
+	}
+	/* its low lane lies 128 bits before its high lane */
 	__m128i x0 = fold(_mm256_castsi256_si128(y3), kfold128(1), _mm256_extracti128_si256(y3, 1));
-	_mm256_zeroupper();   /* see crc32_vpclmul() */
-	return clmul_finish(x0, p, len);
+	_mm256_zeroupper();   /* see vpclmul_body() */
+	return clmul_finish(x0, p, len, NULL);
+}
+
+__attribute__((target("avx2,vpclmulqdq,pclmul,ssse3")))
+static uint32_t crc32_vpclmul_avx2(uint32_t crc, const void *buf, size_t len)
+{
+	return avx2_body(crc, buf, len, NULL);
+}
+
+__attribute__((target("avx2,vpclmulqdq,pclmul,ssse3")))
+static uint32_t crc32_vpclmul_avx2_or(uint32_t crc, const void *buf, size_t len, const uint8_t *mask)
+{
+	return avx2_body(crc, buf, len, mask);
 }
 
 /* ---- CRC-32 with VPCLMULQDQ on 512-bit registers ----------------------------
  * The same folding, four 128-bit blocks per instruction: four zmm
- * accumulators cover 256 bytes, so each folds D = 2048 bits forward. */
+ * accumulators cover 256 bytes, so each folds D = 2048 bits forward; what
+ * is left after them is folded 64 bytes at a time into one zmm. */
 
 #define ZFOLD(x, k, next) _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128((x), (k), 0x00), \
 	_mm512_clmulepi64_epi128((x), (k), 0x11), (next), 0x96)   /* a ^ b ^ c */
 
-__attribute__((target("avx512f,vpclmulqdq,pclmul")))
+__attribute__((target("avx512f,vpclmulqdq,pclmul,ssse3")))
 static inline __m512i kfold512(int d128)
 {
 	return _mm512_broadcast_i32x4(kfold128(d128));
 }
 
-__attribute__((target("avx512f,vpclmulqdq,pclmul")))
-static uint32_t crc32_vpclmul(uint32_t crc, const void *buf, size_t len)
+__attribute__((target("avx512f,vpclmulqdq,pclmul,ssse3"), always_inline))
+static inline uint32_t vpclmul_body(uint32_t crc, const uint8_t *p, size_t len, const uint8_t *m)
 {
-	const uint8_t *p = buf;
-
 	if (len < 256)
-		return crc32_pclmul(crc, p, len);
+		return pclmul_body(crc, p, len, m);
 
 	__m512i z0 = _mm512_loadu_si512(p);
 	__m512i z1 = _mm512_loadu_si512(p + 64);
 	__m512i z2 = _mm512_loadu_si512(p + 128);
 	__m512i z3 = _mm512_loadu_si512(p + 192);
+	if (m)
+		z0 = _mm512_or_si512(z0, _mm512_loadu_si512(m));
 	z0 = _mm512_xor_si512(z0, _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)~crc)));
 	p += 256;
 	len -= 256;
@@ -356,6 +446,12 @@ static uint32_t crc32_vpclmul(uint32_t crc, const void *buf, size_t len)
 	z3 = ZFOLD(z2, kfold512(4), z3);
 	z3 = ZFOLD(z1, kfold512(8), z3);
 	z3 = ZFOLD(z0, kfold512(12), z3);
+	k = kfold512(4);
+	while (len >= 64) {
+		z3 = ZFOLD(z3, k, _mm512_loadu_si512(p));
+		p += 64;
+		len -= 64;
+	}
 	/* Its lanes 0, 1, 2 lie 384, 256, 128 bits before lane 3, whose
 	 * multiplier is 0 (it is added as it is). */
 	const __m512i kl = _mm512_set_epi64(0, 0,
@@ -371,7 +467,19 @@ static uint32_t crc32_vpclmul(uint32_t crc, const void *buf, size_t len)
 	/* GCC does not always add it: without it every later legacy-SSE
 	 * instruction (here and in the caller) waits on the dirty upper halves. */
 	_mm256_zeroupper();
-	return clmul_finish(x0, p, len);
+	return clmul_finish(x0, p, len, NULL);
+}
+
+__attribute__((target("avx512f,vpclmulqdq,pclmul,ssse3")))
+static uint32_t crc32_vpclmul(uint32_t crc, const void *buf, size_t len)
+{
+	return vpclmul_body(crc, buf, len, NULL);
+}
+
+__attribute__((target("avx512f,vpclmulqdq,pclmul,ssse3")))
+static uint32_t crc32_vpclmul_or(uint32_t crc, const void *buf, size_t len, const uint8_t *mask)
+{
+	return vpclmul_body(crc, buf, len, mask);
 }
 
 /* ---- CRC-32C with the SSE4.2 crc32 instruction ----------------------------- */
@@ -454,27 +562,29 @@ static uint32_t crc32c_sse42_3way(uint32_t crc, const void *buf, size_t len)
 /* ---- dispatch --------------------------------------------------------------- */
 
 typedef uint32_t (*crc_fn)(uint32_t, const void *, size_t);
+typedef uint32_t (*crc_or_fn)(uint32_t, const void *, size_t, const uint8_t *);
 
 struct crc_impl {
 	crc_fn fn;
 	const char *name;
 	int usable;               /* set by crc_init() from the CPU's features */
+	crc_or_fn or_fn;          /* roce__crc32_or() (CRC-32 only) */
 };
 
 /* In order of preference, the portable one first. */
 static struct crc_impl impls32[] = {
-	{ crc32_slice8, "slice8", 1 },
+	{ crc32_slice8, "slice8", 1, crc32_slice8_or },
 #ifdef CRC_X86
-	{ crc32_pclmul, "pclmul", 0 },
-	{ crc32_vpclmul_avx2, "vpclmul-avx2", 0 },
-	{ crc32_vpclmul, "vpclmul", 0 },
+	{ crc32_pclmul, "pclmul", 0, crc32_pclmul_or },
+	{ crc32_vpclmul_avx2, "vpclmul-avx2", 0, crc32_vpclmul_avx2_or },
+	{ crc32_vpclmul, "vpclmul", 0, crc32_vpclmul_or },
 #endif
 };
 static struct crc_impl impls32c[] = {
-	{ crc32c_slice8, "slice8", 1 },
+	{ crc32c_slice8, "slice8", 1, NULL },
 #ifdef CRC_X86
-	{ crc32c_sse42, "sse4.2x1", 0 },   /* one stream, when PCLMULQDQ is missing */
-	{ crc32c_sse42_3way, "sse4.2", 0 },
+	{ crc32c_sse42, "sse4.2x1", 0, NULL },   /* one stream, when PCLMULQDQ is missing */
+	{ crc32c_sse42_3way, "sse4.2", 0, NULL },
 #endif
 };
 #define NIMPL(a) (sizeof (a) / sizeof (a)[0])
@@ -496,7 +606,8 @@ static void crc_init(void)
 	slice8_tables(tab32c, CRC32C_POLY_REFL);
 #ifdef CRC_X86
 	__builtin_cpu_init();
-	int pclmul = __builtin_cpu_supports("pclmul");
+	/* every CPU with PCLMULQDQ has SSSE3 (pshufb, for the last 0..15 bytes) */
+	int pclmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("ssse3");
 	int sse42 = __builtin_cpu_supports("sse4.2");
 	if (pclmul)
 		clmul_consts_init();
@@ -536,6 +647,18 @@ uint32_t roce_crc32(uint32_t crc, const void *buf, size_t len)
 	if (!len)
 		return crc;
 	return impl_get(&cur32)->fn(crc, buf, len);
+}
+
+/* For icrc.c (declared there too; not in roce.h): CRC-32 of buf with
+ * its first min(len, 64) bytes OR-ed with mask[] -- the RoCE ICRC's
+ * "fields set to ones" -- in one pass over the frame, without a copy. */
+uint32_t roce__crc32_or(uint32_t crc, const void *buf, size_t len, const uint8_t mask[64]);
+
+uint32_t roce__crc32_or(uint32_t crc, const void *buf, size_t len, const uint8_t mask[64])
+{
+	if (!len)
+		return crc;
+	return impl_get(&cur32)->or_fn(crc, buf, len, mask);
 }
 
 uint32_t roce_crc32c(uint32_t crc, const void *buf, size_t len)

@@ -18,6 +18,31 @@
 
 static const uint8_t lrh_ones[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
+/* crc.c (not in roce.h): CRC-32 with the first min(len, 64) bytes OR-ed
+ * with mask[], in one pass over the frame. */
+uint32_t roce__crc32_or(uint32_t crc, const void *buf, size_t len, const uint8_t mask[64]);
+
+/* zlib's crc32(0, 8 x 0xFF): the CRC after the LRH placeholder. */
+#define CRC_LRH_ONES 0x2144df1cu
+
+/* The fields set to ones, as OR masks over the headers from the network
+ * header on, for the usual layouts: IPv4 without options + UDP + BTH,
+ * IPv6 without extension headers + UDP + BTH, GRH + BTH (RoCEv1). */
+static const uint8_t mask_v2_ipv4[64] = {
+	[1] = 0xff, [8] = 0xff, [10] = 0xff, [11] = 0xff,        /* TOS, TTL, header checksum */
+	[20 + 6] = 0xff, [20 + 7] = 0xff,                        /* UDP checksum */
+	[28 + 4] = 0xff,                                         /* BTH FECN, BECN, resv6 */
+};
+static const uint8_t mask_v2_ipv6[64] = {
+	[0] = 0x0f, [1] = 0xff, [2] = 0xff, [3] = 0xff, [7] = 0xff, /* traffic class, flow label, hop limit */
+	[40 + 6] = 0xff, [40 + 7] = 0xff,
+	[48 + 4] = 0xff,
+};
+static const uint8_t mask_v1[64] = {
+	[0] = 0x0f, [1] = 0xff, [2] = 0xff, [3] = 0xff, [7] = 0xff,
+	[40 + 4] = 0xff,
+};
+
 static void mask_v6(uint8_t *h)
 {
 	h[0] |= 0x0f;
@@ -27,14 +52,22 @@ static void mask_v6(uint8_t *h)
 
 /* CRC of 8×0xFF ‖ masked network header (nh bytes at l3; only the fixed
  * part is masked) ‖ masked UDP (v2) ‖ masked BTH ‖ rest (len bytes total).
- * The masked headers go through one CRC call: short calls cost as much as
- * a kilobyte of payload on the accelerated path. */
+ *
+ * The usual layouts take one pass over the frame from the network header,
+ * the masks OR-ed in as the bytes are loaded, starting from the CRC of the
+ * 8 bytes 0xFF.  (Masked copies of the headers cost more than the CRC of a
+ * kilobyte: a short CRC call of its own, and loads that wait for the
+ * copy's stores to retire.)  IPv4 options and IPv6 extension headers take
+ * the copy. */
 static uint32_t icrc_calc(int v1, int ipv4, const uint8_t *l3, uint32_t nh, uint32_t len)
 {
+	const uint8_t *m = v1 ? mask_v1 : ipv4 ? (nh == 20 ? mask_v2_ipv4 : NULL) : (nh == 40 ? mask_v2_ipv6 : NULL);
 	uint8_t hdr[8 + 60 + 8 + ROCE_BTH_LEN];
 	uint32_t fixed = ipv4 ? nh : 40, n, crc = 0;
 	uint8_t *t;
 
+	if (m && len >= nh + (v1 ? 0 : 8) + ROCE_BTH_LEN)
+		return roce__crc32_or(CRC_LRH_ONES, l3, len, m);
 	memcpy(hdr, lrh_ones, 8);
 	memcpy(hdr + 8, l3, fixed);
 	if (ipv4) {

@@ -3,8 +3,9 @@
  * CRC-32 and CRC-32C: every implementation the CPU can run (selected in turn
  * through roce__crc_select) against zlib (CRC-32), a bitwise reference
  * written here (CRC-32C), the check values of the CRC catalogue and RFC 3720
- * appendix B.4, and each other.  Inputs sit at the very end of a heap block
- * so ASan flags any over-read.
+ * appendix B.4, and each other; the masked CRC the ICRC uses and the ICRC
+ * of every header layout against zlib over a masked copy.  Inputs sit at
+ * the very end of a heap block so ASan flags any over-read.
  */
 #include "testutil.h"
 #include <stdlib.h>
@@ -12,8 +13,9 @@
 #include <zlib.h>
 #include "roce.h"
 
-/* lib/crc.c's test hook (not in roce.h). */
+/* lib/crc.c's test hook and the ICRC's masked CRC (not in roce.h). */
 int roce__crc_select(const char *crc32_name, const char *crc32c_name);
+uint32_t roce__crc32_or(uint32_t crc, const void *buf, size_t len, const uint8_t mask[64]);
 
 static const char *const names32[] = { "slice8", "pclmul", "vpclmul-avx2", "vpclmul" };
 static const char *const names32c[] = { "slice8", "sse4.2x1", "sse4.2", "sse4.2" };
@@ -276,6 +278,101 @@ static void test_chaining(void **state)
 	roce_crc_force_portable(0);
 }
 
+/* roce__crc32_or(): zlib's CRC of a copy whose first 64 bytes are OR-ed
+ * with the mask, for every length 0..300 at every alignment, with sparse
+ * masks (as the ICRC's) and dense random ones. */
+static void test_or_mask_one(void)
+{
+	enum { MAXLEN = 300 };
+	static uint8_t src[MAXLEN], ref[MAXLEN], mask[64];
+
+	for (size_t align = 0; align < 16; align++) {
+		fill(src, MAXLEN);
+		for (size_t len = 0; len <= MAXLEN; len++) {
+			uint8_t *blk, *p = tail_copy(src, len, align, &blk);
+			uint32_t seed = (len & 1) ? (uint32_t)rnd() : 0;
+
+			if (len % 3 == 0) {
+				fill(mask, sizeof mask);
+			} else {
+				memset(mask, 0, sizeof mask);
+				for (int k = 0; k < 8; k++)
+					mask[rnd() % 64] = (uint8_t)(k & 1 ? 0xff : 0x0f);
+			}
+			memcpy(ref, src, len);
+			for (size_t i = 0; i < len && i < 64; i++)
+				ref[i] |= mask[i];
+			assert_int_equal(roce__crc32_or(seed, p, len, mask), zcrc(seed, ref, len));
+			free(blk);
+		}
+	}
+}
+
+/* The ICRC (IBTA annex A17.3.3, A16) computed here from its definition:
+ * zlib over 8 x 0xFF and a copy with the variant fields set to ones. */
+static uint32_t ref_icrc(int v1, const uint8_t *l3, size_t len)
+{
+	static uint8_t m[8 + 2048];
+	size_t nh = v1 ? 40 : (l3[0] >> 4) == 4 ? (size_t)(l3[0] & 15) * 4 : 40;
+
+	memset(m, 0xff, 8);
+	memcpy(m + 8, l3, len);
+	if (!v1 && (l3[0] >> 4) == 4) {
+		m[8 + 1] = m[8 + 8] = m[8 + 10] = m[8 + 11] = 0xff;
+	} else {
+		m[8] |= 0x0f;
+		m[8 + 1] = m[8 + 2] = m[8 + 3] = m[8 + 7] = 0xff;
+	}
+	if (!v1) {
+		m[8 + nh + 6] = m[8 + nh + 7] = 0xff;
+		nh += 8;
+	}
+	m[8 + nh + 4] = 0xff;
+	return zcrc(0, m, 8 + len);
+}
+
+/* roce_icrc_raw() for RoCEv2 over IPv4 (no options: the one-pass masked
+ * CRC; with options: the masked copy), over IPv6, and RoCEv1, every length
+ * from the headers to 400 bytes past them, at every alignment. */
+static void test_icrc_layouts_one(void)
+{
+	static uint8_t src[1024];
+	const struct { int v1; uint8_t b0; size_t hl; } lay[] = {
+		{ 0, 0x45, 20 + 8 + 12 }, { 0, 0x46, 24 + 8 + 12 }, { 0, 0x4f, 60 + 8 + 12 },
+		{ 0, 0x60, 40 + 8 + 12 }, { 1, 0x60, 40 + 12 },
+	};
+
+	for (size_t l = 0; l < sizeof lay / sizeof lay[0]; l++)
+		for (size_t align = 0; align < 16; align += 5) {
+			fill(src, sizeof src);
+			src[0] = lay[l].b0;
+			for (size_t len = lay[l].hl; len <= lay[l].hl + 400; len++) {
+				uint8_t *blk, *p = tail_copy(src, len, align, &blk);
+
+				assert_int_equal(roce_icrc_raw(lay[l].v1, p, len), ref_icrc(lay[l].v1, src, len));
+				free(blk);
+			}
+		}
+}
+
+static void test_or_mask(void **state)
+{
+	(void)state;
+	for (int i = 0; i < NNAMES; i++)
+		if (select_impl(i))
+			test_or_mask_one();
+	roce_crc_force_portable(0);
+}
+
+static void test_icrc_layouts(void **state)
+{
+	(void)state;
+	for (int i = 0; i < NNAMES; i++)
+		if (select_impl(i))
+			test_icrc_layouts_one();
+	roce_crc_force_portable(0);
+}
+
 static void test_force_portable(void **state)
 {
 	(void)state;
@@ -317,6 +414,8 @@ int main(void)
 		cmocka_unit_test(test_all_lengths_alignments),
 		cmocka_unit_test(test_long_buffers),
 		cmocka_unit_test(test_chaining),
+		cmocka_unit_test(test_or_mask),
+		cmocka_unit_test(test_icrc_layouts),
 		cmocka_unit_test(test_force_portable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
