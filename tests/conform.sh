@@ -72,7 +72,8 @@ eval "$(grep '^LAB_' "$OUT/lab.env")"
 
 NAME=rocetarget.$$.$(date +%s)
 cp "$TGT" "$LAB_SHARED/$NAME"
-"$LAB" exec --timeout 900 vma -- "/mnt/lab/$NAME" --listen 7471 > "$OUT/rocetarget.log" 2>&1 &
+PORT=${CONFORM_PORT:-$((7400 + $$ % 500))}
+"$LAB" exec --timeout 900 vma -- "/mnt/lab/$NAME" --listen "$PORT" > "$OUT/rocetarget.log" 2>&1 &
 TPID=$!
 cleanup() {
 	kill "$TPID" 2>/dev/null; wait "$TPID" 2>/dev/null
@@ -80,16 +81,11 @@ cleanup() {
 	[ "$WE_UP" = 1 ] && "$LAB" down > /dev/null 2>&1
 }
 trap cleanup EXIT
-# ready when ours says so (not a leftover process holding the port)
-for i in $(seq 100); do
-	grep -q "listening on port 7471" "$OUT/rocetarget.log" && break
-	grep -q "listen:" "$OUT/rocetarget.log" && break
-	sleep 0.1
-done
-grep -q "listening on port 7471" "$OUT/rocetarget.log" ||
+# a port of this run (a leftover rocetarget would hold 7471), ready when it listens
+"$LAB" exec vma -- "for i in \$(seq 100); do netstat -ltn | grep -q ':$PORT ' && exit 0; sleep 0.1; done; exit 1" ||
 	{ echo "conform.sh: rocetarget did not start in vma"; cat "$OUT/rocetarget.log"; exit 1; }
 
-"$LAB" host -- "$GEN" conform -i br0 --peer "$LAB_VMA_IP" --dev "$LAB_VMA_DEV" --json \
+"$LAB" host -- "$GEN" conform -i br0 --peer "$LAB_VMA_IP" --target "$LAB_VMA_IP:$PORT" --dev "$LAB_VMA_DEV" --json \
 	--junit "$OUT/conform.xml" --pcap-dir "$OUT/pcap" > "$OUT/conform.json"
 echo "conform.sh: rocegen conform exit status $? (1 = some FAIL, expected against rxe)"
 "$LAB" counters vma > "$OUT/vma.counters" 2>/dev/null
