@@ -26,7 +26,8 @@ LDFLAGS ?=
 
 # Debian packages the build and the tests need.
 DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev libnet1-dev \
-            libncurses-dev libcmocka-dev zlib1g-dev tshark wireshark-dev libwireshark-dev tmux
+            libncurses-dev libcmocka-dev zlib1g-dev tshark wireshark-dev libwireshark-dev tmux \
+            libibverbs-dev librdmacm-dev
 
 LIB_SRCS  := $(sort $(wildcard lib/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -58,6 +59,8 @@ CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/analysis.s
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=
 -include dissectors/plugin.mk
+# rocetarget (libibverbs) and the conform catalogue's in-process test
+-include target/target.mk
 
 .PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
         have-deps golden difftest interop fixtures bench-gen
@@ -207,7 +210,7 @@ bench-gen: all
 
 # Each boots the lab if it is down (and takes it down again) and skips
 # without ../shared/softroce-lab or root; fragments may append to the list.
-INTEROP_SCRIPTS += tests/interop.sh tests/interop_flow.sh
+INTEROP_SCRIPTS += tests/interop.sh tests/interop_flow.sh tests/conform.sh
 interop: all
 	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; BUILD=$(BUILD) $$s; done
 
