@@ -163,6 +163,7 @@ typedef struct roce_flow {
 	struct roce_seq_dir dir;
 	struct req_ring *unacked;        /* requests waiting for an ACK (frame links) */
 	struct req_ring *rdat;           /* READ and ATOMIC requests (request/response links) */
+	struct req_map *reqs;            /* the latest requests by libroce's request id */
 } roce_flow;
 
 /* A REQ waiting for its REP, by the requester's local communication ID. */
@@ -511,6 +512,54 @@ static req_ent *ring_find(req_ring *r, guint32 psn, gboolean atomic)
 	return NULL;
 }
 
+/* The latest requests of a flow by their id (v.req_id), so that those an RNR
+ * NAK makes libroce judge again (roce_seq_rejudged) get their final class
+ * before any later pass shows them.  Grows (to REQ_MAP_MAX) when a report
+ * names requests it no longer holds. */
+#define REQ_MAP_MIN 64                   /* > ROCE_SEQ_RLOG: all a re-judge from the log names */
+#define REQ_MAP_MAX 4096
+typedef struct req_map {
+	guint cap;                       /* a power of two */
+	roce_fdata **fd;
+} req_map;
+
+static void req_map_put(req_map **mp, guint32 id, roce_fdata *fd)
+{
+	req_map *m = *mp;
+
+	if (!m) {
+		m = *mp = wmem_new0(wmem_file_scope(), req_map);
+		m->cap = REQ_MAP_MIN;
+		m->fd = wmem_alloc0_array(wmem_file_scope(), roce_fdata *, m->cap);
+	}
+	m->fd[id & (m->cap - 1)] = fd;
+}
+
+static roce_fdata *req_map_get(req_map *m, guint32 id)
+{
+	roce_fdata *fd = m ? m->fd[id & (m->cap - 1)] : NULL;
+
+	return fd && fd->v.req_id == id ? fd : NULL;
+}
+
+static void req_map_grow(req_map *m, guint need)
+{
+	roce_fdata **n;
+	guint nc = m->cap, i;
+
+	while (nc < need && nc < REQ_MAP_MAX)
+		nc *= 2;
+	if (nc == m->cap)
+		return;
+	n = wmem_alloc0_array(wmem_file_scope(), roce_fdata *, nc);
+	for (i = 0; i < m->cap; i++)
+		if (m->fd[i])
+			n[m->fd[i]->v.req_id & (nc - 1)] = m->fd[i];
+	wmem_free(wmem_file_scope(), m->fd);
+	m->fd = n;
+	m->cap = nc;
+}
+
 static guint32 verdict_flags(guint32 vf)
 {
 	static const guint32 map[][2] = {
@@ -538,6 +587,29 @@ static guint32 verdict_flags(guint32 vf)
 		if (vf & map[i][0])
 			f |= map[i][1];
 	return f;
+}
+
+/* An RNR NAK showed that the responder judged the latest requests of
+ * owner's PSN space otherwise than libroce did at first: their frames take
+ * the new class (first pass; later passes show it). */
+static void rejudge(roce_flow *owner)
+{
+	const guint32 cls = ROCE_A_DUP | ROCE_A_OOS | ROCE_A_OOS_START;
+	struct roce_seq_rejudge r;
+	unsigned i;
+
+	for (i = 0; roce_seq_rejudged(&owner->dir, i, &r); i++) {
+		roce_fdata *rf = req_map_get(owner->reqs, r.req_id);
+
+		if (!rf)
+			continue;
+		rf->v.flags = (rf->v.flags & ~(guint32)ROCE_SEQ_V_CLASS) | r.flags;
+		rf->v.expected_psn = r.expected_psn;
+		rf->flags = (rf->flags & ~cls) | verdict_flags(r.flags);
+	}
+	/* keep room for as many next time */
+	if (owner->reqs && i > owner->reqs->cap / 2)
+		req_map_grow(owner->reqs, 2 * i);
 }
 
 /* First pass, in capture order: libroce's RC model gives the verdict; the
@@ -579,12 +651,15 @@ static void analyze(packet_info *pinfo, const struct roce_pkt *p, const struct r
 	fd->flags |= verdict_flags(fd->v.flags);
 
 	if (fd->v.flags & ROCE_SEQ_V_REQUEST) {
+		req_map_put(&f->reqs, fd->v.req_id, fd);
 		if (oi->kind == ROCE_OK_READ_REQ || oi->kind == ROCE_OK_ATOMIC)
 			ring_push(&f->rdat, p->psn, oi->kind, fd, pinfo->num);
 		if (oi->kind != ROCE_OK_READ_REQ)
 			ring_push(&f->unacked, p->psn, oi->kind, fd, pinfo->num);
 		return;
 	}
+	if (fd->v.flags & ROCE_SEQ_V_REJUDGED)
+		rejudge(owner);
 	if (fd->v.flags & ROCE_SEQ_V_ACK)
 		fd->ack_to = ring_ack(owner->unacked, p->psn, FALSE, pinfo->num);
 	else if (fd->v.flags & (ROCE_SEQ_V_NAK | ROCE_SEQ_V_RNR_NAK))

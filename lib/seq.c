@@ -566,6 +566,9 @@ static void resend(struct roce_seq_dir *d, struct roce_seq_anom *x, uint32_t q, 
 /* ---- re-judging after an RNR NAK ---------------------------------------------------- */
 
 enum { RC_IN = 0, RC_DUP, RC_OOS, RC_OOS_START };
+/* how the last re-judged requests are reported (x->rj_n & 3): from the log,
+ * or (not in the log) all out of sequence, the first starting a run or not */
+enum { RJ_LOG = 0, RJ_OOS_START, RJ_OOS };
 
 static void rlog_put(struct roce_seq_anom *x, uint32_t psn, uint32_t span, unsigned cls)
 {
@@ -595,6 +598,9 @@ static int rnr_rejudge(struct roce_seq_dir *d, struct roce_seq_anom *x, uint32_t
 	}
 	if (at == n)
 		return 0;
+	x->rj_id = d->requests - (n - 1 - at) + 1;
+	x->rj_n = (n - 1 - at) << 2 | RJ_LOG;
+	x->rj_psn = psn;
 	for (unsigned k = at + 1; k < n; k++) {
 		uint32_t *w = &x->rlog[(start + k) % ROCE_SEQ_RLOG], q = *w >> 8, span = (*w >> 2) & 63;
 		unsigned cls;
@@ -628,6 +634,49 @@ static int rnr_rejudge(struct roce_seq_dir *d, struct roce_seq_anom *x, uint32_t
 	return 1;
 }
 
+int roce_seq_rejudged(const struct roce_seq_dir *d, unsigned i, struct roce_seq_rejudge *r)
+{
+	const struct roce_seq_anom *x = d->x;
+	uint32_t cnt, back;
+	unsigned n, start, at;
+	uint32_t e;
+
+	if (!x || i >= (cnt = x->rj_n >> 2))
+		return 0;
+	r->req_id = x->rj_id + i;
+	if ((x->rj_n & 3) != RJ_LOG) {
+		r->flags = ROCE_SEQ_V_OUT_OF_SEQ |
+			   (i == 0 && (x->rj_n & 3) == RJ_OOS_START ? ROCE_SEQ_V_OOS_START : 0);
+		r->expected_psn = x->rj_psn;
+		return 1;
+	}
+	/* the re-judged requests end at the newest logged one, unless
+	 * requests came since; the one the RNR NAK named is just before */
+	back = d->requests - r->req_id;             /* 0: the newest */
+	n = x->rlog_n;
+	if (back + i + 1 >= n)                      /* the RNR'd one left the log */
+		return 0;
+	start = (x->rlog_head + ROCE_SEQ_RLOG - n) % ROCE_SEQ_RLOG;
+	at = n - 1 - (unsigned)back - (i + 1);
+	e = x->rj_psn;
+	for (unsigned k = at + 1;; k++) {
+		uint32_t w = x->rlog[(start + k) % ROCE_SEQ_RLOG];
+
+		if (k == n - 1 - back) {
+			static const uint32_t cls[4] = {
+				ROCE_SEQ_V_IN_ORDER, ROCE_SEQ_V_DUPLICATE, ROCE_SEQ_V_OUT_OF_SEQ,
+				ROCE_SEQ_V_OUT_OF_SEQ | ROCE_SEQ_V_OOS_START,
+			};
+
+			r->flags = cls[w & 3];
+			r->expected_psn = e;
+			return 1;
+		}
+		if ((w & 3) == RC_IN)
+			e = padd(w >> 8, (w >> 2) & 63);
+	}
+}
+
 /* ---- requests ---------------------------------------------------------------------- */
 
 static uint32_t ts_us(uint64_t ts_ns) { return (uint32_t)(ts_ns / 1000); }
@@ -656,6 +705,7 @@ int roce_seq_request(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t 
 		return 0;
 	}
 	d->requests++;
+	v->req_id = d->requests;
 	is_read = oi->kind == ROCE_OK_READ_REQ;
 	if (is_read && p->reth_off && !(p->truncated & ROCE_LBIT(ROCE_L_EXT))) {
 		dmalen = roce_reth_dmalen(p);
@@ -859,19 +909,36 @@ int roce_seq_response(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t
 			 * of them started a run (and drew a PSN-sequence-error NAK).
 			 * Counted now, when the RNR NAK shows it (checked against
 			 * rxe's counters on a lab ib_send_bw with one receive WQE). */
-			if ((d->state & S_HAVE) && pdiff(psn, d->epsn) < 0 && !rnr_rejudge(d, x, psn)) {
-				/* not in the log: the requests after it were taken in
-				 * order (1 PSN each), so they were out of sequence */
-				int32_t extra = pdiff(d->epsn, psn) - 1;
+			if ((d->state & S_HAVE) && pdiff(psn, d->epsn) < 0) {
+				if (rnr_rejudge(d, x, psn)) {
+					if (x->rj_n >> 2)
+						v->flags |= ROCE_SEQ_V_REJUDGED;
+				} else {
+					/* not in the log: the requests after it were taken
+					 * in order (1 PSN each), so they were out of
+					 * sequence; they are the latest ones */
+					int32_t extra = pdiff(d->epsn, psn) - 1;
 
-				if (extra > 0) {
-					x->out_of_sequence += (uint32_t)extra;
-					if (!(d->state & S_NAK_SENT)) {
-						x->out_of_seq_request++;
-						d->state |= S_NAK_SENT;
+					if (extra > 0) {
+						uint32_t n = (uint32_t)extra;
+
+						x->out_of_sequence += n;
+						x->rj_n = RJ_OOS;
+						if (!(d->state & S_NAK_SENT)) {
+							x->out_of_seq_request++;
+							d->state |= S_NAK_SENT;
+							x->rj_n = RJ_OOS_START;
+						}
+						if (n > d->requests)
+							n = d->requests;
+						x->rj_id = d->requests - n + 1;
+						x->rj_n |= n << 2;
+						x->rj_psn = psn;
+						if (n)
+							v->flags |= ROCE_SEQ_V_REJUDGED;
 					}
+					d->epsn = psn;
 				}
-				d->epsn = psn;
 			}
 			ring_forget_from(d, psn);
 		} else {

@@ -119,6 +119,8 @@ enum roce_seq_flag {
 	ROCE_SEQ_V_ICRC_BAD = 1u << 19,    /* the responder drops it: not analysed further */
 	ROCE_SEQ_V_PMTU = 1u << 20,        /* the path MTU estimate changed */
 	ROCE_SEQ_V_UNSOLICITED = 1u << 21, /* response to a PSN never requested */
+	ROCE_SEQ_V_REJUDGED = 1u << 22,    /* RNR NAK: earlier requests judged again, see
+					    * roce_seq_rejudged() */
 };
 
 struct roce_seq_verdict {
@@ -129,6 +131,9 @@ struct roce_seq_verdict {
 	uint32_t acked_psn;        /* RTT: the request PSN it was measured from */
 	uint32_t gap_us;           /* EPISODE with TIMEOUT: the silence before it */
 	uint32_t rnr_us;           /* RNR_NAK: timer in microseconds */
+	uint32_t req_id;           /* requests: this request's id, its ordinal among the
+				    * direction's requests (d->requests after it: 1, 2, ..;
+				    * 0 for a bad-ICRC one), for roce_seq_rejudged() */
 	uint8_t nak_code;          /* NAK: enum roce_nak_code */
 	uint8_t rnr_timer;         /* RNR_NAK: timer code 0..31 */
 	uint8_t trigger;           /* EPISODE: enum roce_seq_trigger */
@@ -160,6 +165,10 @@ struct roce_seq_anom {
 	 * did not take one of them */
 	uint32_t rlog[ROCE_SEQ_RLOG];
 	uint8_t rlog_n, rlog_head;
+	/* what the last RNR NAK re-judged (roce_seq_rejudged) */
+	uint32_t rj_id;                  /* the first re-judged request's id */
+	uint32_t rj_n;                   /* count << 2 | RJ_* mode (private) */
+	uint32_t rj_psn;                 /* the RNR NAK's PSN */
 	/* counters (all start at 0) */
 	uint32_t duplicate_request;
 	uint32_t out_of_sequence;
@@ -253,6 +262,24 @@ int roce_seq_response(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t
 /* Dispatch for a packet sent by side (0 or 1) of connection c. */
 int roce_seq_update(struct roce_seq_conn *c, int side, const struct roce_pkt *p, uint64_t ts_ns,
 		    unsigned in, struct roce_seq_anom **spare, struct roce_seq_verdict *v);
+
+/* After a response whose verdict has ROCE_SEQ_V_REJUDGED (an RNR NAK that
+ * showed the responder did not take a request, so that it judged the
+ * requests after it against that request's PSN), and before the next packet
+ * of d: the i-th (0, 1, ..) request judged again, oldest first, with its new
+ * class.  Those are the latest requests of d, with consecutive ids; their
+ * wire-view flags (retransmission, gap, ...) are unchanged.  A
+ * Wireshark-style caller keeps each request's verdict by v->req_id and
+ * replaces its class with this one.  Returns 1, or 0 when there is no i-th. */
+struct roce_seq_rejudge {
+	uint32_t req_id;           /* the request's v->req_id */
+	uint32_t flags;            /* ROCE_SEQ_V_IN_ORDER, ROCE_SEQ_V_DUPLICATE, or
+				    * ROCE_SEQ_V_OUT_OF_SEQ (| ROCE_SEQ_V_OOS_START) */
+	uint32_t expected_psn;     /* the responder's expected PSN before it */
+};
+#define ROCE_SEQ_V_CLASS (ROCE_SEQ_V_IN_ORDER | ROCE_SEQ_V_DUPLICATE | ROCE_SEQ_V_OUT_OF_SEQ | \
+			  ROCE_SEQ_V_OOS_START)
+int roce_seq_rejudged(const struct roce_seq_dir *d, unsigned i, struct roce_seq_rejudge *r);
 
 /* 1 when a response with this PSN can answer d's requests (PSN within the
  * span requested so far): used to pair response flows with request flows. */

@@ -401,25 +401,16 @@ for cap in caps:
         note("%s: pairing differs from rocetop's (%s); counters not compared" % (cap, "; ".join(pdiff[:3])))
         continue
     whole = per_space(rows, None)
-    diffs, keys = [], set()
+    diffs = []
     for k in KEYS:
         rt = sum(int(get(f, k) or 0) for f in last["flows"])
         if rt != whole[k]:
             diffs.append("%s %d != rocetop %d" % (k, whole[k], rt))
-            keys.add(k)
     for k, ws in (("fabric.cnp", whole["cnp"]), ("icrc.bad", whole["icrc_bad"])):
         if int(get(last, k) or 0) != ws:
             diffs.append("%s %d != rocetop %s" % (k, ws, get(last, k)))
-            keys.add(k)
-    # An RNR NAK makes libroce judge earlier requests again; its API gives the
-    # new counts but not which frames changed, so the marks keep the first
-    # judgement (see the report to the lead).
-    if diffs and whole["rnr_nak"] and keys <= {"duplicate_request", "out_of_sequence", "out_of_seq_request"}:
-        note("%s: after an RNR NAK rocetop re-judged earlier requests (%s); the frame marks keep "
-             "the first judgement" % (cap, "; ".join(diffs)))
-    else:
-        check(not diffs, "%s: %d analysis counters and totals equal rocetop's summary%s" %
-              (cap, len(KEYS) + 2, (": " + "; ".join(diffs)) if diffs else ""))
+    check(not diffs, "%s: %d analysis counters and totals equal rocetop's summary%s" %
+          (cap, len(KEYS) + 2, (": " + "; ".join(diffs)) if diffs else ""))
     # per flow too: each of rocetop's flows against the frames of its PSN space
     if len(last["flows"]) >= 50:
         continue

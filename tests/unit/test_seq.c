@@ -460,6 +460,76 @@ static void test_rnr_rejudge(void **st)
 	assert_true(rq(&d, send_only(61, 1), T0 + 701 * US, &v) & ROCE_SEQ_V_IN_ORDER);
 }
 
+/* The re-judge report: which requests an RNR NAK made the model judge
+ * again, by request id, oldest first, with the class and expected PSN the
+ * responder had for them (a dissector re-marks those frames with it). */
+static void test_rnr_rejudge_report(void **st)
+{
+	struct roce_seq_anom blk;
+	struct roce_seq_dir d;
+	struct roce_seq_verdict v;
+	struct roce_seq_rejudge r;
+
+	(void)st;
+	roce_seq_init(&d, 1024, &blk);
+	for (uint32_t q = 10; q <= 13; q++) {                        /* ids 1..4, in order */
+		assert_true(rq(&d, send_only(q, 1), T0 + q * US, &v) & ROCE_SEQ_V_IN_ORDER);
+		assert_int_equal(v.req_id, q - 9);
+	}
+	assert_true(rq(&d, send_only(11, 1), T0 + 20 * US, &v) & ROCE_SEQ_V_DUPLICATE);
+	assert_int_equal(v.req_id, 5);
+	assert_true(rq(&d, send_only(12, 1), T0 + 21 * US, &v) & ROCE_SEQ_V_DUPLICATE);
+	assert_int_equal(v.req_id, 6);
+	assert_int_equal(d.x->duplicate_request, 2);
+	assert_int_equal(roce_seq_rejudged(&d, 0, &r), 0);          /* nothing re-judged yet */
+	/* RNR NAK for 12: the responder did not take id 3; from 12 again it saw
+	 * 13 (id 4) out of sequence, starting a run, 11 (id 5) a duplicate,
+	 * 12 (id 6) in order */
+	assert_true(HAS(rs(&d, ack_pkt(12, 0x20 | 12), T0 + 22 * US, &v),
+			ROCE_SEQ_V_RNR_NAK | ROCE_SEQ_V_REJUDGED));
+	assert_int_equal(roce_seq_rejudged(&d, 0, &r), 1);
+	assert_int_equal(r.req_id, 4);
+	assert_int_equal(r.flags, ROCE_SEQ_V_OUT_OF_SEQ | ROCE_SEQ_V_OOS_START);
+	assert_int_equal(r.expected_psn, 12);
+	assert_int_equal(roce_seq_rejudged(&d, 1, &r), 1);
+	assert_int_equal(r.req_id, 5);
+	assert_int_equal(r.flags, ROCE_SEQ_V_DUPLICATE);
+	assert_int_equal(r.expected_psn, 12);
+	assert_int_equal(roce_seq_rejudged(&d, 2, &r), 1);
+	assert_int_equal(r.req_id, 6);
+	assert_int_equal(r.flags, ROCE_SEQ_V_IN_ORDER);
+	assert_int_equal(r.expected_psn, 12);
+	assert_int_equal(roce_seq_rejudged(&d, 3, &r), 0);
+	/* the counters say the same */
+	assert_int_equal(d.x->duplicate_request, 1);
+	assert_int_equal(d.x->out_of_sequence, 1);
+	assert_int_equal(d.x->out_of_seq_request, 1);
+	assert_true(rq(&d, send_only(13, 1), T0 + 30 * US, &v) & ROCE_SEQ_V_IN_ORDER);
+	assert_int_equal(v.req_id, 7);
+
+	/* without the log: the requests after the RNR'd one, all out of
+	 * sequence, the first starting the run */
+	roce_seq_init(&d, 1024, NULL);
+	rq(&d, send_only(60, 1), T0, &v);
+	rq(&d, send_only(61, 1), T0 + US, &v);
+	rq(&d, send_only(62, 1), T0 + 2 * US, &v);
+	assert_true(rs(&d, ack_pkt(60, 0x20 | 12), T0 + 3 * US, &v) & ROCE_SEQ_V_REJUDGED);
+	assert_int_equal(roce_seq_rejudged(&d, 0, &r), 1);
+	assert_int_equal(r.req_id, 2);
+	assert_int_equal(r.flags, ROCE_SEQ_V_OUT_OF_SEQ | ROCE_SEQ_V_OOS_START);
+	assert_int_equal(r.expected_psn, 60);
+	assert_int_equal(roce_seq_rejudged(&d, 1, &r), 1);
+	assert_int_equal(r.req_id, 3);
+	assert_int_equal(r.flags, ROCE_SEQ_V_OUT_OF_SEQ);
+	assert_int_equal(roce_seq_rejudged(&d, 2, &r), 0);
+
+	/* an RNR NAK for the latest request re-judges nothing */
+	roce_seq_init(&d, 1024, &blk);
+	rq(&d, send_only(70, 1), T0, &v);
+	assert_false(rs(&d, ack_pkt(70, 0x20 | 12), T0 + US, &v) & ROCE_SEQ_V_REJUDGED);
+	assert_int_equal(roce_seq_rejudged(&d, 0, &r), 0);
+}
+
 /* Silence before a resend: a timeout, with the gap and its exponent. */
 static void test_timeout(void **st)
 {
@@ -666,6 +736,7 @@ int main(void)
 		cmocka_unit_test_setup(test_selective, setup),
 		cmocka_unit_test_setup(test_rnr, setup),
 		cmocka_unit_test_setup(test_rnr_rejudge, setup),
+		cmocka_unit_test_setup(test_rnr_rejudge_report, setup),
 		cmocka_unit_test_setup(test_timeout, setup),
 		cmocka_unit_test_setup(test_implied_nak, setup),
 		cmocka_unit_test_setup(test_rtt_coalesced, setup),
