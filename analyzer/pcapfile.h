@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pcapfile.h — a reader of classic pcap files (pcap-savefile(5): both byte
+ * orders, microsecond magic 0xa1b2c3d4 and nanosecond magic 0xa1b23c4d,
+ * version 2.4) that reads the file in large chunks and hands out frames
+ * pointing into the chunk; only a record that straddles two chunks is moved.
+ * libpcap reads the same file through stdio, 4 KiB at a time, and copies
+ * every frame once more.
+ *
+ * It gives what pcap_next_ex() on a handle opened with
+ * PCAP_TSTAMP_PRECISION_NANO gives: the same frames, the same headers
+ * (ts.tv_usec holds nanoseconds; a record longer than the file's snapshot
+ * length is cut to it), the end of the file at the same place, and an error
+ * where libpcap reports one, with libpcap's text after "frame N at byte B: ".
+ * Anything else (pcapng, other magic numbers or versions, link-type flags,
+ * link types other than Ethernet, raw IP (101), Linux SLL and SLL2, IPv4
+ * and IPv6 (228, 229), pipes, files it cannot open or whose header is
+ * short) is left to libpcap: pcapfile_open() returns NULL and the caller
+ * opens the file with libpcap, which then reports the errors it always
+ * reported.
+ *
+ *   pcapfile_open() → pcapfile_next() … → pcapfile_close()
+ */
+#ifndef ROCETOP_PCAPFILE_H
+#define ROCETOP_PCAPFILE_H
+
+#include <pcap/pcap.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PCAPFILE_CHUNK (1u << 20)     /* bytes per read(); see pcapfile.c */
+
+struct pcapfile;
+
+/* NULL: not a file this reader takes (or out of memory); use libpcap.
+ * chunk: bytes per read(), 0 for PCAPFILE_CHUNK (tests use tiny ones). */
+struct pcapfile *pcapfile_open(const char *path, size_t chunk);
+void pcapfile_close(struct pcapfile *pf);
+
+/* 1: a frame (data valid until the next call); 0: end of file; -1: damaged
+ * or unreadable file, pcapfile_error() says why. */
+int pcapfile_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **data);
+const char *pcapfile_error(const struct pcapfile *pf);
+
+int pcapfile_datalink(const struct pcapfile *pf);   /* DLT_ value, as pcap_datalink() */
+int pcapfile_snapshot(const struct pcapfile *pf);   /* as pcap_snapshot() */
+int pcapfile_nsec_magic(const struct pcapfile *pf); /* the file holds nanoseconds */
+int pcapfile_swapped(const struct pcapfile *pf);    /* written in the other byte order */
+FILE *pcapfile_file(const struct pcapfile *pf);     /* ftell(): how far it has read */
+
+#endif
