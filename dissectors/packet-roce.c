@@ -23,7 +23,9 @@
  * (!PINFO_FD_VISITED) and kept per frame (p_add_proto_data, file scope), so
  * later passes show the same verdicts in any order, plus the forward links
  * (acked_in, response_in) that need frames read later: tshark shows those
- * with -2, Wireshark always.
+ * with -2, Wireshark always.  The same goes for the class of a request that
+ * a later RNR NAK makes libroce judge again (roce_seq_rejudged): its frame's
+ * record is updated then, and later passes show the final class.
  */
 #include <string.h>
 
