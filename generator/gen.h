@@ -18,7 +18,9 @@
 #define GEN_MAX_FRAME 16384
 #define GEN_MIX_MAX 16
 
-enum gen_cmd { GEN_FRAMES, GEN_FLOOD, GEN_RECV };
+enum gen_cmd { GEN_FRAMES, GEN_FLOOD, GEN_RECV, GEN_CLIENT, GEN_SERVER };
+
+#define GEN_MAX_FAULTS 16
 
 struct gen_mix {
 	unsigned n;
@@ -123,6 +125,24 @@ struct gen_opts {
 	/* recv */
 	double timeout;
 	const char *filter;
+
+	/* client / server (session.h) */
+	const char *oob;                /* pingpong, perftest, cm, none */
+	const char *op;                 /* send, write, read, cmp_swap, fetch_add */
+	const char *app;                /* cm: rping, perftest, ucmatose, raw */
+	uint64_t size, iters;
+	int have_size, have_iters;
+	unsigned qd;
+	int json;
+	const char *fault[GEN_MAX_FAULTS];
+	unsigned n_fault;
+	int have_seed;
+	int have_qpn, have_psn, have_rkey, have_va;
+	uint32_t remote_qpn, remote_psn;
+	int have_remote_qpn, have_remote_psn;
+	int have_mtu;
+	int ack_timeout, retry, rnr_retry, min_rnr_timer;  /* -1 unset */
+	double idle;
 };
 
 /* Set by SIGINT/SIGTERM once gen_signals() ran. */
@@ -196,5 +216,7 @@ int gen_build_frame(const struct gen_opts *o, const struct gen_kind *k, uint64_t
 int gen_frames_main(int argc, char **argv);
 int gen_flood_main(int argc, char **argv);
 int gen_recv_main(int argc, char **argv);
+int gen_client_main(int argc, char **argv);
+int gen_server_main(int argc, char **argv);
 
 #endif /* ROCEGEN_GEN_H */

@@ -6,6 +6,7 @@
  *   rocegen flood [KIND] …  stateless streams: templates patched per frame
  *   rocegen recv -i IFACE … the receive path on its own
  *   rocegen conform …       the conformance catalogue (conform.c)
+ *   rocegen client / server  RC conversations with real peers (client.c, server.c)
  *
  * main.c only picks the command; each lives in its own file.
  */
@@ -38,12 +39,12 @@ int main(int argc, char **argv)
 		gen_kinds_list(stdout);
 		return 0;
 	}
+	if (!strcmp(cmd, "client"))
+		return gen_client_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "server"))
+		return gen_server_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "conform"))
 		return gen_conform_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "client") || !strcmp(cmd, "server")) {
-		fprintf(stderr, "rocegen: '%s' is not implemented yet\n", cmd);
-		return 2;
-	}
 	fprintf(stderr, "rocegen: unknown command '%s'\n", cmd);
 	gen_usage(stderr);
 	return 2;

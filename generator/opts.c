@@ -39,7 +39,10 @@ void gen_usage(FILE *f)
 "       rocegen flood [KIND] [options] (-i IFACE | -w FILE | --dry-run)\n"
 "       rocegen recv -i IFACE [--peer IP] [--count N] [--timeout S] [--filter BPF]\n"
 "       rocegen kinds                  list every KIND\n"
-"       rocegen client|server|conform  (not implemented yet)\n"
+"       rocegen client -i IFACE --peer IP --oob pingpong|perftest|cm|none [--port N] --op OP\n"
+"                      --size BYTES --iters N [--qd N] [--mtu N] [--json] [--fault SPEC --seed N]\n"
+"       rocegen server -i IFACE --peer IP --oob pingpong|perftest|cm|none (the same options)\n"
+"       rocegen conform ...            the conformance catalogue (see rocegen(8))\n"
 "output:   -w FILE  -i IFACE  --dry-run [--no-hex]  --tx pcap|libnet|ring|mmsg  --qdisc-bypass\n"
 "link:     --smac MAC --dmac MAC --vlan VID[:PCP] (twice: QinQ, outer first)\n"
 "network:  --src IP --dst IP --peer IP  --v1 --v2 --1021 --port N  --dscp N --ecn N --ttl N\n"
@@ -55,6 +58,10 @@ void gen_usage(FILE *f)
 "          --qn N --mo N --tcp-seq N --tcp-ack N --stream-pos N --sink-stag N --sink-to N\n"
 "CM:       --comm-id N --remote-comm-id N --service-id N --cm-qpn N --start-psn N --tid N\n"
 "          --reason N --mtu 256..4096 --no-cma\n"
+"RC:       --op send|write|read|cmp_swap|fetch_add --app rping|perftest|ucmatose|raw\n"
+"          --qpn N --psn N --remote-qpn N --remote-psn N --rkey N --va N --ack-timeout E\n"
+"          --retry N --rnr-retry N --min-rnr-timer N --timeout S --idle S\n"
+"          --fault KIND[/MATCH]=P%%|@PSN|@+N[,times=N][,arg=N][,delay-us=N]\n"
 "flood:    --pps R | --gbps R | --no-rate-cap   --count N --duration S  --qps N  --size-mix S:W,...\n"
 "          --fill count|zero|random  --cnp  --pfc-storm [--prio P --quanta Q --interval-us U]\n"
 "Without --pps/--gbps/--no-rate-cap, live sending is capped at %.0f frames/s.\n"
@@ -290,6 +297,7 @@ static int p_nak(const char *opt, const char *s, int *code)
 #define L (1u << GEN_FLOOD)
 #define R (1u << GEN_RECV)
 #define FL (F | L)
+#define CS ((1u << GEN_CLIENT) | (1u << GEN_SERVER))
 
 enum {
 	O_HELP = 'h', O_IFACE = 'i', O_WFILE = 'w', O_COUNT = 'c', O_VERBOSE = 'v',
@@ -308,6 +316,8 @@ enum {
 	O_COMMID, O_RCOMMID, O_SVCID, O_CMQPN, O_STARTPSN, O_TID, O_REASON, O_MTU, O_NOCMA,
 	O_PPS, O_GBPS, O_NOCAP, O_DURATION, O_QPS, O_MIX, O_FILL, O_CNP, O_PFCSTORM, O_INTERVAL,
 	O_SEED, O_TIMEOUT, O_FILTER,
+	O_OOB, O_OP, O_APP, O_SIZE, O_ITERS, O_QD, O_JSON, O_FAULT, O_RQPN, O_RPSN, O_ACKTO,
+	O_RETRY, O_RNRRETRY, O_MINRNR, O_IDLE,
 	O__END
 };
 
@@ -315,26 +325,26 @@ static const struct opt {
 	struct option lo;
 	unsigned cmds;
 } opts[] = {
-	{ { "help", no_argument, NULL, O_HELP }, F | L | R },
-	{ { "interface", required_argument, NULL, O_IFACE }, F | L | R },
+	{ { "help", no_argument, NULL, O_HELP }, F | L | R | CS },
+	{ { "interface", required_argument, NULL, O_IFACE }, F | L | R | CS },
 	{ { "write", required_argument, NULL, O_WFILE }, FL },
 	{ { "count", required_argument, NULL, O_COUNT }, F | L | R },
-	{ { "verbose", no_argument, NULL, O_VERBOSE }, F | L | R },
+	{ { "verbose", no_argument, NULL, O_VERBOSE }, F | L | R | CS },
 	{ { "dry-run", no_argument, NULL, O_DRY }, FL },
 	{ { "no-hex", no_argument, NULL, O_NOHEX }, FL | R },
-	{ { "tx", required_argument, NULL, O_TX }, FL },
-	{ { "qdisc-bypass", no_argument, NULL, O_QBYPASS }, FL },
-	{ { "smac", required_argument, NULL, O_SMAC }, FL },
-	{ { "dmac", required_argument, NULL, O_DMAC }, FL },
-	{ { "vlan", required_argument, NULL, O_VLAN }, FL },
-	{ { "src", required_argument, NULL, O_SRC }, FL },
+	{ { "tx", required_argument, NULL, O_TX }, FL | CS },
+	{ { "qdisc-bypass", no_argument, NULL, O_QBYPASS }, FL | CS },
+	{ { "smac", required_argument, NULL, O_SMAC }, FL | CS },
+	{ { "dmac", required_argument, NULL, O_DMAC }, FL | CS },
+	{ { "vlan", required_argument, NULL, O_VLAN }, FL | CS },
+	{ { "src", required_argument, NULL, O_SRC }, FL | CS },
 	{ { "dst", required_argument, NULL, O_DST }, F | L | R },
-	{ { "peer", required_argument, NULL, O_PEER }, F | L | R },
+	{ { "peer", required_argument, NULL, O_PEER }, F | L | R | CS },
 	{ { "v1", no_argument, NULL, O_V1 }, FL },
 	{ { "v2", no_argument, NULL, O_V2 }, FL },
 	{ { "1021", no_argument, NULL, O_1021 }, FL },
-	{ { "port", required_argument, NULL, O_PORT }, FL },
-	{ { "dscp", required_argument, NULL, O_DSCP }, FL },
+	{ { "port", required_argument, NULL, O_PORT }, FL | CS },
+	{ { "dscp", required_argument, NULL, O_DSCP }, FL | CS },
 	{ { "ecn", required_argument, NULL, O_ECN }, FL },
 	{ { "ttl", required_argument, NULL, O_TTL }, FL },
 	{ { "flow-label", required_argument, NULL, O_FLOWLABEL }, FL },
@@ -342,8 +352,8 @@ static const struct opt {
 	{ { "df", no_argument, NULL, O_DF }, FL },
 	{ { "sport", required_argument, NULL, O_SPORT }, FL },
 	{ { "udp-csum", no_argument, NULL, O_UDPCSUM }, FL },
-	{ { "qpn", required_argument, NULL, O_QPN }, FL },
-	{ { "psn", required_argument, NULL, O_PSN }, FL },
+	{ { "qpn", required_argument, NULL, O_QPN }, FL | CS },
+	{ { "psn", required_argument, NULL, O_PSN }, FL | CS },
 	{ { "psn-step", required_argument, NULL, O_PSNSTEP }, F },
 	{ { "pkey", required_argument, NULL, O_PKEY }, FL },
 	{ { "ackreq", no_argument, NULL, O_ACKREQ }, FL },
@@ -353,8 +363,8 @@ static const struct opt {
 	{ { "migreq", no_argument, NULL, O_MIGREQ }, FL },
 	{ { "tver", required_argument, NULL, O_TVER }, FL },
 	{ { "pad", required_argument, NULL, O_PAD }, FL },
-	{ { "va", required_argument, NULL, O_VA }, FL },
-	{ { "rkey", required_argument, NULL, O_RKEY }, FL },
+	{ { "va", required_argument, NULL, O_VA }, FL | CS },
+	{ { "rkey", required_argument, NULL, O_RKEY }, FL | CS },
 	{ { "len", required_argument, NULL, O_LEN }, FL },
 	{ { "imm", required_argument, NULL, O_IMM }, FL },
 	{ { "inv-rkey", required_argument, NULL, O_INVRKEY }, FL },
@@ -412,7 +422,7 @@ static const struct opt {
 	{ { "start-psn", required_argument, NULL, O_STARTPSN }, F },
 	{ { "tid", required_argument, NULL, O_TID }, F },
 	{ { "reason", required_argument, NULL, O_REASON }, F },
-	{ { "mtu", required_argument, NULL, O_MTU }, F },
+	{ { "mtu", required_argument, NULL, O_MTU }, F | CS },
 	{ { "no-cma", no_argument, NULL, O_NOCMA }, F },
 	{ { "pps", required_argument, NULL, O_PPS }, FL },
 	{ { "gbps", required_argument, NULL, O_GBPS }, FL },
@@ -424,13 +434,28 @@ static const struct opt {
 	{ { "cnp", no_argument, NULL, O_CNP }, L },
 	{ { "pfc-storm", no_argument, NULL, O_PFCSTORM }, L },
 	{ { "interval-us", required_argument, NULL, O_INTERVAL }, L },
-	{ { "seed", required_argument, NULL, O_SEED }, L },
-	{ { "timeout", required_argument, NULL, O_TIMEOUT }, R },
+	{ { "seed", required_argument, NULL, O_SEED }, L | CS },
+	{ { "timeout", required_argument, NULL, O_TIMEOUT }, R | CS },
 	{ { "filter", required_argument, NULL, O_FILTER }, R },
+	{ { "oob", required_argument, NULL, O_OOB }, CS },
+	{ { "op", required_argument, NULL, O_OP }, CS },
+	{ { "app", required_argument, NULL, O_APP }, CS },
+	{ { "size", required_argument, NULL, O_SIZE }, CS },
+	{ { "iters", required_argument, NULL, O_ITERS }, CS },
+	{ { "qd", required_argument, NULL, O_QD }, CS },
+	{ { "json", no_argument, NULL, O_JSON }, CS },
+	{ { "fault", required_argument, NULL, O_FAULT }, CS },
+	{ { "remote-qpn", required_argument, NULL, O_RQPN }, CS },
+	{ { "remote-psn", required_argument, NULL, O_RPSN }, CS },
+	{ { "ack-timeout", required_argument, NULL, O_ACKTO }, CS },
+	{ { "retry", required_argument, NULL, O_RETRY }, CS },
+	{ { "rnr-retry", required_argument, NULL, O_RNRRETRY }, CS },
+	{ { "min-rnr-timer", required_argument, NULL, O_MINRNR }, CS },
+	{ { "idle", required_argument, NULL, O_IDLE }, CS },
 };
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 
-static const char *const cmd_names[] = { "frames", "flood", "recv" };
+static const char *const cmd_names[] = { "frames", "flood", "recv", "client", "server" };
 
 static void defaults(struct gen_opts *o, enum gen_cmd cmd)
 {
@@ -460,6 +485,7 @@ static void defaults(struct gen_opts *o, enum gen_cmd cmd)
 	o->fill = "count";
 	o->seed = 1;
 	o->ext.qkey = 0;
+	o->ack_timeout = o->retry = o->rnr_retry = o->min_rnr_timer = -1;
 }
 
 int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
@@ -526,8 +552,8 @@ int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 		case O_DF: o->df = 1; break;
 		case O_SPORT: if (p_int(name, a, 65535, &o->sport)) return -1; break;
 		case O_UDPCSUM: o->udp_csum = 1; break;
-		case O_QPN: if (p_u32(name, a, 0xffffff, &o->qpn)) return -1; break;
-		case O_PSN: if (p_u32(name, a, 0xffffff, &o->psn)) return -1; break;
+		case O_QPN: if (p_u32(name, a, 0xffffff, &o->qpn)) return -1; o->have_qpn = 1; break;
+		case O_PSN: if (p_u32(name, a, 0xffffff, &o->psn)) return -1; o->have_psn = 1; break;
 		case O_PSNSTEP: if (p_u32(name, a, 0xffffff, &o->psn_step)) return -1; break;
 		case O_PKEY: if (p_int(name, a, 0xffff, &o->pkey)) return -1; break;
 		case O_ACKREQ: o->ackreq = 1; break;
@@ -537,8 +563,8 @@ int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 		case O_MIGREQ: o->migreq = 1; break;
 		case O_TVER: if (p_int(name, a, 15, &o->tver)) return -1; break;
 		case O_PAD: if (p_int(name, a, 3, &o->pad)) return -1; break;
-		case O_VA: if (p_u64(name, a, UINT64_MAX, &o->ext.va)) return -1; break;
-		case O_RKEY: if (p_u32(name, a, UINT32_MAX, &o->ext.rkey)) return -1; break;
+		case O_VA: if (p_u64(name, a, UINT64_MAX, &o->ext.va)) return -1; o->have_va = 1; break;
+		case O_RKEY: if (p_u32(name, a, UINT32_MAX, &o->ext.rkey)) return -1; o->have_rkey = 1; break;
 		case O_LEN: if (p_u32(name, a, UINT32_MAX, &o->ext.dmalen)) return -1; o->have_len = 1; break;
 		case O_IMM: if (p_u32(name, a, UINT32_MAX, &o->ext.imm)) return -1; break;
 		case O_INVRKEY: if (p_u32(name, a, UINT32_MAX, &o->ext.inv_rkey)) return -1; break;
@@ -633,6 +659,7 @@ int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 			if (!e)
 				return bad(name, a, "want 256, 512, 1024, 2048 or 4096");
 			o->mtu_enum = e;
+			o->have_mtu = 1;
 			break;
 		}
 		case O_NOCMA: o->no_cma = 1; break;
@@ -657,9 +684,58 @@ int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 			if (p_double(name, a, &o->interval_us) || o->interval_us <= 0)
 				return bad(name, a, "want a positive number of microseconds");
 			break;
-		case O_SEED: if (p_u64(name, a, UINT64_MAX, &o->seed)) return -1; break;
+		case O_SEED: if (p_u64(name, a, UINT64_MAX, &o->seed)) return -1; o->have_seed = 1; break;
 		case O_TIMEOUT: if (p_double(name, a, &o->timeout)) return -1; break;
 		case O_FILTER: o->filter = a; break;
+		case O_OOB:
+			if (strcmp(a, "pingpong") && strcmp(a, "perftest") && strcmp(a, "cm") && strcmp(a, "none"))
+				return bad(name, a, "want pingpong, perftest, cm or none");
+			o->oob = a;
+			break;
+		case O_OP:
+			if (strcmp(a, "send") && strcmp(a, "write") && strcmp(a, "read") &&
+			    strcmp(a, "cmp_swap") && strcmp(a, "fetch_add"))
+				return bad(name, a, "want send, write, read, cmp_swap or fetch_add");
+			o->op = a;
+			break;
+		case O_APP:
+			if (strcmp(a, "rping") && strcmp(a, "perftest") && strcmp(a, "ucmatose") && strcmp(a, "raw"))
+				return bad(name, a, "want rping, perftest, ucmatose or raw");
+			o->app = a;
+			break;
+		case O_SIZE:
+			if (p_u64(name, a, 1u << 30, &o->size)) return -1;
+			o->have_size = 1;
+			break;
+		case O_ITERS:
+			if (p_u64(name, a, UINT32_MAX, &o->iters) || !o->iters)
+				return bad(name, a, "want 1..4294967295");
+			o->have_iters = 1;
+			break;
+		case O_QD:
+			if (p_u64(name, a, 4096, &v) || !v)
+				return bad(name, a, "want 1..4096");
+			o->qd = (unsigned)v;
+			break;
+		case O_JSON: o->json = 1; break;
+		case O_FAULT:
+			if (o->n_fault >= GEN_MAX_FAULTS)
+				return bad(name, a, "too many --fault rules");
+			o->fault[o->n_fault++] = a;
+			break;
+		case O_RQPN:
+			if (p_u32(name, a, 0xffffff, &o->remote_qpn)) return -1;
+			o->have_remote_qpn = 1;
+			break;
+		case O_RPSN:
+			if (p_u32(name, a, 0xffffff, &o->remote_psn)) return -1;
+			o->have_remote_psn = 1;
+			break;
+		case O_ACKTO: if (p_int(name, a, 31, &o->ack_timeout)) return -1; break;
+		case O_RETRY: if (p_int(name, a, 7, &o->retry)) return -1; break;
+		case O_RNRRETRY: if (p_int(name, a, 7, &o->rnr_retry)) return -1; break;
+		case O_MINRNR: if (p_int(name, a, 31, &o->min_rnr_timer)) return -1; break;
+		case O_IDLE: if (p_double(name, a, &o->idle)) return -1; break;
 		default:
 			return -1;
 		}
@@ -688,7 +764,8 @@ int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 		memcpy(o->peer, o->dst, 16);
 		o->peer_ver = o->dst_ver;
 	}
-	if (o->port >= 0 && o->version == ROCE_VER_V2)
+	/* client/server: --port is the out-of-band TCP / rdma_cm port */
+	if (o->port >= 0 && o->version == ROCE_VER_V2 && cmd != GEN_CLIENT && cmd != GEN_SERVER)
 		o->version = ROCE_VER_V2_PORT;
 	if (optind < argc)
 		o->kind = argv[optind++];
