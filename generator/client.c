@@ -65,7 +65,16 @@ struct cl {
 	char peer_tool[64];
 	int oob_ok;
 	int verified;
+	void *keep[80];                 /* buffers the QP may still touch: freed after it */
+	unsigned n_keep;
 };
+
+static void *keep(struct cl *c, void *p)
+{
+	if (p && c->n_keep < sizeof(c->keep) / sizeof(c->keep[0]))
+		c->keep[c->n_keep++] = p;
+	return p;
+}
 
 static enum roce_wr_op parse_op(const char *s)
 {
@@ -384,7 +393,7 @@ static int pingpong(struct cl *c)
 	c->q->ev_ctx = c;
 	nr = c->iters < 64 ? (unsigned)c->iters : 64;
 	for (unsigned i = 0; i < nr; i++) {
-		rbuf[i] = malloc(c->size ? c->size : 1);
+		rbuf[i] = keep(c, malloc(c->size ? c->size : 1));
 		if (!rbuf[i] || roce_qp_post_recv(c->q->qp, i, rbuf[i], c->size, sess_now()))
 			return 2;
 	}
@@ -409,8 +418,6 @@ static int pingpong(struct cl *c)
 	}
 	c->t1 = sess_now();
 	c->verified = 1;
-	for (unsigned i = 0; i < nr; i++)
-		free(rbuf[i]);
 	return c->done == c->iters && !c->mismatches ? 0 : 1;
 }
 
@@ -499,7 +506,7 @@ static int pt_run(struct cl *c, struct oob_chan *ch, int rdma_cm, struct cm_conn
 		return 1;
 	}
 	/* the peer never touches our region; it is there for the keys we gave */
-	mr = calloc(1, 4096);
+	mr = keep(c, calloc(1, 4096));
 	memset(&m, 0, sizeof(m));
 	m.rkey = RKEY_L;
 	m.va = me.va;
@@ -518,7 +525,6 @@ static int pt_run(struct cl *c, struct oob_chan *ch, int rdma_cm, struct cm_conn
 		rc = 1, c->oob_ok = 0;
 	else if (!rdma_cm && pt_done(ch))
 		rc = 1, c->oob_ok = 0;
-	free(mr);
 	return rc ? 1 : 0;
 }
 
@@ -592,8 +598,8 @@ static int rping(struct cl *c, const struct cm_conn *conn)
 		fprintf(stderr, GEN_NAME " client: rping needs --size of at least 32\n");
 		return 2;
 	}
-	start = calloc(1, c->size);
-	sink = calloc(1, c->size);
+	start = keep(c, calloc(1, c->size));
+	sink = keep(c, calloc(1, c->size));
 	if (!start || !sink)
 		return 2;
 	c->q = make_qp(c, conn->resp_res ? conn->resp_res : 1, 16, 1);
@@ -660,8 +666,6 @@ static int rping(struct cl *c, const struct cm_conn *conn)
 	}
 	c->t1 = sess_now();
 	c->verified = 1;
-	free(start);
-	free(sink);
 	return c->mismatches ? 1 : 0;
 }
 
@@ -693,12 +697,11 @@ static int uc_ready(void *ctx)
 static int ucmatose(struct cl *c)
 {
 	struct uc_wait w = { c, 0, 0, 0, c->iters };
-	uint8_t *rb, *sb;
+	uint8_t *rb;
 
 	c->op = ROCE_WR_SEND;
-	rb = calloc(c->iters, c->size ? c->size : 1);
-	sb = calloc(1, c->size ? c->size : 1);
-	if (!rb || !sb)
+	rb = keep(c, calloc(c->iters, c->size ? c->size : 1));
+	if (!rb)
 		return 2;
 	c->q = make_qp(c, 1, 16, 1);
 	if (!c->q)
@@ -920,6 +923,8 @@ int gen_client_main(int argc, char **argv)
 	}
 	fflush(stdout);
 	sess_close(&c.s);
+	for (unsigned i = 0; i < c.n_keep; i++)
+		free(c.keep[i]);
 	free(c.lbuf);
 	free(c.wi);
 	free(c.tcomp);

@@ -54,6 +54,7 @@ struct sv {
 	uint8_t *ebuf;                   /* echo copies */
 	uint32_t ering;
 	uint64_t *rorder;                /* receive slots in completion order */
+	uint8_t *rpbuf;                  /* rping: READ into, WRITE from */
 	uint64_t t0, t1;
 	struct roce_lat lat;
 	uint64_t latbuf[1];
@@ -360,7 +361,7 @@ static void be_info_parse(const uint8_t *b, uint64_t *va, uint32_t *rkey, uint32
 static int rping(struct sv *v, struct cm_conn *c)
 {
 	uint32_t cap = v->size > 64 ? v->size : 65536;
-	uint8_t *buf = calloc(1, cap), info[16];
+	uint8_t *buf = v->rpbuf = calloc(1, cap), info[16];
 	uint64_t k = 0;
 
 	if (!buf)
@@ -421,7 +422,6 @@ static int rping(struct sv *v, struct cm_conn *c)
 	}
 out:
 	v->iters = k;
-	free(buf);
 	return v->failed ? 1 : 0;
 }
 
@@ -606,6 +606,7 @@ int gen_server_main(int argc, char **argv)
 	free(v.rbufs);
 	free(v.ebuf);
 	free(v.rorder);
+	free(v.rpbuf);
 	gen_opts_free(&v.o);
 	return rc == 2 ? 2 : rc ? 1 : 0;
 }
