@@ -48,6 +48,8 @@ struct sv {
 	uint32_t rlen;
 	uint64_t recvs, sends, failed, retried_pkts;
 	uint32_t recv_crc;
+	uint64_t recv_bytes;
+	uint64_t peer_size;              /* perftest: the size in the client's results */
 	int echo;                        /* pingpong: send back what arrives */
 	uint64_t echo_pending;           /* receives not yet echoed */
 	uint64_t echo_next;              /* next receive to echo (ring index) */
@@ -100,6 +102,7 @@ static void hook(void *ctx)
 			uint8_t *b = v->rbufs + (size_t)wc.wr_id * v->rlen;
 
 			v->recv_crc = roce_crc32(v->recv_crc, b, wc.byte_len);
+			v->recv_bytes += wc.byte_len;
 			if (v->echo) {
 				uint32_t e = (uint32_t)(v->echo_pending + v->echo_next) % v->ering;
 
@@ -297,6 +300,7 @@ static int perftest(struct sv *v)
 			mine.iters = msn_of(v);
 			if (pt_results(&ch, &mine, &theirs))
 				goto out;
+			v->peer_size = theirs.size;
 			continue;
 		}
 		if (!v->q) {
@@ -562,11 +566,17 @@ int gen_server_main(int argc, char **argv)
 		r.iters = r.completed;
 	r.failed = v.failed;
 	r.retried = 0;
-	r.bytes = v.recvs * v.size;
+	r.bytes = v.recv_bytes;
 	r.t_start = v.t0 ? v.t0 : v.s.first_rx;
 	r.t_end = v.t1 ? v.t1 : v.s.last_rx;
-	if (!strcmp(v.o.oob, "none") || !strcmp(v.o.oob, "perftest"))
-		r.bytes = r.completed * v.size;
+	if (v.peer_size) {
+		r.size = v.peer_size;
+		r.bytes = r.completed * v.peer_size;
+	} else if (!strcmp(v.o.oob, "none") && !v.recvs) {
+		if (v.o.op && (!strcmp(v.o.op, "cmp_swap") || !strcmp(v.o.op, "fetch_add")))
+			r.size = 8;
+		r.bytes = r.completed * r.size;
+	}
 	r.ok = rc == 0;
 	r.why = rc == 0 ? NULL : !v.oob_ok ? "connection setup failed" : "the conversation did not finish";
 	r.have_crc = v.recvs > 0;

@@ -10,7 +10,8 @@
 #                      / ib_send_bw -x 1             (--oob perftest)
 #                      rping -s, ib_write_bw -R, ucmatose   (--oob cm)
 #   guest clients   →  rocegen server: ibv_rc_pingpong -g 1 10.99.0.254,
-#                      ib_write_bw -x 1 10.99.0.254, rping -c -a 10.99.0.254
+#                      ib_{write,read,send,atomic}_bw -x 1 10.99.0.254,
+#                      rping -c -a 10.99.0.254
 #
 # Every one must complete: exit 0 on both sides, every operation done, the
 # data checked where rocegen can (pingpong and rping echo it back).
@@ -162,6 +163,9 @@ client_case ucm "ucmatose -C 10" cm "--oob cm --app ucmatose --size 100 --iters 
 
 server_case spp "--oob pingpong --size 4096 --iters 200" "ibv_rc_pingpong -d rxe0 -g 1 -n 200 -s 4096 $HOST" send
 server_case swb "--oob perftest --size 65536" "ib_write_bw $PT -s 65536 $HOST" write
+server_case srb "--oob perftest --size 65536" "ib_read_bw $PT -s 65536 $HOST" read
+server_case ssb "--oob perftest --size 4096" "ib_send_bw $PT -s 4096 $HOST" send
+server_case sab "--oob perftest" "ib_atomic_bw $PT -A FETCH_AND_ADD $HOST" fetch_add
 server_case srp "--oob cm --size 200" "rping -c -a $HOST -C 20 -S 200 -v" rping
 
 # ---- faults: rxe's counters move exactly as the spec says ----------------------------------------
