@@ -54,7 +54,7 @@ LIBPIC_A := $(BUILD)/lib/libroce_pic.a
 
 # Test scripts run by check-one, each with BUILD in its environment, in this
 # order; fragments below may append to it.
-CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/analysis.sh tests/live.sh tests/tui.sh tests/gen.sh
+CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/analysis.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh
 
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=
@@ -63,7 +63,7 @@ PLUGIN :=
 -include target/target.mk
 
 .PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
-        have-deps golden difftest interop fixtures bench-gen
+        have-deps golden difftest interop fixtures bench-gen bench-lab
 .DEFAULT_GOAL := all
 
 all: lib $(PROGRAMS) $(TOOL_BINS) $(PLUGIN)
@@ -206,11 +206,15 @@ bench: all
 bench-gen: all
 	BUILD=$(BUILD) bench/gen.sh
 
+# rocegen client against a lab guest vs the guests' own ib_write_bw (needs the lab)
+bench-lab: all
+	BUILD=$(BUILD) bench/gen_lab.sh
+
 # ---- interop (needs ../shared/softroce-lab, root) ------------------------------
 
 # Each boots the lab if it is down (and takes it down again) and skips
 # without ../shared/softroce-lab or root; fragments may append to the list.
-INTEROP_SCRIPTS += tests/interop.sh tests/interop_flow.sh tests/conform.sh
+INTEROP_SCRIPTS += tests/interop.sh tests/interop_flow.sh tests/interop_gen.sh tests/conform.sh
 interop: all
 	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; BUILD=$(BUILD) $$s; done
 

@@ -404,7 +404,7 @@ refuse "flood option on frames" frames rc-send-only --qps 4 -w "$T/x.pcap"
 refuse "mixed address families" frames rc-send-only --src 10.0.0.1 --dst 2001:db8::1 -w "$T/x.pcap"
 refuse "-w flood without --count" flood -w "$T/x.pcap"
 refuse "flood of a CM kind" flood cm-req --count 1 -w "$T/x.pcap"
-refuse "client (not yet)" client
+refuse "client without --peer and --oob" client
 
 # ---- b. floods to pcaps --------------------------------------------------------------------
 
