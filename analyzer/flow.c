@@ -234,34 +234,19 @@ static uint32_t host_v4(struct engine *e, const uint8_t *a4)
 /* Source and destination addresses of a RoCE / TCP packet (0 when absent). */
 static int packet_hosts(struct engine *e, const struct roce_pkt *p, uint32_t *src, uint32_t *dst)
 {
-	uint8_t s[16] = { 0 }, d[16] = { 0 };
-	uint32_t off;
+	const uint8_t *s, *d;
 
-	if (p->grh_off && p->version == ROCE_VER_V1) {
-		off = p->grh_off;
-		if (off + 40 > p->caplen)
-			return -1;
-		memcpy(s, p->data + off + 8, 16);
-		memcpy(d, p->data + off + 24, 16);
-	} else if (p->ip_version == 4) {   /* ip_off is 0 on raw-IP links */
-		off = p->ip_off;
-		if (off + 20 > p->caplen)
-			return -1;
-		*src = host_v4(e, p->data + off + 12);
-		*dst = host_v4(e, p->data + off + 16);
+	switch (roce_pkt_addrs(p, &s, &d)) {
+	case 4:
+		*src = host_v4(e, s);
+		*dst = host_v4(e, d);
 		return 0;
-	} else if (p->ip_version == 6) {
-		off = p->ip_off;
-		if (off + 40 > p->caplen)
-			return -1;
-		memcpy(s, p->data + off + 8, 16);
-		memcpy(d, p->data + off + 24, 16);
-	} else {
-		return -1;
+	case 16:
+		*src = host_id(e, s);
+		*dst = host_id(e, d);
+		return 0;
 	}
-	*src = host_id(e, s);
-	*dst = host_id(e, d);
-	return 0;
+	return -1;
 }
 
 /* ---- anomaly blocks ------------------------------------------------------------------ */

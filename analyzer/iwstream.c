@@ -99,16 +99,15 @@ static uint32_t hash(const uint8_t *k)
 static int make_key(const struct roce_pkt *p, uint8_t *k, uint8_t *dir)
 {
 	uint8_t a[18], b[18];
-	unsigned alen = p->ip_version == 4 ? 4 : 16;
-	uint32_t so = p->ip_off + (p->ip_version == 4 ? 12 : 8);
+	const uint8_t *sa, *da;
+	int alen = roce_pkt_addrs(p, &sa, &da);
 
-	if ((p->ip_version != 4 && p->ip_version != 6) || !(p->present & ROCE_LBIT(ROCE_L_TCP)) ||
-	    p->caplen < so + 2 * alen)
+	if (!alen || !(p->present & ROCE_LBIT(ROCE_L_TCP)))
 		return 0;
 	memset(a, 0, sizeof a);
 	memset(b, 0, sizeof b);
-	memcpy(a, p->data + so, alen);
-	memcpy(b, p->data + so + alen, alen);
+	memcpy(a, sa, (size_t)alen);
+	memcpy(b, da, (size_t)alen);
 	a[16] = (uint8_t)(p->sport >> 8);
 	a[17] = (uint8_t)p->sport;
 	b[16] = (uint8_t)(p->dport >> 8);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "roce.h"
 #include "tx_impl.h"
 
 static const struct {
@@ -79,43 +80,20 @@ static int dst16_ok(const struct tx_guard *g, const uint8_t *d)
 int tx_guard_check(const struct tx_guard *g, const uint8_t *f, uint32_t len,
 		   char *why, size_t whylen)
 {
-	uint32_t off = 12;
-	uint16_t et;
+	struct roce_pkt p;
+	const uint8_t *s, *d;
 	char a[INET6_ADDRSTRLEN];
 
 	if (len < 14) {
 		snprintf(why, whylen, "runt frame (%u bytes)", len);
 		return 0;
 	}
-	et = (uint16_t)(f[off] << 8 | f[off + 1]);
-	for (int i = 0; i < 2 && (et == 0x8100 || et == 0x88a8 || et == 0x9100); i++) {
-		off += 4;
-		if (len < off + 2) {
+	roce_decode(&p, NULL, ROCE_LINK_ETHERNET, f, len, len);
+	if (p.ethertype != ROCE_ETH_IPV4 && p.ethertype != ROCE_ETH_IPV6 && p.ethertype != ROCE_ETH_ROCEV1) {
+		if (p.n_vlan < 2 && (p.truncated & ROCE_LBIT(ROCE_L_VLAN))) {
 			snprintf(why, whylen, "truncated VLAN tag");
 			return 0;
 		}
-		et = (uint16_t)(f[off] << 8 | f[off + 1]);
-	}
-	off += 2;
-	switch (et) {
-	case 0x0800:
-		if (len < off + 20)
-			break;
-		if (g->ipver == 4 && !memcmp(f + off + 16, g->ip, 4))
-			return 1;
-		fmt_ip(a, sizeof(a), 4, f + off + 16);
-		snprintf(why, whylen, "destination %s is not the peer", a);
-		return 0;
-	case 0x86dd:
-	case 0x8915:   /* RoCEv1: the GRH has the IPv6 layout */
-		if (len < off + 40)
-			break;
-		if (dst16_ok(g, f + off + 24))
-			return 1;
-		fmt_ip(a, sizeof(a), 6, f + off + 24);
-		snprintf(why, whylen, "destination %s is not the peer", a);
-		return 0;
-	default:
 		/* 802.1D/802.1Q link-constrained groups: never forwarded by a bridge */
 		if (f[0] == 0x01 && f[1] == 0x80 && f[2] == 0xc2 && f[3] == 0 && f[4] == 0 &&
 		    f[5] <= 0x0f)
@@ -124,10 +102,25 @@ int tx_guard_check(const struct tx_guard *g, const uint8_t *f, uint32_t len,
 			return 1;
 		snprintf(why, whylen,
 			 "ethertype 0x%04x frame to %02x:%02x:%02x:%02x:%02x:%02x: neither the peer's MAC nor a link-local group",
-			 et, f[0], f[1], f[2], f[3], f[4], f[5]);
+			 p.ethertype, f[0], f[1], f[2], f[3], f[4], f[5]);
 		return 0;
 	}
-	snprintf(why, whylen, "truncated IP header");
+	switch (roce_pkt_addrs(&p, &s, &d)) {
+	case 4:
+		if (g->ipver == 4 && !memcmp(d, g->ip, 4))
+			return 1;
+		fmt_ip(a, sizeof(a), 4, d);
+		break;
+	case 16:
+		if (dst16_ok(g, d))
+			return 1;
+		fmt_ip(a, sizeof(a), 6, d);
+		break;
+	default:
+		snprintf(why, whylen, "truncated IP header");
+		return 0;
+	}
+	snprintf(why, whylen, "destination %s is not the peer", a);
 	return 0;
 }
 

@@ -59,6 +59,27 @@ int roce_linktype_supported(int lt)
 	return 0;
 }
 
+int roce_pkt_addrs(const struct roce_pkt *p, const uint8_t **src, const uint8_t **dst)
+{
+	/* IPv4: source at 12, destination at 16; IPv6 and the GRH: 8 and 24 */
+	if (p->version == ROCE_VER_V1 && p->grh_off && roce__avail(p, p->grh_off) >= ROCE_GRH_LEN) {
+		*src = p->data + p->grh_off + 8;
+		*dst = p->data + p->grh_off + 24;
+		return 16;
+	}
+	if (p->ip_version == 4 && roce__avail(p, p->ip_off) >= 20) {
+		*src = p->data + p->ip_off + 12;
+		*dst = p->data + p->ip_off + 16;
+		return 4;
+	}
+	if (p->ip_version == 6 && roce__avail(p, p->ip_off) >= 40) {
+		*src = p->data + p->ip_off + 8;
+		*dst = p->data + p->ip_off + 24;
+		return 16;
+	}
+	return 0;
+}
+
 static int add_port(uint16_t *tab, unsigned *n, uint16_t port)
 {
 	for (unsigned i = 0; i < *n; i++)

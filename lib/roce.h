@@ -221,6 +221,12 @@ struct roce_pkt {
 int roce_decode(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
 		const uint8_t *data, uint32_t caplen, uint32_t wirelen);
 
+/* The packet's network source and destination addresses: IPv4 (4 bytes),
+ * IPv6 or a RoCEv1 GRH's GIDs (16 bytes), pointing into the frame.  Returns
+ * the address length, or 0 when the frame has none or they were not
+ * captured. */
+int roce_pkt_addrs(const struct roce_pkt *p, const uint8_t **src, const uint8_t **dst);
+
 /* ---- BTH opcodes -------------------------------------------------------- */
 
 enum roce_transport {
