@@ -727,14 +727,22 @@ static struct port *port_of(struct engine *e, const struct roce_pkt *p)
 	return &e->ports[e->nports++];
 }
 
-static void pause_apply(struct pause_stat *s, uint64_t ts, uint16_t quanta, uint64_t link_bps)
+uint64_t pause_paused_ns(const struct pause_stat *s, uint64_t now)
 {
+	uint64_t t = s->paused_ns;
+
 	if (s->until_ns > s->since_ns) {
-		uint64_t end = ts < s->until_ns ? ts : s->until_ns;
+		uint64_t end = now < s->until_ns ? now : s->until_ns;
 
 		if (end > s->since_ns)
-			s->paused_ns += end - s->since_ns;
+			t += end - s->since_ns;
 	}
+	return t;
+}
+
+static void pause_apply(struct pause_stat *s, uint64_t ts, uint16_t quanta, uint64_t link_bps)
+{
+	s->paused_ns = pause_paused_ns(s, ts);   /* close the running pause at ts */
 	if (quanta) {
 		s->pauses++;
 		s->quanta += quanta;

@@ -98,6 +98,9 @@ struct pause_stat {
 	uint64_t until_ns, since_ns;
 };
 
+/* Time paused until now: the closed intervals plus the running one. */
+uint64_t pause_paused_ns(const struct pause_stat *s, uint64_t now);
+
 struct port {
 	uint8_t mac[6];
 	uint8_t dcbx_seen, dcbx_pfc_enable, dcbx_willing, dcbx_cap;

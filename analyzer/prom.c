@@ -225,18 +225,6 @@ static uint32_t top_flows(const struct engine *e, uint32_t k, uint32_t *out)
 	return n;
 }
 
-static uint64_t paused_ns(const struct pause_stat *s, uint64_t now)
-{
-	uint64_t t = s->paused_ns;
-
-	if (s->until_ns > s->since_ns) {
-		uint64_t end = now < s->until_ns ? now : s->until_ns;
-
-		if (end > s->since_ns)
-			t += end - s->since_ns;
-	}
-	return t;
-}
 
 void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned max_flows)
 {
@@ -311,7 +299,7 @@ void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned ma
 		for (int k = 0; k < 8; k++) {
 			pfc_pauses[k] += e->ports[i].pfc[k].pauses;
 			pfc_xon[k] += e->ports[i].pfc[k].xon;
-			pfc_ns[k] += paused_ns(&e->ports[i].pfc[k], now);
+			pfc_ns[k] += pause_paused_ns(&e->ports[i].pfc[k], now);
 		}
 		pause += e->ports[i].pause.pauses;
 	}

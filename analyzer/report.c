@@ -187,18 +187,6 @@ static void totals_get(const struct engine *e, struct totals *t)
 	}
 }
 
-static uint64_t pause_total_ns(const struct pause_stat *s, uint64_t now)
-{
-	uint64_t t = s->paused_ns;
-
-	if (s->until_ns > s->since_ns) {
-		uint64_t end = now < s->until_ns ? now : s->until_ns;
-
-		if (end > s->since_ns)
-			t += end - s->since_ns;
-	}
-	return t;
-}
 
 /* ---- JSON ---------------------------------------------------------------------------- */
 
@@ -412,11 +400,11 @@ void report_summary_json(FILE *o, const struct engine *e, const struct report_ct
 				",\"pause_time_ns\":%" PRIu64 ",\"paused_ns\":%" PRIu64 "}", n++ ? "," : "", k,
 				ps->pauses, ps->xon, ps->quanta,
 				(uint64_t)((double)ps->quanta * ROCE_PAUSE_QUANTUM_BITS * 1e9 / (double)e->cfg.link_bps),
-				pause_total_ns(ps, now));
+				pause_paused_ns(ps, now));
 		}
 		fprintf(o, "],\"pause\":{\"pauses\":%" PRIu32 ",\"xon\":%" PRIu32 ",\"quanta\":%" PRIu64
 			",\"paused_ns\":%" PRIu64 "}", p->pause.pauses, p->pause.xon, p->pause.quanta,
-			pause_total_ns(&p->pause, now));
+			pause_paused_ns(&p->pause, now));
 		if (p->dcbx_seen)
 			fprintf(o, ",\"dcbx_pfc\":{\"enable\":%u,\"willing\":%u,\"cap\":%u}", p->dcbx_pfc_enable,
 				p->dcbx_willing, p->dcbx_cap);
@@ -764,12 +752,12 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 				if (ps->pauses || ps->xon)
 					fprintf(o, "    priority %d: %" PRIu32 " pauses, %" PRIu32 " XON, %" PRIu64
 						" quanta, paused %.3f us\n", k, ps->pauses, ps->xon, ps->quanta,
-						pause_total_ns(ps, t->last_ns) / 1e3);
+						pause_paused_ns(ps, t->last_ns) / 1e3);
 			}
 			if (p->pause.pauses || p->pause.xon)
 				fprintf(o, "    802.3x: %" PRIu32 " pauses, %" PRIu32 " XON, %" PRIu64
 					" quanta, paused %.3f us\n", p->pause.pauses, p->pause.xon, p->pause.quanta,
-					pause_total_ns(&p->pause, t->last_ns) / 1e3);
+					pause_paused_ns(&p->pause, t->last_ns) / 1e3);
 		}
 	}
 }
