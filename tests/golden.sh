@@ -12,6 +12,8 @@
 # Each TESTLIST line is `name capture [options...]` (capture relative to the
 # repository root; '#' starts a comment).  The test runs
 #   TZ=UTC $BUILD/bin/rocetop -r capture --packets options...
+# or, when the options start with @batch, the analysis summary
+#   TZ=UTC $BUILD/bin/rocetop -r capture -b options...
 # and compares its standard output with tests/golden/name.out.  A non-zero exit
 # status or anything on standard error also fails the test.
 set -u
@@ -66,8 +68,16 @@ while read -r name capture opts; do
 		fail=$((fail + 1))
 		continue
 	fi
-	cmd="rocetop -r $capture --packets${opts:+ $opts}"
-	TZ=UTC "$rocetop" -r "$capture" --packets $opts >"$tmp/out" 2>"$tmp/err"
+	mode=--packets
+	case $opts in
+	@batch*)
+		mode=-b
+		opts=${opts#@batch}
+		opts=${opts# }
+		;;
+	esac
+	cmd="rocetop -r $capture $mode${opts:+ $opts}"
+	TZ=UTC "$rocetop" -r "$capture" $mode $opts >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ $rc -ne 0 ] || [ -s "$tmp/err" ]; then
 		echo "FAIL $name: $cmd exited $rc"
