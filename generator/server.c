@@ -9,7 +9,9 @@
  *   --oob perftest  ib_{send,write,read,atomic}_bw's server: the exchange
  *                   answered message by message, a region for WRITE, READ and
  *                   atomics, receives for SEND; ends with "done"
- *   --oob cm        rdma_cm's passive side, then rping's server (port 7174)
+ *   --oob cm        rdma_cm's passive side, then (--app, else by --port)
+ *                   rping's server (7174), perftest -R's (18515: a control
+ *                   connection, then the data one) or ucmatose's (7471)
  *   --oob none      everything from the command line; ends when --iters
  *                   messages were executed (then --idle of quiet), or after
  *                   --idle seconds without the peer
@@ -429,19 +431,198 @@ out:
 	return v->failed ? 1 : 0;
 }
 
+/* perftest -R's server (perftest 6.06, lab capture of ib_write_bw -R between
+ * the guests): a control connection first, on which perftest's items travel
+ * as RC SENDs; a zeroed key sync; the data connection; a zeroed sync, then
+ * the key syncs (3, 4 for SEND) with our region's keys; the test; a sync,
+ * then for WRITE and READ the results and a last sync (ib_send_bw -R stops
+ * after the first: lab capture between the guests).  The client DREQs the data
+ * connection, we DREQ the control one. */
+static int pt_cm(struct sv *v)
+{
+	static struct cm_conn ctl, data;
+	static struct oob_chan ch;
+	struct roce_qp_attr a;
+	struct sess_qp *cq;
+	struct oob_dest me, peer, zero;
+	struct pt_result mine, theirs;
+	unsigned mtu = (unsigned)v->o.mtu_enum;
+	char pver[17];
+	uint32_t cqpn = v->lqpn + 1, cpsn = sess_rand(&v->s) & 0xffffff;
+	int send = v->o.op && !strcmp(v->o.op, "send");
+	int syncs = send ? 4 : 3, rc = 1;
+
+	ready(v, "rdma_cm, perftest -R");
+	if (cm_get_request(&v->cm, &ctl, -1) <= 0)
+		return 1;
+	if (ctl.path_mtu >= 1 && ctl.path_mtu <= 5 && (int)ctl.path_mtu < v->o.mtu_enum)
+		v->o.mtu_enum = ctl.path_mtu;
+	sess_qp_attr(&v->s, &a);
+	a.qpn = cqpn;
+	a.sq_psn = ctl.remote_psn;
+	a.remote_qpn = ctl.remote_qpn;
+	a.rq_psn = cpsn;
+	a.sport = (uint16_t)(0xc000 | (cqpn & 0x3fff));
+	cq = sess_add_qp(&v->s, &a, 0);
+	if (!cq || oob_chan_rc_init(&ch, &v->s, cq, 0, TMO))
+		return 2;
+	if (cm_accept(&v->cm, &ctl, cqpn, cpsn, ctl.init_depth, ctl.resp_res))
+		return 1;
+	mtu = (unsigned)v->o.mtu_enum;
+	if (pt_hello(&ch, &mtu, pver))
+		goto out;
+	cm_established(&ctl);
+	snprintf(v->peer_tool, sizeof(v->peer_tool), "perftest %s -R", pver);
+	v->o.mtu_enum = (int)mtu;
+	memset(&zero, 0, sizeof(zero));
+	if (pt_keys(&ch, &zero, &peer))
+		goto out;
+	/* the data connection, on the same port */
+	if (cm_get_request(&v->cm, &data, TMO) <= 0) {
+		fprintf(stderr, GEN_NAME " server: perftest -R: no data connection\n");
+		goto out;
+	}
+	v->rqpn = data.remote_qpn;
+	v->rpsn = v->lpsn;
+	v->lpsn = data.remote_psn;
+	if (data.path_mtu >= 1 && data.path_mtu <= 5 && (int)data.path_mtu < v->o.mtu_enum)
+		v->o.mtu_enum = data.path_mtu;
+	v->q = make_qp(v, data.resp_res ? (data.resp_res < 16 ? data.resp_res : 16) : 1, 16);
+	if (!v->q || region(v, (uint64_t)v->size * 64 > (1u << 20) ? (uint64_t)v->size * 64 : 1u << 20,
+			    0x2000 | (sess_rand(&v->s) & 0xfff), 0x7f5500000000ull) ||
+	    receives(v, NRECV))
+		return 2;
+	v->crc_len = v->size;
+	if (cm_accept(&v->cm, &data, v->lqpn, v->rpsn,
+		      data.init_depth ? (data.init_depth < 16 ? data.init_depth : 16) : 1,
+		      data.resp_res ? (data.resp_res < 16 ? data.resp_res : 16) : 1))
+		goto out;
+	if (pt_keys(&ch, &zero, &peer))
+		goto out;
+	cm_established(&data);
+	memset(&me, 0, sizeof(me));
+	me.qpn = v->lqpn;
+	me.psn = v->rpsn;
+	me.out_reads = 1;
+	me.rkey = v->rkey;
+	me.va = v->va;
+	me.gid_index = 1;
+	our_gid(v, me.gid);
+	for (int i = 0; i < syncs; i++)
+		if (pt_keys(&ch, &me, &peer))
+			goto out;
+	v->oob_ok = 1;
+	v->t0 = sess_now();
+	/* the test: the client's sync after it may be a while */
+	ch.timeout_ms = 600000;
+	if (pt_keys(&ch, &me, &peer))
+		goto out;
+	v->t1 = sess_now();
+	ch.timeout_ms = TMO;
+	if (!send) {
+		memset(&mine, 0, sizeof(mine));
+		mine.size = v->size;
+		mine.iters = msn_of(v);
+		if (pt_results(&ch, &mine, &theirs))
+			goto out;
+		v->peer_size = theirs.size;
+		if (pt_keys(&ch, &me, &peer))
+			goto out;
+	}
+	rc = 0;
+	/* the client DREQs the data connection; we DREQ the control one */
+	if (cm_wait(&v->cm, &data, CM_ESTABLISHED, 5000) < 0)
+		rc = 1;
+	if (data.state != CM_CLOSED && cm_disconnect(&v->cm, &data, 5000))
+		rc = 1;
+out:
+	v->iters = send ? v->recvs : msn_of(v);
+	if ((ctl.state == CM_ESTABLISHED || ctl.state == CM_REP_SENT) && cm_disconnect(&v->cm, &ctl, 5000))
+		rc = rc ? rc : 1;
+	return rc;
+}
+
+/* ucmatose's server (librdmacm/examples/cmatose.c, lab capture roce_ucmatose):
+ * once established we SEND --iters messages of --size (its -C, -S), the
+ * client answers with as many, and we disconnect. */
+struct uc_wait {
+	struct sv *v;
+	struct cm_conn *c;
+	uint64_t want_sends, want_recvs;
+};
+
+static int uc_ready(void *ctx)
+{
+	struct uc_wait *w = ctx;
+
+	if (w->c->state == CM_CLOSED || w->c->state == CM_FAILED || w->v->failed)
+		return 1;
+	if (w->v->recvs)
+		cm_established(w->c);
+	return w->v->sends >= w->want_sends && w->v->recvs >= w->want_recvs;
+}
+
+static int ucmatose(struct sv *v, struct cm_conn *c)
+{
+	struct uc_wait w = { v, c, 0, 0 };
+	uint8_t *sb;
+	uint64_t n = v->iters;
+
+	if (receives(v, NRECV))
+		return 2;
+	sb = v->rpbuf = calloc(1, v->size ? v->size : 1);
+	if (!sb)
+		return 2;
+	v->oob_ok = 1;
+	/* the RTU first: cmatose's client posts its receives before connecting,
+	 * but sends only after its ESTABLISHED event */
+	if (cm_wait(&v->cm, c, CM_REP_SENT, TMO) < 0 || c->state != CM_ESTABLISHED)
+		cm_established(c);
+	v->t0 = sess_now();
+	for (uint64_t i = 0; i < n; i++) {
+		struct roce_wr wr;
+
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = i;
+		wr.op = ROCE_WR_SEND;
+		wr.buf = sb;
+		wr.len = v->size;
+		while (roce_qp_post_send(v->q->qp, &wr, sess_now()))
+			if (sess_pump(&v->s, -1, 0, 10) < 0 || v->failed)
+				return 1;
+	}
+	w.want_sends = n;
+	w.want_recvs = n;
+	if (sess_run(&v->s, uc_ready, &w, TMO) <= 0 || v->failed || v->sends < n || v->recvs < n) {
+		fprintf(stderr, GEN_NAME " server: ucmatose: %llu of %llu sent, %llu received\n",
+			(unsigned long long)v->sends, (unsigned long long)n, (unsigned long long)v->recvs);
+		v->iters = v->recvs < v->sends ? v->recvs : v->sends;
+		return 1;
+	}
+	v->t1 = sess_now();
+	v->iters = n;
+	return 0;
+}
+
 static int cm_mode(struct sv *v)
 {
 	static struct cm_conn c;
-	const char *app = v->o.app ? v->o.app : "rping";
-	uint16_t port = (uint16_t)(v->o.port >= 0 ? v->o.port : 7174);
+	const char *app = v->o.app;
+	uint16_t port;
 	int rc, r;
 
-	if (strcmp(app, "rping")) {
-		fprintf(stderr, GEN_NAME " server: --oob cm serves rping (--app rping)\n");
+	if (!app)
+		app = v->o.port == 7471 ? "ucmatose" : v->o.port == OOB_PORT ? "perftest" : "rping";
+	if (strcmp(app, "rping") && strcmp(app, "perftest") && strcmp(app, "ucmatose")) {
+		fprintf(stderr, GEN_NAME " server: --oob cm serves rping, perftest -R and ucmatose clients\n");
 		return 2;
 	}
+	port = (uint16_t)(v->o.port >= 0 ? v->o.port :
+			  !strcmp(app, "ucmatose") ? 7471 : !strcmp(app, "perftest") ? OOB_PORT : 7174);
 	cm_init(&v->cm, &v->s);
 	cm_listen(&v->cm, port);
+	if (!strcmp(app, "perftest"))
+		return pt_cm(v);
 	ready(v, "rdma_cm");
 	r = cm_get_request(&v->cm, &c, -1);
 	if (r <= 0)
@@ -458,10 +639,14 @@ static int cm_mode(struct sv *v)
 	if (cm_accept(&v->cm, &c, v->lqpn, v->rpsn, c.init_depth ? (c.init_depth < 16 ? c.init_depth : 16) : 1,
 		      c.resp_res ? (c.resp_res < 16 ? c.resp_res : 16) : 1))
 		return 1;
-	snprintf(v->peer_tool, sizeof(v->peer_tool), "rping");
-	v->t0 = sess_now();
-	rc = rping(v, &c);
-	v->t1 = sess_now();
+	snprintf(v->peer_tool, sizeof(v->peer_tool), "%s", app);
+	if (!strcmp(app, "ucmatose")) {
+		rc = ucmatose(v, &c);
+	} else {
+		v->t0 = sess_now();
+		rc = rping(v, &c);
+		v->t1 = sess_now();
+	}
 	if (c.state == CM_ESTABLISHED || c.state == CM_REP_SENT)
 		if (cm_disconnect(&v->cm, &c, 5000))
 			rc = rc ? rc : 1;
@@ -534,9 +719,16 @@ int gen_server_main(int argc, char **argv)
 	gen_signals();
 	v.s.hook = hook;
 	v.s.hook_ctx = &v;
-	v.size = v.o.have_size ? (uint32_t)v.o.size :
-		 !strcmp(v.o.oob, "pingpong") ? 4096 : !strcmp(v.o.oob, "perftest") ? 65536 : 4096;
-	v.iters = v.o.have_iters ? v.o.iters : 1000;
+	{
+		int cm = !strcmp(v.o.oob, "cm");
+		const char *app = v.o.app ? v.o.app : !cm ? "" : v.o.port == 7471 ? "ucmatose" :
+				  v.o.port == OOB_PORT ? "perftest" : "rping";
+
+		v.size = v.o.have_size ? (uint32_t)v.o.size :
+			 !strcmp(v.o.oob, "pingpong") ? 4096 : !strcmp(v.o.oob, "perftest") ? 65536 :
+			 !strcmp(app, "ucmatose") ? 100 : !strcmp(app, "perftest") ? 65536 : 4096;
+		v.iters = v.o.have_iters ? v.o.iters : !strcmp(app, "ucmatose") ? 10 : 1000;
+	}
 	v.lqpn = v.o.have_qpn ? v.o.qpn : 0x100 + sess_rand(&v.s) % 0xfffe00;
 	v.lpsn = v.o.have_psn ? v.o.psn : sess_rand(&v.s) & 0xffffff;
 	if (!strcmp(v.o.oob, "pingpong"))

@@ -11,7 +11,8 @@
 #                      rping -s, ib_write_bw -R, ucmatose   (--oob cm)
 #   guest clients   →  rocegen server: ibv_rc_pingpong -g 1 10.99.0.254,
 #                      ib_{write,read,send,atomic}_bw -x 1 10.99.0.254,
-#                      rping -c -a 10.99.0.254
+#                      rping -c -a 10.99.0.254, ib_{write,read,send}_bw -R
+#                      10.99.0.254, ucmatose -s 10.99.0.254   (--oob cm)
 #
 # Every one must complete: exit 0 on both sides, every operation done, the
 # data checked where rocegen can (pingpong and rping echo it back).
@@ -167,6 +168,10 @@ server_case srb "--oob perftest --size 65536" "ib_read_bw $PT -s 65536 $HOST" re
 server_case ssb "--oob perftest --size 4096" "ib_send_bw $PT -s 4096 $HOST" send
 server_case sab "--oob perftest" "ib_atomic_bw $PT -A FETCH_AND_ADD $HOST" fetch_add
 server_case srp "--oob cm --size 200" "rping -c -a $HOST -C 20 -S 200 -v" rping
+server_case swr "--oob cm --port 18515 --op write --size 65536" "ib_write_bw -d rxe0 -R -F -n 200 -s 65536 $HOST" write
+server_case srr "--oob cm --port 18515 --op read --size 65536" "ib_read_bw -d rxe0 -R -F -n 200 -s 65536 $HOST" read
+server_case ssr "--oob cm --port 18515 --op send --size 65536" "ib_send_bw -d rxe0 -R -F -n 200 -s 65536 $HOST" send
+server_case suc "--oob cm --port 7471 --size 100 --iters 10" "ucmatose -s $HOST -C 10" send
 
 # ---- faults: rxe's counters move exactly as the spec says ----------------------------------------
 
