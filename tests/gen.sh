@@ -600,7 +600,7 @@ EOF
 	# c2: each backend, explicit --dmac
 	for tx in ring mmsg libnet; do
 		cap_start "$T/l2.pcap"
-		inA "$GEN" flood -i "$VA" --dst 10.99.7.2 --dmac "$MACB" --count 300 --pps 50000 --tx $tx \
+		inA "$GEN" flood -i "$VA" --dst 10.99.7.2 --dmac "$MACB" --count 300 --pps 20000 --tx $tx \
 			--size-mix 64:1,1000:1 2>"$T/err" || fail "live --tx $tx" "$(cat "$T/err")"
 		cap_stop
 		got=$(roce_count "$T/l2.pcap")
