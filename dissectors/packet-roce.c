@@ -305,24 +305,20 @@ static int frame_linktype(const packet_info *pinfo)
 	}
 }
 
-/* Source and destination as 16 bytes each (IPv4 in the first four). */
-static guint8 packet_hosts(tvbuff_t *tvb, const struct roce_pkt *p, guint8 *src, guint8 *dst)
+/* Source and destination as 16 bytes each (IPv4 in the first four), from
+ * libroce: IPv4, IPv6, or the RoCEv1 GRH's GIDs. */
+static guint8 packet_hosts(const struct roce_pkt *p, guint8 *src, guint8 *dst)
 {
+	const uint8_t *s, *d;
+	int n = roce_pkt_addrs(p, &s, &d);
+
 	memset(src, 0, 16);
 	memset(dst, 0, 16);
-	if (p->version == ROCE_VER_V1) {
-		tvb_memcpy(tvb, src, p->grh_off + 8, 16);
-		tvb_memcpy(tvb, dst, p->grh_off + 24, 16);
-		return 6;
+	if (n) {
+		memcpy(src, s, (size_t)n);
+		memcpy(dst, d, (size_t)n);
 	}
-	if (p->ip_version == 4) {
-		tvb_memcpy(tvb, src, p->ip_off + 12, 4);
-		tvb_memcpy(tvb, dst, p->ip_off + 16, 4);
-		return 4;
-	}
-	tvb_memcpy(tvb, src, p->ip_off + 8, 16);
-	tvb_memcpy(tvb, dst, p->ip_off + 24, 16);
-	return 6;
+	return n == 4 ? 4 : 6;
 }
 
 static void set_host_address(wmem_allocator_t *scope, address *a, guint8 family, const guint8 *b)
@@ -678,7 +674,7 @@ static void analyze(packet_info *pinfo, const struct roce_pkt *p, const struct r
 
 /* ---- the post-dissector ---------------------------------------------------------------------------- */
 
-static roce_fdata *first_pass(tvbuff_t *tvb, packet_info *pinfo, const struct roce_pkt *p,
+static roce_fdata *first_pass(packet_info *pinfo, const struct roce_pkt *p,
 			      gboolean icrc_bad)
 {
 	const struct roce_opinfo *oi = roce_opcode_info(p->opcode);
@@ -687,7 +683,7 @@ static roce_fdata *first_pass(tvbuff_t *tvb, packet_info *pinfo, const struct ro
 	flow_key k;
 	roce_flow *f;
 
-	family = packet_hosts(tvb, p, src, dst);
+	family = packet_hosts(p, src, dst);
 	make_key(&k, family, src, dst, p->dqpn);
 	f = flow_get(&k);
 
@@ -884,7 +880,7 @@ static void queue_tap(tvbuff_t *tvb, packet_info *pinfo, const struct roce_pkt *
 	const roce_flow *f = fd->flow;
 	guint8 family, src[16], dst[16];
 
-	family = packet_hosts(tvb, p, src, dst);
+	family = packet_hosts(p, src, dst);
 	set_host_address(pinfo->pool, &tap->src, family, src);
 	set_host_address(pinfo->pool, &tap->dst, family, dst);
 	tap->dqpn = p->dqpn;
@@ -928,7 +924,7 @@ static int dissect_roce(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 		fd = (roce_fdata *)p_get_proto_data(wmem_file_scope(), pinfo, proto_roce, 0);
 		/* the first pass only: the responder drops a bad-ICRC packet */
 		if (!fd && !PINFO_FD_VISITED(pinfo))
-			fd = first_pass(tvb, pinfo, &p, st == ROCE_ICRC_BAD);
+			fd = first_pass(pinfo, &p, st == ROCE_ICRC_BAD);
 	}
 	if (fd) {
 		if (pref_check_icrc && st == ROCE_ICRC_BAD)
