@@ -910,18 +910,8 @@ int gen_client_main(int argc, char **argv)
 	r.peer_tool = c.peer_tool;
 	r.s = &c.s;
 	r.q = c.q;
-	r.cm_tx = c.cm.tx;
-	r.cm_rx = c.cm.rx;
-	r.cm_retx = c.cm.retx;
-	r.cm_rej = c.cm.rej_rx;
-	r.cm_mra = c.cm.mra_rx;
-	if (c.o.json) {
-		report_json(stdout, &r);
-		report_text(stderr, &r);
-	} else {
-		report_text(stdout, &r);
-	}
-	fflush(stdout);
+	report_cm(&r, &c.cm);
+	report_print(&r, c.o.json);
 	sess_close(&c.s);
 	for (unsigned i = 0; i < c.n_keep; i++)
 		free(c.keep[i]);

@@ -8,6 +8,7 @@
  */
 #include <inttypes.h>
 #include <string.h>
+#include "cm.h"
 #include "session.h"
 
 #define LINE "---------------------------------------------------------------------------------------\n"
@@ -222,4 +223,24 @@ void report_json(FILE *f, const struct report *r)
 	fprintf(f, "\"cm\":{\"tx\":%" PRIu64 ",\"rx\":%" PRIu64 ",\"retx\":%" PRIu64 ",\"rej_rx\":%" PRIu64
 		",\"mra_rx\":%" PRIu64 "}}\n",
 		r->cm_tx, r->cm_rx, r->cm_retx, r->cm_rej, r->cm_mra);
+}
+
+void report_cm(struct report *r, const struct cm *cm)
+{
+	r->cm_tx = cm->tx;
+	r->cm_rx = cm->rx;
+	r->cm_retx = cm->retx;
+	r->cm_rej = cm->rej_rx;
+	r->cm_mra = cm->mra_rx;
+}
+
+void report_print(const struct report *r, int json)
+{
+	if (json) {
+		report_json(stdout, r);
+		report_text(stderr, r);
+	} else {
+		report_text(stdout, r);
+	}
+	fflush(stdout);
 }

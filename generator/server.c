@@ -791,18 +791,8 @@ int gen_server_main(int argc, char **argv)
 	r.peer_tool = v.peer_tool;
 	r.s = &v.s;
 	r.q = v.q;
-	r.cm_tx = v.cm.tx;
-	r.cm_rx = v.cm.rx;
-	r.cm_retx = v.cm.retx;
-	r.cm_rej = v.cm.rej_rx;
-	r.cm_mra = v.cm.mra_rx;
-	if (v.o.json) {
-		report_json(stdout, &r);
-		report_text(stderr, &r);
-	} else {
-		report_text(stdout, &r);
-	}
-	fflush(stdout);
+	report_cm(&r, &v.cm);
+	report_print(&r, v.o.json);
 	sess_close(&v.s);
 	free(v.region);
 	free(v.rbufs);

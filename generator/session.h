@@ -174,6 +174,11 @@ struct report {
 
 void report_text(FILE *f, const struct report *r);
 void report_json(FILE *f, const struct report *r);
+/* The CM exchange's counters into r. */
+struct cm;
+void report_cm(struct report *r, const struct cm *cm);
+/* --json: JSON on stdout and the text on stderr; else the text on stdout. */
+void report_print(const struct report *r, int json);
 /* Bytes/s over the busiest window of completions: t[i] completion times. */
 double report_peak(const uint64_t *t, uint64_t n, uint64_t bytes_each, uint64_t t0);
 
