@@ -16,7 +16,12 @@ SOVERSION := 0
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wformat=2
 CFLAGS  ?= -O2 -g
-BASECFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ilib -fno-strict-aliasing
+# lib/ by layer: link (capture link types, encapsulations), codec (one file
+# per header), analysis (sequence and stream engines), transport (RC engine).
+LIB_DIRS   := lib/link lib/codec lib/analysis lib/transport
+LIB_INC    := -Ilib $(addprefix -I,$(LIB_DIRS))
+GEN_INC    := -Igenerator $(addprefix -Igenerator/,tx conv conform) -Itarget
+BASECFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE $(LIB_INC) -fno-strict-aliasing
 ifeq ($(SAN),1)
   BASECFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
   LDSAN := -fsanitize=address,undefined
@@ -27,14 +32,15 @@ LDFLAGS ?=
 # Debian packages the build and the tests need.
 DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev libnet1-dev \
             libncurses-dev libcmocka-dev zlib1g-dev tshark wireshark-dev libwireshark-dev tmux \
-            libibverbs-dev librdmacm-dev
+            libibverbs-dev librdmacm-dev libmnl-dev \
+            tcpdump tcpreplay iproute2 jq prometheus
 
-LIB_SRCS  := $(sort $(wildcard lib/*.c))
+LIB_SRCS  := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB_PIC   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
 ANA_SRCS  := $(sort $(wildcard analyzer/*.c))
 ANA_OBJS  := $(ANA_SRCS:%.c=$(BUILD)/obj/%.o)
-GEN_SRCS  := $(sort $(wildcard generator/*.c))
+GEN_SRCS  := $(sort $(wildcard generator/*.c generator/*/*.c))
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -42,7 +48,7 @@ TOOL_SRCS := $(sort $(wildcard tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(BUILD)/tools/%)
 
 # roce.h and the headers it includes
-PUBLIC_HEADERS := lib/roce.h lib/iwarp.h lib/dcb.h lib/seq.h lib/qp.h
+PUBLIC_HEADERS := lib/roce.h lib/codec/iwarp.h lib/codec/dcb.h lib/analysis/seq.h lib/transport/qp.h
 LIBA   := $(BUILD)/lib/libroce.a
 LIBSO  := $(BUILD)/lib/libroce.so.$(VERSION)
 LIBPC  := $(BUILD)/lib/libroce.pc
@@ -101,6 +107,8 @@ $(LIBPC): Makefile
 $(ROCETOP): $(ANA_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lm
+
+$(GEN_OBJS): ALLCFLAGS += $(GEN_INC)
 
 $(ROCEGEN): $(GEN_OBJS) $(LIBA)
 	@mkdir -p $(@D)
@@ -180,7 +188,7 @@ difftest: all
 # ---- fuzzing -----------------------------------------------------------------
 
 FUZZ_CC := clang
-FUZZ_FLAGS := -std=gnu11 -g -O1 -Ilib -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
+FUZZ_FLAGS := -std=gnu11 -g -O1 $(LIB_INC) -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_*.c)))
 
 $(BUILD)/fuzz/%: fuzz/%.c $(LIB_SRCS) lib/roce.h

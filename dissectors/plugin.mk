@@ -30,7 +30,7 @@ PLUGIN_OBJS := $(PLUGIN_SRCS:%.c=$(BUILD)/plugin/obj/%.o)
 
 # No sanitizer flags: tshark cannot load a plugin built with them (with
 # SAN=1 libroce_pic.a is sanitized anyway, so tests/plugin.sh skips).
-PLUGIN_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ilib -fno-strict-aliasing \
+PLUGIN_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE $(LIB_INC) -fno-strict-aliasing \
                  -fPIC -fvisibility=hidden -DROCE_VERSION='"$(VERSION)"' $(WS_CFLAGS) $(CFLAGS)
 
 $(BUILD)/plugin/obj/%.o: %.c

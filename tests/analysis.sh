@@ -120,7 +120,7 @@ for line in open(exp_path):
         for kv in words[2:]:
             check(f"port {words[1]}", p, kv)
     else:
-        print(f"  bad expect line: {line}")
+        print(f"  bad .expect line: {line}")
         bad += 1
 print(f"{checked} values checked")
 sys.exit(1 if bad else 0)

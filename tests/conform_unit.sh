@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/conform_unit.sh - the `rocegen conform` catalogue against the in-process
-# reference adapter (generator/conform_ref.c: a lib/qp engine behind the
+# reference adapter (generator/conform/conform_ref.c: a lib/qp engine behind the
 # rocetarget control protocol, simulated clock, no network).
 #
 # Run by `make check` as  BUILD=<build dir> tests/conform_unit.sh

@@ -197,7 +197,7 @@ ok = bad_json == 0 and frames > 0 and len(roce) > 0
 print("%s: %d frames, %d RoCE frames%s" % (name, frames, len(roce),
       (", %d non-JSON lines" % bad_json) if bad_json else ""))
 notgood = [o for o in roce if one(o.get("roce.icrc.status")) != "good"]
-print("  %-44s %6d  expect 0  %s" % ("RoCE frames with roce.icrc.status != good",
+print("  %-44s %6d  expected 0  %s" % ("RoCE frames with roce.icrc.status != good",
       len(notgood), "ok" if not notgood else "MISMATCH"))
 for o in notgood[:5]:
     print("    frame %s: roce.icrc.status=%r opcode=%s" % (one(o.get("frame.number")),

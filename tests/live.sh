@@ -116,7 +116,7 @@ def flow(f):
     return src, dst, int.from_bytes(f[bth + 5:bth + 8], "big")
 
 mode, args = sys.argv[1], sys.argv[2:]
-if mode == "expect":            # expect CAP... -> JSON {"frames": n, "flows": {"src dst qp": n}}
+if mode == "count":             # count CAP... -> JSON {"frames": n, "flows": {"src dst qp": n}}
     c, n = collections.Counter(), 0
     for path in args:
         for f in frames(path):
@@ -134,7 +134,7 @@ else:                           # send IFACE CAP
         n += 1
     print(n)
 EOF
-python3 "$T/send.py" expect "$CAP1" "$CAP2" >"$T/expect.json" || exit 2
+python3 "$T/send.py" count "$CAP1" "$CAP2" >"$T/expect.json" || exit 2
 
 # scrape URL: GET inside namespace B; prints the body
 cat >"$T/scrape.py" <<'EOF'

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "conform.h"
-#include "../target/ctl.h"
+#include "ctl.h"
 
 #define REF_WIRE_NS 2000           /* one-way delay of the simulated wire */
 #define REF_QLEN 1024

@@ -31,7 +31,7 @@
 #include "gen.h"
 #include "rx.h"
 #include "tx.h"
-#include "../target/ctl.h"
+#include "ctl.h"
 
 const char *cf_verdict_name(enum cf_verdict v)
 {
