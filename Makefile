@@ -38,7 +38,7 @@ DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev lib
 LIB_SRCS  := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB_PIC   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
-ANA_SRCS  := $(sort $(wildcard analyzer/*.c))
+ANA_SRCS  := $(sort $(wildcard analyzer/*.c analyzer/*/*.c))
 ANA_OBJS  := $(ANA_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_SRCS  := $(sort $(wildcard generator/*.c generator/*/*.c))
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -109,6 +109,7 @@ $(ROCETOP): $(ANA_OBJS) $(LIBA)
 	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lm
 
 $(GEN_OBJS): ALLCFLAGS += $(GEN_INC)
+$(ANA_OBJS): ALLCFLAGS += -Ianalyzer
 
 $(ROCEGEN): $(GEN_OBJS) $(LIBA)
 	@mkdir -p $(@D)
