@@ -74,7 +74,11 @@ static void clear_all(struct tui *v)
 	flash_msg(v, "every counter cleared");
 }
 
-/* + doubles the replay speed, - halves it; 0 is as fast as possible. */
+#define SPEED_MAX 1024.0
+#define SPEED_MIN (1.0 / 1024)
+
+/* + doubles the replay speed, up to SPEED_MAX, then 0 (as fast as possible);
+ * - halves it, not below SPEED_MIN (or the --speed given, if slower). */
 static int speed_key(struct tui *v, int ch)
 {
 	double s;
@@ -83,11 +87,9 @@ static int speed_key(struct tui *v, int ch)
 		return 0;
 	s = source_speed(v->src);
 	if (ch == '-')
-		s = s <= 0 ? 1024 : s / 2;
-	else
-		s = s <= 0 ? 0 : s * 2;
-	if (s > 1024 || (s > 0 && s < 1.0 / 64))
-		s = ch == '-' ? 1.0 / 64 : 0;
+		s = s <= 0 ? SPEED_MAX : s / 2 >= SPEED_MIN ? s / 2 : s;
+	else if (s > 0)
+		s = s * 2 > SPEED_MAX ? 0 : s * 2;
 	source_set_speed(v->src, s);
 	if (s > 0)
 		flash_msg(v, "replay speed %gx", s);

@@ -16,7 +16,7 @@ static void draw_help(struct tui *v, int y0, uint64_t now)
 		"                    state, sparklines of rate and retransmissions, PSN timeline, recent events)",
 		"  Esc               back to the table                            q  quit",
 		"  p                 pause (replay: stops reading; live: freezes the screen, capture goes on)",
-		"  + -               replay speed x2 / /2 (0: as fast as possible)    c  clear every counter",
+		"  + -               replay speed x2 / /2 (+ past 1024x: as fast as possible)    c  clear every counter",
 		"  h ?               this help",
 		"",
 		"Columns",

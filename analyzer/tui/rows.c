@@ -90,9 +90,9 @@ static double row_key(const struct tui *v, const struct flow *f, uint64_t now)
 	case C_KIND: return f->kind;
 	case C_OPS: return flow_ops(f, ops);
 	case C_RATE_S:
-	case C_RATE_L:
 		flow_rates(v->e, f, now, r);
-		return v->sort == C_RATE_S ? r[0] : r[2];
+		return r[0];
+	case C_AVG: return flow_avg_bps(v->e, f);
 	case C_PKTS: return (double)f->packets;
 	case C_RETX: return flow_retx(f);
 	case C_OOS: return anom(f)->out_of_sequence;

@@ -14,8 +14,8 @@ const struct tui_col cols[C__N] = {
 	[C_QPN] = { "QPN", "destination QP (iWARP: TCP ports)", 11, 0, 0 },
 	[C_KIND] = { "KIND", "transport (RC UC UD XRC RD iWARP)", 5, 0, 0 },
 	[C_OPS] = { "OPS", "operations seen: Send Write Read Atomic", 4, 0, 1 },
-	[C_RATE_S] = { "RATE 2s", "rate over ~2 s", 10, 1, 1 },
-	[C_RATE_L] = { "RATE 40s", "rate over ~40 s", 10, 1, 1 },
+	[C_RATE_S] = { "RATE 2s", "rate over the last ~2 s", 9, 1, 1 },
+	[C_AVG] = { "AVG", "average rate over the flow's life (first to last packet)", 9, 1, 1 },
 	[C_PKTS] = { "PACKETS", "packets", 9, 1, 1 },
 	[C_RETX] = { "RETX", "retransmissions (iWARP: TCP)", 6, 1, 1 },
 	[C_OOS] = { "OOS", "out_of_sequence requests", 6, 1, 1 },
@@ -26,19 +26,40 @@ const struct tui_col cols[C__N] = {
 	[C_RTT] = { "RTT p50", "median request->ACK RTT, us", 8, 1, 1 },
 };
 
-static int addr_width(void)
-{
-	int fixed = 0, w;
+#define ADDR_MIN 9                /* an address column narrower than this is elided ("~...") */
+#define ADDR_MAX 39
 
-	for (int c = C_QPN; c < C__N; c++)
-		fixed += cols[c].w + 1;
-	w = (COLS - fixed - 2) / 2;
-	return w < 15 ? 15 : w > 39 ? 39 : w;
+/* Columns given up, in this order, when the terminal is too narrow for every
+ * one with the addresses at ADDR_MIN: the anomaly columns stay. */
+static const int drop_order[] = { C_OPS, C_KIND, C_RTT, C_AVG, C_PKTS, C_RATE_S, C_QPN };
+
+struct layout {
+	int show[C__N];
+	int aw;                   /* width of an address column */
+};
+
+static void layout(struct layout *L)
+{
+	int fixed = 0;            /* the columns other than the addresses, a space after each */
+
+	for (int c = 0; c < C__N; c++) {
+		L->show[c] = 1;
+		if (c != C_SRC && c != C_DST)
+			fixed += cols[c].w + 1;
+	}
+	for (unsigned i = 0; i < sizeof drop_order / sizeof drop_order[0]; i++) {
+		if (2 * (ADDR_MIN + 1) + fixed - 1 <= COLS)
+			break;
+		L->show[drop_order[i]] = 0;
+		fixed -= cols[drop_order[i]].w + 1;
+	}
+	L->aw = (COLS + 1 - fixed) / 2 - 1;
+	L->aw = L->aw < ADDR_MIN ? ADDR_MIN : L->aw > ADDR_MAX ? ADDR_MAX : L->aw;
 }
 
-static int col_width(int c, int aw)
+static int col_width(const struct layout *L, int c)
 {
-	return c == C_SRC || c == C_DST ? aw : cols[c].w;
+	return c == C_SRC || c == C_DST ? L->aw : cols[c].w;
 }
 
 /* Characters (not bytes) of a UTF-8 string. */
@@ -67,21 +88,94 @@ static void cell(int y, int *x, int w, int right, attr_t a, const char *s)
 	*x += w + 1;
 }
 
-void draw_table(struct tui *v, int y0, uint64_t now)
+static void head_row(struct tui *v, const struct layout *L, int y0)
 {
-	const struct engine *e = v->e;
-	int aw = addr_width(), x = 0, rows_h = LINES - y0 - 2;
+	int x = 0;
 
 	attrset(A_REVERSE);
 	mvhline(y0, 0, ' ', COLS);
 	for (int c = 0; c < C__N; c++) {
 		char h[32];
 
+		if (!L->show[c])
+			continue;
 		snprintf(h, sizeof h, "%s%s", cols[c].name,
 			 c == v->sort ? ((cols[c].desc ^ v->rev) ? (v->utf8 ? "\u25bc" : "v") : (v->utf8 ? "\u25b2" : "^")) : "");
-		cell(y0, &x, col_width(c, aw), cols[c].right, A_REVERSE | (c == v->sort ? A_BOLD : 0), h);
+		cell(y0, &x, col_width(L, c), cols[c].right, A_REVERSE | (c == v->sort ? A_BOLD : 0), h);
 	}
 	attrset(A_NORMAL);
+}
+
+struct cellv {
+	char s[64];
+	attr_t a;                 /* added to the row's */
+};
+
+static void num(struct cellv *c, uint64_t n, attr_t nonzero)
+{
+	snprintf(c->s, sizeof c->s, "%" PRIu64, n);
+	c->a = n ? nonzero : A_NORMAL;
+}
+
+/* The text and colour of each column of flow f. */
+static void row_cells(struct tui *v, const struct flow *f, uint64_t now, struct cellv c[C__N])
+{
+	const struct engine *e = v->e;
+	const struct roce_seq_anom *xa = anom(f);
+	int iw = f->kind == FK_IWARP, icrc = iw ? f->u.iw.crc_bad > 0 : f->u.seq.icrc_bad > 0;
+	double rt[3], avg = flow_avg_bps(e, f);
+
+	memset(c, 0, C__N * sizeof *c);
+	flow_rates(e, f, now, rt);
+	host_str(e, f->src, c[C_SRC].s, sizeof c[C_SRC].s);
+	host_str(e, f->dst, c[C_DST].s, sizeof c[C_DST].s);
+	qpn_str(f, c[C_QPN].s, sizeof c[C_QPN].s);
+	snprintf(c[C_KIND].s, sizeof c[C_KIND].s, "%s", flow_kind_name(f->kind));
+	c[C_KIND].a = icrc ? pair_attr(v, P_ICRC) : A_NORMAL;
+	flow_ops(f, c[C_OPS].s);
+	rate_str(rt[0], c[C_RATE_S].s, sizeof c[C_RATE_S].s);
+	if (avg > 0)
+		rate_str(avg, c[C_AVG].s, sizeof c[C_AVG].s);
+	else
+		snprintf(c[C_AVG].s, sizeof c[C_AVG].s, "-");
+	num(&c[C_PKTS], f->packets, A_NORMAL);
+	num(&c[C_RETX], flow_retx(f), pair_attr(v, P_WARN));
+	num(&c[C_OOS], xa->out_of_sequence, pair_attr(v, P_WARN));
+	num(&c[C_NAK], flow_naks(f), pair_attr(v, P_BAD));
+	num(&c[C_RNR], xa->rnr_nak, pair_attr(v, P_BAD));
+	num(&c[C_CNP], iw ? 0 : f->u.seq.cnp, pair_attr(v, P_INFO));
+	num(&c[C_ECN], iw ? 0 : f->u.seq.ecn_ce, pair_attr(v, P_INFO));
+	if (flow_rtt50(f) || (!iw && f->u.seq.rtt.n))
+		num(&c[C_RTT], flow_rtt50(f), A_NORMAL);
+	else
+		snprintf(c[C_RTT].s, sizeof c[C_RTT].s, "-");
+}
+
+static void flow_row(struct tui *v, const struct layout *L, int y, uint32_t ri, uint64_t now)
+{
+	const struct flow *f = &v->e->flows[v->rows[ri].i];
+	attr_t base = ri == v->cur ? A_REVERSE : A_NORMAL;
+	struct cellv c[C__N];
+	int x = 0;
+
+	if (ri == v->cur) {
+		attrset(A_REVERSE);
+		mvhline(y, 0, ' ', COLS);
+		attrset(A_NORMAL);
+	}
+	row_cells(v, f, now, c);
+	for (int k = 0; k < C__N; k++)
+		if (L->show[k])
+			cell(y, &x, col_width(L, k), cols[k].right, base | c[k].a, c[k].s);
+}
+
+void draw_table(struct tui *v, int y0, uint64_t now)
+{
+	struct layout L;
+	int rows_h = LINES - y0 - 2;
+
+	layout(&L);
+	head_row(v, &L, y0);
 	if (rows_h < 1)
 		return;
 	if (v->cur < v->top)
@@ -93,56 +187,8 @@ void draw_table(struct tui *v, int y0, uint64_t now)
 	if (!v->nrows)
 		put(y0 + 2, 2, A_NORMAL, "%s", v->filter[0] ? "no flow matches the filter (/ to change it)" :
 		    "no RoCE or iWARP flow yet");
-	for (int r = 0; r < rows_h && v->top + (uint32_t)r < v->nrows; r++) {
-		uint32_t ri = v->top + (uint32_t)r;
-		const struct flow *f = &e->flows[v->rows[ri].i];
-		const struct roce_seq_anom *xa = anom(f);
-		int y = y0 + 1 + r, sel = ri == v->cur;
-		attr_t base = sel ? A_REVERSE : A_NORMAL;
-		char a[64], b[64], q[24], ops[5], r0[24], r2[24], n[16][24];
-		double rt[3];
-		uint32_t retx = flow_retx(f), naks = flow_naks(f), rtt = flow_rtt50(f);
-		uint32_t cnp = f->kind == FK_IWARP ? 0 : f->u.seq.cnp, ecn = f->kind == FK_IWARP ? 0 : f->u.seq.ecn_ce;
-		int icrc = f->kind == FK_IWARP ? f->u.iw.crc_bad > 0 : f->u.seq.icrc_bad > 0;
-
-		x = 0;
-		if (sel) {
-			attrset(A_REVERSE);
-			mvhline(y, 0, ' ', COLS);
-			attrset(A_NORMAL);
-		}
-		flow_rates(e, f, now, rt);
-		host_str(e, f->src, a, sizeof a);
-		host_str(e, f->dst, b, sizeof b);
-		qpn_str(f, q, sizeof q);
-		flow_ops(f, ops);
-		cell(y, &x, aw, 0, base, a);
-		cell(y, &x, aw, 0, base, b);
-		cell(y, &x, cols[C_QPN].w, 0, base, q);
-		cell(y, &x, cols[C_KIND].w, 0, icrc ? base | pair_attr(v, P_ICRC) : base, flow_kind_name(f->kind));
-		cell(y, &x, cols[C_OPS].w, 0, base, ops);
-		cell(y, &x, cols[C_RATE_S].w, 1, base, rate_str(rt[0], r0, sizeof r0));
-		cell(y, &x, cols[C_RATE_L].w, 1, base, rate_str(rt[2], r2, sizeof r2));
-		snprintf(n[0], sizeof n[0], "%" PRIu64, f->packets);
-		cell(y, &x, cols[C_PKTS].w, 1, base, n[0]);
-		snprintf(n[1], sizeof n[1], "%" PRIu32, retx);
-		cell(y, &x, cols[C_RETX].w, 1, retx ? base | pair_attr(v, P_WARN) : base, n[1]);
-		snprintf(n[2], sizeof n[2], "%" PRIu32, xa->out_of_sequence);
-		cell(y, &x, cols[C_OOS].w, 1, xa->out_of_sequence ? base | pair_attr(v, P_WARN) : base, n[2]);
-		snprintf(n[3], sizeof n[3], "%" PRIu32, naks);
-		cell(y, &x, cols[C_NAK].w, 1, naks ? base | pair_attr(v, P_BAD) : base, n[3]);
-		snprintf(n[4], sizeof n[4], "%" PRIu32, xa->rnr_nak);
-		cell(y, &x, cols[C_RNR].w, 1, xa->rnr_nak ? base | pair_attr(v, P_BAD) : base, n[4]);
-		snprintf(n[5], sizeof n[5], "%" PRIu32, cnp);
-		cell(y, &x, cols[C_CNP].w, 1, cnp ? base | pair_attr(v, P_INFO) : base, n[5]);
-		snprintf(n[6], sizeof n[6], "%" PRIu32, ecn);
-		cell(y, &x, cols[C_ECN].w, 1, ecn ? base | pair_attr(v, P_INFO) : base, n[6]);
-		if (rtt || (f->kind != FK_IWARP && f->u.seq.rtt.n))
-			snprintf(n[7], sizeof n[7], "%" PRIu32, rtt);
-		else
-			snprintf(n[7], sizeof n[7], "-");
-		cell(y, &x, cols[C_RTT].w, 1, base, n[7]);
-	}
+	for (int r = 0; r < rows_h && v->top + (uint32_t)r < v->nrows; r++)
+		flow_row(v, &L, y0 + 1 + r, v->top + (uint32_t)r, now);
 }
 
 static void open_detail(struct tui *v)

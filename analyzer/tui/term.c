@@ -25,6 +25,7 @@ static size_t reset_len;
 static struct sigaction old_crash[5];
 static const int crash_sigs[5] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 static struct sigaction old_int, old_term, old_hup;
+static const char *clear_seq;   /* without an alternate screen: cleared on the way out */
 
 static void on_quit(int sig)
 {
@@ -61,10 +62,23 @@ static void add_cap(const char *name)
 	}
 }
 
+static const char *cap(const char *name)
+{
+	const char *s = tigetstr((char *)name);
+
+	return s && s != (char *)-1 && *s ? s : NULL;
+}
+
+/* A terminal without an alternate screen (vt100, the Linux console) would
+ * keep the view's rows, at whatever size it last had: clear it. */
 static void curses_end(void)
 {
 	if (curses_on) {
 		endwin();
+		if (clear_seq) {
+			putp(clear_seq);
+			fflush(stdout);
+		}
 		curses_on = 0;
 	}
 }
@@ -106,6 +120,8 @@ static void crash_signals(void)
 	add_cap("sgr0");
 	add_cap("cnorm");
 	add_cap("rmcup");
+	if (clear_seq)
+		add_cap("clear");
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_crash;
 	sigemptyset(&sa.sa_mask);
@@ -129,6 +145,7 @@ int term_start(struct tui *v)
 		return -1;
 	}
 	curses_on = 1;
+	clear_seq = cap("rmcup") ? NULL : cap("clear");
 	atexit(curses_end);
 	crash_signals();
 	cbreak();

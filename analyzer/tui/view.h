@@ -27,7 +27,7 @@
 
 /* ---- the table's columns ------------------------------------------------------------------------ */
 
-enum col { C_SRC, C_DST, C_QPN, C_KIND, C_OPS, C_RATE_S, C_RATE_L, C_PKTS, C_RETX, C_OOS, C_NAK, C_RNR,
+enum col { C_SRC, C_DST, C_QPN, C_KIND, C_OPS, C_RATE_S, C_AVG, C_PKTS, C_RETX, C_OOS, C_NAK, C_RNR,
 	   C_CNP, C_ECN, C_RTT, C__N };
 
 struct tui_col {
