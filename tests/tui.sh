@@ -208,6 +208,7 @@ check "detail: retransmissions $f_retx (as the JSON summary)" "^  retransmission
 check "detail: duplicate_request $f_dup" "^  duplicate_request +$f_dup "
 check "detail: out_of_seq_request $f_oosr" "^  out_of_seq_request +$f_oosr "
 check "detail: nak_seq_err $f_nak" "^  nak_seq_err +$f_nak "
+check "detail: average rate over the flow's life ($avg_snd, as the table)" "^  average rate \(first to last\) +$avg_snd over "
 check "detail: PSN state" "A->B: last ACKed 0x[0-9a-f]{6} +expected 0x[0-9a-f]{6}"
 check "detail: rate sparkline" "A->B rate +\|.+\| max "
 check "detail: retransmission sparkline" "A->B retx +\|.+\| max "
@@ -288,6 +289,23 @@ else
 	fail "vt100: rocetop did not start" "$(sed 's/^/| /' "$T/screen" | head -n 5)"
 	tm resize-window -t "$S" -x 160 -y 48 >/dev/null 2>&1
 fi
+
+# ---- iWARP detail: the TCP stream's history, no PSNs ------------------------------------------------
+tm send-keys -t "$S" clear Enter
+run_rocetop -r "$root/captures/lab/iwarp_crc_p2p_write_bw_rdmacm.pcap" --speed 0
+if wait_for '\[end of capture\]' 10; then
+	keys Enter
+	check "iWARP detail: TCP stream timeline" "^  A->B stream +\|[^|]*\| next TCP seq [0-9]+, [0-9]+ FPDUs"
+	if grep -q 'PSN' "$T/screen"; then
+		fail "iWARP detail: no PSN timeline or state" "$(grep -n PSN "$T/screen")"
+	else
+		ok "iWARP detail: no PSN timeline or state"
+	fi
+else
+	fail "iWARP replay did not end" "$(sed 's/^/| /' "$T/screen" | head -n 5)"
+fi
+keys q
+restored "q after the iWARP detail"
 
 # ---- signals and crashes ----------------------------------------------------------------------
 for sig in TERM INT SEGV ABRT; do

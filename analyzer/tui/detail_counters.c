@@ -40,6 +40,11 @@ void counters_rows(struct tui *v, struct dlines *L, const struct flow *f, const 
 				snprintf(va[k], sizeof va[k], "%s %s %s", rate_str(r[k][0], x1, sizeof x1),
 					 rate_str(r[k][1], x2, sizeof x2), rate_str(r[k][2], x3, sizeof x3));
 		row2(L, A_NORMAL, "rate 2s 10s 40s", va[0], p ? va[1] : "-");
+		for (int k = 0; k < 2; k++)
+			if (d[k])
+				snprintf(va[k], sizeof va[k], "%s over %.3f s", rate_str(flow_avg_bps(v->e, d[k]), x1,
+					 sizeof x1), flow_life_s(v->e, d[k]));
+		row2(L, A_NORMAL, "average rate (first to last)", va[0], p ? va[1] : "-");
 	}
 	ROW("messages S/W/R/A", 0, "%" PRIu32 "/%" PRIu32 "/%" PRIu32 "/%" PRIu32, F->msgs[OP_SEND],
 	    F->msgs[OP_WRITE], F->msgs[OP_READ], F->msgs[OP_ATOMIC]);

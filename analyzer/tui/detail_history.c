@@ -13,6 +13,7 @@
 static const char *const ev_names[EV__N] = {
 	"retransmissions", "nak_seq_err", "rnr_nak", "psn_gaps", "duplicate_request", "out_of_seq_request",
 	"cnp", "ecn_ce", "icrc_bad", "implied_nak", "timeout episodes", "tcp retransmissions", "mpa crc_bad",
+	"tcp gaps", "terminates",
 };
 
 void psn_state(struct tui *v, struct dlines *L, const char *dir, const struct flow *f)
@@ -41,69 +42,77 @@ void psn_state(struct tui *v, struct dlines *L, const char *dir, const struct fl
 	   holes);
 }
 
+/* One character per second: the worst thing that happened in it, else
+ * progress ('>': the PSN or, iWARP, the TCP stream moved on; '-': bytes
+ * without progress) or nothing ('.'). */
+static char second_mark(const struct sample *s, const struct sample *pr)
+{
+	static const struct { uint16_t m; char c; } marks[] = {
+		{ 1u << EV_TERM, 'T' },
+		{ 1u << EV_NAK | 1u << EV_RNR, 'N' },
+		{ 1u << EV_RETX | 1u << EV_TCP_RETX, 'R' },
+		{ 1u << EV_GAP | 1u << EV_TCP_GAP, 'G' },
+		{ 1u << EV_DUP, 'D' },
+		{ 1u << EV_CNP | 1u << EV_ECN, 'C' },
+		{ 1u << EV_ICRC | 1u << EV_CRC, 'X' },
+	};
+
+	for (unsigned k = 0; k < sizeof marks / sizeof marks[0]; k++)
+		if (s->marks & marks[k].m)
+			return marks[k].c;
+	if (pr ? s->psn != pr->psn : s->bytes > 0)
+		return '>';
+	return s->bytes > 0 ? '-' : '.';
+}
+
+/* A sparkline of one field of the last n samples; returns the largest value. */
+static double spark_of(struct tui *v, const struct track *t, int n, int retx, char *spark, size_t cap)
+{
+	double val[HIST], max = 0;
+	int start = (t->head + HIST - n) % HIST;
+
+	for (int i = 0; i < n; i++) {
+		const struct sample *s = &t->h[(start + i) % HIST];
+
+		val[i] = retx ? s->retx : s->bytes * 8.0;
+		if (val[i] > max)
+			max = val[i];
+	}
+	sparkline(v, val, n, spark, cap);
+	return max;
+}
+
 void timeline(struct tui *v, struct dlines *L, const char *dir, const struct flow *f, uint32_t idx1,
-		     int width)
+	      int width)
 {
 	struct track *t = track_find(v, idx1);
-	double val[HIST];
-	char spark[HIST * 4 + 1], tl[HIST + 1];
+	char spark[HIST * 4 + 1], tl[HIST + 1], mx[24];
 	int n, start;
-	double max = 0;
+	double max;
 
 	if (!t || !t->n) {
 		ln(L, A_NORMAL, "  %s: history starts at the next second", dir);
 		return;
 	}
-	(void)f;
 	n = t->n < width ? t->n : width;
 	start = (t->head + HIST - n) % HIST;
-	for (int i = 0; i < n; i++) {
-		val[i] = t->h[(start + i) % HIST].bytes * 8.0;
-		if (val[i] > max)
-			max = val[i];
-	}
-	sparkline(v, val, n, spark, sizeof spark);
-	{
-		char mx[24];
-
-		ln(L, A_NORMAL, "  %s rate   |%s| max %s", dir, spark, rate_str(max, mx, sizeof mx));
-	}
-	max = 0;
-	for (int i = 0; i < n; i++) {
-		val[i] = t->h[(start + i) % HIST].retx;
-		if (val[i] > max)
-			max = val[i];
-	}
-	sparkline(v, val, n, spark, sizeof spark);
+	max = spark_of(v, t, n, 0, spark, sizeof spark);
+	ln(L, A_NORMAL, "  %s rate   |%s| max %s", dir, spark, rate_str(max, mx, sizeof mx));
+	max = spark_of(v, t, n, 1, spark, sizeof spark);
 	ln(L, max > 0 ? pair_attr(v, P_WARN) : A_NORMAL, "  %s retx   |%s| max %.0f/s", dir, spark, max);
-	/* PSN timeline: one character per second */
-	for (int i = 0; i < n; i++) {
-		const struct sample *s = &t->h[(start + i) % HIST];
-		const struct sample *pr = i ? &t->h[(start + i - 1) % HIST] : NULL;
-		char c = '.';
-
-		if (s->marks & (1u << EV_NAK | 1u << EV_RNR))
-			c = 'N';
-		else if (s->marks & (1u << EV_RETX | 1u << EV_TCP_RETX))
-			c = 'R';
-		else if (s->marks & (1u << EV_GAP))
-			c = 'G';
-		else if (s->marks & (1u << EV_DUP))
-			c = 'D';
-		else if (s->marks & (1u << EV_CNP | 1u << EV_ECN))
-			c = 'C';
-		else if (s->marks & (1u << EV_ICRC | 1u << EV_CRC))
-			c = 'X';
-		else if (pr ? s->psn != pr->psn : s->bytes > 0)
-			c = '>';
-		else if (s->bytes > 0)
-			c = '-';
-		tl[i] = c;
-	}
+	for (int i = 0; i < n; i++)
+		tl[i] = second_mark(&t->h[(start + i) % HIST], i ? &t->h[(start + i - 1) % HIST] : NULL);
 	tl[n] = 0;
-	ln(L, strpbrk(tl, "NRGX") ? pair_attr(v, P_WARN) : A_NORMAL, "  %s PSNs   |%s| next 0x%06" PRIx32, dir, tl,
-	   f->kind == FK_IWARP ? 0 : f->u.seq.next & 0xffffff);
+	if (f->kind == FK_IWARP)
+		ln(L, strpbrk(tl, "TRGX") ? pair_attr(v, P_WARN) : A_NORMAL,
+		   "  %s stream |%s| next TCP seq %" PRIu32 ", %" PRIu32 " FPDUs", dir, tl, f->u.iw.next_seq,
+		   f->u.iw.fpdus);
+	else
+		ln(L, strpbrk(tl, "NRGX") ? pair_attr(v, P_WARN) : A_NORMAL, "  %s PSNs   |%s| next 0x%06" PRIx32, dir,
+		   tl, f->u.seq.next & 0xffffff);
 }
+
+#define BAD_EVENTS (1u << EV_NAK | 1u << EV_RNR | 1u << EV_ICRC | 1u << EV_TERM)
 
 static int ev_cmp(const void *a, const void *b)
 {
@@ -139,8 +148,7 @@ void recent_events(struct tui *v, struct dlines *L, uint32_t idx1[2], const char
 
 		if (localtime_r(&sec, &tm))
 			strftime(ts, sizeof ts, "%H:%M:%S", &tm);
-		ln(L, all[i].e.what == EV_NAK || all[i].e.what == EV_RNR || all[i].e.what == EV_ICRC ?
-		   pair_attr(v, P_BAD) : pair_attr(v, P_WARN),
+		ln(L, (1u << all[i].e.what) & BAD_EVENTS ? pair_attr(v, P_BAD) : pair_attr(v, P_WARN),
 		   "  %s  %s  %s +%" PRIu32, ts, dirs[all[i].dir], ev_names[all[i].e.what], all[i].e.n);
 	}
 }

@@ -75,7 +75,7 @@ static void track_sample(struct tui *v, struct track *t, const struct flow *f, u
 	s->bytes = (float)(f->bytes - t->bytes);
 	s->retx = (uint16_t)((c[EV_RETX] + c[EV_TCP_RETX]) - (t->c[EV_RETX] + t->c[EV_TCP_RETX]) > 65535 ? 65535 :
 			     (c[EV_RETX] + c[EV_TCP_RETX]) - (t->c[EV_RETX] + t->c[EV_TCP_RETX]));
-	s->psn = f->kind == FK_IWARP ? 0 : f->u.seq.next;
+	s->psn = f->kind == FK_IWARP ? f->u.iw.next_seq : f->u.seq.next;
 	for (int k = 0; k < EV__N; k++)
 		if (c[k] > t->c[k]) {
 			s->marks |= (uint16_t)(1u << k);

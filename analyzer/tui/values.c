@@ -53,6 +53,8 @@ void counters(const struct flow *f, uint32_t c[EV__N])
 	if (f->kind == FK_IWARP) {
 		c[EV_TCP_RETX] = f->u.iw.tcp_retrans;
 		c[EV_CRC] = f->u.iw.crc_bad;
+		c[EV_TCP_GAP] = f->u.iw.tcp_gaps;
+		c[EV_TERM] = f->u.iw.terminates;
 		return;
 	}
 	c[EV_RETX] = x->retransmissions;
@@ -88,4 +90,12 @@ void qpn_str(const struct flow *f, char *buf, size_t cap)
 		snprintf(buf, cap, "%u>%u", f->qpn >> 16, f->qpn & 0xffff);
 	else
 		snprintf(buf, cap, "0x%06" PRIx32, f->qpn);
+}
+
+/* Seconds from a flow's first packet to its last. */
+double flow_life_s(const struct engine *e, const struct flow *f)
+{
+	uint64_t t0 = e->t.first_ns + (uint64_t)f->first_ms * 1000000ull;
+
+	return f->last_ns > t0 ? (double)(f->last_ns - t0) / 1e9 : 0;
 }

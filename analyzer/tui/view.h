@@ -40,13 +40,13 @@ extern const struct tui_col cols[C__N];
 /* ---- per-flow history --------------------------------------------------------------------------- */
 
 enum { EV_RETX, EV_NAK, EV_RNR, EV_GAP, EV_DUP, EV_OOSR, EV_CNP, EV_ECN, EV_ICRC, EV_IMPLIED, EV_TIMEOUT,
-       EV_TCP_RETX, EV_CRC, EV__N };
+       EV_TCP_RETX, EV_CRC, EV_TCP_GAP, EV_TERM, EV__N };
 
 struct sample {
 	float bytes;                  /* in this second */
 	uint16_t retx;
 	uint16_t marks;               /* 1 << EV_* seen in this second */
-	uint32_t psn;                 /* highest request PSN + 1 at its end */
+	uint32_t psn;                 /* highest request PSN + 1 at its end (iWARP: TCP sequence) */
 };
 
 struct event {
@@ -154,6 +154,7 @@ uint32_t flow_rtt50(const struct flow *f);
 void counters(const struct flow *f, uint32_t c[EV__N]);
 const char *rate_str(double bps, char *buf, size_t cap);
 void qpn_str(const struct flow *f, char *buf, size_t cap);
+double flow_life_s(const struct engine *e, const struct flow *f);
 
 /* ---- history (history.c) ------------------------------------------------------------------------ */
 
