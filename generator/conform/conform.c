@@ -689,6 +689,11 @@ int gen_conform_main(int argc, char **argv)
 			snprintf(c.r.pcap, sizeof(c.r.pcap), "%s/%s.pcap", c.pcap_dir, k->name);
 			c.pd = pcap_open_dead(DLT_EN10MB, 65535);
 			c.dump = c.pd ? pcap_dump_open(c.pd, c.r.pcap) : NULL;
+			if (!c.dump) {
+				fprintf(stderr, GEN_NAME " conform: %s: %s\n", c.r.pcap,
+					c.pd ? pcap_geterr(c.pd) : "out of memory");
+				rc = 3;
+			}
 		}
 		t0 = cf_now(&c);
 		k->run(&c);
@@ -697,8 +702,16 @@ int gen_conform_main(int argc, char **argv)
 		c.r.dur_ns = cf_now(&c) - t0;
 		c.io.ctl(c.io.ctx, "reset", rep, sizeof(rep));
 		free_engine(&c);
-		if (c.dump)
+		if (c.dump) {
+			/* pcap_dump() reports nothing: check the stream */
+			errno = 0;
+			if (pcap_dump_flush(c.dump) || ferror(pcap_dump_file(c.dump))) {
+				fprintf(stderr, GEN_NAME " conform: %s: %s\n", c.r.pcap,
+					strerror(errno ? errno : EIO));
+				rc = 3;
+			}
 			pcap_dump_close(c.dump);
+		}
 		if (c.pd)
 			pcap_close(c.pd);
 		c.dump = NULL;
@@ -776,7 +789,11 @@ int gen_conform_main(int argc, char **argv)
 				fprintf(f, "</system-out></testcase>\n");
 			}
 			fprintf(f, "</testsuite>\n");
-			fclose(f);
+			errno = 0;
+			if (ferror(f) | fclose(f)) {
+				fprintf(stderr, GEN_NAME " conform: %s: %s\n", junit, strerror(errno ? errno : EIO));
+				rc = 3;
+			}
 		}
 	}
 	if (rf)
