@@ -227,6 +227,31 @@ static void deliver(struct roce_mpa_stream *s, uint32_t end_seq)
 	fpdu_reset(s);
 }
 
+/* The FPDU being collected shows its headers (seq: the byte after them):
+ * a candidate must look plausible; in sync without a CRC to vouch for the
+ * framing, an invalid DDP/RDMAP header means the framing was lost (with a
+ * CRC, deliver() judges at the end).  Returns 0 when framing was lost. */
+static int header_ok(struct roce_mpa_stream *s, uint32_t seq)
+{
+	struct roce_mpa_fpdu f;
+
+	s->hdr_checked = 1;
+	if (s->state == ST_TRY) {
+		if (roce_mpa_fpdu_plausible(s->buf, s->have, s->need))
+			return 1;
+		try_fail(s, seq, "resync candidate has no plausible header");
+		return 0;
+	}
+	if (!s->crc_known || s->crc)
+		return 1;
+	roce_mpa_fpdu_at(s->buf, s->have, s->need, 0, -1, ROCE_MPA_CRC_OFF, &f);
+	if (f.msg_rc != ROCE_EINVAL)
+		return 1;
+	event(s, ROCE_MPA_EV_BAD_HEADER, s->fpdu_seq, seq - s->fpdu_seq, "DDP/RDMAP header invalid: framing lost");
+	lose_sync(s, s->fpdu_seq);
+	return 0;
+}
+
 /* Logical FPDU bytes (markers already taken out) at sequence seq; returns
  * how many were used before framing was lost (all of them if it was not). */
 static uint32_t take(struct roce_mpa_stream *s, const uint8_t *p, uint32_t n, uint32_t seq)
@@ -279,6 +304,8 @@ static uint32_t take(struct roce_mpa_stream *s, const uint8_t *p, uint32_t n, ui
 			continue;
 		}
 		k = s->need - s->have;
+		if (!s->hdr_checked && s->have < HDR_CHECK && k > HDR_CHECK - s->have)
+			k = HDR_CHECK - s->have;        /* stop at the headers to judge them */
 		if (k > n)
 			k = n;
 		if (!s->oversize)
@@ -300,14 +327,9 @@ static uint32_t take(struct roce_mpa_stream *s, const uint8_t *p, uint32_t n, ui
 		p += k;
 		n -= k;
 		seq += k;
-		if (s->state == ST_TRY && !s->hdr_checked && !s->oversize &&
-		    s->have >= (s->need < HDR_CHECK ? s->need : HDR_CHECK)) {
-			if (!roce_mpa_fpdu_plausible(s->buf, s->have, s->need)) {
-				try_fail(s, seq, "resync candidate has no plausible header");
-				return n0 - n;
-			}
-			s->hdr_checked = 1;
-		}
+		if (!s->hdr_checked && !s->oversize && s->have >= (s->need < HDR_CHECK ? s->need : HDR_CHECK) &&
+		    !header_ok(s, seq))
+			return n0 - n;
 		if (s->have == s->need)
 			deliver(s, seq);
 	}
