@@ -123,7 +123,7 @@ $(BUILD)/tools/%: tools/%.c $(LIBA)
 	$(CC) $(ALLCFLAGS) $(LDSAN) -o $@ $< $(LIBA) -lpcap -lz -lm
 
 # tests and tools that compile an analyzer file in (the flow engine)
-$(BUILD)/tests/test_flow $(BUILD)/tools/bench_flow: analyzer/flow.c analyzer/flow.h
+$(BUILD)/tests/test_flow $(BUILD)/tools/bench_flow: analyzer/flow.c analyzer/flow.h analyzer/iwstream.c analyzer/iwstream.h
 $(BUILD)/tests/test_pcapfile: analyzer/pcapfile.c analyzer/pcapfile.h
 
 -include $(LIB_OBJS:.o=.d) $(LIB_PIC:.o=.d) $(ANA_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
