@@ -272,7 +272,8 @@ int iwstream_packet(struct iwstream *t, const struct roce_pkt *p, const struct i
 	roce_mpa_stream_feed(s, p->tcp_seq, p->data + off, len, flags);
 	t->cur = NULL;
 	r->fed = 1;
-	if (s->fpdu_open && (!old_open || old_seq != s->fpdu_seq || old_have != s->have)) {
+	/* a resync candidate still being tried is not an FPDU yet */
+	if (s->fpdu_open && roce_mpa_stream_in_sync(s) && (!old_open || old_seq != s->fpdu_seq || old_have != s->have)) {
 		r->partial = 1;
 		r->partial_seq = s->fpdu_seq;
 		r->partial_have = s->have;

@@ -78,7 +78,8 @@ struct iwframe {
 	char marks[256];                /* text: " [iwarp ...]" */
 	size_t mn;
 	unsigned nfpdu;
-	uint64_t skipped;               /* bytes passed over out of sync */
+	uint64_t skipped;               /* bytes of this frame passed over out of sync */
+	uint32_t fseq, flen;            /* this frame's TCP payload in sequence space */
 	int unsync;                     /* framing lost or bytes skipped in this frame */
 };
 
@@ -144,6 +145,7 @@ static void iw_event(void *ctx, const struct roce_mpa_event *e)
 		if (w->json) {
 			collect_add(w->c, "roce.mpa.event", ROCE_F_STR, 0, roce_mpa_ev_name(e->type));
 			collect_add(w->c, "roce.mpa.event.seq", ROCE_F_UINT, e->seq, NULL);
+			collect_add(w->c, "roce.mpa.event.len", ROCE_F_UINT, 0, NULL);
 			collect_add(w->c, "roce.mpa.resync", ROCE_F_STR, 0, e->what);
 		} else {
 			char m[48];
@@ -154,7 +156,16 @@ static void iw_event(void *ctx, const struct roce_mpa_event *e)
 		return;
 	case ROCE_MPA_EV_SKIPPED:
 		if (!w->json) {
-			w->skipped += e->len;   /* one mark a line, the bytes summed */
+			/* one mark a line: the frame's own bytes (a failed resync
+			 * candidate may have begun in an earlier frame) */
+			int64_t lo = (int32_t)(e->seq - w->fseq), hi = lo + e->len;
+
+			if (lo < 0)
+				lo = 0;
+			if (hi > w->flen)
+				hi = w->flen;
+			if (hi > lo)
+				w->skipped += (uint64_t)(hi - lo);
 			return;
 		}
 		with_len = 1;
@@ -299,6 +310,8 @@ static void write_text(struct listing *l, uint64_t no, const struct timeval *ts,
 	w.text[0] = w.marks[0] = 0;
 	w.skipped = 0;
 	w.unsync = 0;
+	w.fseq = p->tcp_seq;
+	w.flen = p->tcp_payload_len;
 	if (iw_feed(l, p, &w, &r)) {
 		/* the stream's FPDUs replace the ones found in this segment */
 		n = roce_summary_flags(p, ROCE_FIELDS_NO_FPDU, line, sizeof line);
