@@ -78,6 +78,17 @@ void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end);
 int roce__decode_l2(struct roce_pkt *p, uint16_t ethertype, uint32_t off, uint32_t end);
 /* tcp.c: the TCP header and, when it carries iWARP, MPA/DDP/RDMAP. */
 void roce__decode_tcp(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off, uint32_t end);
+/* decode.c: one frame, without touching p->encap (which says whether the
+ * GRE/VXLAN hooks may decapsulate: only while its kind is NONE).  Returns
+ * ROCE_EUNSUP for a link type it does not know. */
+int roce__decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
+		       const uint8_t *data, uint32_t caplen, uint32_t wirelen);
+/* link/encap.c: GRE at off (IP protocol 47); VXLAN header at off (UDP
+ * payload); whether dport is a VXLAN port; the inner frame's decode. */
+void roce__decode_gre(struct roce_pkt *p, uint32_t off, uint32_t end);
+void roce__decode_vxlan(struct roce_pkt *p, uint32_t off, uint32_t end);
+int roce__vxlan_port(const struct roce_cfg *cfg, uint16_t dport);
+void roce__decap(struct roce_pkt *p, const struct roce_cfg *cfg);
 /* mad.c: a UD SEND to QP1 whose payload starts at p->payload_off. */
 void roce__decode_mad(struct roce_pkt *p);
 
@@ -103,6 +114,7 @@ static inline void roce__emit(roce_field_cb cb, void *ctx, const char *key,
 void roce__fields_mad(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 void roce__fields_tcp(const struct roce_pkt *p, unsigned flags, roce_field_cb cb, void *ctx);
 void roce__fields_l2(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
+void roce__fields_encap(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 
 /* ---- summary hooks: append to buf at *n (never beyond cap - 1) -------------- */
 

@@ -13,6 +13,7 @@
  * SLL2 (20): protocol(2) resv(2) ifindex(4) hatype(2) pkttype(1) halen(1) addr(8)
  * GRH (40):  IPVer(4) TClass(8) FlowLabel(20) | PayLen(16) NxtHdr(8)=0x1B HopLmt(8) | SGID(16) | DGID(16)
  */
+#include <stddef.h>
 #include "internal.h"
 
 const char *roce_strerror(int err)
@@ -32,7 +33,7 @@ const char *roce_layer_name(enum roce_layer l)
 {
 	static const char *const n[ROCE_L__COUNT] = {
 		"link", "vlan", "ipv4", "ipv6", "udp", "grh", "bth", "ext", "payload", "icrc",
-		"mad", "tcp", "mpa", "ddp", "rdmap", "macctrl", "cnm", "lldp", "fcs",
+		"mad", "tcp", "mpa", "ddp", "rdmap", "macctrl", "cnm", "lldp", "fcs", "encap",
 	};
 	return (unsigned)l < ROCE_L__COUNT ? n[l] : "?";
 }
@@ -152,8 +153,11 @@ static void decode_udp(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t 
 		return;
 	}
 	v = udp_roce_version(cfg, p->dport);
-	if (v == ROCE_VER_NONE)
+	if (v == ROCE_VER_NONE) {
+		if (!p->encap.kind && roce__vxlan_port(cfg, p->dport))
+			roce__decode_vxlan(p, off + 8, off + p->udp_len);
 		return;
+	}
 	p->version = v;
 	roce__decode_ib(p, off + 8, off + p->udp_len);
 }
@@ -164,6 +168,8 @@ static void decode_l4(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t o
 		decode_udp(p, cfg, off, end);
 	else if (p->ip_proto == 6)
 		roce__decode_tcp(p, cfg, off, end);
+	else if (p->ip_proto == 47 && !p->encap.kind && !(cfg && cfg->no_decap))
+		roce__decode_gre(p, off, end);
 }
 
 static void decode_ipv4(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off, uint32_t end)
@@ -429,12 +435,12 @@ static void decode_raw_ip(struct roce_pkt *p, const struct roce_cfg *cfg, uint32
 	}
 }
 
-int roce_decode(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
-		const uint8_t *data, uint32_t caplen, uint32_t wirelen)
+int roce__decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
+		       const uint8_t *data, uint32_t caplen, uint32_t wirelen)
 {
 	uint32_t end;
 
-	memset(p, 0, sizeof *p);
+	memset(p, 0, offsetof(struct roce_pkt, encap));
 	p->data = data;
 	p->caplen = caplen;
 	p->wirelen = wirelen < caplen ? caplen : wirelen;
@@ -496,6 +502,20 @@ int roce_decode(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
 	default:
 		return ROCE_EUNSUP;
 	}
+	return ROCE_OK;
+}
+
+int roce_decode(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
+		const uint8_t *data, uint32_t caplen, uint32_t wirelen)
+{
+	int rc;
+
+	memset(&p->encap, 0, sizeof p->encap);
+	rc = roce__decode_frame(p, cfg, linktype, data, caplen, wirelen);
+	if (rc)
+		return rc;
+	if (p->encap.kind)
+		roce__decap(p, cfg);
 	if (p->invalid)
 		return ROCE_EINVAL;
 	if (p->truncated)
