@@ -122,6 +122,7 @@ void roce__sappend(char *buf, size_t cap, size_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void roce__summary_mad(const struct roce_pkt *p, char *buf, size_t cap, size_t *n);
 void roce__summary_tcp(const struct roce_pkt *p, unsigned flags, char *buf, size_t cap, size_t *n);
+void roce__summary_encap(const struct roce_pkt *p, char *buf, size_t cap, size_t *n);
 void roce__summary_l2(const struct roce_pkt *p, char *buf, size_t cap, size_t *n);
 
 #endif

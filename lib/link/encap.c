@@ -356,3 +356,20 @@ void roce__fields_encap(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 	if (e->inner_truncated)
 		EMIT_B("roce.encap.inner_truncated", 1);
 }
+
+/* "erspan3 session 77 ts 123456 | " before the inner frame's summary */
+void roce__summary_encap(const struct roce_pkt *p, char *buf, size_t cap, size_t *n)
+{
+	const struct roce_encap *e = &p->encap;
+
+	roce__sappend(buf, cap, n, "%s", roce_encap_name((enum roce_encap_kind)e->kind));
+	if (e->erspan_off)
+		roce__sappend(buf, cap, n, " session %u", e->session);
+	if (e->kind == ROCE_ENCAP_ERSPAN3)
+		roce__sappend(buf, cap, n, " ts %u", e->timestamp);
+	if (e->kind == ROCE_ENCAP_VXLAN)
+		roce__sappend(buf, cap, n, " vni %u", e->vni);
+	if (e->trunc)
+		roce__sappend(buf, cap, n, " T");
+	roce__sappend(buf, cap, n, " | ");
+}
