@@ -86,8 +86,7 @@ int roce__decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linkt
 /* link/encap.c: GRE at off (IP protocol 47); VXLAN header at off (UDP
  * payload); whether dport is a VXLAN port; the inner frame's decode. */
 void roce__decode_gre(struct roce_pkt *p, uint32_t off, uint32_t end);
-void roce__decode_vxlan(struct roce_pkt *p, uint32_t off, uint32_t end);
-int roce__vxlan_port(const struct roce_cfg *cfg, uint16_t dport);
+void roce__decode_udp_encap(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t udp_off);
 void roce__decap(struct roce_pkt *p, const struct roce_cfg *cfg);
 /* mad.c: a UD SEND to QP1 whose payload starts at p->payload_off. */
 void roce__decode_mad(struct roce_pkt *p);

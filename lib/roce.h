@@ -154,7 +154,8 @@ const char *roce_encap_name(enum roce_encap_kind k); /* "erspan2", "gre-teb", "v
 #define ROCE_VXLAN_PORT        4789
 #define ROCE_VXLAN_PORT_LINUX  8472
 
-/* The mirror's own facts.  When kind is not NONE, the roce_pkt around it
+/* The mirror's own facts.  Only kind is meaningful when it is NONE (the
+ * other members are then left as they were).  When kind is not NONE, the roce_pkt around it
  * describes the inner frame (data, caplen, wirelen, linktype and every
  * offset are the inner frame's, as if it had been captured directly), and
  * outer points at the captured bytes; the offsets here are from outer. */

@@ -125,7 +125,7 @@ static void set_trailer(struct roce_pkt *p, uint32_t dgram_end, uint32_t frame_e
 	}
 }
 
-static void decode_udp(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off, uint32_t end)
+static __attribute__((noinline)) void decode_udp(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off, uint32_t end)
 {
 	const uint8_t *b = p->data + off;
 	uint32_t have = roce__avail(p, off);
@@ -154,15 +154,15 @@ static void decode_udp(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t 
 	}
 	v = udp_roce_version(cfg, p->dport);
 	if (v == ROCE_VER_NONE) {
-		if (!p->encap.kind && roce__vxlan_port(cfg, p->dport))
-			roce__decode_vxlan(p, off + 8, off + p->udp_len);
+		if (!p->encap.kind)
+			roce__decode_udp_encap(p, cfg, off);
 		return;
 	}
 	p->version = v;
 	roce__decode_ib(p, off + 8, off + p->udp_len);
 }
 
-static void decode_l4(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off, uint32_t end)
+static inline __attribute__((always_inline)) void decode_l4(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off, uint32_t end)
 {
 	if (p->ip_proto == 17)
 		decode_udp(p, cfg, off, end);
@@ -435,8 +435,9 @@ static void decode_raw_ip(struct roce_pkt *p, const struct roce_cfg *cfg, uint32
 	}
 }
 
-int roce__decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
-		       const uint8_t *data, uint32_t caplen, uint32_t wirelen)
+static inline __attribute__((always_inline)) int
+decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
+	     const uint8_t *data, uint32_t caplen, uint32_t wirelen)
 {
 	uint32_t end;
 
@@ -505,13 +506,21 @@ int roce__decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linkt
 	return ROCE_OK;
 }
 
+int roce__decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
+		       const uint8_t *data, uint32_t caplen, uint32_t wirelen)
+{
+	return decode_frame(p, cfg, linktype, data, caplen, wirelen);
+}
+
 int roce_decode(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
 		const uint8_t *data, uint32_t caplen, uint32_t wirelen)
 {
 	int rc;
 
-	memset(&p->encap, 0, sizeof p->encap);
-	rc = roce__decode_frame(p, cfg, linktype, data, caplen, wirelen);
+	/* only the kind: the rest is cleared by the hook that finds a mirror
+	 * header (plain frames do not pay for clearing it) */
+	p->encap.kind = ROCE_ENCAP_NONE;
+	rc = decode_frame(p, cfg, linktype, data, caplen, wirelen);
 	if (rc)
 		return rc;
 	if (p->encap.kind)

@@ -43,7 +43,7 @@ int roce_cfg_add_vxlan_port(struct roce_cfg *cfg, uint16_t port)
 	return ROCE_OK;
 }
 
-int roce__vxlan_port(const struct roce_cfg *cfg, uint16_t port)
+static int vxlan_port(const struct roce_cfg *cfg, uint16_t port)
 {
 	if (!cfg)
 		return port == ROCE_VXLAN_PORT || port == ROCE_VXLAN_PORT_LINUX;
@@ -168,6 +168,7 @@ void roce__decode_gre(struct roce_pkt *p, uint32_t off, uint32_t end)
 		return;
 	if (proto != ROCE_GRE_PROTO_ERSPAN2 && proto != ROCE_GRE_PROTO_ERSPAN3 && proto != ROCE_GRE_PROTO_TEB)
 		return;
+	memset(e, 0, sizeof *e);
 	hl += (fl & ROCE_GRE_CSUM ? 4 : 0) + (fl & ROCE_GRE_KEY ? 4 : 0) + (fl & ROCE_GRE_SEQ ? 4 : 0);
 	e->gre_off = off;
 	e->gre_flags = fl;
@@ -200,13 +201,14 @@ void roce__decode_gre(struct roce_pkt *p, uint32_t off, uint32_t end)
 	gre_payload(p, cur, end);
 }
 
-void roce__decode_vxlan(struct roce_pkt *p, uint32_t off, uint32_t end)
+static void decode_vxlan(struct roce_pkt *p, uint32_t off, uint32_t end)
 {
 	struct roce_encap *e = &p->encap;
 	const uint8_t *b = p->data + off;
 
 	if (end - off < 8 || roce__avail(p, off) < 1 || !(b[0] & 0x08))
 		return;       /* without the I flag there is no VNI: not ours */
+	memset(e, 0, sizeof *e);
 	e->kind = ROCE_ENCAP_VXLAN;
 	e->udp_off = p->l4_off;
 	e->vxlan_off = off;
@@ -220,6 +222,13 @@ void roce__decode_vxlan(struct roce_pkt *p, uint32_t off, uint32_t end)
 	e->inner_off = off + 8;
 	e->inner_end = end;
 	e->inner_linktype = ROCE_LINK_ETHERNET;
+}
+
+/* A UDP datagram that is not RoCE: VXLAN when it goes to a VXLAN port. */
+void roce__decode_udp_encap(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off)
+{
+	if (vxlan_port(cfg, p->dport))
+		decode_vxlan(p, off + 8, off + p->udp_len);
 }
 
 /* The inner frame's length by its own headers (Ethernet [tags] IPv4/IPv6/
