@@ -17,7 +17,7 @@
 # then rocetop again while the sender is held at FIXED_PPS frames/s.
 # For each: the sender's frames/s, frames captured, frames dropped by the
 # capture (tcpdump's "dropped by kernel", rocetop's capture.dropped), and
-# rocetop's CPU seconds per million frames.  Medians of RUNS runs; the runs
+# CPU seconds per million frames and voluntary context switches (wakeups).  Medians of RUNS runs; the runs
 # alternate tcpdump and rocetop so that both see the same machine load.
 #
 # Targets (exit 1 when missed): sender rate under rocetop >= 0.8 x under
@@ -72,6 +72,8 @@ TCK=$(getconf CLK_TCK)
 
 # cpu PID: user+system seconds of a running process
 cpu() { awk -v t="$TCK" '{ printf "%.3f", ($14 + $15) / t }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# csw PID: its voluntary context switches (wakeups)
+csw() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 
 # wait_for FILE PATTERN: until a line matches (at most 5 s)
 wait_for() {
@@ -83,9 +85,9 @@ wait_for() {
 }
 
 # one RATE KIND: KIND tcpdump|rocetop, RATE --no-rate-cap or "--pps N";
-# prints "sender_pps captured dropped cpu_s"
+# prints "sender_pps captured dropped cpu_s wakeups"
 one() {
-	local rate=$1 kind=$2 pps cap drop c
+	local rate=$1 kind=$2 pps cap drop c w
 	if [ "$kind" = tcpdump ]; then
 		ip netns exec "$NSB" tcpdump -n -i "$VB" -B 32768 -w /dev/null >"$T/cap.out" 2>"$T/cap.err" &
 		CPID=$!
@@ -100,6 +102,7 @@ one() {
 		{ echo "bench/live: rocegen failed:" >&2; cat "$T/gen.err" >&2; }
 	sleep 0.3                # the last block's timeout
 	c=$(cpu "$CPID")
+	w=$(csw "$CPID")
 	kill -INT "$CPID"
 	wait "$CPID"
 	CPID=""
@@ -110,7 +113,7 @@ one() {
 	else
 		read -r cap drop < <(tail -n 1 "$T/cap.out" | jq -r '"\(.frames) \(.capture.dropped)"')
 	fi
-	echo "${pps:-0} ${cap:-0} ${drop:-0} $c"
+	echo "${pps:-0} ${cap:-0} ${drop:-0} $c ${w:-0}"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print 0 }'; }
@@ -120,7 +123,7 @@ for i in $(seq "$RUNS"); do
 	one --no-rate-cap tcpdump >>"$T/tcpdump"
 	one --no-rate-cap rocetop >>"$T/rocetop"
 	one "--pps $FIXED_PPS" rocetop >>"$T/fixed"
-	echo "bench/live: run $i: tcpdump $(tail -n 1 "$T/tcpdump"), rocetop $(tail -n 1 "$T/rocetop"), at $FIXED_PPS/s $(tail -n 1 "$T/fixed") (sender pps, captured, dropped, cpu s)"
+	echo "bench/live: run $i: tcpdump $(tail -n 1 "$T/tcpdump"), rocetop $(tail -n 1 "$T/rocetop"), at $FIXED_PPS/s $(tail -n 1 "$T/fixed") (sender pps, captured, dropped, cpu s, wakeups)"
 done
 
 col() { awk -v k="$2" '{ print $k }' "$1" | median; }
@@ -131,13 +134,14 @@ fp=$(col "$T/fixed" 1) fd=$(col "$T/fixed" 3)
 rcpu=$(awk '$2 > 0 { print $4 / $2 * 1e6 }' "$T/rocetop" | median)
 fcpu=$(awk '$2 > 0 { print $4 / $2 * 1e6 }' "$T/fixed" | median)
 tcpu=$(awk '$2 > 0 { print $4 / $2 * 1e6 }' "$T/tcpdump" | median)
+tw=$(col "$T/tcpdump" 5) rw=$(col "$T/rocetop" 5) fw=$(col "$T/fixed" 5)
 ratio=$(awk -v a="$rp" -v b="$tp" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 
 printf '\nlive capture on a veth pair, rocegen flood --tx mmsg (16 QPs, 64-byte payload), %s s a run, median of %s\n' "$DUR" "$RUNS"
-printf '  %-42s %12s %10s %14s\n' "capturing" "sender fr/s" "dropped" "cpu s/Mframe"
-printf '  %-42s %12.0f %10.0f %14.2f\n' "tcpdump -B 32768 -w /dev/null" "$tp" "$td" "$tcpu"
-printf '  %-42s %12.0f %10.0f %14.2f\n' "rocetop -b --json" "$rp" "$rd" "$rcpu"
-printf '  %-42s %12.0f %10.0f %14.2f\n' "rocetop -b --json, sender at $FIXED_PPS/s" "$fp" "$fd" "$fcpu"
+printf '  %-42s %12s %10s %14s %9s\n' "capturing" "sender fr/s" "dropped" "cpu s/Mframe" "wakeups"
+printf '  %-42s %12.0f %10.0f %14.2f %9.0f\n' "tcpdump -B 32768 -w /dev/null" "$tp" "$td" "$tcpu" "$tw"
+printf '  %-42s %12.0f %10.0f %14.2f %9.0f\n' "rocetop -b --json" "$rp" "$rd" "$rcpu" "$rw"
+printf '  %-42s %12.0f %10.0f %14.2f %9.0f\n' "rocetop -b --json, sender at $FIXED_PPS/s" "$fp" "$fd" "$fcpu" "$fw"
 printf '  sender rate under rocetop / under tcpdump: %s (target >= 0.8)\n' "$ratio"
 
 rc=0
