@@ -69,7 +69,7 @@ PLUGIN :=
 -include target/target.mk
 
 .PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
-        have-deps golden difftest interop fixtures bench-gen bench-lab
+        have-deps golden difftest interop fixtures bench-gen bench-lab bench-live
 .DEFAULT_GOAL := all
 
 all: lib $(PROGRAMS) $(TOOL_BINS) $(PLUGIN)
@@ -226,6 +226,10 @@ bench: all
 
 bench-gen: all
 	BUILD=$(BUILD) bench/gen.sh
+
+# live capture under load on a veth pair: rocetop vs tcpdump (root)
+bench-live: all
+	BUILD=$(BUILD) bench/live.sh
 
 # rocegen client against a lab guest vs the guests' own ib_write_bw (needs the lab)
 bench-lab: all

@@ -49,6 +49,8 @@ static void usage(FILE *f)
 		"  -r, --read FILE        read a pcap or pcapng capture\n"
 		"  -i, --interface IFACE  capture live from IFACE (repeat for several)\n"
 		"  -B, --buffer-size KiB  kernel capture buffer per interface (default 32768)\n"
+		"      --buffer-frames N  ... or larger, to hold N frames of the interface's MTU\n"
+		"                         (up to the snaplen; default 8192)\n"
 		"  -s, --snaplen BYTES    bytes captured per frame (default 9216)\n"
 		"  -w, --write FILE       also save the frames read to a pcap file\n"
 		"      --speed X          replay at X times the capture's pace (0: as fast as possible;\n"
@@ -171,16 +173,38 @@ struct run {
 	int progress_shown;
 };
 
+static void drop_counts(struct report_drop_counts *d, const struct source_stats *st, const char *name)
+{
+	d->name = name;
+	d->received = st->recv;
+	d->dropped = st->drop;
+	d->freezes = st->freeze;
+	d->if_dropped = st->ifdrop;
+	d->ring_frames = st->ring_frames;
+}
+
 static void update_drops(struct run *r, struct source *src)
 {
-	struct source_stats st;
+	struct report_drops *d = &r->ctx.drops;
 
-	source_stats_total(src, &st);
-	if (r->ctx.live && st.valid) {
-		r->ctx.drops.valid = 1;
-		r->ctx.drops.received = st.recv;
-		r->ctx.drops.dropped = st.drop;
-		r->ctx.drops.if_dropped = st.ifdrop;
+	if (!r->ctx.live)
+		return;
+	memset(d, 0, sizeof *d);
+	for (unsigned i = 0; i < source_count(src) && d->n < REPORT_MAX_IFACES; i++) {
+		struct source_stats st;
+		struct report_drop_counts *one = &d->iface[d->n];
+
+		source_stats(src, i, &st);
+		if (!st.valid)
+			continue;
+		drop_counts(one, &st, source_iface(src, i));
+		d->n++;
+		d->valid = 1;
+		d->sum.received += one->received;
+		d->sum.dropped += one->dropped;
+		d->sum.freezes += one->freezes;
+		d->sum.if_dropped += one->if_dropped;
+		d->sum.ring_frames += one->ring_frames;
 	}
 }
 
@@ -251,7 +275,8 @@ static void progress(struct run *r, uint64_t frames, int done)
 int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
-	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP };
+	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
+	       OPT_BUFFRAMES };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -270,6 +295,7 @@ int main(int argc, char **argv)
 		{ "link-speed", required_argument, NULL, OPT_SPEED },
 		{ "max-flows", required_argument, NULL, OPT_MAXFLOWS },
 		{ "buffer-size", required_argument, NULL, 'B' },
+		{ "buffer-frames", required_argument, NULL, OPT_BUFFRAMES },
 		{ "snaplen", required_argument, NULL, 's' },
 		{ "write", required_argument, NULL, 'w' },
 		{ "speed", required_argument, NULL, OPT_REPLAY },
@@ -319,6 +345,13 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			*(c == 'B' ? &scfg.buffer_kib : &scfg.snaplen) = (int)v64;
+			break;
+		case OPT_BUFFRAMES:
+			if (parse_u64(optarg, 1, 16777216, &v64)) {
+				fprintf(stderr, "rocetop: bad --buffer-frames '%s' (1 to 16777216)\n", optarg);
+				return 2;
+			}
+			scfg.buffer_frames = (unsigned)v64;
 			break;
 		case 'w': wfile = optarg; break;
 		case 'Z': user = optarg; break;
