@@ -48,7 +48,7 @@ TOOL_SRCS := $(sort $(wildcard tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(BUILD)/tools/%)
 
 # roce.h and the headers it includes
-PUBLIC_HEADERS := lib/roce.h lib/codec/iwarp.h lib/codec/dcb.h lib/analysis/seq.h lib/transport/qp.h
+PUBLIC_HEADERS := lib/roce.h lib/codec/iwarp.h lib/codec/dcb.h lib/analysis/seq.h lib/analysis/rtt.h lib/transport/qp.h
 LIBA   := $(BUILD)/lib/libroce.a
 LIBSO  := $(BUILD)/lib/libroce.so.$(VERSION)
 LIBPC  := $(BUILD)/lib/libroce.pc

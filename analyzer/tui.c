@@ -250,9 +250,9 @@ static int flow_ops(const struct flow *f, char out[5])
 	return m;
 }
 
-static uint32_t flow_rtt50(const struct flow *f)
+static uint32_t flow_rtt50(const struct engine *e, const struct flow *f)
 {
-	return f->kind == FK_IWARP ? 0 : roce_seq_hist_quantile(&f->u.seq.rtt, 0.5);
+	return flow_rtt_q_us(e, f, ROCE_RTT_ACK, 0.5);
 }
 
 /* The counters the events and sparklines follow. */
@@ -556,7 +556,7 @@ static double row_key(const struct view *v, const struct flow *f, uint64_t now)
 	case C_RNR: return anom(f)->rnr_nak;
 	case C_CNP: return f->kind == FK_IWARP ? 0 : f->u.seq.cnp;
 	case C_ECN: return f->kind == FK_IWARP ? 0 : f->u.seq.ecn_ce;
-	case C_RTT: return flow_rtt50(f);
+	case C_RTT: return flow_rtt50(cmp_e, f);
 	default: return 0;
 	}
 }
@@ -913,7 +913,7 @@ static void draw_table(struct view *v, int y0, uint64_t now)
 		attr_t base = sel ? A_REVERSE : A_NORMAL;
 		char a[64], b[64], q[24], ops[5], r0[24], r2[24], n[16][24];
 		double rt[3];
-		uint32_t retx = flow_retx(f), naks = flow_naks(f), rtt = flow_rtt50(f);
+		uint32_t retx = flow_retx(f), naks = flow_naks(f), rtt = flow_rtt50(e, f);
 		uint32_t cnp = f->kind == FK_IWARP ? 0 : f->u.seq.cnp, ecn = f->kind == FK_IWARP ? 0 : f->u.seq.ecn_ce;
 		int icrc = f->kind == FK_IWARP ? f->u.iw.crc_bad > 0 : f->u.seq.icrc_bad > 0;
 
@@ -1065,13 +1065,13 @@ static void counters_rows(struct view *v, struct dlines *L, const struct flow *f
 	ROW("implied_nak, dup_acks", 0, "%" PRIu32 ", %" PRIu32, anom(F)->implied_nak, anom(F)->dup_acks);
 	ROW("cnp, ecn_ce", 0, "%" PRIu32 ", %" PRIu32, F->u.seq.cnp, F->u.seq.ecn_ce);
 	ROW("icrc_bad", F->u.seq.icrc_bad, "%" PRIu32, F->u.seq.icrc_bad);
-	ROW("RTT us min/p50/p99/max", 0, "%" PRIu32 "/%" PRIu32 "/%" PRIu32 "/%" PRIu32 " n=%" PRIu32,
-	    F->u.seq.rtt.n ? F->u.seq.rtt.min_us : 0, roce_seq_hist_quantile(&F->u.seq.rtt, 0.5),
-	    roce_seq_hist_quantile(&F->u.seq.rtt, 0.99), F->u.seq.rtt.n ? F->u.seq.rtt.max_us : 0,
+	ROW("RTT us min/p50/p99/max", 0, "%" PRIu64 "/%" PRIu32 "/%" PRIu32 "/%" PRIu64 " n=%" PRIu32,
+	    F->u.seq.rtt.n ? (F->u.seq.rtt.min_ns + 500) / 1000 : 0, flow_rtt_q_us(v->e, F, ROCE_RTT_ACK, 0.5),
+	    flow_rtt_q_us(v->e, F, ROCE_RTT_ACK, 0.99), F->u.seq.rtt.n ? (F->u.seq.rtt.max_ns + 500) / 1000 : 0,
 	    F->u.seq.rtt.n);
 	if (f->u.seq.read_rtt.n || (p && p->u.seq.read_rtt.n))
 		ROW("READ RTT us p50/p99", 0, "%" PRIu32 "/%" PRIu32 " n=%" PRIu32,
-		    roce_seq_hist_quantile(&F->u.seq.read_rtt, 0.5), roce_seq_hist_quantile(&F->u.seq.read_rtt, 0.99),
+		    flow_rtt_q_us(v->e, F, ROCE_RTT_READ, 0.5), flow_rtt_q_us(v->e, F, ROCE_RTT_READ, 0.99),
 		    F->u.seq.read_rtt.n);
 	ROW("path MTU", 0, "%" PRIu32 " (%s)", roce_seq_pmtu(&F->u.seq),
 	    roce_seq_pmtu_src_name(roce_seq_pmtu_source(&F->u.seq)));
