@@ -398,8 +398,8 @@ int main(int argc, char **argv)
 			ecfg.max_flows = (uint32_t)v64;
 			break;
 		case OPT_RTTMEM:
-			if (parse_u64(optarg, 64, (uint64_t)1 << 30, &v64)) {
-				fprintf(stderr, "rocetop: bad --rtt-memory '%s' (KiB, 64 or more)\n", optarg);
+			if (parse_u64(optarg, 16, (uint64_t)1 << 30, &v64)) {
+				fprintf(stderr, "rocetop: bad --rtt-memory '%s' (KiB, 16 or more)\n", optarg);
 				return 2;
 			}
 			ecfg.rtt_mem = v64 << 10;

@@ -780,9 +780,9 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 
 		roce_rtt_totals(e->rtt, &r);
 		if (r.requests_evicted || r.histograms_evicted) {
-			fprintf(o, "  RTT memory cap (%" PRIu64 " MiB) reached: %" PRIu64 " outstanding requests dropped"
+			fprintf(o, "  RTT memory cap (%" PRIu64 " KiB) reached: %" PRIu64 " outstanding requests dropped"
 				" unsampled, %" PRIu64 " histograms dropped (their quantiles show as -)\n",
-				r.mem_cap >> 20, r.requests_evicted, r.histograms_evicted);
+				r.mem_cap >> 10, r.requests_evicted, r.histograms_evicted);
 			any = 1;
 		}
 	}

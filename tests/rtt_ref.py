@@ -22,9 +22,10 @@ A response flow B->A (DestQP QA) answers the requests of the flow A->B
 that sent its PSN first (remembered per response flow).
 
   rtt_ref.py CAPTURE             print the expectations as JSON
-  rtt_ref.py CAPTURE ROCETOP_JSON  compare with rocetop --json's summary:
-                                 n exact, min/max exact, p50/p99 within 1 %
-Exit status: 0 agree, 1 disagree, 2 cannot read.
+  rtt_ref.py CAPTURE ROCETOP_JSON [CAPTURE ROCETOP_JSON ...]
+      compare with rocetop --json's summaries: n exact, min/max/sum exact,
+      p50/p99 within 1 %; one line per capture
+Exit status: 0 agree, 1 some disagree, 2 none could be read.
 """
 import json
 import math
@@ -248,24 +249,23 @@ def stats(v):
             "sum": sum(s) / 1e3}
 
 
-def main():
-    if len(sys.argv) not in (2, 3):
-        print(__doc__.split("\n\n")[-1], file=sys.stderr)
-        return 2
-    try:
-        flows = analyse(sys.argv[1])
-    except (OSError, ValueError, struct.error) as e:
-        print("rtt_ref: %s: %s" % (sys.argv[1], e), file=sys.stderr)
-        return 2
+def expect(path):
     exp = {}
-    for (s, d, q), f in flows.items():
+    for (s, d, q), f in analyse(path).items():
         for k, v in f.samples.items():
             if v:
                 exp[(s, d, q, k)] = stats(v)
-    if len(sys.argv) == 2:
-        print(json.dumps({"%s>%s/%d %s" % k: v for k, v in exp.items()}, indent=1))
-        return 0
-    with open(sys.argv[2]) as fh:
+    return exp
+
+
+def compare(cap, js):
+    """Prints one line (and one per difference); 0 agree, 1 differ, 2 unreadable."""
+    try:
+        exp = expect(cap)
+    except (OSError, ValueError, struct.error) as e:
+        print("rtt_ref: %s: %s" % (cap, e), file=sys.stderr)
+        return 2
+    with open(js) as fh:
         summ = [json.loads(l) for l in fh if l.startswith("{")]
     summ = [s for s in summ if s.get("type") == "summary"][-1]
     got = {}
@@ -279,21 +279,39 @@ def main():
         e, g = exp.get(key, {"n": 0}), got.get(key, {"n": 0})
         what = "%s>%s/%d %s" % key
         if e["n"] != g["n"]:
-            print("rtt_ref: %s: %s n %d, expected %d" % (sys.argv[1], what, g["n"], e["n"]))
+            print("rtt_ref: %s: %s n %d, expected %d" % (cap, what, g["n"], e["n"]))
             bad += 1
             continue
         for f in ("min", "max", "sum"):
             if abs(float(g[f]) - e[f]) > 1e-6 * max(1, e[f]):
-                print("rtt_ref: %s: %s %s %s, expected %s" % (sys.argv[1], what, f, g[f], e[f]))
+                print("rtt_ref: %s: %s %s %s, expected %s" % (cap, what, f, g[f], e[f]))
                 bad += 1
         for f in ("p50", "p99"):
             if g[f] is None or abs(float(g[f]) - e[f]) > 0.01 * e[f]:
-                print("rtt_ref: %s: %s %s %s, expected %s (1 %%)" % (sys.argv[1], what, f, g[f], e[f]))
+                print("rtt_ref: %s: %s %s %s, expected %s (1 %%)" % (cap, what, f, g[f], e[f]))
                 bad += 1
     n = sum(v["n"] for v in exp.values())
-    print("rtt_ref: %s: %d flows, %d samples, %s" % (sys.argv[1], len(exp), n,
+    print("rtt_ref: %s: %d flows, %d samples, %s" % (cap, len(exp), n,
                                                      "agree" if not bad else "%d differences" % bad))
     return 1 if bad else 0
+
+
+def main():
+    a = sys.argv[1:]
+    if not a or (len(a) > 1 and len(a) % 2):
+        print("usage: rtt_ref.py CAPTURE | rtt_ref.py CAPTURE ROCETOP_JSON [CAPTURE ROCETOP_JSON ...]",
+              file=sys.stderr)
+        return 2
+    if len(a) == 1:
+        try:
+            exp = expect(a[0])
+        except (OSError, ValueError, struct.error) as e:
+            print("rtt_ref: %s: %s" % (a[0], e), file=sys.stderr)
+            return 2
+        print(json.dumps({"%s>%s/%d %s" % k: v for k, v in exp.items()}, indent=1))
+        return 0
+    rc = [compare(a[i], a[i + 1]) for i in range(0, len(a), 2)]
+    return 1 if 1 in rc else 2 if all(r == 2 for r in rc) else 0
 
 
 if __name__ == "__main__":
