@@ -189,17 +189,14 @@ static inline struct flow *flow_peer(const struct engine *e, const struct flow *
 
 /* Rates in bits per second at time now_ns (decayed to it). */
 void flow_rates(const struct engine *e, const struct flow *f, uint64_t now_ns, double bps[3]);
-<<<<<<< HEAD
 /* RTT quantile q of a flow's requests in whole microseconds (rounded);
  * 0 when it has no samples or its histogram was evicted. */
 uint32_t flow_rtt_q_us(const struct engine *e, const struct flow *f, enum roce_rtt_which w, double q);
-=======
 /* Average rates in bits per second: a flow's over its life (first to last
  * packet; 0 for a single packet), the capture's from its first frame to its
  * last (every frame). */
 double flow_avg_bps(const struct engine *e, const struct flow *f);
 double engine_avg_bps(const struct engine *e);
->>>>>>> main
 /* "10.0.0.1", "fe80::1" */
 const char *host_str(const struct engine *e, uint32_t host, char *buf, size_t cap);
 const char *flow_ulp_name(const struct flow *f);
