@@ -471,7 +471,7 @@ void roce_rtt_packet(struct roce_rtt *r, struct roce_seq_dir *d, const struct ro
 	if (op == ROCE_OP_ACK || op == ROCE_OP_ATOMIC_ACK) {
 		if (v->flags & ROCE_SEQ_V_ACK) {
 			answer(r, d, psn, K_ACK, ts, v);
-			sweep(r, d, (psn + 1) & PSN_MASK);
+			sweep(r, d, psn);     /* a READ waiting at psn stays */
 		} else if (v->flags & (ROCE_SEQ_V_NAK | ROCE_SEQ_V_RNR_NAK)) {
 			sweep(r, d, psn);     /* what precedes the NAKed PSN was taken */
 		}
@@ -547,13 +547,8 @@ int64_t roce_rtt_count_le(const struct roce_rtt *r, const struct roce_seq_dir *d
 
 	if (!h)
 		return -1;
-	for (uint32_t i = 0; i < h->nb; i++) {
-		uint64_t mid = roce_rtt_bucket_lo(h->bin[i].b) + roce_rtt_bucket_width(h->bin[i].b) / 2;
-
-		if (mid > le_ns)
-			break;
+	for (uint32_t i = 0; i < h->nb && roce_rtt_bucket_lo(h->bin[i].b) <= le_ns; i++)
 		n += h->bin[i].cnt;
-	}
 	return n;
 }
 

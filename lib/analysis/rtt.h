@@ -76,7 +76,8 @@ void roce_rtt_drop(struct roce_rtt *r, struct roce_seq_dir *d);
  * histogram was evicted. */
 int roce_rtt_quantile(const struct roce_rtt *r, const struct roce_seq_dir *d, enum roce_rtt_which w, double q,
 		      uint64_t *ns);
-/* Samples of d whose bucket midpoint is <= le_ns; -1 when the histogram
+/* Samples of d whose bucket starts at or below le_ns (exact but for the
+ * bucket holding le_ns: within 0.8 %); -1 when the histogram
  * was evicted (or there is none). */
 int64_t roce_rtt_count_le(const struct roce_rtt *r, const struct roce_seq_dir *d, enum roce_rtt_which w,
 			  uint64_t le_ns);
