@@ -109,7 +109,8 @@ int engine_init(struct engine *e, const struct engine_cfg *cfg)
 	e->host_tab = calloc(256, sizeof *e->host_tab);
 	e->pair_cache = calloc(PAIR_CACHE, sizeof *e->pair_cache);
 	e->cm = calloc(CM_MAX, sizeof *e->cm);
-	if (!e->heads || !e->host_tab || !e->pair_cache || !e->cm) {
+	e->rtt = roce_rtt_new(e->cfg.rtt_mem);
+	if (!e->heads || !e->host_tab || !e->pair_cache || !e->cm || !e->rtt) {
 		engine_free(e);
 		return -1;
 	}
@@ -123,6 +124,16 @@ int engine_init(struct engine *e, const struct engine_cfg *cfg)
 	return 0;
 }
 
+uint32_t flow_rtt_q_us(const struct engine *e, const struct flow *f, enum roce_rtt_which w, double q)
+{
+	uint64_t ns;
+
+	if (f->kind == FK_IWARP || roce_rtt_quantile(e->rtt, &f->u.seq, w, q, &ns))
+		return 0;
+	ns = (ns + 500) / 1000;
+	return ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+}
+
 void engine_free(struct engine *e)
 {
 	if (e->flows)
@@ -133,6 +144,8 @@ void engine_free(struct engine *e)
 		free(e->anom_free[i]);
 	free(e->anom_free);
 	free(e->spare);
+	roce_rtt_free(e->rtt);
+	e->rtt = NULL;
 	free(e->flows);
 	free(e->heads);
 	free(e->hosts);
@@ -355,6 +368,7 @@ static void evict(struct engine *e, struct flow *f)
 			e->ev.rnr_nak += x->rnr_nak;
 		}
 		anom_release(e, f->u.seq.x);
+		roce_rtt_drop(e->rtt, &f->u.seq);
 	}
 	e->t.evicted++;
 }
@@ -685,6 +699,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		if (!e->spare)
 			return;
 		roce_seq_request(&f->u.seq, p, ts, in, &e->spare, &v);
+		roce_rtt_packet(e->rtt, &f->u.seq, p, ts, &v);
 		if (!e->spare)
 			e->anom_live++;
 		if (!f->peer)
@@ -700,6 +715,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		}
 		ensure_spare(e);
 		roce_seq_response(&t->u.seq, p, ts, in, &e->spare, &v);
+		roce_rtt_packet(e->rtt, &t->u.seq, p, ts, &v);
 		if (!e->spare)
 			e->anom_live++;
 	}
