@@ -43,6 +43,18 @@ const char *flow_pair_name(int how)
 	return how >= 0 && how <= FP_TCP ? n[how] : "?";
 }
 
+int flow_icrc_unverifiable(const struct engine *e, const struct flow *f, uint64_t *bad, uint64_t *frames)
+{
+	const struct flow *p = flow_peer(e, f);
+
+	*bad = *frames = 0;
+	if (f->kind == FK_IWARP)
+		return 0;
+	*bad = f->u.seq.icrc_bad + (p ? p->u.seq.icrc_bad : 0);
+	*frames = f->packets + (p ? p->packets : 0);
+	return *bad >= ICRC_UNVERIFIABLE_MIN && *bad * 2 > *frames;
+}
+
 const char *flow_ulp_name(const struct flow *f)
 {
 	return f->ulp && f->ulp <= sizeof ulp_names / sizeof ulp_names[0] ? ulp_names[f->ulp - 1] : NULL;
@@ -660,10 +672,11 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 	unsigned in = icrc == ROCE_ICRC_BAD ? ROCE_SEQ_IN_ICRC_BAD : 0;
 	int kind;
 
-	/* ECN of the IP header, or of the GRH on RoCEv1 */
-	if ((p->ip_version || p->grh_off) && p->ecn == 3)
+	/* ECN of the IP header, or of the GRH on RoCEv1 (not of a frame with a
+	 * bad ICRC: the receiver drops it, nothing of it is analysed) */
+	if (!in && (p->ip_version || p->grh_off) && p->ecn == 3)
 		e->t.roce_ce++;
-	else if ((p->ip_version || p->grh_off) && p->ecn)
+	else if (!in && (p->ip_version || p->grh_off) && p->ecn)
 		e->t.roce_ect++;
 	if (!p->bth_off || !(p->present & ROCE_LBIT(ROCE_L_BTH)) || (p->truncated & ROCE_LBIT(ROCE_L_BTH)))
 		return;
@@ -671,7 +684,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		return;
 	kind = kind_of(p->opcode);
 	if (p->opcode == ROCE_OPCODE_CNP) {
-		e->t.cnp++;
+		e->t.cnp += !in;
 		f = flow_find(e, src, dst, p->dqpn, 0);
 		if (f)
 			kind = f->kind;
@@ -683,13 +696,15 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 	oi = roce_opcode_info(p->opcode);
 	if (f->kind != FK_RC && f->kind != FK_XRC) {
 		/* UC, UD: no responder to model; count what is there */
+		if (in) {
+			f->u.seq.icrc_bad++;
+			return;
+		}
 		if (p->opcode == ROCE_OPCODE_CNP)
 			f->u.seq.cnp++;
 		if (p->ecn == 3)
 			f->u.seq.ecn_ce++;
-		if (in)
-			f->u.seq.icrc_bad++;
-		else if (oi)
+		if (oi)
 			count_message(f, p, oi);
 		return;
 	}

@@ -205,6 +205,12 @@ uint32_t flow_rtt_q_us(const struct engine *e, const struct flow *f, enum roce_r
  * last (every frame). */
 double flow_avg_bps(const struct engine *e, const struct flow *f);
 double engine_avg_bps(const struct engine *e);
+/* 1 when most frames of a flow's connection (both directions) fail the ICRC
+ * check, and at least ICRC_UNVERIFIABLE_MIN do: more likely a wrong ICRC
+ * recipe or a middlebox rewriting headers than corruption; with the totals
+ * (bad ICRCs, frames) of the connection. */
+#define ICRC_UNVERIFIABLE_MIN 3
+int flow_icrc_unverifiable(const struct engine *e, const struct flow *f, uint64_t *bad, uint64_t *frames);
 /* "10.0.0.1", "fe80::1" */
 const char *host_str(const struct engine *e, uint32_t host, char *buf, size_t cap);
 const char *flow_ulp_name(const struct flow *f);

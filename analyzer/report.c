@@ -342,6 +342,12 @@ static void json_flow(FILE *o, const struct engine *e, const struct flow *f, uin
 		json_hist(o, e, "read_rtt_us", d, ROCE_RTT_READ);
 		fprintf(o, ",\"ecn_ce\":%" PRIu32 ",\"cnp\":%" PRIu32 ",\"icrc_bad\":%" PRIu32, d->ecn_ce, d->cnp,
 			d->icrc_bad);
+		{
+			uint64_t bad, frames;
+
+			if (flow_icrc_unverifiable(e, f, &bad, &frames))
+				fprintf(o, ",\"icrc_unverifiable\":true");
+		}
 		fprintf(o, ",\"go_back_n\":%" PRIu32 ",\"selective_repeat\":%" PRIu32 ",\"scheme\":\"%s\"}", c.gbn,
 			c.sr, roce_seq_scheme_name(roce_seq_scheme(d)));
 	}
@@ -682,6 +688,14 @@ static int anomalies_text(FILE *o, const struct engine *e, const struct flow *f)
 	ADD("cnp", d->cnp);
 	ADD("icrc_bad", d->icrc_bad);
 #undef ADD
+	{
+		uint64_t bad, frames;
+
+		if (n && flow_icrc_unverifiable(e, f, &bad, &frames))
+			n += snprintf(buf + n, sizeof buf - (size_t)n, "; ICRC unverifiable: %" PRIu64 " of the"
+				      " connection's %" PRIu64 " frames fail (a wrong ICRC recipe or a middlebox"
+				      " rewriting headers?), not analysed", bad, frames);
+	}
 	if (!n)
 		return 0;
 	fprintf(o, "  %s: %s\n", flow_label(e, f, lab, sizeof lab), buf);

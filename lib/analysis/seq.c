@@ -532,14 +532,15 @@ int roce_seq_request(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t 
 		return -1;
 	oi = roce_opcode_info(p->opcode);
 	v->flags = ROCE_SEQ_V_REQUEST;
-	if (p->ecn == 3) {
-		d->ecn_ce++;
-		v->flags |= ROCE_SEQ_V_ECN_CE;
-	}
 	if (in & ROCE_SEQ_IN_ICRC_BAD) {
+		/* the responder drops it: nothing else of it counts */
 		d->icrc_bad++;
 		v->flags |= ROCE_SEQ_V_ICRC_BAD;
 		return 0;
+	}
+	if (p->ecn == 3) {
+		d->ecn_ce++;
+		v->flags |= ROCE_SEQ_V_ECN_CE;
 	}
 	d->requests++;
 	v->req_id = d->requests;
@@ -658,22 +659,22 @@ int roce_seq_response(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t
 	int has_aeth = p->aeth_off && !(p->truncated & ROCE_LBIT(ROCE_L_EXT));
 
 	memset(v, 0, sizeof *v);
-	if (k == ROCE_SEQ_CNP_PKT) {
-		v->flags = ROCE_SEQ_V_CNP;
-		d->cnp++;
-		return 0;
-	}
-	if (k != ROCE_SEQ_RESP)
+	if (k != ROCE_SEQ_RESP && k != ROCE_SEQ_CNP_PKT)
 		return -1;
-	v->flags = ROCE_SEQ_V_RESPONSE;
-	if (p->ecn == 3) {
-		d->ecn_ce++;
-		v->flags |= ROCE_SEQ_V_ECN_CE;
-	}
+	v->flags = k == ROCE_SEQ_CNP_PKT ? ROCE_SEQ_V_CNP : ROCE_SEQ_V_RESPONSE;
 	if (in & ROCE_SEQ_IN_ICRC_BAD) {
+		/* the receiver drops it (a corrupt CNP slows no one) */
 		d->icrc_bad++;
 		v->flags |= ROCE_SEQ_V_ICRC_BAD;
 		return 0;
+	}
+	if (k == ROCE_SEQ_CNP_PKT) {
+		d->cnp++;
+		return 0;
+	}
+	if (p->ecn == 3) {
+		d->ecn_ce++;
+		v->flags |= ROCE_SEQ_V_ECN_CE;
 	}
 	d->responses++;
 	if (has_aeth) {
