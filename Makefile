@@ -38,7 +38,9 @@ DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev lib
 LIB_SRCS  := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB_PIC   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
-ANA_SRCS  := $(sort $(wildcard analyzer/*.c))
+# analyzer/device/: the device source (RDMA netlink through libmnl, sysfs, ethtool)
+DEV_SRCS  := $(sort $(wildcard analyzer/device/*.c))
+ANA_SRCS  := $(sort $(wildcard analyzer/*.c)) $(DEV_SRCS)
 ANA_OBJS  := $(ANA_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_SRCS  := $(sort $(wildcard generator/*.c generator/*/*.c))
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -106,7 +108,9 @@ $(LIBPC): Makefile
 
 $(ROCETOP): $(ANA_OBJS) $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lm
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lmnl -lm
+
+$(ANA_OBJS): ALLCFLAGS += -Ianalyzer -Ianalyzer/device
 
 $(GEN_OBJS): ALLCFLAGS += $(GEN_INC)
 
@@ -121,6 +125,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBA) tests/unit/testutil.h
 $(BUILD)/tools/%: tools/%.c $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(LDSAN) -o $@ $< $(LIBA) -lpcap -lz -lm
+
+# the netlink recorder: the device source's netlink files, libmnl
+$(BUILD)/tools/nlrecord: tools/nlrecord.c analyzer/device/nlsock.c analyzer/device/nlparse.c analyzer/device/nlsock.h analyzer/device/nlparse.h
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -Ianalyzer/device $(LDSAN) -o $@ $< analyzer/device/nlsock.c analyzer/device/nlparse.c -lmnl
 
 # tests and tools that compile an analyzer file in (the flow engine)
 $(BUILD)/tests/test_flow $(BUILD)/tools/bench_flow: analyzer/flow.c analyzer/flow.h

@@ -6,6 +6,7 @@
  *   rocetop -r FILE --packets [--json] [filter…]
  *   rocetop -i IFACE [-i IFACE…] … (as above)
  *   rocetop -r FILE | -i IFACE…   with a terminal and none of -b/--json/--packets: the TUI
+ *   rocetop --device DEV[:PORT]|all [-i IFACE…|-r FILE] …   the NIC's own view (device/)
  *
  * main.c parses options and wires the capture source either to the listing
  * (--packets) or to the flow engine (flow.c) and its batch views (report.c):
@@ -22,6 +23,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "devmon.h"
 #include "flow.h"
 #include "listing.h"
 #include "prom.h"
@@ -47,7 +49,13 @@ static void usage(FILE *f)
 		"usage: rocetop -r FILE [options] [BPF filter...]\n"
 		"       rocetop -i IFACE [options] [BPF filter...]\n"
 		"  -r, --read FILE        read a pcap or pcapng capture\n"
-		"  -i, --interface IFACE  capture live from IFACE (repeat for several)\n"
+		"  -i, --interface IFACE  capture live from IFACE (repeat for several); the RDMA\n"
+		"                         ports whose netdev it is join the device view\n"
+		"      --device DEV[:PORT]  show what the RDMA device itself knows: QPs, CQs, MRs,\n"
+		"                         CM IDs, port counters, GIDs, ethtool -S (repeatable; 'all'),\n"
+		"                         alone or beside -i/-r\n"
+		"      --qp-interval SECONDS  how often to dump the QP table (default: -d)\n"
+		"      --device-all-counters  rates of every counter, not only those that moved\n"
 		"  -B, --buffer-size KiB  kernel capture buffer per interface (default 32768)\n"
 		"  -s, --snaplen BYTES    bytes captured per frame (default 9216)\n"
 		"  -w, --write FILE       also save the frames read to a pcap file\n"
@@ -167,6 +175,7 @@ struct run {
 	FILE *pf;
 	off_t psize;
 	int progress_shown;
+	struct devmon *dev;          /* --device, or NULL */
 };
 
 static void update_drops(struct run *r, struct source *src)
@@ -196,6 +205,8 @@ static int maybe_snapshot(struct run *r, struct source *src, uint64_t now)
 	/* one snapshot per interval, aligned; quiet stretches are skipped */
 	r->next_snap += (now - r->next_snap) / r->interval_ns * r->interval_ns;
 	update_drops(r, src);
+	if (r->dev)
+		devmon_poll(r->dev, wall_ns());
 	r->nsnap++;
 	if (r->json)
 		report_snapshot_json(stdout, &r->eng, &r->ctx, r->nsnap, r->next_snap);
@@ -204,6 +215,97 @@ static int maybe_snapshot(struct run *r, struct source *src, uint64_t now)
 	fflush(stdout);
 	r->next_snap += r->interval_ns;
 	return r->iterations > 0 && r->nsnap >= (unsigned long long)r->iterations;
+}
+
+/* ---- the device source ------------------------------------------------------- */
+
+static void dev_text(FILE *f, const void *ctx)
+{
+	devmon_text(f, ctx);
+}
+
+static void dev_json(FILE *f, const void *ctx)
+{
+	devmon_json(f, ctx);
+}
+
+/* A scrape reads the devices again when the last read is older than 1 s. */
+static void dev_prom(FILE *f, const void *ctx)
+{
+	struct devmon *m = (struct devmon *)ctx;
+	uint64_t now = wall_ns();
+
+	if (now - m->last_ns > 1000000000ull)
+		devmon_poll(m, now);
+	devmon_prom(f, m);
+}
+
+/* Sleeps until t (wall clock) or a signal. */
+static void sleep_until(uint64_t t)
+{
+	uint64_t now = wall_ns();
+	struct timespec ts;
+
+	if (now >= t)
+		return;
+	ts.tv_sec = (time_t)((t - now) / 1000000000ull);
+	ts.tv_nsec = (long)((t - now) % 1000000000ull);
+	nanosleep(&ts, NULL);
+}
+
+/* --device without -i or -r: a snapshot of the devices every interval. */
+static int device_only(struct devmon *m, int json, double delay, long long iterations, const char *user,
+		       const char *prom_addr)
+{
+	char err[256];
+	uint64_t next, step = (uint64_t)llround(delay * 1e9);
+	unsigned n = 0;
+
+	if (prom_addr) {
+		fprintf(stderr, "rocetop: --prometheus with --device needs -i or -r (a capture loop)\n");
+		devmon_close(m);
+		return 2;
+	}
+	if (user && source_drop_privileges(user, err, sizeof err) < 0) {
+		fprintf(stderr, "rocetop: %s\n", err);
+		devmon_close(m);
+		return 1;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	devmon_poll(m, wall_ns());
+	next = wall_ns() + step;
+	while (!stop && (iterations <= 0 || n < iterations)) {
+		uint64_t now;
+		time_t sec;
+		struct tm tm;
+
+		sleep_until(next);
+		if (stop)
+			break;
+		now = wall_ns();
+		next += step;
+		devmon_poll(m, now);
+		n++;
+		if (json) {
+			printf("{\"type\":\"devices\",\"n\":%u,\"time\":%.6f,\"devices\":", n, now / 1e9);
+			devmon_json(stdout, m);
+			fputs("}\n", stdout);
+		} else {
+			sec = (time_t)(now / 1000000000ull);
+			gmtime_r(&sec, &tm);
+			printf("rocetop %u - %02d:%02d:%02d UTC, devices\n", n, tm.tm_hour, tm.tm_min, tm.tm_sec);
+			devmon_text(stdout, m);
+			fputc('\n', stdout);
+		}
+		if (fflush(stdout) != 0) {
+			fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno));
+			devmon_close(m);
+			return 1;
+		}
+	}
+	devmon_close(m);
+	return 0;
 }
 
 /* The TUI's reader: ready frames, decoded, into the engine. */
@@ -249,7 +351,8 @@ static void progress(struct run *r, uint64_t frames, int done)
 int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
-	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX };
+	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_DEVICE, OPT_QPINT,
+	       OPT_DEVALL };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -273,6 +376,9 @@ int main(int argc, char **argv)
 		{ "relinquish-privileges", required_argument, NULL, 'Z' },
 		{ "prometheus", required_argument, NULL, OPT_PROM },
 		{ "prometheus-max-flows", required_argument, NULL, OPT_PROM_MAX },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "qp-interval", required_argument, NULL, OPT_QPINT },
+		{ "device-all-counters", no_argument, NULL, OPT_DEVALL },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -297,6 +403,8 @@ int main(int argc, char **argv)
 	uint64_t no = 0, v64;
 	char *filter = NULL;
 	uint16_t port;
+	struct devmon_cfg dcfg = { .qp_interval = -1 };
+	static struct devmon *dev;
 
 	while ((c = getopt_long(argc, argv, "+r:i:c:d:n:bB:s:w:Z:hV", opts, NULL)) != -1) {
 		switch (c) {
@@ -338,6 +446,25 @@ int main(int argc, char **argv)
 			}
 			prom_max = (unsigned)v64;
 			break;
+		case OPT_DEVICE:
+			if (dcfg.nspecs == DEVMON_MAX_SPECS) {
+				fprintf(stderr, "rocetop: at most %d --device options\n", DEVMON_MAX_SPECS);
+				return 2;
+			}
+			dcfg.specs[dcfg.nspecs++] = optarg;
+			break;
+		case OPT_QPINT: {
+			char *end;
+
+			errno = 0;
+			dcfg.qp_interval = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(dcfg.qp_interval >= 0.1) || dcfg.qp_interval > 86400) {
+				fprintf(stderr, "rocetop: bad --qp-interval '%s' (seconds, 0.1 to 86400)\n", optarg);
+				return 2;
+			}
+			break;
+		}
+		case OPT_DEVALL: dcfg.all_counters = 1; break;
 		case OPT_PACKETS: packets = 1; break;
 		case OPT_JSON: json = 1; break;
 		case 'b': batch = 1; break;
@@ -418,10 +545,27 @@ int main(int argc, char **argv)
 			have_delay = 1;
 		}
 	}
-	if (!file == !iface) {
-		fprintf(stderr, "rocetop: give exactly one of -r FILE or -i IFACE (see --help)\n");
+	if ((file && iface) || (!file && !iface && !dcfg.nspecs)) {
+		fprintf(stderr, "rocetop: give exactly one of -r FILE or -i IFACE, or --device (see --help)\n");
 		return 2;
 	}
+	if (dcfg.qp_interval < 0)
+		dcfg.qp_interval = delay;
+	if (dcfg.nspecs && packets) {
+		fprintf(stderr, "rocetop: --device goes with the flow analysis, not with --packets\n");
+		return 2;
+	}
+	if (dcfg.nspecs || (iface && !packets)) {
+		for (unsigned i = 0; i < scfg.nifaces && !packets; i++)
+			dcfg.netdevs[dcfg.nnetdevs++] = scfg.ifaces[i];
+		dev = devmon_open(&dcfg, err, sizeof err);
+		if (!dev && err[0]) {
+			fprintf(stderr, "rocetop: %s\n", err);
+			return 1;
+		}
+	}
+	if (!file && !iface)
+		return device_only(dev, json, delay, iterations, user, prom_addr);
 	if (packets && (batch || iterations > 0)) {
 		fprintf(stderr, "rocetop: -b and -n go with the flow analysis, not with --packets\n");
 		return 2;
@@ -472,6 +616,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		run.ctx.source = source_name(src);
+		if (dev) {
+			run.dev = dev;
+			run.ctx.devices = dev;
+			run.ctx.devices_text = dev_text;
+			run.ctx.devices_json = dev_json;
+			devmon_poll(dev, wall_ns());
+			if (prom)
+				prom_extra(prom, dev_prom, dev);
+		}
 		run.ctx.live = !file;
 		run.json = json;
 		/* text snapshots with -b (and, until the TUI, live); JSON ones with -d or -n */
@@ -552,5 +705,6 @@ int main(int argc, char **argv)
 		engine_free(&run.eng);
 	prom_close(prom);
 	source_close(src);
+	devmon_close(dev);
 	return rc;
 }

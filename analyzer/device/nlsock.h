@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nlsock.h — RDMA netlink requests through libmnl: one dump at a time, the
+ * whole reply gathered into one buffer for nlparse.
+ *
+ * Replay: with ROCETOP_NETLINK_REPLAY=DIR set, no socket is opened and each
+ * dump is read from DIR/NAME.bin instead (NAME from nls_file_name(), the
+ * names tools/nlrecord writes), so tests run on recorded kernel replies.
+ */
+#ifndef ROCETOP_NLSOCK_H
+#define ROCETOP_NLSOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct nls;
+
+/* NULL with err[] set (no NETLINK_RDMA in this kernel, no memory). */
+struct nls *nls_open(char *err, size_t errcap);
+void nls_close(struct nls *s);
+
+/* Sends the dump request cmd (RDMA_NLDEV_CMD_*), with DEV_INDEX when
+ * dev_index is not 0, and gathers the reply until NLMSG_DONE or an error
+ * answer.  *buf (valid until the next call) and *len hold every message.
+ * 0, or a negative errno (the kernel's answer, or the socket's). */
+int nls_dump(struct nls *s, uint8_t cmd, uint32_t dev_index, const uint8_t **buf, size_t *len);
+
+/* "dev", "port-1", "qp-1", "cq-1", "mr-1", "cmid-1" (cmd and device index). */
+const char *nls_file_name(uint8_t cmd, uint32_t dev_index, char *buf, size_t cap);
+
+#endif
