@@ -120,7 +120,7 @@ $(ROCEGEN): $(GEN_OBJS) $(LIBA)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBA) tests/unit/testutil.h
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) -Itests/unit $(LDSAN) -o $@ $< $(LIBA) -lcmocka -lz -lpcap
+	$(CC) $(ALLCFLAGS) -Itests/unit $(LDSAN) -o $@ $< $(LIBA) -lcmocka -lz -lpcap $(TEST_LIBS_$*)
 
 $(BUILD)/tools/%: tools/%.c $(LIBA)
 	@mkdir -p $(@D)
@@ -134,6 +134,9 @@ $(BUILD)/tools/nlrecord: tools/nlrecord.c analyzer/device/nlsock.c analyzer/devi
 # tests and tools that compile an analyzer file in (the flow engine)
 $(BUILD)/tests/test_flow $(BUILD)/tools/bench_flow: analyzer/flow.c analyzer/flow.h
 $(BUILD)/tests/test_pcapfile: analyzer/pcapfile.c analyzer/pcapfile.h
+# the device source's netlink parser (libmnl)
+$(BUILD)/tests/test_nlparse: analyzer/device/nlparse.c analyzer/device/nlparse.h tests/unit/test_nlparse_fixtures.h
+TEST_LIBS_test_nlparse := -lmnl
 
 -include $(LIB_OBJS:.o=.d) $(LIB_PIC:.o=.d) $(ANA_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
 
@@ -200,9 +203,15 @@ FUZZ_CC := clang
 FUZZ_FLAGS := -std=gnu11 -g -O1 $(LIB_INC) -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_*.c)))
 
+# per-target extra sources and libraries: FUZZ_EXTRA_name, FUZZ_LIBS_name
+FUZZ_EXTRA_fuzz_netlink := analyzer/device/nlparse.c
+FUZZ_LIBS_fuzz_netlink := -Ianalyzer/device -lmnl
+
 $(BUILD)/fuzz/%: fuzz/%.c $(LIB_SRCS) lib/roce.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(FUZZ_EXTRA_$*) $(FUZZ_LIBS_$*)
+
+$(BUILD)/fuzz/fuzz_netlink: analyzer/device/nlparse.c analyzer/device/nlparse.h
 
 fuzz: $(FUZZ_TARGETS)
 	@echo "fuzzers: $(FUZZ_TARGETS)  (run e.g. $(firstword $(FUZZ_TARGETS)) fuzz/corpus)"
