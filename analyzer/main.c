@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <net/if.h>
 #include <pcap/pcap.h>
 #include <signal.h>
 #include <stdio.h>
@@ -238,6 +239,18 @@ static void dev_prom(FILE *f, const void *ctx)
 	if (now - m->last_ns > 1000000000ull)
 		devmon_poll(m, now);
 	devmon_prom(f, m);
+}
+
+/* -i NAME where NAME is an RDMA device (rxe0, mlx5_0) and no netdev. */
+static int rdma_not_netdev(const char *name)
+{
+	char path[512];
+	struct stat st;
+
+	if (if_nametoindex(name) || strchr(name, '/'))
+		return 0;
+	snprintf(path, sizeof path, "%s/class/infiniband/%s", sysfs_root(), name);
+	return stat(path, &st) == 0;
 }
 
 /* Sleeps until t (wall clock) or a signal. */
@@ -566,6 +579,14 @@ int main(int argc, char **argv)
 	}
 	if (!file && !iface)
 		return device_only(dev, json, delay, iterations, user, prom_addr);
+	for (unsigned i = 0; i < scfg.nifaces; i++)
+		if (rdma_not_netdev(scfg.ifaces[i])) {
+			fprintf(stderr, "rocetop: %s is an RDMA device, not a network interface: this build cannot "
+				"capture through it (offloaded RoCE never reaches a netdev); use --device %s for what "
+				"the NIC itself counts, or -i with its netdev\n", scfg.ifaces[i], scfg.ifaces[i]);
+			devmon_close(dev);
+			return 1;
+		}
 	if (packets && (batch || iterations > 0)) {
 		fprintf(stderr, "rocetop: -b and -n go with the flow analysis, not with --packets\n");
 		return 2;

@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	nlp_vec_init(&devs, NLP_DEV);
-	if ((rc = nls_dump(s, RDMA_NLDEV_CMD_GET, 0, &b, &len)) < 0 || save(argv[1], RDMA_NLDEV_CMD_GET, 0, b, len) ||
+	if ((rc = nls_dump(s, RDMA_NLDEV_CMD_GET, NLS_NO_DEV, &b, &len)) < 0 || save(argv[1], RDMA_NLDEV_CMD_GET, 0, b, len) ||
 	    nlp_parse(NLP_DEV, b, len, &devs) < 0) {
 		fprintf(stderr, "nlrecord: device dump: %s\n", rc < 0 ? strerror(-rc) : "failed");
 		return 1;

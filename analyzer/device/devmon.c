@@ -33,7 +33,7 @@ static void nl_devices(struct devmon *m, struct nlp_vec *devs)
 	nlp_vec_init(devs, NLP_DEV);
 	if (!m->nl)
 		return;
-	if ((rc = nls_dump(m->nl, RDMA_NLDEV_CMD_GET, 0, &b, &len)) < 0 ||
+	if ((rc = nls_dump(m->nl, RDMA_NLDEV_CMD_GET, NLS_NO_DEV, &b, &len)) < 0 ||
 	    (rc = nlp_parse(NLP_DEV, b, len, devs)) < 0)
 		snprintf(m->nl_err, sizeof m->nl_err, "RDMA netlink device dump: %s",
 			 rc < -1000 ? strerror(-rc - 1000) : rc < 0 && rc > -200 ? strerror(-rc) : "malformed reply");
@@ -45,7 +45,7 @@ static void nl_ports(struct devmon *m, struct dm_dev *d)
 	const uint8_t *b;
 	size_t len;
 
-	if (!m->nl || !d->index)
+	if (!m->nl || !d->have_index)
 		return;
 	nlp_vec_init(&v, NLP_PORT);
 	if (nls_dump(m->nl, RDMA_NLDEV_CMD_PORT_GET, d->index, &b, &len) == 0 &&
@@ -132,6 +132,7 @@ static int all_devices(struct devmon *m, struct nlp_vec *nd)
 		for (size_t j = 0; j < nd->n; j++)
 			if (!strcmp(NLP_AT(nd, struct nlp_dev, j)->name, name)) {
 				d->index = NLP_AT(nd, struct nlp_dev, j)->index;
+				d->have_index = 1;
 				if (!np)
 					for (unsigned k = 1; k <= NLP_AT(nd, struct nlp_dev, j)->nports && np < MAX_PORTS; k++)
 						ports[np++] = k;
@@ -457,7 +458,7 @@ void devmon_poll(struct devmon *m, uint64_t now_ns)
 			read_port(m, d, &d->ports[j], qp_due, m->dt);
 			read_ethtool(&d->ports[j], m->dt, !m->polls);
 		}
-		if (qp_due && m->nl && d->index)
+		if (qp_due && m->nl && d->have_index)
 			read_qps(m, d, m->qp_dt);
 	}
 	if (qp_due) {

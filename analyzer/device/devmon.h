@@ -62,7 +62,8 @@ struct dm_qp {
 
 struct dm_dev {
 	char name[64];
-	uint32_t index;                        /* netlink device index (0: unknown) */
+	uint32_t index;                        /* netlink device index (from 0) */
+	int have_index;                        /* netlink knows the device */
 	struct dm_port *ports;
 	size_t nports;
 	struct dm_qp *qps, *prev_qps;          /* sorted by lqpn */

@@ -88,8 +88,8 @@ static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		const struct sysfs_counter *c = &p->sp.ctr[i];
 		const struct dm_rate *r = p->rate ? &p->rate[i] : NULL;
 
-		/* before the first rate: the counters that are not zero */
-		if (!(r && show_rate(m, r)) && !(m->polls <= 1 && (c->value || m->cfg.all_counters)))
+		/* without a rate yet (first read, reset): the totals that are not zero */
+		if (!(r && show_rate(m, r)) && !((!r || !r->valid) && c->value))
 			continue;
 		fprintf(f, "  %-32s %14" PRIu64, c->name, c->value);
 		if (r && r->valid)
@@ -121,7 +121,7 @@ void devmon_text(FILE *f, const struct devmon *m)
 
 		for (size_t j = 0; j < d->nports; j++)
 			port_text(f, m, d, &d->ports[j]);
-		if (m->nl && d->index)
+		if (m->nl && d->have_index)
 			qps_text(f, d);
 	}
 }
@@ -244,7 +244,7 @@ void devmon_json(FILE *f, const struct devmon *m)
 				fputc(',', f);
 			port_json(f, m, &d->ports[j]);
 		}
-		fprintf(f, "],\"netlink\":%s", m->nl && d->index && !d->qp_err ? "true" : "false");
+		fprintf(f, "],\"netlink\":%s", m->nl && d->have_index && !d->qp_err ? "true" : "false");
 		fputs(",\"qps\":[", f);
 		for (size_t j = 0; j < d->nqps; j++) {
 			if (j)

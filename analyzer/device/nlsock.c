@@ -128,7 +128,7 @@ static int send_request(struct nls *s, uint8_t cmd, uint32_t dev_index)
 	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP;
 	nlh->nlmsg_seq = ++s->seq;
-	if (dev_index)
+	if (dev_index != NLS_NO_DEV)
 		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
 	if (mnl_socket_sendto(s->sk, nlh, nlh->nlmsg_len) < 0)
 		return -errno;

@@ -19,8 +19,10 @@ struct nls;
 struct nls *nls_open(char *err, size_t errcap);
 void nls_close(struct nls *s);
 
-/* Sends the dump request cmd (RDMA_NLDEV_CMD_*), with DEV_INDEX when
- * dev_index is not 0, and gathers the reply until NLMSG_DONE or an error
+#define NLS_NO_DEV UINT32_MAX   /* a dump of every device (CMD_GET) */
+
+/* Sends the dump request cmd (RDMA_NLDEV_CMD_*), with DEV_INDEX unless
+ * dev_index is NLS_NO_DEV (device indexes start at 0), and gathers the reply until NLMSG_DONE or an error
  * answer.  *buf (valid until the next call) and *len hold every message.
  * 0, or a negative errno (the kernel's answer, or the socket's). */
 int nls_dump(struct nls *s, uint8_t cmd, uint32_t dev_index, const uint8_t **buf, size_t *len);
