@@ -56,7 +56,7 @@ struct dm_port {
 
 struct dm_qp {
 	struct nlp_qp q;
-	char comm[64];                         /* /proc/PID/comm, or "[kern_name]" */
+	char comm[64];                         /* /proc/PID/comm, or the kernel module's name */
 	struct dm_rate sq_rate, rq_rate;       /* PSN/s */
 };
 

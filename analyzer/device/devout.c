@@ -57,7 +57,8 @@ static void qps_text(FILE *f, const struct dm_dev *d)
 		psn_text(f, &q->sq_rate);
 		fprintf(f, " %8s %8s", rqpn, rqpsn);
 		psn_text(f, &q->rq_rate);
-		fprintf(f, " %4s %7s %s\n", pdn, pid, q->comm[0] ? q->comm : "-");
+		fprintf(f, " %4s %7s %s%s%s\n", pdn, pid, q->q.have & NLP_HAVE_KERN ? "[" : "", q->comm[0] ? q->comm : "-",
+			q->q.have & NLP_HAVE_KERN ? "]" : "");
 	}
 	for (size_t i = 0; i < d->cmids.n; i++) {
 		const struct nlp_cmid *c = NLP_AT(&d->cmids, struct nlp_cmid, i);
@@ -207,6 +208,8 @@ static void qp_json(FILE *f, const struct dm_qp *q)
 		fprintf(f, ",\"pid\":%u", q->q.own.pid);
 	fputs(",\"comm\":", f);
 	json_string(f, q->comm);
+	if (q->q.have & NLP_HAVE_KERN)
+		fputs(",\"kernel\":true", f);
 	fputs(",\"sq_psn_per_s\":", f);
 	json_rate(f, &q->sq_rate);
 	fputs(",\"rq_psn_per_s\":", f);
@@ -295,14 +298,14 @@ void devmon_prom(FILE *f, const struct devmon *m)
 			fprintf(f, ",port=\"%u\"} %d\n", m->devs[i].ports[j].port,
 				!strcmp(port_state(&m->devs[i].ports[j]), "ACTIVE"));
 		}
-	phead(f, "rocetop_rdma_port_counter_total", "counter",
+	phead(f, "rocetop_rdma_port_stat_total", "counter",
 	      "an RDMA port counter (sysfs hw_counters and counters), named as the kernel names it");
 	for (size_t i = 0; i < m->ndevs; i++)
 		for (size_t j = 0; j < m->devs[i].nports; j++) {
 			const struct dm_port *p = &m->devs[i].ports[j];
 
 			for (size_t k = 0; k < p->sp.nctr; k++) {
-				fputs("rocetop_rdma_port_counter_total{device=", f);
+				fputs("rocetop_rdma_port_stat_total{device=", f);
 				plabel(f, m->devs[i].name);
 				fprintf(f, ",port=\"%u\",group=\"%s\",counter=", p->port,
 					p->sp.ctr[k].group == SYSFS_PMA ? "counters" : "hw_counters");

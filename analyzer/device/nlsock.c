@@ -24,6 +24,7 @@
 struct nls {
 	struct mnl_socket *sk;
 	const char *replay;            /* ROCETOP_NETLINK_REPLAY, or NULL */
+	unsigned qp_dumps;             /* replay: QP dumps so far (which directory) */
 	uint32_t seq, portid;
 	uint8_t *buf;                  /* the gathered reply */
 	size_t len, cap;
@@ -103,11 +104,20 @@ static int grow(struct nls *s, size_t more)
 static int replay_read(struct nls *s, uint8_t cmd, uint32_t dev_index)
 {
 	char name[32], path[4096];
+	const char *dir = s->replay, *end;
+	unsigned k;
 	FILE *f;
 	size_t n;
 	int rc = 0;
 
-	snprintf(path, sizeof path, "%s/%s.bin", s->replay, nls_file_name(cmd, dev_index, name, sizeof name));
+	if (cmd == RDMA_NLDEV_CMD_RES_QP_GET)
+		s->qp_dumps++;
+	/* the (qp_dumps - 1)th directory of the list, or the last */
+	for (k = 1; k < s->qp_dumps && strchr(dir, ':'); k++)
+		dir = strchr(dir, ':') + 1;
+	end = strchr(dir, ':');
+	snprintf(path, sizeof path, "%.*s/%s.bin", (int)(end ? (size_t)(end - dir) : strlen(dir)), dir,
+		 nls_file_name(cmd, dev_index, name, sizeof name));
 	if (!(f = fopen(path, "rb")))
 		return -ENOENT;
 	do {

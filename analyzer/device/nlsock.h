@@ -6,6 +6,8 @@
  * Replay: with ROCETOP_NETLINK_REPLAY=DIR set, no socket is opened and each
  * dump is read from DIR/NAME.bin instead (NAME from nls_file_name(), the
  * names tools/nlrecord writes), so tests run on recorded kernel replies.
+ * DIR1:DIR2:… are recordings in time order: each QP dump after the first
+ * moves on to the next directory (the last one stays).
  */
 #ifndef ROCETOP_NLSOCK_H
 #define ROCETOP_NLSOCK_H

@@ -189,7 +189,7 @@ static void test_cm_id_addresses(void **state)
 
 /* ---- recorded replies (tests/fixtures/device) ------------------------------- */
 
-static __attribute__((unused)) uint8_t *load(const char *name, size_t *len)
+static uint8_t *load(const char *name, size_t *len)
 {
 	char path[512];
 	FILE *f;
