@@ -99,6 +99,31 @@ PY
 	fails=$((fails + $(grep -c '^FAIL ' "$T/$g.py.out")))
 done
 
+# PSN/s: two recordings of a guest during traffic, replayed as two QP dumps
+# ~1 s apart (ROCETOP_NETLINK_REPLAY=DIR1:DIR2): the rate is their PSN
+# difference over the wall-clock time between the dumps
+TV=$FX/traffic/vma
+ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$TV/1:$TV/2 "$R" --device all --json -n 1 -d 1 \
+	--qp-interval 0.5 > "$T/psn.json" 2>&1
+python3 - "$T/psn.json" "$TV/1/qp-0.bin" "$TV/2/qp-0.bin" > "$T/psn.out" <<'PY'
+import json, struct, sys
+q = {x["lqpn"]: x for x in json.load(open(sys.argv[1]))["devices"][0]["qps"]}
+# the recorded PSNs (from the replays themselves: see tests/unit/test_nlparse_fixtures.h)
+rq17 = (1803308, 1910803); sq18 = (5215598, 5216513); rq18 = (14635865, 14636322)
+def near(rate, pair):
+    d = (pair[1] - pair[0]) % (1 << 24)
+    return rate is not None and d / 1.6 <= rate <= d / 0.8
+for what, rate, pair in (("QP 17 (ib_write_bw server, RTR) rq", q[17]["rq_psn_per_s"], rq17),
+                         ("QP 18 (rping) sq", q[18]["sq_psn_per_s"], sq18),
+                         ("QP 18 (rping) rq", q[18]["rq_psn_per_s"], rq18)):
+    print(("ok   " if near(rate, pair) else "FAIL ") + "PSN/s %s: %s for +%d PSNs in ~1 s" % (what, rate, pair[1] - pair[0]))
+print(("ok   " if q[17]["sq_psn_per_s"] == 0 else "FAIL ") + "PSN/s QP 17 sq: 0 (a write responder sends only ACKs)")
+print(("ok   " if q[1]["sq_psn_per_s"] is None else "FAIL ") + "PSN/s: none for the GSI QP (not RC/UC)")
+PY
+cat "$T/psn.out"
+oks=$((oks + $(grep -c '^ok ' "$T/psn.out")))
+fails=$((fails + $(grep -c '^FAIL ' "$T/psn.out")))
+
 replay vmb 1 --device all -b -n 1 -d 0.05 > "$T/vmb.txt" 2>&1
 check "text: QP table header and an RC row" grep -q "LQPN PORT TYPE" "$T/vmb.txt"
 grep -E "^ +[0-9]+ +1 RC " "$T/vmb.txt" | head -3 | sed 's/^/     /'
@@ -130,7 +155,7 @@ else
 	pid=$!
 	wait $pid
 	peer=$(ip -n "$NS" -o link show devt1 | cut -d: -f1)
-	python3 - "$T/live.json" "$peer" <<'PY' && ok "live: ethtool -S of devt0 (veth): peer_ifindex = $peer, devt1's ifindex; netdev from the GID table" || fail "live ethtool: $(head -c 600 "$T/live.json")"
+	python3 - "$T/live.json" "$peer" <<'PY' && ok "live: netdev statistics (SIOCETHTOOL) of devt0 (veth): peer_ifindex = $peer, devt1's ifindex; netdev from the GID table" || fail "live netdev statistics: $(head -c 600 "$T/live.json")"
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 p = lines[-1]["devices"][0]["ports"][0]
@@ -140,15 +165,23 @@ assert p["ethtool"]["peer_ifindex"] == int(sys.argv[2]), p["ethtool"]
 assert lines[-1]["devices"][0]["netlink"] is False
 PY
 	port=$((20000 + $$ % 20000))
-	ROCETOP_SYSFS_ROOT=$T/sys ip netns exec "$NS" "$R" -i devt0 -b -n 3 -d 1 --prometheus 127.0.0.1:$port \
+	ROCETOP_SYSFS_ROOT=$T/sys ip netns exec "$NS" "$R" -i devt0 -b -n 4 -d 1 --prometheus 127.0.0.1:$port \
 		> "$T/join.txt" 2>"$T/join.err" &
 	PROM_PID=$!
-	sleep 1.5
-	ip netns exec "$NS" curl -s "http://127.0.0.1:$port/metrics" > "$T/metrics" 2>/dev/null
+	# the first scrape that succeeds (the listener is up once the capture is open)
+	ip netns exec "$NS" python3 - "$port" > "$T/metrics" 2>"$T/scrape.err" <<'PY'
+import sys, time, urllib.request
+for i in range(40):
+    try:
+        sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
+        break
+    except OSError:
+        time.sleep(0.1)
+PY
 	wait $PROM_PID; PROM_PID=
 	check "-i devt0: the RDMA port whose netdev it is joins the snapshots" grep -q "^device rxe0 port 1: ACTIVE" "$T/join.txt"
 	check "--prometheus: device series present" grep -q '^rocetop_rdma_port_stat_total{device="rxe0",port="1",group="hw_counters",counter="sent_pkts"}' "$T/metrics"
-	check "--prometheus: ethtool series of devt0" grep -q '^rocetop_netdev_ethtool_stat{netdev="devt0",stat="peer_ifindex"}' "$T/metrics"
+	check "--prometheus: netdev statistics series of devt0" grep -q '^rocetop_netdev_ethtool_stat{netdev="devt0",stat="peer_ifindex"}' "$T/metrics"
 	if command -v promtool >/dev/null; then
 		check "promtool check metrics: no complaint" sh -c "promtool check metrics < '$T/metrics' > '$T/promtool.out' 2>&1 && ! grep -q . '$T/promtool.out'"
 		[ -s "$T/promtool.out" ] && head -5 "$T/promtool.out"
