@@ -628,6 +628,7 @@ int main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGXFSZ, SIG_IGN);      /* a file size limit: write() fails with EFBIG, reported */
 
 	if (!packets) {
 		if (engine_init(&run.eng, &ecfg)) {
@@ -668,6 +669,10 @@ int main(int argc, char **argv)
 				      .version = ROCETOP_VERSION };
 
 		rc = tui_run(&tc);
+		if (source_dump_close(src, err, sizeof err) < 0) {
+			fprintf(stderr, "rocetop: %s\n", err);
+			rc = 1;
+		}
 		engine_free(&run.eng);
 		prom_close(prom);
 		source_close(src);
@@ -690,8 +695,12 @@ int main(int argc, char **argv)
 		if (c == SOURCE_EOF)
 			break;             /* end of file */
 		if (c < 0) {
-			fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(src),
-				source_error(src), (unsigned long long)no);
+			if (source_write_failed(src))
+				fprintf(stderr, "rocetop: %s (after %llu frames)\n", source_error(src),
+					(unsigned long long)no);
+			else
+				fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(src),
+					source_error(src), (unsigned long long)no);
 			rc = 1;
 			break;
 		}
@@ -710,6 +719,10 @@ int main(int argc, char **argv)
 		if (run.psize && !(no & 0xffff))
 			progress(&run, no, 0);
 	}
+	if (!source_write_failed(src) && source_dump_close(src, err, sizeof err) < 0) {
+		fprintf(stderr, "rocetop: %s\n", err);
+		rc = 1;
+	}
 	if (!packets) {
 		progress(&run, no, 1);
 		update_drops(&run, src);
@@ -718,8 +731,9 @@ int main(int argc, char **argv)
 		else
 			report_summary_text(stdout, &run.eng, &run.ctx);
 	}
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno));
+	errno = 0;
+	if ((fflush(stdout) != 0) | ferror(stdout)) {
+		fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno ? errno : EIO));
 		rc = 1;
 	}
 	if (!packets)
