@@ -666,7 +666,7 @@ int main(int argc, char **argv)
 		struct feed fd = { src, &cfg, &run.eng };
 		struct tui_cfg tc = { .eng = &run.eng, .ecfg = &ecfg, .src = src, .feed = feed, .feed_ctx = &fd,
 				      .prom_addr = prom ? prom_address(prom) : NULL, .interval = have_delay ? delay : 1,
-				      .version = ROCETOP_VERSION };
+				      .version = ROCETOP_VERSION, .dev = dev };
 
 		rc = tui_run(&tc);
 		if (source_dump_close(src, err, sizeof err) < 0) {

@@ -128,6 +128,28 @@ replay vmb 1 --device all -b -n 1 -d 0.05 > "$T/vmb.txt" 2>&1
 check "text: QP table header and an RC row" grep -q "LQPN PORT TYPE" "$T/vmb.txt"
 grep -E "^ +[0-9]+ +1 RC " "$T/vmb.txt" | head -3 | sed 's/^/     /'
 
+# the terminal view's device screen (key D), on the replayed traffic recording
+if command -v tmux >/dev/null 2>&1; then
+	TS=device-tui-$$
+	tmux new-session -d -s "$TS" -x 130 -y 40 "env ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$TV/1:$TV/2 \
+		$R -r $repo/captures/lab/roce_send_bw_netem.pcap --device rxe0 --speed 0.01" 2>/dev/null
+	sleep 1.5
+	tmux send-keys -t "$TS" D
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		sleep 0.5
+		tmux capture-pane -p -t "$TS" > "$T/tui.txt" 2>/dev/null
+		grep -q "cm_id 1 TCP CONNECT" "$T/tui.txt" && break
+	done
+	tmux send-keys -t "$TS" D
+	sleep 0.5
+	tmux capture-pane -p -t "$TS" > "$T/tui2.txt" 2>/dev/null
+	tmux send-keys -t "$TS" q
+	sleep 0.3
+	tmux kill-session -t "$TS" 2>/dev/null
+	check "TUI: D shows the device screen (port, QPs 17 and 18 with pid, CM IDs)" sh -c "grep -q '^device rxe0 port 1: ACTIVE' '$T/tui.txt' && grep -qE '^ +17 +1 RC +RTR .* 243 ' '$T/tui.txt' && grep -qE '^ +18 +1 RC +RTS .* 263 ' '$T/tui.txt' && grep -q 'cm_id 1 TCP CONNECT 10.99.0.1:7174 -> 10.99.0.2:54777 lqpn 18' '$T/tui.txt'"
+	check "TUI: D again goes back to the flows" grep -q "FLOW\|SRC" "$T/tui2.txt"
+fi
+
 # ---- 2. errors ----------------------------------------------------------------------
 out=$(ROCETOP_SYSFS_ROOT=$FX/vma/sys ROCETOP_NETLINK_REPLAY=$FX/vma/1 "$R" --device mlx5_9 -n 1 2>&1); rc=$?
 check "--device mlx5_9 (none such): exit 1, one line naming it" test "$rc" = 1 -a "$(echo "$out" | wc -l)" = 1
