@@ -390,7 +390,7 @@ static void qp_rates(struct dm_dev *d, double dt)
 {
 	for (size_t i = 0; i < d->nqps; i++) {
 		struct dm_qp *q = &d->qps[i];
-		const struct dm_qp *o = bsearch(q, d->prev_qps, d->nprev_qps, sizeof *q, by_lqpn);
+		const struct dm_qp *o = d->nprev_qps ? bsearch(q, d->prev_qps, d->nprev_qps, sizeof *q, by_lqpn) : NULL;
 
 		if (!o || q->q.type != o->q.type || (q->q.type != 2 && q->q.type != 3))
 			continue;       /* RC and UC only */

@@ -357,7 +357,8 @@ int nlp_parse(enum nlp_kind kind, const uint8_t *buf, size_t len, struct nlp_vec
 	 * inside the allocation. */
 	if (!(copy = calloc(1, len + NLMSG_ALIGNTO)))
 		return NLP_ENOMEM;
-	memcpy(copy, buf, len);
+	if (len)
+		memcpy(copy, buf, len);
 	buf = copy;
 	rc = walk(k, buf, len, out);
 	free(copy);

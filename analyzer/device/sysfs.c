@@ -247,7 +247,8 @@ int sysfs_read_port(const char *dev, unsigned port, int gids, struct sysfs_port 
 	snprintf(path, sizeof path, "%s/counters", base);
 	if (add_counters(path, SYSFS_PMA, p) < 0)
 		return -1;
-	qsort(p->ctr, p->nctr, sizeof *p->ctr, by_counter);
+	if (p->nctr)
+		qsort(p->ctr, p->nctr, sizeof *p->ctr, by_counter);
 	if (gids)
 		read_gids(base, p);
 	return 0;
