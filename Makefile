@@ -62,7 +62,7 @@ LIBPIC_A := $(BUILD)/lib/libroce_pic.a
 
 # Test scripts run by check-one, each with BUILD in its environment, in this
 # order; fragments below may append to it.
-CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/analysis.sh tests/iwarp_sync.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh tests/device.sh
+CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh tests/device.sh
 
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=
@@ -71,7 +71,7 @@ PLUGIN :=
 -include target/target.mk
 
 .PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
-        have-deps golden difftest interop fixtures bench-gen bench-lab
+        have-deps golden difftest interop fixtures bench-gen bench-lab bench-live
 .DEFAULT_GOAL := all
 
 all: lib $(PROGRAMS) $(TOOL_BINS) $(PLUGIN)
@@ -242,6 +242,10 @@ bench: all
 
 bench-gen: all
 	BUILD=$(BUILD) bench/gen.sh
+
+# live capture under load on a veth pair: rocetop vs tcpdump (root)
+bench-live: all
+	BUILD=$(BUILD) bench/live.sh
 
 # rocegen client against a lab guest vs the guests' own ib_write_bw (needs the lab)
 bench-lab: all

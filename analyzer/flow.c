@@ -963,6 +963,9 @@ void engine_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint
 	struct engine_totals *t = &e->t;
 
 	(void)caplen;
+	/* a mirror copy counts as the frame it carries */
+	if (p->encap.kind && p->encap.inner_off)
+		wirelen = p->wirelen;
 	if (!t->frames || ts < t->first_ns)
 		t->first_ns = ts;
 	if (ts > t->last_ns)

@@ -58,6 +58,8 @@ static void usage(FILE *f)
 		"      --qp-interval SECONDS  how often to dump the QP table (default: -d)\n"
 		"      --device-all-counters  rates of every counter, not only those that moved\n"
 		"  -B, --buffer-size KiB  kernel capture buffer per interface (default 32768)\n"
+		"      --buffer-frames N  ... or larger, to hold N frames of the interface's MTU\n"
+		"                         (up to the snaplen; default 8192)\n"
 		"  -s, --snaplen BYTES    bytes captured per frame (default 9216)\n"
 		"  -w, --write FILE       also save the frames read to a pcap file\n"
 		"      --speed X          replay at X times the capture's pace (0: as fast as possible;\n"
@@ -77,6 +79,8 @@ static void usage(FILE *f)
 		"      --roce-port PORT   also decode UDP destination PORT as RoCEv2 (up to 8)\n"
 		"      --no-legacy-port   do not decode UDP port 1021 as RoCEv2\n"
 		"      --iwarp-port PORT  treat TCP PORT as carrying iWARP FPDUs\n"
+		"      --vxlan-port PORT  also decapsulate VXLAN on UDP PORT (4789 and 8472 always)\n"
+		"      --no-decap         do not decapsulate mirror copies (ERSPAN, GRE-TEB, VXLAN)\n"
 		"      --pmtu BYTES       path MTU for READ accounting until the capture tells\n"
 		"                         (256..4096, default 1024)\n"
 		"      --link-speed SPEED link speed for PFC pause time (100G, 25G, 10000M; default 100G)\n"
@@ -179,16 +183,38 @@ struct run {
 	struct devmon *dev;          /* --device, or NULL */
 };
 
+static void drop_counts(struct report_drop_counts *d, const struct source_stats *st, const char *name)
+{
+	d->name = name;
+	d->received = st->recv;
+	d->dropped = st->drop;
+	d->freezes = st->freeze;
+	d->if_dropped = st->ifdrop;
+	d->ring_frames = st->ring_frames;
+}
+
 static void update_drops(struct run *r, struct source *src)
 {
-	struct source_stats st;
+	struct report_drops *d = &r->ctx.drops;
 
-	source_stats_total(src, &st);
-	if (r->ctx.live && st.valid) {
-		r->ctx.drops.valid = 1;
-		r->ctx.drops.received = st.recv;
-		r->ctx.drops.dropped = st.drop;
-		r->ctx.drops.if_dropped = st.ifdrop;
+	if (!r->ctx.live)
+		return;
+	memset(d, 0, sizeof *d);
+	for (unsigned i = 0; i < source_count(src) && d->n < REPORT_MAX_IFACES; i++) {
+		struct source_stats st;
+		struct report_drop_counts *one = &d->iface[d->n];
+
+		source_stats(src, i, &st);
+		if (!st.valid)
+			continue;
+		drop_counts(one, &st, source_iface(src, i));
+		d->n++;
+		d->valid = 1;
+		d->sum.received += one->received;
+		d->sum.dropped += one->dropped;
+		d->sum.freezes += one->freezes;
+		d->sum.if_dropped += one->if_dropped;
+		d->sum.ring_frames += one->ring_frames;
 	}
 }
 
@@ -364,8 +390,8 @@ static void progress(struct run *r, uint64_t frames, int done)
 int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
-	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_DEVICE, OPT_QPINT,
-	       OPT_DEVALL };
+	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
+	       OPT_BUFFRAMES, OPT_DEVICE, OPT_QPINT, OPT_DEVALL };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -378,10 +404,13 @@ int main(int argc, char **argv)
 		{ "roce-port", required_argument, NULL, OPT_ROCEPORT },
 		{ "no-legacy-port", no_argument, NULL, OPT_NOLEGACY },
 		{ "iwarp-port", required_argument, NULL, OPT_IWARP },
+		{ "vxlan-port", required_argument, NULL, OPT_VXLAN },
+		{ "no-decap", no_argument, NULL, OPT_NODECAP },
 		{ "pmtu", required_argument, NULL, OPT_PMTU },
 		{ "link-speed", required_argument, NULL, OPT_SPEED },
 		{ "max-flows", required_argument, NULL, OPT_MAXFLOWS },
 		{ "buffer-size", required_argument, NULL, 'B' },
+		{ "buffer-frames", required_argument, NULL, OPT_BUFFRAMES },
 		{ "snaplen", required_argument, NULL, 's' },
 		{ "write", required_argument, NULL, 'w' },
 		{ "speed", required_argument, NULL, OPT_REPLAY },
@@ -436,6 +465,13 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			*(c == 'B' ? &scfg.buffer_kib : &scfg.snaplen) = (int)v64;
+			break;
+		case OPT_BUFFRAMES:
+			if (parse_u64(optarg, 1, 16777216, &v64)) {
+				fprintf(stderr, "rocetop: bad --buffer-frames '%s' (1 to 16777216)\n", optarg);
+				return 2;
+			}
+			scfg.buffer_frames = (unsigned)v64;
 			break;
 		case 'w': wfile = optarg; break;
 		case 'Z': user = optarg; break;
@@ -506,13 +542,16 @@ int main(int argc, char **argv)
 			break;
 		case OPT_ROCEPORT:
 		case OPT_IWARP:
+		case OPT_VXLAN:
 			if (parse_port(optarg, &port) ||
-			    (c == OPT_ROCEPORT ? roce_cfg_add_udp_port(&cfg, port) : roce_cfg_add_iwarp_port(&cfg, port))) {
+			    (c == OPT_ROCEPORT ? roce_cfg_add_udp_port(&cfg, port) :
+			     c == OPT_IWARP ? roce_cfg_add_iwarp_port(&cfg, port) : roce_cfg_add_vxlan_port(&cfg, port))) {
 				fprintf(stderr, "rocetop: bad or too many ports: '%s'\n", optarg);
 				return 2;
 			}
 			break;
 		case OPT_NOLEGACY: cfg.no_legacy_port = 1; break;
+		case OPT_NODECAP: cfg.no_decap = 1; break;
 		case OPT_PMTU:
 			if (parse_u64(optarg, 256, 4096, &v64) || !roce_seq_mtu_code((uint32_t)v64)) {
 				fprintf(stderr, "rocetop: bad --pmtu '%s' (256, 512, 1024, 2048 or 4096)\n", optarg);

@@ -308,11 +308,28 @@ static void json_flow(FILE *o, const struct engine *e, const struct flow *f, uin
 	}
 }
 
+static void json_drop_counts(FILE *o, const struct report_drop_counts *d)
+{
+	fprintf(o, "\"received\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"freezes\":%" PRIu64 ",\"if_dropped\":%" PRIu64
+		",\"ring_frames\":%" PRIu64, d->received, d->dropped, d->freezes, d->if_dropped, d->ring_frames);
+}
+
+/* "capture": the sums, then each interface's counts */
 static void json_drops(FILE *o, const struct report_ctx *c)
 {
-	if (c->drops.valid)
-		fprintf(o, ",\"capture\":{\"received\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"if_dropped\":%" PRIu64 "}",
-			c->drops.received, c->drops.dropped, c->drops.if_dropped);
+	if (!c->drops.valid)
+		return;
+	fputs(",\"capture\":{", o);
+	json_drop_counts(o, &c->drops.sum);
+	fputs(",\"interfaces\":[", o);
+	for (unsigned i = 0; i < c->drops.n; i++) {
+		fputs(i ? ",{\"name\":" : "{\"name\":", o);
+		json_string(o, c->drops.iface[i].name ? c->drops.iface[i].name : "");
+		fputc(',', o);
+		json_drop_counts(o, &c->drops.iface[i]);
+		fputc('}', o);
+	}
+	fputs("]}", o);
 }
 
 void report_snapshot_json(FILE *o, const struct engine *e, const struct report_ctx *c, unsigned n,
@@ -487,8 +504,9 @@ void report_snapshot_text(FILE *o, const struct engine *e, const struct report_c
 		t.requests ? 100.0 * (double)t.retrans / (double)t.requests : 0.0, t.requests, t.nak_seq, t.rnr,
 		e->t.cnp, e->t.roce_ce, e->t.pfc_frames);
 	if (c->drops.valid)
-		fprintf(o, ", captured %" PRIu64 ", dropped %" PRIu64 " (+%" PRIu64 " by the interface)",
-			c->drops.received, c->drops.dropped, c->drops.if_dropped);
+		fprintf(o, ", captured %" PRIu64 ", dropped %" PRIu64 " (ring full %" PRIu64 " times; +%" PRIu64
+			" by the interface)", c->drops.sum.received, c->drops.sum.dropped, c->drops.sum.freezes,
+			c->drops.sum.if_dropped);
 	fprintf(o, "\n%-52s %-5s %9s %11s %12s %12s %12s %6s %5s\n", "FLOW", "KIND", "PACKETS", "BYTES", "RATE 2s",
 		"RATE 10s", "RATE 40s", "RETX", "NAK");
 	for (uint32_t i = 0; v && i < e->nflows && i < top; i++) {
@@ -659,9 +677,13 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 		" iWARP), %" PRIu32 " request flows unpaired\n", c->source ? c->source : "capture",
 		t->frames ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0, t->bytes, e->nflows, t->evicted,
 		e->cfg.max_flows, s.connections, s.conn_cm, s.conn_traffic, s.conn_tcp, s.half);
-	if (c->drops.valid)
-		fprintf(o, "capture: %" PRIu64 " received, %" PRIu64 " dropped, %" PRIu64 " dropped by the interface\n",
-			c->drops.received, c->drops.dropped, c->drops.if_dropped);
+	for (unsigned i = 0; c->drops.valid && i < c->drops.n; i++) {
+		const struct report_drop_counts *d = &c->drops.iface[i];
+
+		fprintf(o, "capture %s: %" PRIu64 " received, %" PRIu64 " dropped (ring full %" PRIu64 " times, ring of %"
+			PRIu64 " frames), %" PRIu64 " dropped by the interface\n", d->name, d->received, d->dropped,
+			d->freezes, d->ring_frames, d->if_dropped);
+	}
 	fprintf(o, "fabric mode: %s (%s)\n", fabric_mode_name(fm), ev);
 	fprintf(o, "totals: %" PRIu64 " requests, duplicate_request %" PRIu64 ", out_of_sequence %" PRIu64
 		", out_of_seq_request %" PRIu64 ", retransmissions %" PRIu64 ", psn_gaps %" PRIu64 ", missing_psns %"
