@@ -26,8 +26,10 @@ fails=0; oks=0
 ok() { echo "ok   $*"; oks=$((oks + 1)); }
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
+TS=device-tui-$$
 cleanup() {
 	[ -n "${PROM_PID:-}" ] && kill "$PROM_PID" 2>/dev/null
+	tmux kill-session -t "$TS" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
 	rm -rf "$T"
 }
@@ -130,7 +132,6 @@ grep -E "^ +[0-9]+ +1 RC " "$T/vmb.txt" | head -3 | sed 's/^/     /'
 
 # the terminal view's device screen (key D), on the replayed traffic recording
 if command -v tmux >/dev/null 2>&1; then
-	TS=device-tui-$$
 	tmux new-session -d -s "$TS" -x 130 -y 40 "env ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$TV/1:$TV/2 \
 		$R -r $repo/captures/lab/roce_send_bw_netem.pcap --device rxe0 --speed 0.01" 2>/dev/null
 	sleep 1.5
