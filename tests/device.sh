@@ -188,19 +188,22 @@ assert p["ethtool"]["peer_ifindex"] == int(sys.argv[2]), p["ethtool"]
 assert lines[-1]["devices"][0]["netlink"] is False
 PY
 	port=$((20000 + $$ % 20000))
-	ROCETOP_SYSFS_ROOT=$T/sys ip netns exec "$NS" "$R" -i devt0 -b -n 4 -d 1 --prometheus 127.0.0.1:$port \
+	ROCETOP_SYSFS_ROOT=$T/sys ip netns exec "$NS" "$R" -i devt0 -b -n 1000 -d 0.5 --prometheus 127.0.0.1:$port \
 		> "$T/join.txt" 2>"$T/join.err" &
 	PROM_PID=$!
 	# the first scrape that succeeds (the listener is up once the capture is open)
 	ip netns exec "$NS" python3 - "$port" > "$T/metrics" 2>"$T/scrape.err" <<'PY'
 import sys, time, urllib.request
-for i in range(40):
+for i in range(150):
     try:
         sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
         break
     except OSError:
         time.sleep(0.1)
 PY
+	# a snapshot or two, then SIGTERM (it prints the summary and ends)
+	for i in $(seq 50); do grep -q "^device rxe0" "$T/join.txt" && break; sleep 0.2; done
+	kill "$PROM_PID" 2>/dev/null
 	wait $PROM_PID; PROM_PID=
 	check "-i devt0: the RDMA port whose netdev it is joins the snapshots" grep -q "^device rxe0 port 1: ACTIVE" "$T/join.txt"
 	check "--prometheus: device series present" grep -q '^rocetop_rdma_port_stat_total{device="rxe0",port="1",group="hw_counters",counter="sent_pkts"}' "$T/metrics"
