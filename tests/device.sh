@@ -136,7 +136,7 @@ if command -v tmux >/dev/null 2>&1; then
 		$R -r $repo/captures/lab/roce_send_bw_netem.pcap --device rxe0 --speed 0.01" 2>/dev/null
 	sleep 1.5
 	tmux send-keys -t "$TS" D
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	for i in $(seq 20); do
 		sleep 0.5
 		tmux capture-pane -p -t "$TS" > "$T/tui.txt" 2>/dev/null
 		grep -q "cm_id 1 TCP CONNECT" "$T/tui.txt" && break

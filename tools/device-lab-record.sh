@@ -51,21 +51,26 @@ SH
 chmod +x "$S/snap.sh"
 rm -rf "$S/out"; mkdir -p "$S/out"
 # traffic: an RC bandwidth test and rping (CM IDs)
-$LAB exec --timeout 60 vma -- ib_write_bw -d rxe0 -x 1 -F -D 30 > "$OUT/ib_write_bw.server.log" 2>&1 &
+$LAB exec --timeout 120 vma -- ib_write_bw -d rxe0 -x 1 -F -D 90 > "$OUT/ib_write_bw.server.log" 2>&1 &
 $LAB exec vma -- 'for i in $(seq 100); do netstat -ltn | grep -q ":18515 " && exit 0; sleep 0.2; done; exit 1'
-$LAB exec --timeout 60 vmb -- ib_write_bw -d rxe0 -x 1 -F -D 30 "$LAB_VMA_IP" > "$OUT/ib_write_bw.client.log" 2>&1 &
-$LAB exec --timeout 60 vma -- rping -s -a "$LAB_VMA_IP" -C 1000000 > /dev/null 2>&1 &
+$LAB exec --timeout 120 vmb -- ib_write_bw -d rxe0 -x 1 -F -D 90 "$LAB_VMA_IP" > "$OUT/ib_write_bw.client.log" 2>&1 &
+$LAB exec --timeout 120 vma -- rping -s -a "$LAB_VMA_IP" > /dev/null 2>&1 &
 $LAB exec vma -- 'for i in $(seq 100); do rdma res show cm_id | grep -q LISTEN && exit 0; sleep 0.2; done; exit 1'
-$LAB exec --timeout 55 vmb -- rping -c -a "$LAB_VMA_IP" -C 1000000 > /dev/null 2>&1 &
-sleep 4
-for g in vma vmb; do $LAB exec "$g" -- "$G/snap.sh" "$G/out/$g" 1; done
-sleep 1
-for g in vma vmb; do $LAB exec "$g" -- "$G/snap.sh" "$G/out/$g" 2; done
+$LAB exec --timeout 120 vmb -- rping -c -a "$LAB_VMA_IP" > /dev/null 2>&1 &
+sleep 6
+# rocetop first, while the traffic certainly flows
 for g in vma vmb; do
   $LAB exec --timeout 30 "$g" -- "LD_LIBRARY_PATH=$G/lib $G/rocetop --device all -b -n 2 -d 1" > "$S/out/$g-rocetop.txt" 2>&1 || true
   $LAB exec --timeout 30 "$g" -- "LD_LIBRARY_PATH=$G/lib $G/rocetop --device all --json -n 1 -d 1" > "$S/out/$g-rocetop.json" 2>&1 || true
   $LAB exec --timeout 30 "$g" -- "LD_LIBRARY_PATH=$G/lib $G/rocetop -i rxe0 -b -n 1" > "$S/out/$g-rocetop-i-rxe0.txt" 2>&1 || true
+  # the wire and the NIC together: eth0's RDMA port (rxe0) joins by itself
+  $LAB exec --timeout 30 "$g" -- "LD_LIBRARY_PATH=$G/lib $G/rocetop -i eth0 -b -n 2 -d 1 udp port 4791" > "$S/out/$g-rocetop-i-eth0.txt" 2>&1 || true
 done
+for g in vma vmb; do $LAB exec "$g" -- "$G/snap.sh" "$G/out/$g" 1; done
+sleep 1
+for g in vma vmb; do $LAB exec "$g" -- "$G/snap.sh" "$G/out/$g" 2; done
+# the traffic's lab exec clients (ours): SIGTERM stops their commands in the guests
+kill $(jobs -p) 2>/dev/null || true
 wait || true
 cp -r "$S/out/." "$OUT/"
 echo "recorded into $OUT"
