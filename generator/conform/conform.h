@@ -183,6 +183,7 @@ struct cf_run {
 	const struct cf_case *ran[CF_MAX_RUN];
 	unsigned n;
 	unsigned cnt[4];             /* by enum cf_verdict */
+	unsigned write_errors;       /* evidence pcaps that could not be written */
 };
 void cf_report_line(FILE *f, const struct cf_case *k, const struct cf_result *r);
 void cf_report_totals(FILE *f, const struct cf_run *run);

@@ -10,6 +10,7 @@
  *   rocegen conform --reference [good|nakstorm|retry7] …
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -164,11 +165,35 @@ static int open_target(struct cf *c, const struct conform_opts *o)
 	return 0;
 }
 
-/* One case, with its evidence pcap when asked; the result in c->r. */
-static void run_case(struct cf *c, const struct cf_case *k)
+/* The evidence pcap is complete on disk: 0, or -1 after saying why
+ * (pcap_dump() reports nothing, so the stream is checked). */
+static int close_evidence(struct cf *c)
+{
+	int rc = 0;
+
+	if (c->dump) {
+		errno = 0;
+		if (pcap_dump_flush(c->dump) || ferror(pcap_dump_file(c->dump))) {
+			fprintf(stderr, GEN_NAME " conform: %s: %s\n", c->r.pcap,
+				strerror(errno ? errno : EIO));
+			rc = -1;
+		}
+		pcap_dump_close(c->dump);
+	}
+	if (c->pd)
+		pcap_close(c->pd);
+	c->dump = NULL;
+	c->pd = NULL;
+	return rc;
+}
+
+/* One case, with its evidence pcap when asked; the result in c->r.
+ * 0, or -1 when the evidence could not be written. */
+static int run_case(struct cf *c, const struct cf_case *k)
 {
 	char rep[1024];
 	uint64_t t0;
+	int rc = 0;
 
 	memset(&c->r, 0, sizeof(c->r));
 	c->case_name = k->name;
@@ -176,6 +201,13 @@ static void run_case(struct cf *c, const struct cf_case *k)
 		snprintf(c->r.pcap, sizeof(c->r.pcap), "%s/%s.pcap", c->pcap_dir, k->name);
 		c->pd = pcap_open_dead(DLT_EN10MB, 65535);
 		c->dump = c->pd ? pcap_dump_open(c->pd, c->r.pcap) : NULL;
+		if (!c->dump) {
+			if (c->pd)   /* libpcap's message names the file */
+				fprintf(stderr, GEN_NAME " conform: %s\n", pcap_geterr(c->pd));
+			else
+				fprintf(stderr, GEN_NAME " conform: %s: out of memory\n", c->r.pcap);
+			rc = -1;
+		}
 	}
 	t0 = cf_now(c);
 	k->run(c);
@@ -184,30 +216,32 @@ static void run_case(struct cf *c, const struct cf_case *k)
 	c->r.dur_ns = cf_now(c) - t0;
 	c->io.ctl(c->io.ctx, "reset", rep, sizeof(rep));
 	cf_free_engine(c);
-	if (c->dump)
-		pcap_dump_close(c->dump);
-	if (c->pd)
-		pcap_close(c->pd);
-	c->dump = NULL;
-	c->pd = NULL;
+	if (close_evidence(c))
+		rc = -1;
+	return rc;
 }
 
-static void run_cases(struct cf *c, const struct conform_opts *o, struct cf_run *run)
+/* 0, or -1 when the evidence folder cannot be made (said why). */
+static int run_cases(struct cf *c, const struct conform_opts *o, struct cf_run *run)
 {
-	if (c->pcap_dir)
-		mkdir(c->pcap_dir, 0755);
+	if (c->pcap_dir && mkdir(c->pcap_dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, GEN_NAME " conform: %s: %s\n", c->pcap_dir, strerror(errno));
+		return -1;
+	}
 	for (unsigned i = 0; i < cf_n_cases && run->n < CF_MAX_RUN; i++) {
 		const struct cf_case *k = &cf_cases[i];
 
 		if (!case_selected(k->name, o->pat))
 			continue;
-		run_case(c, k);
+		if (run_case(c, k))
+			run->write_errors++;
 		run->res[run->n] = c->r;
 		run->ran[run->n++] = k;
 		run->cnt[c->r.v]++;
 		if (!o->json)
 			cf_report_line(stdout, k, &c->r);
 	}
+	return 0;
 }
 
 static int report(const struct cf *c, const struct conform_opts *o, const struct cf_run *run)
@@ -217,6 +251,8 @@ static int report(const struct cf *c, const struct conform_opts *o, const struct
 	else
 		cf_report_totals(stdout, run);
 	if (o->junit && cf_report_junit(o->junit, run))
+		return 3;
+	if (run->write_errors)
 		return 3;
 	return run->cnt[CF_ERROR] ? 3 : run->cnt[CF_FAIL] ? 1 : 0;
 }
@@ -247,12 +283,10 @@ int gen_conform_main(int argc, char **argv)
 		lv = cf_live_open(&c, &o.live);
 	if (!rf && !lv)
 		return 2;
-	if (open_target(&c, &o)) {
+	if (open_target(&c, &o) || run_cases(&c, &o, &run))
 		rc = 2;
-	} else {
-		run_cases(&c, &o, &run);
+	else
 		rc = report(&c, &o, &run);
-	}
 	if (rf)
 		cf_ref_free(rf);
 	cf_live_close(lv);
