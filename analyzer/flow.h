@@ -67,10 +67,11 @@ struct flow {
 	uint32_t src, dst;        /* host indices */
 	uint32_t qpn;             /* RoCE: DestQP; iWARP: sport << 16 | dport */
 	uint32_t peer;            /* the other direction: index + 1, 0 = none */
-	uint8_t kind;             /* enum flow_kind */
-	uint8_t version;          /* enum roce_version (iWARP: 0) */
-	uint8_t pair_how;         /* enum flow_pair */
-	uint8_t ulp;              /* upper layer (index into the ULP names + 1) */
+	uint8_t kind : 4;         /* enum flow_kind */
+	uint8_t version : 4;      /* enum roce_version (iWARP: 0) */
+	uint8_t pair_how : 4;     /* enum flow_pair */
+	uint8_t ulp : 4;          /* upper layer (index into the ULP names + 1) */
+	uint16_t first_20ns;      /* first packet: 20 ns units past first_ms (exact for us timestamps) */
 	uint32_t cur_msg;         /* bytes of the SEND being assembled */
 	uint32_t first_ms;        /* first packet, ms after the engine's first */
 	uint64_t packets, bytes;
@@ -188,7 +189,8 @@ static inline struct flow *flow_peer(const struct engine *e, const struct flow *
 void flow_rates(const struct engine *e, const struct flow *f, uint64_t now_ns, double bps[3]);
 /* Average rates in bits per second: a flow's over its life (first to last
  * packet; 0 for a single packet), the capture's from its first frame to its
- * last (every frame). */
+ * last (every frame).  flow_first_ns: the flow's first packet. */
+uint64_t flow_first_ns(const struct engine *e, const struct flow *f);
 double flow_avg_bps(const struct engine *e, const struct flow *f);
 double engine_avg_bps(const struct engine *e);
 /* "10.0.0.1", "fe80::1" */
