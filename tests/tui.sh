@@ -307,6 +307,20 @@ fi
 keys q
 restored "q after the iWARP detail"
 
+# ---- replay progress on a terminal, by elapsed time ----------------------------------------------
+tm send-keys -t "$S" clear Enter
+tm send-keys -t "$S" "$R -r $CAP -b --speed 0.25 >/dev/null; echo DONE \$?" Enter
+if wait_for 'rocetop: +[0-9]+% of .*roce_send_bw_netem\.pcap, [0-9]+ frames' 5; then
+	ok "progress: $(grep -Eo 'rocetop: +[0-9]+% of [^,]*, [0-9]+ frames' "$T/screen" | sed 's|/.*/||' | tail -n 1) (a 2 s replay, 2193 frames)"
+else
+	fail "progress: not shown within 5 s of a 2 s replay" "$(sed 's/^/| /' "$T/screen" | head -n 5)"
+fi
+if wait_for '^DONE 0' 10 && ! grep -Eq 'rocetop: +[0-9]+% of' "$T/screen"; then
+	ok "progress: erased at the end"
+else
+	fail "progress: left on the screen" "$(sed 's/^/| /' "$T/screen" | head -n 5)"
+fi
+
 # ---- signals and crashes ----------------------------------------------------------------------
 for sig in TERM INT SEGV ABRT; do
 	tm send-keys -t "$S" clear Enter
