@@ -137,18 +137,28 @@ EOF
 python3 "$T/send.py" count "$CAP1" "$CAP2" >"$T/expect.json" || exit 2
 
 # scrape URL: GET inside namespace B; prints the body
+# scrape.py URL [TRIES [LINE]]: GET URL, TRIES times 50 ms apart until it answers
+# (and, with LINE, until the exposition has that line: a poll, not a sleep)
 cat >"$T/scrape.py" <<'EOF'
 import sys, time, urllib.request
 url, tries = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1
+want = sys.argv[3] if len(sys.argv) > 3 else None
+body, err = None, "no answer"
 for i in range(tries):
     try:
-        print(urllib.request.urlopen(url, timeout=5).read().decode(), end="")
-        sys.exit(0)
+        body = urllib.request.urlopen(url, timeout=5).read().decode()
+        if want is None or want in body.splitlines():
+            break
+        err = "no line '%s'" % want
     except OSError as e:
         err = e
-        time.sleep(0.05)
-print("scrape failed:", err, file=sys.stderr)
-sys.exit(1)
+    time.sleep(0.05)
+else:
+    if body is not None and want is not None:
+        print(body, end="")
+    print("scrape failed:", err, file=sys.stderr)
+    sys.exit(1)
+print(body, end="")
 EOF
 
 # ---- live: two interfaces, JSON, Prometheus, -w after -Z ------------------------------------
@@ -163,8 +173,9 @@ else
 fi
 s1=$(ip netns exec "$NA" python3 "$T/send.py" send vA1 "$CAP1")
 s2=$(ip netns exec "$NA" python3 "$T/send.py" send vA2 "$CAP2")
-sleep 0.5
-ip netns exec "$NB" python3 "$T/scrape.py" http://127.0.0.1:9464/metrics 3 >"$T/m1" || fail "second scrape"
+# the second scrape once rocetop has counted every frame sent (up to 5 s)
+ip netns exec "$NB" python3 "$T/scrape.py" http://127.0.0.1:9464/metrics 100 "rocetop_frames_total $((s1 + s2))" \
+	>"$T/m1" || fail "second scrape"
 wait "$RPID"
 rc=$?
 RPID=""
@@ -254,8 +265,8 @@ fi
 ip netns exec "$NB" "$R" -r "$CAP2" --speed 0.1 -b --json --prometheus 127.0.0.1:9465 \
 	--prometheus-max-flows 1 >"$T/replay.json" 2>"$T/err2" &
 RPID=$!
-sleep 1.5
-ip netns exec "$NB" python3 "$T/scrape.py" http://127.0.0.1:9465/metrics 50 >"$T/m2"
+# once both flows are seen (the paced replay takes seconds more)
+ip netns exec "$NB" python3 "$T/scrape.py" http://127.0.0.1:9465/metrics 200 "rocetop_prometheus_flows_omitted 1" >"$T/m2"
 exported=$(sed -n 's/^rocetop_prometheus_flows_exported \([0-9]*\)$/\1/p' "$T/m2")
 omitted=$(sed -n 's/^rocetop_prometheus_flows_omitted \([0-9]*\)$/\1/p' "$T/m2")
 series=$(grep -c '^rocetop_flow_packets_total{' "$T/m2")
@@ -319,9 +330,11 @@ fi
 if ip -n "$NB" link add 'q"b\c' type veth peer name qpeer 2>/dev/null; then
 	ip -n "$NB" link set 'q"b\c' up
 	ip -n "$NB" link set qpeer up
-	ip netns exec "$NB" "$R" -i 'q"b\c' -b -n 1 -d 1 --prometheus 127.0.0.1:9466 >"$T/o" 2>"$T/e" &
+	# ended by SIGTERM once scraped, not by a 1 s -d that a slow scraper start could miss
+	ip netns exec "$NB" "$R" -i 'q"b\c' -b -n 1 -d 60 --prometheus 127.0.0.1:9466 >"$T/o" 2>"$T/e" &
 	RPID=$!
-	ip netns exec "$NB" python3 "$T/scrape.py" http://127.0.0.1:9466/metrics 50 >"$T/m3"
+	ip netns exec "$NB" python3 "$T/scrape.py" http://127.0.0.1:9466/metrics 200 >"$T/m3"
+	kill -TERM "$RPID" 2>/dev/null
 	wait "$RPID"
 	RPID=""
 	if grep -qF 'rocetop_capture_dropped_total{iface="q\"b\\c"} 0' "$T/m3"; then
@@ -344,7 +357,14 @@ if command -v setcap >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1 &&
 	fi
 	asnobody "$T/rocetop-caps" -i vB1 -b -n 1 -d 2 --json -Z nobody >"$T/o" 2>"$T/e" &
 	RPID=$!
-	sleep 0.7
+	# send once its packet socket is open (frames from then on are queued for it);
+	# $RPID is the subshell of asnobody, rocetop-caps its child
+	for _ in $(seq 100); do
+		for p in $(pgrep -P "$RPID"); do
+			ls -l /proc/"$p"/fd 2>/dev/null | grep -q 'socket:' && break 2
+		done
+		sleep 0.05
+	done
 	s1=$(ip netns exec "$NA" python3 "$T/send.py" send vA1 "$CAP1")
 	wait "$RPID"
 	rc=$?
