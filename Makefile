@@ -60,7 +60,7 @@ LIBPIC_A := $(BUILD)/lib/libroce_pic.a
 
 # Test scripts run by check-one, each with BUILD in its environment, in this
 # order; fragments below may append to it.
-CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/analysis.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh
+CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh
 
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=
@@ -69,7 +69,7 @@ PLUGIN :=
 -include target/target.mk
 
 .PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
-        have-deps golden difftest interop fixtures bench-gen bench-lab
+        have-deps golden difftest interop fixtures bench-gen bench-lab bench-live
 .DEFAULT_GOAL := all
 
 all: lib $(PROGRAMS) $(TOOL_BINS) $(PLUGIN)
@@ -124,7 +124,7 @@ $(BUILD)/tools/%: tools/%.c $(LIBA)
 	$(CC) $(ALLCFLAGS) $(LDSAN) -o $@ $< $(LIBA) -lpcap -lz -lm
 
 # tests and tools that compile an analyzer file in (the flow engine)
-$(BUILD)/tests/test_flow $(BUILD)/tools/bench_flow: analyzer/flow.c analyzer/flow.h
+$(BUILD)/tests/test_flow $(BUILD)/tools/bench_flow: analyzer/flow.c analyzer/flow.h analyzer/iwstream.c analyzer/iwstream.h
 $(BUILD)/tests/test_pcapfile: analyzer/pcapfile.c analyzer/pcapfile.h
 
 -include $(LIB_OBJS:.o=.d) $(LIB_PIC:.o=.d) $(ANA_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
@@ -168,10 +168,21 @@ check-one: all $(UNIT_BINS)
 	@set -e; for s in $(CHECK_SCRIPTS); do echo "== $$s"; \
 	  case $$s in *.py) BUILD=$(BUILD) SAN=$(SAN) python3 $$s;; *) BUILD=$(BUILD) SAN=$(SAN) $$s;; esac; done
 
+# Every test, normally and under ASan+UBSan, plus short fuzz runs: both
+# builds first, then tests/run.sh runs the independent jobs side by side
+# (CHECK_JOBS at once; each script runs its two builds back to back).
+# The slowest scripts go first so the pool drains evenly.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CHECK_SLOW := tests/gen.sh tests/live.sh tests/tui.sh tests/rc.sh
 check: have-deps
-	@$(MAKE) --no-print-directory check-one
-	@$(MAKE) --no-print-directory check-one BUILD=build-san SAN=1 CFLAGS="-O1 -g"
-	@$(MAKE) --no-print-directory fuzz-smoke
+	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 CFLAGS="-O1 -g" all \
+	  $(subst $(BUILD)/,build-san/,$(UNIT_BINS))
+	@$(MAKE) --no-print-directory fuzz
+	@tests/run.sh -j $(CHECK_JOBS) -b $(BUILD):0 -b build-san:1 -- \
+	  $(filter $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
+	  $(filter-out $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
+	  $(UNIT_BINS:$(BUILD)/%=%) $(patsubst $(BUILD)/fuzz/%,fuzz:%,$(FUZZ_TARGETS))
 
 unit: all $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
@@ -215,6 +226,10 @@ bench: all
 
 bench-gen: all
 	BUILD=$(BUILD) bench/gen.sh
+
+# live capture under load on a veth pair: rocetop vs tcpdump (root)
+bench-live: all
+	BUILD=$(BUILD) bench/live.sh
 
 # rocegen client against a lab guest vs the guests' own ib_write_bw (needs the lab)
 bench-lab: all

@@ -59,6 +59,11 @@ struct iw_flow {
 	uint32_t terminates;
 	uint32_t read_resp;
 	uint32_t ops[16];         /* by RDMAP opcode */
+	/* MPA framing (the stream reassembler's word, iwstream.h) */
+	uint32_t sync_lost;       /* times framing was lost (gap, bad length/marker/header) */
+	uint32_t resyncs;         /* times it was found again (marker, CRC or heuristic) */
+	uint32_t resync_heuristic;/* of those, by the heuristic (neither markers nor CRC) */
+	uint64_t unsync_bytes;    /* payload bytes passed over out of sync */
 };
 
 struct flow {
@@ -141,8 +146,11 @@ struct evicted_sum {
 		 psn_gaps, missing_psns, acks, nak_seq_err, rnr_nak, ecn_ce, cnp, icrc_bad;
 };
 
+struct iwstream;
+
 struct engine {
 	struct engine_cfg cfg;
+	struct iwstream *iw;      /* MPA streams of iWARP connections (made at the first one) */
 	struct flow *flows;
 	uint32_t nflows, cap;     /* flows in use (slots 0..nflows-1), array size */
 	uint32_t *heads;          /* hash heads, index + 1 */

@@ -49,6 +49,8 @@ static void usage(FILE *f)
 		"  -r, --read FILE        read a pcap or pcapng capture\n"
 		"  -i, --interface IFACE  capture live from IFACE (repeat for several)\n"
 		"  -B, --buffer-size KiB  kernel capture buffer per interface (default 32768)\n"
+		"      --buffer-frames N  ... or larger, to hold N frames of the interface's MTU\n"
+		"                         (up to the snaplen; default 8192)\n"
 		"  -s, --snaplen BYTES    bytes captured per frame (default 9216)\n"
 		"  -w, --write FILE       also save the frames read to a pcap file\n"
 		"      --speed X          replay at X times the capture's pace (0: as fast as possible;\n"
@@ -68,6 +70,8 @@ static void usage(FILE *f)
 		"      --roce-port PORT   also decode UDP destination PORT as RoCEv2 (up to 8)\n"
 		"      --no-legacy-port   do not decode UDP port 1021 as RoCEv2\n"
 		"      --iwarp-port PORT  treat TCP PORT as carrying iWARP FPDUs\n"
+		"      --vxlan-port PORT  also decapsulate VXLAN on UDP PORT (4789 and 8472 always)\n"
+		"      --no-decap         do not decapsulate mirror copies (ERSPAN, GRE-TEB, VXLAN)\n"
 		"      --pmtu BYTES       path MTU for READ accounting until the capture tells\n"
 		"                         (256..4096, default 1024)\n"
 		"      --link-speed SPEED link speed for PFC pause time (100G, 25G, 10000M; default 100G)\n"
@@ -190,16 +194,38 @@ static void progress_erase(struct run *r)
 	}
 }
 
+static void drop_counts(struct report_drop_counts *d, const struct source_stats *st, const char *name)
+{
+	d->name = name;
+	d->received = st->recv;
+	d->dropped = st->drop;
+	d->freezes = st->freeze;
+	d->if_dropped = st->ifdrop;
+	d->ring_frames = st->ring_frames;
+}
+
 static void update_drops(struct run *r, struct source *src)
 {
-	struct source_stats st;
+	struct report_drops *d = &r->ctx.drops;
 
-	source_stats_total(src, &st);
-	if (r->ctx.live && st.valid) {
-		r->ctx.drops.valid = 1;
-		r->ctx.drops.received = st.recv;
-		r->ctx.drops.dropped = st.drop;
-		r->ctx.drops.if_dropped = st.ifdrop;
+	if (!r->ctx.live)
+		return;
+	memset(d, 0, sizeof *d);
+	for (unsigned i = 0; i < source_count(src) && d->n < REPORT_MAX_IFACES; i++) {
+		struct source_stats st;
+		struct report_drop_counts *one = &d->iface[d->n];
+
+		source_stats(src, i, &st);
+		if (!st.valid)
+			continue;
+		drop_counts(one, &st, source_iface(src, i));
+		d->n++;
+		d->valid = 1;
+		d->sum.received += one->received;
+		d->sum.dropped += one->dropped;
+		d->sum.freezes += one->freezes;
+		d->sum.if_dropped += one->if_dropped;
+		d->sum.ring_frames += one->ring_frames;
 	}
 }
 
@@ -270,7 +296,8 @@ static void progress(struct run *r, uint64_t frames, int done)
 int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
-	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX };
+	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
+	       OPT_BUFFRAMES };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -283,10 +310,13 @@ int main(int argc, char **argv)
 		{ "roce-port", required_argument, NULL, OPT_ROCEPORT },
 		{ "no-legacy-port", no_argument, NULL, OPT_NOLEGACY },
 		{ "iwarp-port", required_argument, NULL, OPT_IWARP },
+		{ "vxlan-port", required_argument, NULL, OPT_VXLAN },
+		{ "no-decap", no_argument, NULL, OPT_NODECAP },
 		{ "pmtu", required_argument, NULL, OPT_PMTU },
 		{ "link-speed", required_argument, NULL, OPT_SPEED },
 		{ "max-flows", required_argument, NULL, OPT_MAXFLOWS },
 		{ "buffer-size", required_argument, NULL, 'B' },
+		{ "buffer-frames", required_argument, NULL, OPT_BUFFRAMES },
 		{ "snaplen", required_argument, NULL, 's' },
 		{ "write", required_argument, NULL, 'w' },
 		{ "speed", required_argument, NULL, OPT_REPLAY },
@@ -336,6 +366,13 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			*(c == 'B' ? &scfg.buffer_kib : &scfg.snaplen) = (int)v64;
+			break;
+		case OPT_BUFFRAMES:
+			if (parse_u64(optarg, 1, 16777216, &v64)) {
+				fprintf(stderr, "rocetop: bad --buffer-frames '%s' (1 to 16777216)\n", optarg);
+				return 2;
+			}
+			scfg.buffer_frames = (unsigned)v64;
 			break;
 		case 'w': wfile = optarg; break;
 		case 'Z': user = optarg; break;
@@ -387,13 +424,16 @@ int main(int argc, char **argv)
 			break;
 		case OPT_ROCEPORT:
 		case OPT_IWARP:
+		case OPT_VXLAN:
 			if (parse_port(optarg, &port) ||
-			    (c == OPT_ROCEPORT ? roce_cfg_add_udp_port(&cfg, port) : roce_cfg_add_iwarp_port(&cfg, port))) {
+			    (c == OPT_ROCEPORT ? roce_cfg_add_udp_port(&cfg, port) :
+			     c == OPT_IWARP ? roce_cfg_add_iwarp_port(&cfg, port) : roce_cfg_add_vxlan_port(&cfg, port))) {
 				fprintf(stderr, "rocetop: bad or too many ports: '%s'\n", optarg);
 				return 2;
 			}
 			break;
 		case OPT_NOLEGACY: cfg.no_legacy_port = 1; break;
+		case OPT_NODECAP: cfg.no_decap = 1; break;
 		case OPT_PMTU:
 			if (parse_u64(optarg, 256, 4096, &v64) || !roce_seq_mtu_code((uint32_t)v64)) {
 				fprintf(stderr, "rocetop: bad --pmtu '%s' (256, 512, 1024, 2048 or 4096)\n", optarg);
@@ -484,6 +524,7 @@ int main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGXFSZ, SIG_IGN);      /* a file size limit: write() fails with EFBIG, reported */
 
 	if (!packets) {
 		if (engine_init(&run.eng, &ecfg)) {
@@ -517,6 +558,10 @@ int main(int argc, char **argv)
 				      .version = ROCETOP_VERSION };
 
 		rc = tui_run(&tc);
+		if (source_dump_close(src, err, sizeof err) < 0) {
+			fprintf(stderr, "rocetop: %s\n", err);
+			rc = 1;
+		}
 		engine_free(&run.eng);
 		prom_close(prom);
 		source_close(src);
@@ -539,8 +584,12 @@ int main(int argc, char **argv)
 		if (c == SOURCE_EOF)
 			break;             /* end of file */
 		if (c < 0) {
-			fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(src),
-				source_error(src), (unsigned long long)no);
+			if (source_write_failed(src))
+				fprintf(stderr, "rocetop: %s (after %llu frames)\n", source_error(src),
+					(unsigned long long)no);
+			else
+				fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(src),
+					source_error(src), (unsigned long long)no);
 			rc = 1;
 			break;
 		}
@@ -561,6 +610,10 @@ int main(int argc, char **argv)
 			run.pnext = mono_ns() + PROGRESS_NS;
 		}
 	}
+	if (!source_write_failed(src) && source_dump_close(src, err, sizeof err) < 0) {
+		fprintf(stderr, "rocetop: %s\n", err);
+		rc = 1;
+	}
 	if (!packets) {
 		progress(&run, no, 1);
 		update_drops(&run, src);
@@ -569,8 +622,9 @@ int main(int argc, char **argv)
 		else
 			report_summary_text(stdout, &run.eng, &run.ctx);
 	}
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno));
+	errno = 0;
+	if ((fflush(stdout) != 0) | ferror(stdout)) {
+		fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno ? errno : EIO));
 		rc = 1;
 	}
 	if (!packets)

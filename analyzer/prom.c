@@ -168,6 +168,23 @@ static int flow_value(const struct flow *f, int m, uint64_t *v)
 }
 
 /* The k largest flows by packets (a min-heap of k), largest first. */
+/* One per-interface capture counter: which 0 received, 1 dropped, 2 ring
+ * full, 3 interface drops (absent when /proc/net/dev does not list it). */
+static void capture_counter(FILE *f, const struct source *src, const struct source_stats *st, unsigned n,
+			    const char *name, const char *help, int which)
+{
+	head(f, name, "counter", help);
+	for (unsigned i = 0; i < n; i++) {
+		const uint64_t v[] = { st[i].recv, st[i].drop, st[i].freeze, st[i].ifdrop };
+
+		if (!st[i].valid || (which == 3 && !st[i].ifdrop_valid))
+			continue;
+		fprintf(f, "%s{iface=\"", name);
+		esc(f, source_iface(src, i));
+		fprintf(f, "\"} %" PRIu64 "\n", v[which]);
+	}
+}
+
 static uint32_t top_flows(const struct engine *e, uint32_t k, uint32_t *out)
 {
 	uint32_t n = 0;
@@ -269,29 +286,14 @@ void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned ma
 
 		for (unsigned i = 0; i < n; i++)
 			source_stats(src, i, &st[i]);
-		head(f, "rocetop_capture_received_total", "counter", "Packets the capture received (pcap_stats ps_recv).");
-		for (unsigned i = 0; i < n; i++)
-			if (st[i].valid) {
-				fputs("rocetop_capture_received_total{iface=\"", f);
-				esc(f, source_iface(src, i));
-				fprintf(f, "\"} %" PRIu64 "\n", st[i].recv);
-			}
-		head(f, "rocetop_capture_dropped_total", "counter",
-		     "Packets dropped because the capture buffer was full (pcap_stats ps_drop).");
-		for (unsigned i = 0; i < n; i++)
-			if (st[i].valid) {
-				fputs("rocetop_capture_dropped_total{iface=\"", f);
-				esc(f, source_iface(src, i));
-				fprintf(f, "\"} %" PRIu64 "\n", st[i].drop);
-			}
-		head(f, "rocetop_capture_if_dropped_total", "counter",
-		     "Packets dropped by the interface or its driver (pcap_stats ps_ifdrop).");
-		for (unsigned i = 0; i < n; i++)
-			if (st[i].valid) {
-				fputs("rocetop_capture_if_dropped_total{iface=\"", f);
-				esc(f, source_iface(src, i));
-				fprintf(f, "\"} %" PRIu64 "\n", st[i].ifdrop);
-			}
+		capture_counter(f, src, st, n, "rocetop_capture_received_total",
+				"Frames the capture socket saw, dropped ones included (PACKET_STATISTICS tp_packets).", 0);
+		capture_counter(f, src, st, n, "rocetop_capture_dropped_total",
+				"Frames dropped because the capture ring was full (PACKET_STATISTICS tp_drops).", 1);
+		capture_counter(f, src, st, n, "rocetop_capture_ring_full_total",
+				"Times the capture ring ran out of blocks (PACKET_STATISTICS tp_freeze_q_cnt).", 2);
+		capture_counter(f, src, st, n, "rocetop_capture_if_dropped_total",
+				"Frames the interface dropped since the capture opened (/proc/net/dev rx drop + fifo).", 3);
 	}
 
 	/* link-level flow control, capture-wide by priority */

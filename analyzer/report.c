@@ -263,7 +263,9 @@ static void json_flow(FILE *o, const struct engine *e, const struct flow *f, uin
 				json_string(o, roce_rdmap_op_name((uint8_t)i) ? roce_rdmap_op_name((uint8_t)i) : "?");
 				fprintf(o, ":%" PRIu32, w->ops[i]);
 			}
-		fputs("}}", o);
+		fprintf(o, "},\"out_of_sync\":{\"times\":%" PRIu32 ",\"bytes\":%" PRIu64 ",\"resyncs\":%" PRIu32
+			",\"heuristic_resyncs\":%" PRIu32 "}}", w->sync_lost, w->unsync_bytes, w->resyncs,
+			w->resync_heuristic);
 		return;
 	}
 	fc_get(f, &c);
@@ -307,11 +309,28 @@ static void json_flow(FILE *o, const struct engine *e, const struct flow *f, uin
 	}
 }
 
+static void json_drop_counts(FILE *o, const struct report_drop_counts *d)
+{
+	fprintf(o, "\"received\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"freezes\":%" PRIu64 ",\"if_dropped\":%" PRIu64
+		",\"ring_frames\":%" PRIu64, d->received, d->dropped, d->freezes, d->if_dropped, d->ring_frames);
+}
+
+/* "capture": the sums, then each interface's counts */
 static void json_drops(FILE *o, const struct report_ctx *c)
 {
-	if (c->drops.valid)
-		fprintf(o, ",\"capture\":{\"received\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"if_dropped\":%" PRIu64 "}",
-			c->drops.received, c->drops.dropped, c->drops.if_dropped);
+	if (!c->drops.valid)
+		return;
+	fputs(",\"capture\":{", o);
+	json_drop_counts(o, &c->drops.sum);
+	fputs(",\"interfaces\":[", o);
+	for (unsigned i = 0; i < c->drops.n; i++) {
+		fputs(i ? ",{\"name\":" : "{\"name\":", o);
+		json_string(o, c->drops.iface[i].name ? c->drops.iface[i].name : "");
+		fputc(',', o);
+		json_drop_counts(o, &c->drops.iface[i]);
+		fputc('}', o);
+	}
+	fputs("]}", o);
 }
 
 void report_snapshot_json(FILE *o, const struct engine *e, const struct report_ctx *c, unsigned n,
@@ -481,8 +500,9 @@ void report_snapshot_text(FILE *o, const struct engine *e, const struct report_c
 		t.requests ? 100.0 * (double)t.retrans / (double)t.requests : 0.0, t.requests, t.nak_seq, t.rnr,
 		e->t.cnp, e->t.roce_ce, e->t.pfc_frames);
 	if (c->drops.valid)
-		fprintf(o, ", captured %" PRIu64 ", dropped %" PRIu64 " (+%" PRIu64 " by the interface)",
-			c->drops.received, c->drops.dropped, c->drops.if_dropped);
+		fprintf(o, ", captured %" PRIu64 ", dropped %" PRIu64 " (ring full %" PRIu64 " times; +%" PRIu64
+			" by the interface)", c->drops.sum.received, c->drops.sum.dropped, c->drops.sum.freezes,
+			c->drops.sum.if_dropped);
 	fprintf(o, "\n%-52s %-5s %9s %11s %12s %12s %12s %6s %5s\n", "FLOW", "KIND", "PACKETS", "BYTES", "RATE 2s",
 		"RATE 10s", "RATE 40s", "RETX", "NAK");
 	for (uint32_t i = 0; v && i < e->nflows && i < top; i++) {
@@ -538,13 +558,17 @@ static void iw_text(FILE *o, const struct engine *e, const struct flow *f)
 	if (w->mpa_req || w->mpa_rep)
 		fprintf(o, "; MPA %s rev %u markers %s CRC %s", w->mpa_req ? "request" : "reply", w->mpa_rev,
 			w->mpa_flags & ROCE_MPA_FLAG_M ? "on" : "off", w->mpa_flags & ROCE_MPA_FLAG_C ? "on" : "off");
+	if (w->sync_lost || w->unsync_bytes)
+		fprintf(o, "; out of sync %" PRIu32 " times, %" PRIu64 " bytes unframed, resyncs %" PRIu32
+			" (heuristic %" PRIu32 ")", w->sync_lost, w->unsync_bytes, w->resyncs, w->resync_heuristic);
 	fputc('\n', o);
 }
 
 static int flow_has_anomaly(const struct flow *f)
 {
 	if (f->kind == FK_IWARP)
-		return f->u.iw.tcp_retrans || f->u.iw.crc_bad || f->u.iw.terminates || f->u.iw.tcp_gaps;
+		return f->u.iw.tcp_retrans || f->u.iw.crc_bad || f->u.iw.terminates || f->u.iw.tcp_gaps ||
+		       f->u.iw.sync_lost || f->u.iw.unsync_bytes;
 	return f->u.seq.x || f->u.seq.ecn_ce || f->u.seq.cnp || f->u.seq.icrc_bad;
 }
 
@@ -559,11 +583,14 @@ static int anomalies_text(FILE *o, const struct engine *e, const struct flow *f)
 	if (f->kind == FK_IWARP) {
 		const struct iw_flow *w = &f->u.iw;
 
-		if (!w->tcp_retrans && !w->crc_bad && !w->terminates && !w->tcp_gaps)
+		if (!flow_has_anomaly(f))
 			return 0;
 		fprintf(o, "  %s: tcp_retransmissions %" PRIu32 ", tcp_gaps %" PRIu32 ", crc_bad %" PRIu32
-			", terminates %" PRIu32 "\n", flow_label(e, f, lab, sizeof lab), w->tcp_retrans, w->tcp_gaps,
+			", terminates %" PRIu32, flow_label(e, f, lab, sizeof lab), w->tcp_retrans, w->tcp_gaps,
 			w->crc_bad, w->terminates);
+		if (w->sync_lost || w->unsync_bytes)
+			fprintf(o, ", out_of_sync %" PRIu32 " (%" PRIu64 " bytes)", w->sync_lost, w->unsync_bytes);
+		fputc('\n', o);
 		return 1;
 	}
 	fc_get(f, &c);
@@ -645,9 +672,13 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 		t->frames ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0, t->bytes,
 		rate_str(engine_avg_bps(e), rs, sizeof rs), e->nflows, t->evicted,
 		e->cfg.max_flows, s.connections, s.conn_cm, s.conn_traffic, s.conn_tcp, s.half);
-	if (c->drops.valid)
-		fprintf(o, "capture: %" PRIu64 " received, %" PRIu64 " dropped, %" PRIu64 " dropped by the interface\n",
-			c->drops.received, c->drops.dropped, c->drops.if_dropped);
+	for (unsigned i = 0; c->drops.valid && i < c->drops.n; i++) {
+		const struct report_drop_counts *d = &c->drops.iface[i];
+
+		fprintf(o, "capture %s: %" PRIu64 " received, %" PRIu64 " dropped (ring full %" PRIu64 " times, ring of %"
+			PRIu64 " frames), %" PRIu64 " dropped by the interface\n", d->name, d->received, d->dropped,
+			d->freezes, d->ring_frames, d->if_dropped);
+	}
 	fprintf(o, "fabric mode: %s (%s)\n", fabric_mode_name(fm), ev);
 	fprintf(o, "totals: %" PRIu64 " requests, duplicate_request %" PRIu64 ", out_of_sequence %" PRIu64
 		", out_of_seq_request %" PRIu64 ", retransmissions %" PRIu64 ", psn_gaps %" PRIu64 ", missing_psns %"

@@ -56,6 +56,10 @@ void counters_rows(struct tui *v, struct dlines *L, const struct flow *f, const 
 		ROW("TCP retransmissions", F->u.iw.tcp_retrans, "%" PRIu32, F->u.iw.tcp_retrans);
 		ROW("TCP gaps", F->u.iw.tcp_gaps, "%" PRIu32, F->u.iw.tcp_gaps);
 		ROW("terminates", F->u.iw.terminates, "%" PRIu32, F->u.iw.terminates);
+		ROW("MPA out of sync, bytes", F->u.iw.sync_lost, "%" PRIu32 ", %" PRIu64, F->u.iw.sync_lost,
+		    F->u.iw.unsync_bytes);
+		ROW("MPA resyncs (heuristic)", F->u.iw.resync_heuristic, "%" PRIu32 " (%" PRIu32 ")", F->u.iw.resyncs,
+		    F->u.iw.resync_heuristic);
 		ROW("MPA", 0, "%s rev %u markers %s CRC %s",
 		    F->u.iw.mpa_req ? "request" : F->u.iw.mpa_rep ? "reply" : "not seen", F->u.iw.mpa_rev,
 		    F->u.iw.mpa_flags & ROCE_MPA_FLAG_M ? "on" : "off", F->u.iw.mpa_flags & ROCE_MPA_FLAG_C ? "on" : "off");
