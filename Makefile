@@ -48,7 +48,7 @@ TOOL_SRCS := $(sort $(wildcard tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(BUILD)/tools/%)
 
 # roce.h and the headers it includes
-PUBLIC_HEADERS := lib/roce.h lib/codec/iwarp.h lib/codec/dcb.h lib/analysis/seq.h lib/transport/qp.h
+PUBLIC_HEADERS := lib/roce.h lib/codec/iwarp.h lib/codec/dcb.h lib/analysis/seq.h lib/analysis/rtt.h lib/transport/qp.h
 LIBA   := $(BUILD)/lib/libroce.a
 LIBSO  := $(BUILD)/lib/libroce.so.$(VERSION)
 LIBPC  := $(BUILD)/lib/libroce.pc
@@ -60,7 +60,7 @@ LIBPIC_A := $(BUILD)/lib/libroce_pic.a
 
 # Test scripts run by check-one, each with BUILD in its environment, in this
 # order; fragments below may append to it.
-CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh
+CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh
 
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=

@@ -59,6 +59,7 @@ static void usage(FILE *f)
 		"  -Z, --relinquish-privileges USER  become USER once the capture is open\n"
 		"      --prometheus ADDR:PORT  serve GET /metrics (Prometheus text format) there\n"
 		"      --prometheus-max-flows N  flows with per-flow series (largest by packets; default 1000)\n"
+		"      --linger           after a replay, keep serving --prometheus until SIGINT/SIGTERM\n"
 		"      --packets          list frames one per line (tcpdump-like)\n"
 		"      --json             with --packets: one JSON object per frame; without:\n"
 		"                         JSON lines (snapshots with -d/-n, then the summary)\n"
@@ -76,6 +77,7 @@ static void usage(FILE *f)
 		"                         (256..4096, default 1024)\n"
 		"      --link-speed SPEED link speed for PFC pause time (100G, 25G, 10000M; default 100G)\n"
 		"      --max-flows N      flow table size; least recently seen evicted (default 1000000)\n"
+		"      --rtt-memory KiB   cap for outstanding requests and RTT histograms (default 262144)\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          print the version\n");
 }
@@ -297,7 +299,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
 	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
-	       OPT_BUFFRAMES };
+	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -324,6 +326,8 @@ int main(int argc, char **argv)
 		{ "relinquish-privileges", required_argument, NULL, 'Z' },
 		{ "prometheus", required_argument, NULL, OPT_PROM },
 		{ "prometheus-max-flows", required_argument, NULL, OPT_PROM_MAX },
+		{ "linger", no_argument, NULL, OPT_LINGER },
+		{ "rtt-memory", required_argument, NULL, OPT_RTTMEM },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -342,7 +346,7 @@ int main(int argc, char **argv)
 	struct engine_cfg ecfg = { .max_flows = 1000000, .pmtu = 1024, .link_bps = 100000000000ull,
 				   .check_icrc = 1 };
 	static struct run run;
-	int packets = 0, json = 0, batch = 0, c, rc = 0, ndopt = 0, have_delay = 0;
+	int packets = 0, json = 0, batch = 0, c, rc = 0, ndopt = 0, have_delay = 0, linger = 0;
 	long long count = -1, iterations = -1;
 	double delay = 2;
 	uint64_t no = 0, v64;
@@ -454,6 +458,16 @@ int main(int argc, char **argv)
 			}
 			ecfg.max_flows = (uint32_t)v64;
 			break;
+		case OPT_RTTMEM:
+			if (parse_u64(optarg, 16, (uint64_t)1 << 30, &v64)) {
+				fprintf(stderr, "rocetop: bad --rtt-memory '%s' (KiB, 16 or more)\n", optarg);
+				return 2;
+			}
+			ecfg.rtt_mem = v64 << 10;
+			break;
+		case OPT_LINGER:
+			linger = 1;
+			break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("rocetop %s\n", ROCETOP_VERSION); return 0;
 		default: usage(stderr); return 2;
@@ -502,6 +516,10 @@ int main(int argc, char **argv)
 	scfg.timeout_ms = tui ? 0 : 100;   /* batch: wake up for snapshots on a quiet link */
 	if (scfg.speed < 0)
 		scfg.speed = tui && file ? 1 : 0;
+	if (linger && !prom_addr) {
+		fprintf(stderr, "rocetop: --linger needs --prometheus (see --help)\n");
+		return 2;
+	}
 	src = source_open(&scfg, &what, err, sizeof err);
 	free(filter);
 	if (!src) {
@@ -627,6 +645,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno ? errno : EIO));
 		rc = 1;
 	}
+	/* --linger: the final values stay scrapeable until we are told to stop */
+	while (linger && prom && !packets && !stop)
+		source_wait(src, 200);
 	if (!packets)
 		engine_free(&run.eng);
 	prom_close(prom);

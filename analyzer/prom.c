@@ -242,6 +242,94 @@ static uint32_t top_flows(const struct engine *e, uint32_t k, uint32_t *out)
 	return n;
 }
 
+/* ---- RTT histograms ----------------------------------------------------------------------- */
+
+static const double rtt_le[] = { 1e-6, 2.5e-6, 5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3,
+				 5e-3, 1e-2, 2.5e-2, 5e-2, 0.1, 0.25, 0.5, 1, 2.5, 5, 10 };
+#define N_LE (sizeof rtt_le / sizeof rtt_le[0])
+
+struct rtt_acc {
+	uint64_t le[N_LE];
+	uint64_t n, sum_ns;
+};
+
+/* Adds a flow's samples; a flow whose histogram the memory cap took counts in +Inf only. */
+static void rtt_acc_add(struct rtt_acc *a, const struct engine *e, const struct flow *fl, enum roce_rtt_which w)
+{
+	const struct roce_rtt_stat *s = roce_rtt_stat(&fl->u.seq, w);
+
+	a->n += s->n;
+	a->sum_ns += s->sum_ns;
+	for (unsigned k = 0; k < N_LE; k++) {
+		int64_t c = roce_rtt_count_le(e->rtt, &fl->u.seq, w, (uint64_t)(rtt_le[k] * 1e9 + 0.5));
+
+		if (c > 0)
+			a->le[k] += (uint64_t)c;
+	}
+}
+
+static void rtt_hist_out(FILE *f, const char *name, const struct engine *e, const struct flow *fl,
+			 const struct rtt_acc *a)
+{
+	char lab[32];
+
+	for (unsigned k = 0; k <= N_LE; k++) {
+		if (k < N_LE)
+			snprintf(lab, sizeof lab, "le=\"%g\"", rtt_le[k]);
+		else
+			snprintf(lab, sizeof lab, "le=\"+Inf\"");
+		fprintf(f, "%s_bucket", name);
+		if (fl)
+			flow_labels(f, e, fl, lab);
+		else
+			fprintf(f, "{%s}", lab);
+		fprintf(f, " %" PRIu64 "\n", k < N_LE ? a->le[k] : a->n);
+	}
+	fprintf(f, "%s_sum", name);
+	if (fl)
+		flow_labels(f, e, fl, NULL);
+	fprintf(f, " %.9f\n%s_count", a->sum_ns / 1e9, name);
+	if (fl)
+		flow_labels(f, e, fl, NULL);
+	fprintf(f, " %" PRIu64 "\n", a->n);
+}
+
+/* Capture-wide (live flows) and per exported flow, for both kinds of RTT. */
+static void rtt_histograms(FILE *f, const struct engine *e, const uint32_t *top, uint32_t ntop)
+{
+	static const struct {
+		const char *all, *flow, *help;
+	} m[2] = {
+		{ "rocetop_rtt_seconds", "rocetop_flow_rtt_seconds",
+		  "Request to its ACK or ATOMIC ACK round trip time, every request sent once (Karn)." },
+		{ "rocetop_read_rtt_seconds", "rocetop_flow_read_rtt_seconds",
+		  "READ request to its first READ response." },
+	};
+
+	for (int w = 0; w < 2; w++) {
+		struct rtt_acc all;
+		int any = 0;
+
+		memset(&all, 0, sizeof all);
+		for (uint32_t i = 0; i < e->nflows; i++)
+			if (e->flows[i].kind != FK_IWARP)
+				rtt_acc_add(&all, e, &e->flows[i], (enum roce_rtt_which)w);
+		head(f, m[w].all, "histogram", m[w].help);
+		rtt_hist_out(f, m[w].all, e, NULL, &all);
+		for (uint32_t i = 0; i < ntop; i++) {
+			const struct flow *fl = &e->flows[top[i]];
+			struct rtt_acc a;
+
+			if (fl->kind == FK_IWARP || !roce_rtt_stat(&fl->u.seq, (enum roce_rtt_which)w)->n)
+				continue;
+			if (!any++)
+				head(f, m[w].flow, "histogram", m[w].help);
+			memset(&a, 0, sizeof a);
+			rtt_acc_add(&a, e, fl, (enum roce_rtt_which)w);
+			rtt_hist_out(f, m[w].flow, e, fl, &a);
+		}
+	}
+}
 
 void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned max_flows)
 {
@@ -382,25 +470,7 @@ void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned ma
 			fprintf(f, " %" PRIu64 "\n", v);
 		}
 	}
-	{
-		static const double q[2] = { 0.5, 0.99 };
-		int any = 0;
-
-		for (uint32_t i = 0; i < ntop; i++) {
-			const struct flow *fl = &e->flows[top[i]];
-
-			if (fl->kind == FK_IWARP || !fl->u.seq.rtt.n)
-				continue;
-			if (!any++)
-				head(f, "rocetop_flow_rtt_seconds", "gauge",
-				     "Request to covering ACK round trip time quantiles (log histogram).");
-			for (int k = 0; k < 2; k++) {
-				fputs("rocetop_flow_rtt_seconds", f);
-				flow_labels(f, e, fl, k ? "quantile=\"0.99\"" : "quantile=\"0.5\"");
-				fprintf(f, " %.6f\n", roce_seq_hist_quantile(&fl->u.seq.rtt, q[k]) / 1e6);
-			}
-		}
-	}
+	rtt_histograms(f, e, top, ntop);
 	free(top);
 }
 

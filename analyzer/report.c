@@ -190,11 +190,50 @@ static void totals_get(const struct engine *e, struct totals *t)
 
 /* ---- JSON ---------------------------------------------------------------------------- */
 
-static void json_hist(FILE *o, const char *key, const struct roce_seq_hist *h)
+/* Microseconds from ns: whole when they are, else to the ns. */
+static const char *us_str(uint64_t ns, char *b, size_t cap)
 {
-	fprintf(o, ",\"%s\":{\"n\":%" PRIu32 ",\"min\":%" PRIu32 ",\"p50\":%" PRIu32 ",\"p99\":%" PRIu32
-		",\"max\":%" PRIu32 "}", key, h->n, h->n ? h->min_us : 0, roce_seq_hist_quantile(h, 0.5),
-		roce_seq_hist_quantile(h, 0.99), h->n ? h->max_us : 0);
+	if (ns % 1000)
+		snprintf(b, cap, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+	else
+		snprintf(b, cap, "%" PRIu64, ns / 1000);
+	return b;
+}
+
+/* A quantile as us_str, or "null" / "-" when the histogram was evicted. */
+static const char *q_str(const struct engine *e, const struct roce_seq_dir *d, enum roce_rtt_which w, double q,
+			 const char *none, char *b, size_t cap)
+{
+	uint64_t ns;
+
+	if (!roce_rtt_stat(d, w)->n)
+		return "0";
+	if (roce_rtt_quantile(e->rtt, d, w, q, &ns))
+		return none;
+	return us_str(ns, b, cap);
+}
+
+static void json_hist(FILE *o, const struct engine *e, const char *key, const struct roce_seq_dir *d,
+		      enum roce_rtt_which w)
+{
+	const struct roce_rtt_stat *s = roce_rtt_stat(d, w);
+	char b[5][32];
+
+	fprintf(o, ",\"%s\":{\"n\":%" PRIu32 ",\"min\":%s,\"p50\":%s,\"p99\":%s,\"max\":%s,\"sum\":%s}", key,
+		s->n, us_str(s->n ? s->min_ns : 0, b[0], sizeof b[0]), q_str(e, d, w, 0.5, "null", b[1], sizeof b[1]),
+		q_str(e, d, w, 0.99, "null", b[2], sizeof b[2]), us_str(s->n ? s->max_ns : 0, b[3], sizeof b[3]),
+		us_str(s->sum_ns, b[4], sizeof b[4]));
+}
+
+static void json_rtt_mem(FILE *o, const struct engine *e)
+{
+	struct roce_rtt_totals r;
+
+	roce_rtt_totals(e->rtt, &r);
+	fprintf(o, ",\"rtt_state\":{\"outstanding\":%" PRIu64 ",\"requests_evicted\":%" PRIu64
+		",\"histograms\":%" PRIu64 ",\"histograms_evicted\":%" PRIu64 ",\"bytes\":%" PRIu64
+		",\"peak_bytes\":%" PRIu64 ",\"cap_bytes\":%" PRIu64 "}", r.outstanding, r.requests_evicted,
+		r.histograms, r.histograms_evicted, r.mem_bytes, r.mem_peak, r.mem_cap);
 }
 
 static void json_addr(FILE *o, const char *key, const struct engine *e, uint32_t host)
@@ -300,10 +339,16 @@ static void json_flow(FILE *o, const struct engine *e, const struct flow *f, uin
 		else
 			fprintf(o, ",\"requests_per_ack\":null");
 		fprintf(o, ",\"msn\":%" PRIu32, d->msn);
-		json_hist(o, "rtt_us", &d->rtt);
-		json_hist(o, "read_rtt_us", &d->read_rtt);
+		json_hist(o, e, "rtt_us", d, ROCE_RTT_ACK);
+		json_hist(o, e, "read_rtt_us", d, ROCE_RTT_READ);
 		fprintf(o, ",\"ecn_ce\":%" PRIu32 ",\"cnp\":%" PRIu32 ",\"icrc_bad\":%" PRIu32, d->ecn_ce, d->cnp,
 			d->icrc_bad);
+		{
+			uint64_t bad, frames;
+
+			if (flow_icrc_unverifiable(e, f, &bad, &frames))
+				fprintf(o, ",\"icrc_unverifiable\":true");
+		}
 		fprintf(o, ",\"go_back_n\":%" PRIu32 ",\"selective_repeat\":%" PRIu32 ",\"scheme\":\"%s\"}", c.gbn,
 			c.sr, roce_seq_scheme_name(roce_seq_scheme(d)));
 	}
@@ -390,6 +435,7 @@ void report_summary_json(FILE *o, const struct engine *e, const struct report_ct
 		",\"tcp\":%" PRIu32 ",\"unpaired_request_flows\":%" PRIu32 "}", s.connections, s.conn_cm,
 		s.conn_traffic, s.conn_tcp, s.half);
 	fprintf(o, ",\"orphan_responses\":%" PRIu64, t->orphan_responses);
+	json_rtt_mem(o, e);
 	fprintf(o, ",\"fabric\":{\"mode\":");
 	json_string(o, fabric_mode_name(fm));
 	fprintf(o, ",\"evidence\":");
@@ -521,12 +567,17 @@ void report_snapshot_text(FILE *o, const struct engine *e, const struct report_c
 	free(v);
 }
 
-static void hist_text(FILE *o, const char *what, const struct roce_seq_hist *h)
+static void hist_text(FILE *o, const struct engine *e, const char *what, const struct roce_seq_dir *d,
+		      enum roce_rtt_which w)
 {
-	if (!h->n)
+	const struct roce_rtt_stat *s = roce_rtt_stat(d, w);
+	char b[4][32];
+
+	if (!s->n)
 		return;
-	fprintf(o, "; %s us min/p50/p99/max %" PRIu32 "/%" PRIu32 "/%" PRIu32 "/%" PRIu32 " (n=%" PRIu32 ")",
-		what, h->min_us, roce_seq_hist_quantile(h, 0.5), roce_seq_hist_quantile(h, 0.99), h->max_us, h->n);
+	fprintf(o, "; %s us min/p50/p99/max %s/%s/%s/%s (n=%" PRIu32 ")", what, us_str(s->min_ns, b[0], sizeof b[0]),
+		q_str(e, d, w, 0.5, "-", b[1], sizeof b[1]), q_str(e, d, w, 0.99, "-", b[2], sizeof b[2]),
+		us_str(s->max_ns, b[3], sizeof b[3]), s->n);
 }
 
 /* One direction of a connection: what its requests met. */
@@ -541,8 +592,8 @@ static void dir_text(FILE *o, const struct engine *e, const struct flow *f)
 	if (d->acks)
 		fprintf(o, "; %" PRIu32 " ACKs (%.2f requests per ACK), MSN %" PRIu32, d->acks,
 			(double)d->requests / d->acks, d->msn);
-	hist_text(o, "RTT", &d->rtt);
-	hist_text(o, "READ RTT", &d->read_rtt);
+	hist_text(o, e, "RTT", d, ROCE_RTT_ACK);
+	hist_text(o, e, "READ RTT", d, ROCE_RTT_READ);
 	fprintf(o, "; retransmission scheme %s\n", roce_seq_scheme_name(roce_seq_scheme(d)));
 }
 
@@ -638,6 +689,14 @@ static int anomalies_text(FILE *o, const struct engine *e, const struct flow *f)
 	ADD("cnp", d->cnp);
 	ADD("icrc_bad", d->icrc_bad);
 #undef ADD
+	{
+		uint64_t bad, frames;
+
+		if (n && flow_icrc_unverifiable(e, f, &bad, &frames))
+			n += snprintf(buf + n, sizeof buf - (size_t)n, "; ICRC unverifiable: %" PRIu64 " of the"
+				      " connection's %" PRIu64 " frames fail (a wrong ICRC recipe or a middlebox"
+				      " rewriting headers?), not analysed", bad, frames);
+	}
 	if (!n)
 		return 0;
 	fprintf(o, "  %s: %s\n", flow_label(e, f, lab, sizeof lab), buf);
@@ -761,6 +820,17 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 	if (t->orphan_responses) {
 		fprintf(o, "  %" PRIu64 " responses answered requests of no flow seen\n", t->orphan_responses);
 		any = 1;
+	}
+	{
+		struct roce_rtt_totals r;
+
+		roce_rtt_totals(e->rtt, &r);
+		if (r.requests_evicted || r.histograms_evicted) {
+			fprintf(o, "  RTT memory cap (%" PRIu64 " KiB) reached: %" PRIu64 " outstanding requests dropped"
+				" unsampled, %" PRIu64 " histograms dropped (their quantiles show as -)\n",
+				r.mem_cap >> 10, r.requests_evicted, r.histograms_evicted);
+			any = 1;
+		}
 	}
 	if (!any)
 		fprintf(o, "  (none)\n");
