@@ -448,6 +448,7 @@ static struct flow *flow_get(struct engine *e, uint32_t src, uint32_t dst, uint3
 	if (kind != FK_IWARP)
 		roce_seq_init(&f->u.seq, e->cfg.pmtu, NULL);
 	f->first_ms = (uint32_t)((ts - e->t.first_ns) / 1000000);
+	f->first_20ns = (uint16_t)((ts - e->t.first_ns) % 1000000 / 20);
 	i = idx_of(e, f);
 	h = key_hash(src, dst, qpn, cls) & e->hmask;
 	f->hnext = e->heads[h];
@@ -1077,11 +1078,16 @@ enum fabric_mode engine_fabric_mode(const struct engine *e, char *ev, size_t cap
 	return FM_ZERO_TOUCH;
 }
 
+uint64_t flow_first_ns(const struct engine *e, const struct flow *f)
+{
+	return e->t.first_ns + (uint64_t)f->first_ms * 1000000ull + (uint64_t)f->first_20ns * 20;
+}
+
 double flow_avg_bps(const struct engine *e, const struct flow *f)
 {
-	uint64_t t0 = e->t.first_ns + (uint64_t)f->first_ms * 1000000ull;
+	uint64_t t0 = flow_first_ns(e, f);
 
-	return f->last_ns > t0 ? (double)f->bytes * 8e9 / (double)(f->last_ns - t0) : 0;
+	return f->packets > 1 && f->last_ns > t0 ? (double)f->bytes * 8e9 / (double)(f->last_ns - t0) : 0;
 }
 
 double engine_avg_bps(const struct engine *e)

@@ -73,10 +73,11 @@ struct flow {
 	uint32_t src, dst;        /* host indices */
 	uint32_t qpn;             /* RoCE: DestQP; iWARP: sport << 16 | dport */
 	uint32_t peer;            /* the other direction: index + 1, 0 = none */
-	uint8_t kind;             /* enum flow_kind */
-	uint8_t version;          /* enum roce_version (iWARP: 0) */
-	uint8_t pair_how;         /* enum flow_pair */
-	uint8_t ulp;              /* upper layer (index into the ULP names + 1) */
+	uint8_t kind : 4;         /* enum flow_kind */
+	uint8_t version : 4;      /* enum roce_version (iWARP: 0) */
+	uint8_t pair_how : 4;     /* enum flow_pair */
+	uint8_t ulp : 4;          /* upper layer (index into the ULP names + 1) */
+	uint16_t first_20ns;      /* first packet: 20 ns units past first_ms (exact for us timestamps) */
 	uint32_t cur_msg;         /* bytes of the SEND being assembled */
 	uint32_t first_ms;        /* first packet, ms after the engine's first */
 	uint64_t packets, bytes;
@@ -202,7 +203,8 @@ void flow_rates(const struct engine *e, const struct flow *f, uint64_t now_ns, d
 uint32_t flow_rtt_q_us(const struct engine *e, const struct flow *f, enum roce_rtt_which w, double q);
 /* Average rates in bits per second: a flow's over its life (first to last
  * packet; 0 for a single packet), the capture's from its first frame to its
- * last (every frame). */
+ * last (every frame).  flow_first_ns: the flow's first packet. */
+uint64_t flow_first_ns(const struct engine *e, const struct flow *f);
 double flow_avg_bps(const struct engine *e, const struct flow *f);
 double engine_avg_bps(const struct engine *e);
 /* 1 when most frames of a flow's connection (both directions) fail the ICRC

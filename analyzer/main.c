@@ -178,12 +178,33 @@ struct run {
 	uint64_t interval_ns, next_snap;
 	long long iterations;
 	unsigned nsnap;
-	/* progress on stderr for a replay when stderr is a terminal */
+	/* progress on stderr for a replay when stderr is a terminal: from
+	 * PROGRESS_NS on, every PROGRESS_NS of the run */
 	FILE *pf;
 	off_t psize;
+	uint64_t pnext;
 	int progress_shown;
 	struct devmon *dev;          /* --device, or NULL */
 };
+
+#define PROGRESS_NS 500000000ull
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Takes the progress line off the terminal (before a snapshot, at the end). */
+static void progress_erase(struct run *r)
+{
+	if (r->progress_shown) {
+		fputs("\r\033[K", stderr);
+		r->progress_shown = 0;
+	}
+}
 
 static void drop_counts(struct report_drop_counts *d, const struct source_stats *st, const char *name)
 {
@@ -234,6 +255,7 @@ static int maybe_snapshot(struct run *r, struct source *src, uint64_t now)
 	/* one snapshot per interval, aligned; quiet stretches are skipped */
 	r->next_snap += (now - r->next_snap) / r->interval_ns * r->interval_ns;
 	update_drops(r, src);
+	progress_erase(r);
 	if (r->dev)
 		devmon_poll(r->dev, wall_ns());
 	r->nsnap++;
@@ -377,8 +399,7 @@ static void progress(struct run *r, uint64_t frames, int done)
 	if (!r->pf || r->psize <= 0)
 		return;
 	if (done) {
-		if (r->progress_shown)
-			fputs("\r\033[K", stderr);
+		progress_erase(r);
 		return;
 	}
 	pos = ftell(r->pf);
@@ -706,16 +727,18 @@ int main(int argc, char **argv)
 		}
 		run.ctx.live = !file;
 		run.json = json;
-		/* text snapshots with -b (and, until the TUI, live); JSON ones with -d or -n */
-		run.snapshots = json ? (have_delay || iterations > 0) : (batch || iface != NULL);
+		/* live: text snapshots (-b, or no terminal); JSON ones with -d or -n.
+		 * Replay: snapshots only when -d or -n asks for them. */
+		run.snapshots = json || file ? (have_delay || iterations > 0) : 1;
 		run.interval_ns = (uint64_t)llround(delay * 1e9);
 		run.iterations = iterations;
 		if (file && isatty(2)) {
 			struct stat st;
 
 			run.pf = source_file(src);
-			if (run.pf && fstat(fileno(run.pf), &st) == 0 && st.st_size > (1 << 24))
+			if (run.pf && fstat(fileno(run.pf), &st) == 0 && st.st_size > 0)
 				run.psize = st.st_size;
+			run.pnext = mono_ns() + PROGRESS_NS;
 		}
 	}
 
@@ -773,8 +796,10 @@ int main(int argc, char **argv)
 			break;
 		}
 		engine_packet(&run.eng, &p, ts, fr.caplen, fr.len);
-		if (run.psize && !(no & 0xffff))
+		if (run.psize && !(no & 0xff) && mono_ns() >= run.pnext) {
 			progress(&run, no, 0);
+			run.pnext = mono_ns() + PROGRESS_NS;
+		}
 	}
 	if (!source_write_failed(src) && source_dump_close(src, err, sizeof err) < 0) {
 		fprintf(stderr, "rocetop: %s\n", err);

@@ -271,7 +271,8 @@ static void json_flow(FILE *o, const struct engine *e, const struct flow *f, uin
 		}
 		return;
 	}
-	fprintf(o, ",\"first_s\":%.3f,\"last_s\":%.6f", f->first_ms / 1e3,
+	fprintf(o, ",\"avg_bps\":%.0f,\"first_s\":%.6f,\"last_s\":%.6f", flow_avg_bps(e, f),
+		(double)(flow_first_ns(e, f) - e->t.first_ns) / 1e9,
 		(double)(f->last_ns - e->t.first_ns) / 1e9);
 	fprintf(o, ",\"messages\":{");
 	for (int i = 0; i < OP__COUNT; i++)
@@ -422,8 +423,8 @@ void report_summary_json(FILE *o, const struct engine *e, const struct report_ct
 	fm = engine_fabric_mode(e, ev, sizeof ev);
 	fprintf(o, "{\"type\":\"summary\",\"source\":");
 	json_string(o, c->source ? c->source : "");
-	fprintf(o, ",\"frames\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"duration_s\":%.6f", t->frames, t->bytes,
-		t->frames ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0);
+	fprintf(o, ",\"frames\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"duration_s\":%.6f,\"avg_bps\":%.0f", t->frames,
+		t->bytes, t->frames ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0, engine_avg_bps(e));
 	fprintf(o, ",\"roce\":{\"v1\":%" PRIu64 ",\"v2\":%" PRIu64 ",\"v2_1021\":%" PRIu64 ",\"v2_port\":%" PRIu64
 		"},\"other_frames\":%" PRIu64, t->roce[ROCE_VER_V1], t->roce[ROCE_VER_V2], t->roce[ROCE_VER_V2_1021],
 		t->roce[ROCE_VER_V2_PORT], t->roce[ROCE_VER_NONE]);
@@ -542,9 +543,9 @@ void report_snapshot_text(FILE *o, const struct engine *e, const struct report_c
 		sum += r[0];
 	}
 	gmtime_r(&sec, &tm);
-	fprintf(o, "rocetop %u - %02d:%02d:%02d UTC, %" PRIu64 " frames, %" PRIu32 " flows (%" PRIu64
-		" evicted), %s\n", n, tm.tm_hour, tm.tm_min, tm.tm_sec, e->t.frames, e->nflows, e->t.evicted,
-		rate_str(sum, rs[0], sizeof rs[0]));
+	fprintf(o, "rocetop %u - %02d:%02d:%02d.%03u UTC, %" PRIu64 " frames, %" PRIu32 " flows (%" PRIu64
+		" evicted), %s\n", n, tm.tm_hour, tm.tm_min, tm.tm_sec, (unsigned)(now % 1000000000ull / 1000000),
+		e->t.frames, e->nflows, e->t.evicted, rate_str(sum, rs[0], sizeof rs[0]));
 	fprintf(o, "retransmissions %" PRIu64 " (%.2f%% of %" PRIu64 " requests), NAK seq %" PRIu64 ", RNR %" PRIu64
 		", CNP %" PRIu64 ", ECN-CE %" PRIu64 ", PFC %" PRIu64, t.retrans,
 		t.requests ? 100.0 * (double)t.retrans / (double)t.requests : 0.0, t.requests, t.nak_seq, t.rnr,
@@ -731,10 +732,11 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 
 	totals_get(e, &s);
 	fm = engine_fabric_mode(e, ev, sizeof ev);
-	fprintf(o, "\n%s: %.6f s, %" PRIu64 " bytes; %" PRIu32 " flows (%" PRIu64 " evicted at --max-flows %" PRIu32
-		"), %" PRIu32 " connections (%" PRIu32 " paired by CM, %" PRIu32 " by traffic, %" PRIu32
+	fprintf(o, "\n%s: %.6f s, %" PRIu64 " bytes (average %s); %" PRIu32 " flows (%" PRIu64 " evicted at --max-flows %"
+		PRIu32 "), %" PRIu32 " connections (%" PRIu32 " paired by CM, %" PRIu32 " by traffic, %" PRIu32
 		" iWARP), %" PRIu32 " request flows unpaired\n", c->source ? c->source : "capture",
-		t->frames ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0, t->bytes, e->nflows, t->evicted,
+		t->frames ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0, t->bytes,
+		rate_str(engine_avg_bps(e), rs, sizeof rs), e->nflows, t->evicted,
 		e->cfg.max_flows, s.connections, s.conn_cm, s.conn_traffic, s.conn_tcp, s.half);
 	for (unsigned i = 0; c->drops.valid && i < c->drops.n; i++) {
 		const struct report_drop_counts *d = &c->drops.iface[i];
@@ -753,17 +755,16 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 	v = sorted(e, by_bytes);
 	fprintf(o, "\nFlows (by bytes%s)\n", e->nflows > top ? ", largest first" : "");
 	fprintf(o, "  %-52s %-5s %-7s %9s %11s %7s %7s %7s %7s %12s\n", "FLOW", "KIND", "VERSION", "PACKETS", "BYTES",
-		"SEND", "WRITE", "READ", "ATOMIC", "RATE 40s");
+		"SEND", "WRITE", "READ", "ATOMIC", "AVG RATE");
 	for (uint32_t i = 0; v && i < e->nflows && i < top; i++) {
 		const struct flow *f = v[i];
-		double r[3];
+		double avg = flow_avg_bps(e, f);
 
-		flow_rates(e, f, t->last_ns, r);
 		fprintf(o, "  %-52s %-5s %-7s %9" PRIu64 " %11" PRIu64 " %7" PRIu32 " %7" PRIu32 " %7" PRIu32 " %7" PRIu32
 			" %12s\n", flow_label(e, f, lab, sizeof lab), flow_kind_name(f->kind),
 			f->kind == FK_IWARP ? "tcp" : roce_version_name(f->version), f->packets, f->bytes,
 			f->msgs[OP_SEND], f->msgs[OP_WRITE], f->msgs[OP_READ], f->msgs[OP_ATOMIC],
-			rate_str(r[2], rs, sizeof rs));
+			avg > 0 ? rate_str(avg, rs, sizeof rs) : "-");
 	}
 	if (v && e->nflows > top)
 		fprintf(o, "  … and %" PRIu32 " more flows (--json lists them all)\n", e->nflows - top);

@@ -307,6 +307,71 @@ else
 	fail "-d 5000 keeps 4791" "$(show)"
 fi
 
+# ---- batch on a replay: snapshots only with -d/-n, times to the millisecond, average rates ----
+# the rping capture with its frames 0.1 s apart (about 10 s long)
+python3 - "$RPING" "$T/slow.pcap" <<'EOF'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+assert b[:4] == b"\xd4\xc3\xb2\xa1", "little-endian pcap expected"
+off, i = 24, 0
+while off + 16 <= len(b):
+    cl = struct.unpack("<I", b[off + 8:off + 12])[0]
+    b[off:off + 8] = struct.pack("<II", 1700000000 + i // 10, (i % 10) * 100000)
+    off += 16 + cl
+    i += 1
+open(sys.argv[2], "wb").write(b)
+EOF
+snaps() { grep -c '^rocetop [0-9]* - ' "$T/out"; }
+run -r "$T/slow.pcap" -b
+if [ "$rc" -eq 0 ] && [ "$(snaps)" -eq 0 ] && grep -q '^Flows (by bytes)' "$T/out"; then
+	ok "-r -b on a 10 s capture: the summary only, no snapshot every 2 s"
+else
+	fail "-r -b: snapshots without -d/-n" "$(show)" "$(grep '^rocetop ' "$T/out" | head -n 3)"
+fi
+run -r "$T/slow.pcap" -b -n 2
+n2=$(snaps)
+run -r "$T/slow.pcap" -b -d 1
+if [ "$n2" -eq 2 ] && [ "$(snaps)" -ge 4 ]; then
+	ok "-r -b -n 2: 2 snapshots; -d 1: $(snaps)"
+else
+	fail "-r -b -n/-d snapshots" "-n 2 gave $n2; -d 1 gave $(snaps)"
+fi
+run -r "$T/slow.pcap" -b -d 0.25 -n 3
+t1=$(sed -n 's/^rocetop 1 - \([0-9:.]*\) UTC.*/\1/p' "$T/out")
+t2=$(sed -n 's/^rocetop 2 - \([0-9:.]*\) UTC.*/\1/p' "$T/out")
+if printf '%s\n%s\n' "$t1" "$t2" | grep -Eqx '[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}' &&
+	[ "${t1#*.}" != "${t2#*.}" ]; then
+	ok "-d 0.25: snapshot times to the millisecond ($t1, $t2)"
+else
+	fail "-d 0.25: snapshot times" "$(grep '^rocetop ' "$T/out" | head -n 3)"
+fi
+# the summary's rates: average over each flow's life and over the capture (report.c's format)
+run -r "$RPING" --json
+tail -n 1 "$T/out" >"$T/sum.json"
+run -r "$RPING" -b
+want=$(python3 - "$T/sum.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def rs(b):
+    u = ["b/s", "kb/s", "Mb/s", "Gb/s", "Tb/s"]
+    i = 0
+    while b >= 1000 and i < 4:
+        b /= 1000
+        i += 1
+    return ("%.2f %s" if i else "%.0f %s") % (b, u[i])
+f = max(d["flows"], key=lambda f: f["bytes"])
+print("%s|%s|%s" % (rs(d["bytes"] * 8 / d["duration_s"]), f["bytes"],
+                    rs(f["bytes"] * 8 / (f["last_s"] - f["first_s"]))))
+EOF
+)
+cap_avg=${want%%|*} rest=${want#*|}
+fl_bytes=${rest%%|*} fl_avg=${rest#*|}
+if grep -q "bytes (average $cap_avg);" "$T/out" && grep -q '^  FLOW .* AVG RATE$' "$T/out" &&
+	grep -Eq "^  .* $fl_bytes( +[0-9]+){4} +$fl_avg\$" "$T/out"; then
+	ok "-b summary: capture average $cap_avg, largest flow's AVG RATE $fl_avg (JSON bytes over first_s..last_s)"
+else
+	fail "-b summary average rates (want $cap_avg, $fl_avg)" "$(grep -E 'average|AVG|^  [0-9]' "$T/out" | head -n 5)"
+fi
 # ---- no silent loss on write (-w, stdout) ---------------------------------------
 # A full disk (/dev/full) or a file size limit (ulimit -f): one line naming the
 # file and the errno, exit non-zero.

@@ -568,7 +568,8 @@ else
 		--filter 'udp dst port 4791' 2>"$T/recv.err" &
 	RX=$!
 	BGPIDS="$BGPIDS $RX"
-	sleep 0.5
+	# flood once recv says it listens (its filter line on stderr), not after a fixed sleep
+	for _ in $(seq 100); do grep -q 'recv: .*filter' "$T/recv.err" 2>/dev/null && break; sleep 0.05; done
 	inA "$GEN" flood -i "$VA" --dst 10.99.7.2 --count 1000 --pps 20000 --qps 2 2>"$T/err" ||
 		fail "live flood" "$(cat "$T/err")"
 	cap_stop

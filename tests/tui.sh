@@ -69,18 +69,24 @@ wait_for() {
 	done
 	return 1
 }
-# check NAME REGEX: the current screen matches
+# check NAME REGEX: the screen matches within 5 s (keys take effect asynchronously:
+# poll for the expected state rather than sleep a fixed time after each key)
 check() {
-	if grep -Eq -- "$2" "$T/screen"; then
+	if wait_for "$2" 5; then
 		ok "$1"
 	else
 		fail "$1" "screen lacks /$2/:" "$(sed 's/^/| /' "$T/screen" | head -n 30)"
 	fi
 }
-keys() {
-	tm send-keys -t "$S" "$@"
-	sleep 0.3
-	screen
+keys() { tm send-keys -t "$S" "$@"; }
+# wait_file FILE: until FILE exists and is not empty (up to 5 s)
+wait_file() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ -s "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
 }
 # widest: the longest line of the screen, in characters (the sort arrow is one)
 widest() { LC_ALL=C sed 's/\xe2\x96[\xb2\xbc]/^/g' "$T/screen" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }'; }
@@ -88,9 +94,9 @@ alt_on() { tm display-message -p -t "$S" '#{alternate_on}'; }
 # restored NAME: back at the prompt, alternate screen off, stty as before
 restored() {
 	if wait_for '^DONE [0-9]+' 10 && [ "$(alt_on)" = 0 ]; then
+		rm -f "$T/stty.after"
 		tm send-keys -t "$S" 'stty -g > '"$T"'/stty.after' Enter
-		sleep 0.3
-		if cmp -s "$T/stty.before" "$T/stty.after"; then
+		if wait_file "$T/stty.after" && cmp -s "$T/stty.before" "$T/stty.after"; then
 			ok "$1: terminal restored ($(grep -Eo '^DONE [0-9]+' "$T/screen" | tail -n 1), alternate screen off, stty as before)"
 		else
 			fail "$1: stty differs" "$(cat "$T/stty.before")" "$(cat "$T/stty.after" 2>/dev/null)"
@@ -102,23 +108,13 @@ restored() {
 
 # the numbers the header must show: the batch summary's
 "$R" -r "$CAP" --json | tail -n 1 >"$T/summary.json" || exit 2
-read -r frames requests retx nak cnp ce flows <<<"$(python3 -c '
+# (one python3: its start-up costs seconds on a loaded machine)
+read -r frames requests retx nak cnp ce flows f_pk f_retx f_dup f_oosr f_nak avg_cap avg_dur avg_snd avg_rcv \
+	<<<"$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 t = d["totals"]
-print(d["frames"], t["requests"], t["retransmissions"], t["nak_seq_err"], t["cnp"], d["fabric"]["ecn_ce"], d["flows_live"])
-' "$T/summary.json")"
-read -r f_pk f_retx f_dup f_oosr f_nak <<<"$(python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
 f = [f for f in d["flows"] if f["src"] == "10.99.0.2" and f["dst"] == "10.99.0.1" and f["destqp"] == 33][0]
-print(f["packets"], f["retransmissions"], f["duplicate_request"], f["out_of_seq_request"], f["nak_seq_err"])
-' "$T/summary.json")"
-
-# the average rates the header and the rows must show (rate_str's format)
-read -r avg_cap avg_dur avg_snd avg_rcv <<<"$(python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
 def rs(b):
     u = ["b/s", "kb/s", "Mb/s", "Gb/s", "Tb/s"]
     i = 0
@@ -128,9 +124,10 @@ def rs(b):
     return ("%.0f_%s" if i == 0 or b >= 99.95 else "%.1f_%s" if b >= 9.995 else "%.2f_%s") % (b, u[i])
 def avg(f):
     return rs(f["bytes"] * 8 / (f["last_s"] - f["first_s"]))
-snd = [f for f in d["flows"] if f["src"] == "10.99.0.2"][0]
 rcv = [f for f in d["flows"] if f["src"] == "10.99.0.1"][0]
-print(rs(d["bytes"] * 8 / d["duration_s"]), "%.3f" % d["duration_s"], avg(snd), avg(rcv))
+print(d["frames"], t["requests"], t["retransmissions"], t["nak_seq_err"], t["cnp"], d["fabric"]["ecn_ce"], d["flows_live"],
+      f["packets"], f["retransmissions"], f["duplicate_request"], f["out_of_seq_request"], f["nak_seq_err"],
+      rs(d["bytes"] * 8 / d["duration_s"]), "%.3f" % d["duration_s"], avg(f), avg(rcv))
 ' "$T/summary.json")"
 avg_cap=${avg_cap/_/ } avg_snd=${avg_snd/_/ } avg_rcv=${avg_rcv/_/ }
 
@@ -139,7 +136,7 @@ tm -f /dev/null new-session -d -s "$S" -x 160 -y 48 "env -i PATH=$PATH HOME=$T H
 tm set-option -g window-size manual >/dev/null 2>&1
 wait_for 'PROMPT\$' 5 || { echo "tui: the shell did not start" >&2; exit 2; }
 tm send-keys -t "$S" "stty -g > $T/stty.before; clear" Enter
-sleep 0.3
+wait_file "$T/stty.before" || { echo "tui: stty -g did not run" >&2; exit 2; }
 run_rocetop() {
 	tm send-keys -t "$S" "$R $*; echo DONE \$?" Enter
 }
@@ -229,8 +226,8 @@ keys h
 check "h: help too" "^ +Keys"
 keys x
 tm resize-window -t "$S" -x 100 -y 30 >/dev/null 2>&1
-sleep 0.5
-screen
+# at 100 columns KIND is given up: the table has been redrawn at the new size
+wait_for '^SRC +DST +QPN +RATE' 5
 if [ "$(tm display-message -p -t "$S" '#{window_width}')" = 100 ] && grep -q '^rocetop ' "$T/screen" &&
 	grep -q '^SRC ' "$T/screen" && [ "$(widest)" -le 100 ]; then
 	ok "resize to 100x30: redrawn to the new size"
@@ -238,8 +235,6 @@ else
 	fail "resize" "$(sed 's/^/| /' "$T/screen" | head -n 10)"
 fi
 tm resize-window -t "$S" -x 80 -y 24 >/dev/null 2>&1
-sleep 0.5
-screen
 check "80 columns: the anomaly columns stay (addresses narrowed, other columns given up)" \
 	"^SRC +DST +QPN +RATE 2s[^ ]* +RETX[^ ]* +OOS[^ ]* +NAK[^ ]* +RNR[^ ]* +CNP[^ ]* +ECN[^ ]* *$"
 check "80 columns: the sending flow's anomalies" "^10\.99\.0\.2 +10\.99\.0\.1 +0x000021 .* $f_retx +[0-9]+ +$f_nak +0 +0 +0 *$"
@@ -274,11 +269,10 @@ restored "q after speed changes"
 # ---- a terminal without an alternate screen, grown, then q: nothing of the view left ----------
 tm send-keys -t "$S" clear Enter
 tm resize-window -t "$S" -x 100 -y 30 >/dev/null 2>&1
-sleep 0.3
 tm send-keys -t "$S" "TERM=vt100 $R -r $CAP --speed 0; echo DONE \$?" Enter
 if wait_for '^SRC ' 10; then
 	tm resize-window -t "$S" -x 160 -y 48 >/dev/null 2>&1
-	sleep 0.5
+	wait_for '^SRC .* KIND ' 5
 	keys q
 	if wait_for '^DONE 0' 10 && ! grep -Eq '^(SRC|frames|fabric|10\.99) ' "$T/screen"; then
 		ok "vt100 (no alternate screen), grown to 160x48, q: the screen is cleared"
@@ -306,6 +300,20 @@ else
 fi
 keys q
 restored "q after the iWARP detail"
+
+# ---- replay progress on a terminal, by elapsed time ----------------------------------------------
+tm send-keys -t "$S" clear Enter
+tm send-keys -t "$S" "$R -r $CAP -b --speed 0.25 >/dev/null; echo DONE \$?" Enter
+if wait_for 'rocetop: +[0-9]+% of .*roce_send_bw_netem\.pcap, [0-9]+ frames' 5; then
+	ok "progress: $(grep -Eo 'rocetop: +[0-9]+% of [^,]*, [0-9]+ frames' "$T/screen" | sed 's|/.*/||' | tail -n 1) (a 2 s replay, 2193 frames)"
+else
+	fail "progress: not shown within 5 s of a 2 s replay" "$(sed 's/^/| /' "$T/screen" | head -n 5)"
+fi
+if wait_for '^DONE 0' 10 && ! grep -Eq 'rocetop: +[0-9]+% of' "$T/screen"; then
+	ok "progress: erased at the end"
+else
+	fail "progress: left on the screen" "$(sed 's/^/| /' "$T/screen" | head -n 5)"
+fi
 
 # ---- signals and crashes ----------------------------------------------------------------------
 for sig in TERM INT SEGV ABRT; do

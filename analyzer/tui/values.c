@@ -95,7 +95,7 @@ void qpn_str(const struct flow *f, char *buf, size_t cap)
 /* Seconds from a flow's first packet to its last. */
 double flow_life_s(const struct engine *e, const struct flow *f)
 {
-	uint64_t t0 = e->t.first_ns + (uint64_t)f->first_ms * 1000000ull;
+	uint64_t t0 = flow_first_ns(e, f);
 
 	return f->last_ns > t0 ? (double)(f->last_ns - t0) / 1e9 : 0;
 }
