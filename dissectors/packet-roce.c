@@ -705,9 +705,11 @@ static roce_fdata *first_pass(packet_info *pinfo, const struct roce_pkt *p,
 		analyze(pinfo, p, oi, f, fd, icrc_bad);
 
 	fd->flow = f;
-	if (oi && oi->kind == ROCE_OK_CNP)
+	/* a frame with a bad ICRC is dropped by its receiver: it is no CNP
+	 * and its ECN mark reached no one (as rocetop counts) */
+	if (oi && oi->kind == ROCE_OK_CNP && !icrc_bad)
 		fd->flags |= ROCE_A_CNP;
-	if (p->ecn == 3)
+	if (p->ecn == 3 && !icrc_bad)
 		fd->flags |= ROCE_A_ECN_CE;
 	p_add_proto_data(wmem_file_scope(), pinfo, proto_roce, 0, fd);
 	return fd;
