@@ -119,6 +119,8 @@ int roce__decode_erf(struct roce_pkt *p, const struct roce_cfg *cfg, const uint8
 	roce__decode_frame(p, cfg, lt == ROCE_LINK_INFINIBAND && e.type == ERF_IB_LINK ? -1 : lt,
 			   data + e.hdr_len, icap, iwire);
 	p->erf = e;
+	if (e.type == ERF_ETH && e.fcs_status == ROCE_ICRC_UNCHECKED && e.wlen >= 4)
+		roce__trunc(p, ROCE_L_FCS);       /* the FCS was not captured */
 	if (e.type == ERF_IB_LINK) {
 		p->linktype = ROCE_LINK_INFINIBAND;
 		ib_link(p);

@@ -67,15 +67,13 @@ void roce__decode_lrh(struct roce_pkt *p, uint32_t end)
 	p->pktlen = rd16(b + 4) & 0x7ff;
 	p->slid = rd16(b + 6);
 	ib_end = (uint32_t)p->pktlen * 4;
-	if (ib_end < LRH_LEN || ib_end + VCRC_LEN > end) {
+	if (ib_end < LRH_LEN || ib_end + VCRC_LEN != end) {
 		roce__invalid(p, ROCE_L_LRH, "LRH PktLen disagrees with the packet length");
 		return;
 	}
 	p->vcrc_off = ib_end;
-	if (end > ib_end + VCRC_LEN) {
-		p->trailer_off = ib_end + VCRC_LEN;
-		p->trailer_len = end - p->trailer_off;
-	}
+	if (roce__avail(p, ib_end) < VCRC_LEN)
+		roce__trunc(p, ROCE_L_LRH);
 	if (p->lnh < 2)
 		return;       /* raw packets: not decoded */
 	p->version = ROCE_VER_IB;
