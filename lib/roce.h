@@ -295,18 +295,14 @@ struct roce_pkt {
 	uint32_t cnm_off;
 	uint32_t lldp_off;
 
-	/* native InfiniBand (version ROCE_VER_IB, or an IB link packet): the
-	 * LRH is at offset 0 when ROCE_L_LRH is present; a GRH (LNH 3) is at
-	 * grh_off; the VCRC follows the ICRC */
-	uint8_t vl, lver, sl, lnh;
-	uint16_t dlid, slid;
-	uint16_t pktlen;      /* LRH PktLen, in 4-byte words (LRH .. ICRC) */
-	uint32_t vcrc_off;    /* where the VCRC is on the wire (may be beyond caplen) */
-	uint8_t ib_link;      /* an IB link (flow control) packet, not a data packet */
+	/* mirror encapsulation (kind NONE for a frame captured directly);
+	 * it and what follows it are not cleared for every frame: the decoder
+	 * clears what comes before it, and these when it finds them */
+	struct roce_encap encap;
 
 	/* ERF record around the frame (linktype ROCE_LINK_ERF) */
 	struct roce_erf {
-		uint8_t present;
+		uint8_t present;      /* the rest is meaningful only when set */
 		uint8_t type;         /* without the extension bit */
 		uint8_t flags;        /* 0x03 interface, 0x04 varlen, 0x08 truncated, 0x10 rx error, 0x20 DS error */
 		uint8_t n_ext;        /* extension headers */
@@ -318,9 +314,15 @@ struct roce_pkt {
 		uint32_t fcs;         /* as on the wire, little-endian */
 	} erf;
 
-	/* mirror encapsulation (kind NONE for a frame captured directly);
-	 * kept last: the decoder clears what comes before it */
-	struct roce_encap encap;
+	/* native InfiniBand (version ROCE_VER_IB, or an IB link packet): the
+	 * LRH is at offset 0 when ROCE_L_LRH is present; a GRH (LNH 3) is at
+	 * grh_off; the VCRC follows the ICRC.  Meaningful only when ROCE_L_LRH
+	 * is present (kept out of what the decoder clears for every frame) */
+	uint8_t vl, lver, sl, lnh;
+	uint16_t dlid, slid;
+	uint16_t pktlen;      /* LRH PktLen, in 4-byte words (LRH .. ICRC) */
+	uint32_t vcrc_off;    /* where the VCRC is on the wire (may be beyond caplen) */
+	uint8_t ib_link;      /* an IB link (flow control) packet, not a data packet */
 };
 
 /* Decodes one captured frame.  cfg may be NULL (4791 and 1021).

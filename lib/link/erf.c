@@ -79,6 +79,9 @@ static uint32_t erf_fcs(struct roce_erf *e, const uint8_t *f, uint32_t icap, uin
 /* IB link (flow control) packets carry no transport: 6 bytes of their own. */
 static void ib_link(struct roce_pkt *p)
 {
+	p->vl = p->lver = p->sl = p->lnh = 0;
+	p->dlid = p->slid = p->pktlen = 0;
+	p->vcrc_off = 0;
 	p->ib_link = 1;
 	if (p->wirelen < 6)
 		roce__invalid(p, ROCE_L_LRH, "IB link packet shorter than 6 bytes");

@@ -50,6 +50,10 @@ void roce__decode_lrh(struct roce_pkt *p, uint32_t end)
 	const uint8_t *b = p->data;
 	uint32_t ib_end;
 
+	p->vl = p->lver = p->sl = p->lnh = 0;
+	p->dlid = p->slid = p->pktlen = 0;
+	p->vcrc_off = 0;
+	p->ib_link = 0;
 	if (end < LRH_LEN) {
 		roce__invalid(p, ROCE_L_LRH, "packet shorter than an LRH");
 		return;
