@@ -38,7 +38,9 @@ DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev lib
 LIB_SRCS  := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB_PIC   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
-ANA_SRCS  := $(sort $(wildcard analyzer/*.c))
+# analyzer/*/ holds the TUI (analyzer/tui/) and the device source (analyzer/device/:
+# RDMA netlink through libmnl, sysfs, ethtool)
+ANA_SRCS  := $(sort $(wildcard analyzer/*.c analyzer/*/*.c))
 ANA_OBJS  := $(ANA_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_SRCS  := $(sort $(wildcard generator/*.c generator/*/*.c))
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -48,7 +50,7 @@ TOOL_SRCS := $(sort $(wildcard tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(BUILD)/tools/%)
 
 # roce.h and the headers it includes
-PUBLIC_HEADERS := lib/roce.h lib/codec/iwarp.h lib/codec/dcb.h lib/analysis/seq.h lib/transport/qp.h
+PUBLIC_HEADERS := lib/roce.h lib/codec/iwarp.h lib/codec/dcb.h lib/analysis/seq.h lib/analysis/rtt.h lib/transport/qp.h
 LIBA   := $(BUILD)/lib/libroce.a
 LIBSO  := $(BUILD)/lib/libroce.so.$(VERSION)
 LIBPC  := $(BUILD)/lib/libroce.pc
@@ -60,7 +62,7 @@ LIBPIC_A := $(BUILD)/lib/libroce_pic.a
 
 # Test scripts run by check-one, each with BUILD in its environment, in this
 # order; fragments below may append to it.
-CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/analysis.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh tests/encap.sh tests/link.sh
+CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/device.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh tests/link.sh
 
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=
@@ -69,7 +71,7 @@ PLUGIN :=
 -include target/target.mk
 
 .PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
-        have-deps golden difftest interop fixtures bench-gen bench-lab
+        have-deps golden difftest interop fixtures bench-gen bench-lab bench-live
 .DEFAULT_GOAL := all
 
 all: lib $(PROGRAMS) $(TOOL_BINS) $(PLUGIN)
@@ -106,9 +108,10 @@ $(LIBPC): Makefile
 
 $(ROCETOP): $(ANA_OBJS) $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lm
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lmnl -lm
 
 $(GEN_OBJS): ALLCFLAGS += $(GEN_INC)
+$(ANA_OBJS): ALLCFLAGS += -Ianalyzer -Ianalyzer/device
 
 $(ROCEGEN): $(GEN_OBJS) $(LIBA)
 	@mkdir -p $(@D)
@@ -116,15 +119,23 @@ $(ROCEGEN): $(GEN_OBJS) $(LIBA)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBA) tests/unit/testutil.h
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) -Itests/unit $(LDSAN) -o $@ $< $(LIBA) -lcmocka -lz -lpcap
+	$(CC) $(ALLCFLAGS) -Itests/unit $(LDSAN) -o $@ $< $(LIBA) -lcmocka -lz -lpcap $(TEST_LIBS_$*)
 
 $(BUILD)/tools/%: tools/%.c $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(LDSAN) -o $@ $< $(LIBA) -lpcap -lz -lm
 
+# the netlink recorder: the device source's netlink files, libmnl
+$(BUILD)/tools/nlrecord: tools/nlrecord.c analyzer/device/nlsock.c analyzer/device/nlparse.c analyzer/device/nlsock.h analyzer/device/nlparse.h
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -Ianalyzer/device $(LDSAN) -o $@ $< analyzer/device/nlsock.c analyzer/device/nlparse.c -lmnl
+
 # tests and tools that compile an analyzer file in (the flow engine)
-$(BUILD)/tests/test_flow $(BUILD)/tools/bench_flow: analyzer/flow.c analyzer/flow.h
+$(BUILD)/tests/test_flow $(BUILD)/tools/bench_flow: analyzer/flow.c analyzer/flow.h analyzer/iwstream.c analyzer/iwstream.h
 $(BUILD)/tests/test_pcapfile: analyzer/pcapfile.c analyzer/pcapfile.h
+# the device source's netlink parser (libmnl)
+$(BUILD)/tests/test_nlparse: analyzer/device/nlparse.c analyzer/device/nlparse.h tests/unit/test_nlparse_fixtures.h
+TEST_LIBS_test_nlparse := -lmnl
 
 -include $(LIB_OBJS:.o=.d) $(LIB_PIC:.o=.d) $(ANA_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
 
@@ -167,10 +178,21 @@ check-one: all $(UNIT_BINS)
 	@set -e; for s in $(CHECK_SCRIPTS); do echo "== $$s"; \
 	  case $$s in *.py) BUILD=$(BUILD) SAN=$(SAN) python3 $$s;; *) BUILD=$(BUILD) SAN=$(SAN) $$s;; esac; done
 
+# Every test, normally and under ASan+UBSan, plus short fuzz runs: both
+# builds first, then tests/run.sh runs the independent jobs side by side
+# (CHECK_JOBS at once; each script runs its two builds back to back).
+# The slowest scripts go first so the pool drains evenly.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CHECK_SLOW := tests/gen.sh tests/live.sh tests/tui.sh tests/rc.sh
 check: have-deps
-	@$(MAKE) --no-print-directory check-one
-	@$(MAKE) --no-print-directory check-one BUILD=build-san SAN=1 CFLAGS="-O1 -g"
-	@$(MAKE) --no-print-directory fuzz-smoke
+	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 CFLAGS="-O1 -g" all \
+	  $(subst $(BUILD)/,build-san/,$(UNIT_BINS))
+	@$(MAKE) --no-print-directory fuzz
+	@tests/run.sh -j $(CHECK_JOBS) -b $(BUILD):0 -b build-san:1 -- \
+	  $(filter $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
+	  $(filter-out $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
+	  $(UNIT_BINS:$(BUILD)/%=%) $(patsubst $(BUILD)/fuzz/%,fuzz:%,$(FUZZ_TARGETS))
 
 unit: all $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
@@ -191,9 +213,15 @@ FUZZ_CC := clang
 FUZZ_FLAGS := -std=gnu11 -g -O1 $(LIB_INC) -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_*.c)))
 
+# per-target extra sources and libraries: FUZZ_EXTRA_name, FUZZ_LIBS_name
+FUZZ_EXTRA_fuzz_netlink := analyzer/device/nlparse.c
+FUZZ_LIBS_fuzz_netlink := -Ianalyzer/device -lmnl
+
 $(BUILD)/fuzz/%: fuzz/%.c $(LIB_SRCS) lib/roce.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(FUZZ_EXTRA_$*) $(FUZZ_LIBS_$*)
+
+$(BUILD)/fuzz/fuzz_netlink: analyzer/device/nlparse.c analyzer/device/nlparse.h
 
 fuzz: $(FUZZ_TARGETS)
 	@echo "fuzzers: $(FUZZ_TARGETS)  (run e.g. $(firstword $(FUZZ_TARGETS)) fuzz/corpus)"
@@ -214,6 +242,10 @@ bench: all
 
 bench-gen: all
 	BUILD=$(BUILD) bench/gen.sh
+
+# live capture under load on a veth pair: rocetop vs tcpdump (root)
+bench-live: all
+	BUILD=$(BUILD) bench/live.sh
 
 # rocegen client against a lab guest vs the guests' own ib_write_bw (needs the lab)
 bench-lab: all

@@ -6,6 +6,7 @@
  *   rocetop -r FILE --packets [--json] [filter…]
  *   rocetop -i IFACE [-i IFACE…] … (as above)
  *   rocetop -r FILE | -i IFACE…   with a terminal and none of -b/--json/--packets: the TUI
+ *   rocetop --device DEV[:PORT]|all [-i IFACE…|-r FILE] …   the NIC's own view (device/)
  *
  * main.c parses options and wires the capture source either to the listing
  * (--packets) or to the flow engine (flow.c) and its batch views (report.c):
@@ -14,6 +15,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <net/if.h>
 #include <pcap/pcap.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "devmon.h"
 #include "flow.h"
 #include "listing.h"
 #include "prom.h"
@@ -47,8 +50,16 @@ static void usage(FILE *f)
 		"usage: rocetop -r FILE [options] [BPF filter...]\n"
 		"       rocetop -i IFACE [options] [BPF filter...]\n"
 		"  -r, --read FILE        read a pcap or pcapng capture\n"
-		"  -i, --interface IFACE  capture live from IFACE (repeat for several)\n"
+		"  -i, --interface IFACE  capture live from IFACE (repeat for several); the RDMA\n"
+		"                         ports whose netdev it is join the device view\n"
+		"      --device DEV[:PORT]  show what the RDMA device itself knows: QPs, CQs, MRs,\n"
+		"                         CM IDs, port counters, GIDs, ethtool -S (repeatable; 'all'),\n"
+		"                         alone or beside -i/-r\n"
+		"      --qp-interval SECONDS  how often to dump the QP table (default: -d)\n"
+		"      --device-all-counters  rates of every counter, not only those that moved\n"
 		"  -B, --buffer-size KiB  kernel capture buffer per interface (default 32768)\n"
+		"      --buffer-frames N  ... or larger, to hold N frames of the interface's MTU\n"
+		"                         (up to the snaplen; default 8192)\n"
 		"  -s, --snaplen BYTES    bytes captured per frame (default 9216)\n"
 		"  -w, --write FILE       also save the frames read to a pcap file\n"
 		"      --speed X          replay at X times the capture's pace (0: as fast as possible;\n"
@@ -57,6 +68,7 @@ static void usage(FILE *f)
 		"  -Z, --relinquish-privileges USER  become USER once the capture is open\n"
 		"      --prometheus ADDR:PORT  serve GET /metrics (Prometheus text format) there\n"
 		"      --prometheus-max-flows N  flows with per-flow series (largest by packets; default 1000)\n"
+		"      --linger           after a replay, keep serving --prometheus until SIGINT/SIGTERM\n"
 		"      --packets          list frames one per line (tcpdump-like)\n"
 		"      --json             with --packets: one JSON object per frame; without:\n"
 		"                         JSON lines (snapshots with -d/-n, then the summary)\n"
@@ -74,6 +86,7 @@ static void usage(FILE *f)
 		"                         (256..4096, default 1024)\n"
 		"      --link-speed SPEED link speed for PFC pause time (100G, 25G, 10000M; default 100G)\n"
 		"      --max-flows N      flow table size; least recently seen evicted (default 1000000)\n"
+		"      --rtt-memory KiB   cap for outstanding requests and RTT histograms (default 262144)\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          print the version\n");
 }
@@ -169,18 +182,41 @@ struct run {
 	FILE *pf;
 	off_t psize;
 	int progress_shown;
+	struct devmon *dev;          /* --device, or NULL */
 };
+
+static void drop_counts(struct report_drop_counts *d, const struct source_stats *st, const char *name)
+{
+	d->name = name;
+	d->received = st->recv;
+	d->dropped = st->drop;
+	d->freezes = st->freeze;
+	d->if_dropped = st->ifdrop;
+	d->ring_frames = st->ring_frames;
+}
 
 static void update_drops(struct run *r, struct source *src)
 {
-	struct source_stats st;
+	struct report_drops *d = &r->ctx.drops;
 
-	source_stats_total(src, &st);
-	if (r->ctx.live && st.valid) {
-		r->ctx.drops.valid = 1;
-		r->ctx.drops.received = st.recv;
-		r->ctx.drops.dropped = st.drop;
-		r->ctx.drops.if_dropped = st.ifdrop;
+	if (!r->ctx.live)
+		return;
+	memset(d, 0, sizeof *d);
+	for (unsigned i = 0; i < source_count(src) && d->n < REPORT_MAX_IFACES; i++) {
+		struct source_stats st;
+		struct report_drop_counts *one = &d->iface[d->n];
+
+		source_stats(src, i, &st);
+		if (!st.valid)
+			continue;
+		drop_counts(one, &st, source_iface(src, i));
+		d->n++;
+		d->valid = 1;
+		d->sum.received += one->received;
+		d->sum.dropped += one->dropped;
+		d->sum.freezes += one->freezes;
+		d->sum.if_dropped += one->if_dropped;
+		d->sum.ring_frames += one->ring_frames;
 	}
 }
 
@@ -198,6 +234,8 @@ static int maybe_snapshot(struct run *r, struct source *src, uint64_t now)
 	/* one snapshot per interval, aligned; quiet stretches are skipped */
 	r->next_snap += (now - r->next_snap) / r->interval_ns * r->interval_ns;
 	update_drops(r, src);
+	if (r->dev)
+		devmon_poll(r->dev, wall_ns());
 	r->nsnap++;
 	if (r->json)
 		report_snapshot_json(stdout, &r->eng, &r->ctx, r->nsnap, r->next_snap);
@@ -206,6 +244,109 @@ static int maybe_snapshot(struct run *r, struct source *src, uint64_t now)
 	fflush(stdout);
 	r->next_snap += r->interval_ns;
 	return r->iterations > 0 && r->nsnap >= (unsigned long long)r->iterations;
+}
+
+/* ---- the device source ------------------------------------------------------- */
+
+static void dev_text(FILE *f, const void *ctx)
+{
+	devmon_text(f, ctx);
+}
+
+static void dev_json(FILE *f, const void *ctx)
+{
+	devmon_json(f, ctx);
+}
+
+/* A scrape reads the devices again when the last read is older than 1 s. */
+static void dev_prom(FILE *f, const void *ctx)
+{
+	struct devmon *m = (struct devmon *)ctx;
+	uint64_t now = wall_ns();
+
+	if (now - m->last_ns > 1000000000ull)
+		devmon_poll(m, now);
+	devmon_prom(f, m);
+}
+
+/* -i NAME where NAME is an RDMA device (rxe0, mlx5_0) and no netdev. */
+static int rdma_not_netdev(const char *name)
+{
+	char path[512];
+	struct stat st;
+
+	if (if_nametoindex(name) || strchr(name, '/'))
+		return 0;
+	snprintf(path, sizeof path, "%s/class/infiniband/%s", sysfs_root(), name);
+	return stat(path, &st) == 0;
+}
+
+/* Sleeps until t (wall clock) or a signal. */
+static void sleep_until(uint64_t t)
+{
+	uint64_t now = wall_ns();
+	struct timespec ts;
+
+	if (now >= t)
+		return;
+	ts.tv_sec = (time_t)((t - now) / 1000000000ull);
+	ts.tv_nsec = (long)((t - now) % 1000000000ull);
+	nanosleep(&ts, NULL);
+}
+
+/* --device without -i or -r: a snapshot of the devices every interval. */
+static int device_only(struct devmon *m, int json, double delay, long long iterations, const char *user,
+		       const char *prom_addr)
+{
+	char err[256];
+	uint64_t next, step = (uint64_t)llround(delay * 1e9);
+	unsigned n = 0;
+
+	if (prom_addr) {
+		fprintf(stderr, "rocetop: --prometheus with --device needs -i or -r (a capture loop)\n");
+		devmon_close(m);
+		return 2;
+	}
+	if (user && source_drop_privileges(user, err, sizeof err) < 0) {
+		fprintf(stderr, "rocetop: %s\n", err);
+		devmon_close(m);
+		return 1;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	devmon_poll(m, wall_ns());
+	next = wall_ns() + step;
+	while (!stop && (iterations <= 0 || n < iterations)) {
+		uint64_t now;
+		time_t sec;
+		struct tm tm;
+
+		sleep_until(next);
+		if (stop)
+			break;
+		now = wall_ns();
+		next += step;
+		devmon_poll(m, now);
+		n++;
+		if (json) {
+			printf("{\"type\":\"devices\",\"n\":%u,\"time\":%.6f,\"devices\":", n, now / 1e9);
+			devmon_json(stdout, m);
+			fputs("}\n", stdout);
+		} else {
+			sec = (time_t)(now / 1000000000ull);
+			gmtime_r(&sec, &tm);
+			printf("rocetop %u - %02d:%02d:%02d UTC, devices\n", n, tm.tm_hour, tm.tm_min, tm.tm_sec);
+			devmon_text(stdout, m);
+			fputc('\n', stdout);
+		}
+		if (fflush(stdout) != 0) {
+			fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno));
+			devmon_close(m);
+			return 1;
+		}
+	}
+	devmon_close(m);
+	return 0;
 }
 
 /* The TUI's reader: ready frames, decoded, into the engine. */
@@ -251,7 +392,8 @@ static void progress(struct run *r, uint64_t frames, int done)
 int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
-	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP };
+	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
+	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -270,6 +412,7 @@ int main(int argc, char **argv)
 		{ "link-speed", required_argument, NULL, OPT_SPEED },
 		{ "max-flows", required_argument, NULL, OPT_MAXFLOWS },
 		{ "buffer-size", required_argument, NULL, 'B' },
+		{ "buffer-frames", required_argument, NULL, OPT_BUFFRAMES },
 		{ "snaplen", required_argument, NULL, 's' },
 		{ "write", required_argument, NULL, 'w' },
 		{ "speed", required_argument, NULL, OPT_REPLAY },
@@ -277,6 +420,11 @@ int main(int argc, char **argv)
 		{ "relinquish-privileges", required_argument, NULL, 'Z' },
 		{ "prometheus", required_argument, NULL, OPT_PROM },
 		{ "prometheus-max-flows", required_argument, NULL, OPT_PROM_MAX },
+		{ "linger", no_argument, NULL, OPT_LINGER },
+		{ "rtt-memory", required_argument, NULL, OPT_RTTMEM },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "qp-interval", required_argument, NULL, OPT_QPINT },
+		{ "device-all-counters", no_argument, NULL, OPT_DEVALL },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -295,12 +443,14 @@ int main(int argc, char **argv)
 	struct engine_cfg ecfg = { .max_flows = 1000000, .pmtu = 1024, .link_bps = 100000000000ull,
 				   .check_icrc = 1 };
 	static struct run run;
-	int packets = 0, json = 0, batch = 0, c, rc = 0, ndopt = 0, have_delay = 0;
+	int packets = 0, json = 0, batch = 0, c, rc = 0, ndopt = 0, have_delay = 0, linger = 0;
 	long long count = -1, iterations = -1;
 	double delay = 2;
 	uint64_t no = 0, v64;
 	char *filter = NULL;
 	uint16_t port;
+	struct devmon_cfg dcfg = { .qp_interval = -1 };
+	static struct devmon *dev;
 
 	while ((c = getopt_long(argc, argv, "+r:i:c:d:n:bB:s:w:Z:hV", opts, NULL)) != -1) {
 		switch (c) {
@@ -319,6 +469,13 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			*(c == 'B' ? &scfg.buffer_kib : &scfg.snaplen) = (int)v64;
+			break;
+		case OPT_BUFFRAMES:
+			if (parse_u64(optarg, 1, 16777216, &v64)) {
+				fprintf(stderr, "rocetop: bad --buffer-frames '%s' (1 to 16777216)\n", optarg);
+				return 2;
+			}
+			scfg.buffer_frames = (unsigned)v64;
 			break;
 		case 'w': wfile = optarg; break;
 		case 'Z': user = optarg; break;
@@ -342,6 +499,25 @@ int main(int argc, char **argv)
 			}
 			prom_max = (unsigned)v64;
 			break;
+		case OPT_DEVICE:
+			if (dcfg.nspecs == DEVMON_MAX_SPECS) {
+				fprintf(stderr, "rocetop: at most %d --device options\n", DEVMON_MAX_SPECS);
+				return 2;
+			}
+			dcfg.specs[dcfg.nspecs++] = optarg;
+			break;
+		case OPT_QPINT: {
+			char *end;
+
+			errno = 0;
+			dcfg.qp_interval = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(dcfg.qp_interval >= 0.1) || dcfg.qp_interval > 86400) {
+				fprintf(stderr, "rocetop: bad --qp-interval '%s' (seconds, 0.1 to 86400)\n", optarg);
+				return 2;
+			}
+			break;
+		}
+		case OPT_DEVALL: dcfg.all_counters = 1; break;
 		case OPT_PACKETS: packets = 1; break;
 		case OPT_JSON: json = 1; break;
 		case 'b': batch = 1; break;
@@ -400,6 +576,16 @@ int main(int argc, char **argv)
 			}
 			ecfg.max_flows = (uint32_t)v64;
 			break;
+		case OPT_RTTMEM:
+			if (parse_u64(optarg, 16, (uint64_t)1 << 30, &v64)) {
+				fprintf(stderr, "rocetop: bad --rtt-memory '%s' (KiB, 16 or more)\n", optarg);
+				return 2;
+			}
+			ecfg.rtt_mem = v64 << 10;
+			break;
+		case OPT_LINGER:
+			linger = 1;
+			break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("rocetop %s\n", ROCETOP_VERSION); return 0;
 		default: usage(stderr); return 2;
@@ -425,10 +611,35 @@ int main(int argc, char **argv)
 			have_delay = 1;
 		}
 	}
-	if (!file == !iface) {
-		fprintf(stderr, "rocetop: give exactly one of -r FILE or -i IFACE (see --help)\n");
+	if ((file && iface) || (!file && !iface && !dcfg.nspecs)) {
+		fprintf(stderr, "rocetop: give exactly one of -r FILE or -i IFACE, or --device (see --help)\n");
 		return 2;
 	}
+	if (dcfg.qp_interval < 0)
+		dcfg.qp_interval = delay;
+	if (dcfg.nspecs && packets) {
+		fprintf(stderr, "rocetop: --device goes with the flow analysis, not with --packets\n");
+		return 2;
+	}
+	if (dcfg.nspecs || (iface && !packets)) {
+		for (unsigned i = 0; i < scfg.nifaces && !packets; i++)
+			dcfg.netdevs[dcfg.nnetdevs++] = scfg.ifaces[i];
+		dev = devmon_open(&dcfg, err, sizeof err);
+		if (!dev && err[0]) {
+			fprintf(stderr, "rocetop: %s\n", err);
+			return 1;
+		}
+	}
+	if (!file && !iface)
+		return device_only(dev, json, delay, iterations, user, prom_addr);
+	for (unsigned i = 0; i < scfg.nifaces; i++)
+		if (rdma_not_netdev(scfg.ifaces[i])) {
+			fprintf(stderr, "rocetop: %s is an RDMA device, not a network interface: this build cannot "
+				"capture through it (offloaded RoCE never reaches a netdev); use --device %s for what "
+				"the NIC itself counts, or -i with its netdev\n", scfg.ifaces[i], scfg.ifaces[i]);
+			devmon_close(dev);
+			return 1;
+		}
 	if (packets && (batch || iterations > 0)) {
 		fprintf(stderr, "rocetop: -b and -n go with the flow analysis, not with --packets\n");
 		return 2;
@@ -448,6 +659,10 @@ int main(int argc, char **argv)
 	scfg.timeout_ms = tui ? 0 : 100;   /* batch: wake up for snapshots on a quiet link */
 	if (scfg.speed < 0)
 		scfg.speed = tui && file ? 1 : 0;
+	if (linger && !prom_addr) {
+		fprintf(stderr, "rocetop: --linger needs --prometheus (see --help)\n");
+		return 2;
+	}
 	src = source_open(&scfg, &what, err, sizeof err);
 	free(filter);
 	if (!src) {
@@ -470,6 +685,7 @@ int main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGXFSZ, SIG_IGN);      /* a file size limit: write() fails with EFBIG, reported */
 
 	if (!packets) {
 		if (engine_init(&run.eng, &ecfg)) {
@@ -479,6 +695,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		run.ctx.source = source_name(src);
+		if (dev) {
+			run.dev = dev;
+			run.ctx.devices = dev;
+			run.ctx.devices_text = dev_text;
+			run.ctx.devices_json = dev_json;
+			devmon_poll(dev, wall_ns());
+			if (prom)
+				prom_extra(prom, dev_prom, dev);
+		}
 		run.ctx.live = !file;
 		run.json = json;
 		/* text snapshots with -b (and, until the TUI, live); JSON ones with -d or -n */
@@ -498,9 +723,13 @@ int main(int argc, char **argv)
 		struct feed fd = { src, &cfg, &run.eng };
 		struct tui_cfg tc = { .eng = &run.eng, .ecfg = &ecfg, .src = src, .feed = feed, .feed_ctx = &fd,
 				      .prom_addr = prom ? prom_address(prom) : NULL, .interval = have_delay ? delay : 1,
-				      .version = ROCETOP_VERSION };
+				      .version = ROCETOP_VERSION, .dev = dev };
 
 		rc = tui_run(&tc);
+		if (source_dump_close(src, err, sizeof err) < 0) {
+			fprintf(stderr, "rocetop: %s\n", err);
+			rc = 1;
+		}
 		engine_free(&run.eng);
 		prom_close(prom);
 		source_close(src);
@@ -523,8 +752,12 @@ int main(int argc, char **argv)
 		if (c == SOURCE_EOF)
 			break;             /* end of file */
 		if (c < 0) {
-			fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(src),
-				source_error(src), (unsigned long long)no);
+			if (source_write_failed(src))
+				fprintf(stderr, "rocetop: %s (after %llu frames)\n", source_error(src),
+					(unsigned long long)no);
+			else
+				fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(src),
+					source_error(src), (unsigned long long)no);
 			rc = 1;
 			break;
 		}
@@ -543,6 +776,10 @@ int main(int argc, char **argv)
 		if (run.psize && !(no & 0xffff))
 			progress(&run, no, 0);
 	}
+	if (!source_write_failed(src) && source_dump_close(src, err, sizeof err) < 0) {
+		fprintf(stderr, "rocetop: %s\n", err);
+		rc = 1;
+	}
 	if (!packets) {
 		progress(&run, no, 1);
 		update_drops(&run, src);
@@ -551,13 +788,18 @@ int main(int argc, char **argv)
 		else
 			report_summary_text(stdout, &run.eng, &run.ctx);
 	}
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno));
+	errno = 0;
+	if ((fflush(stdout) != 0) | ferror(stdout)) {
+		fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno ? errno : EIO));
 		rc = 1;
 	}
+	/* --linger: the final values stay scrapeable until we are told to stop */
+	while (linger && prom && !packets && !stop)
+		source_wait(src, 200);
 	if (!packets)
 		engine_free(&run.eng);
 	prom_close(prom);
 	source_close(src);
+	devmon_close(dev);
 	return rc;
 }

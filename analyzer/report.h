@@ -11,10 +11,18 @@
 #include <stdio.h>
 #include "flow.h"
 
-/* Capture statistics of a live source (pcap_stats), shown, never hidden. */
+/* Capture statistics of a live source, shown, never hidden: per interface
+ * and summed (see source_stats()). */
+#define REPORT_MAX_IFACES 16
+struct report_drop_counts {
+	const char *name;            /* the interface; NULL in the sum */
+	uint64_t received, dropped, freezes, if_dropped, ring_frames;
+};
 struct report_drops {
 	int valid;
-	uint64_t received, dropped, if_dropped;
+	struct report_drop_counts sum;
+	unsigned n;
+	struct report_drop_counts iface[REPORT_MAX_IFACES];
 };
 
 struct report_ctx {
@@ -23,6 +31,11 @@ struct report_ctx {
 	struct report_drops drops;
 	unsigned top;                /* flows shown per snapshot (0: 20) */
 	unsigned summary_top;        /* flows in the text summary table (0: 50) */
+	/* The device source (--device): text after each snapshot; JSON as the
+	 * value of each snapshot's "devices".  NULL: none. */
+	void (*devices_text)(FILE *f, const void *ctx);
+	void (*devices_json)(FILE *f, const void *ctx);
+	const void *devices;
 };
 
 /* Snapshot number n at time now_ns. */
