@@ -234,6 +234,8 @@ const char *host_str(const struct engine *e, uint32_t host, char *buf, size_t ca
 
 	if (!memcmp(a, v4map, 12))
 		inet_ntop(AF_INET, a + 12, buf, (socklen_t)cap);
+	else if (!memcmp(a, "IB-LID\0\0\0\0\0\0\0\0", 14))
+		snprintf(buf, cap, "lid %u", (unsigned)(a[14] << 8 | a[15]));
 	else
 		inet_ntop(AF_INET6, a, buf, (socklen_t)cap);
 	return buf;
@@ -258,11 +260,31 @@ static uint32_t host_v4(struct engine *e, const uint8_t *a4)
 	return id;
 }
 
+/* An InfiniBand LID as a host: a 16-byte address no IP host has. */
+static const uint8_t lid_prefix[14] = { 'I', 'B', '-', 'L', 'I', 'D' };
+
+static uint32_t host_lid(struct engine *e, uint16_t lid)
+{
+	uint8_t a[16];
+
+	memcpy(a, lid_prefix, 14);
+	a[14] = (uint8_t)(lid >> 8);
+	a[15] = (uint8_t)lid;
+	return host_id(e, a);
+}
+
 /* Source and destination addresses of a RoCE / TCP packet (0 when absent). */
 static int packet_hosts(struct engine *e, const struct roce_pkt *p, uint32_t *src, uint32_t *dst)
 {
 	const uint8_t *s, *d;
 
+	if (p->version == ROCE_VER_IB && !p->grh_off) {
+		/* LID-routed InfiniBand: the LIDs are the hosts (LMC and path
+		 * migration may change them; the QP number stays the flow's) */
+		*src = host_lid(e, p->slid);
+		*dst = host_lid(e, p->dlid);
+		return 0;
+	}
 	switch (roce_pkt_addrs(p, &s, &d)) {
 	case 4:
 		*src = host_v4(e, s);
@@ -996,8 +1018,16 @@ void engine_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint
 
 	(void)caplen;
 	/* a mirror copy counts as the frame it carries */
-	if (p->encap.kind && p->encap.inner_off)
+	if (p->encap.kind && p->encap.inner_off) {
 		wirelen = p->wirelen;
+		t->encapsulated++;
+		t->encap_truncated += p->encap.inner_truncated;
+	}
+	if (p->erf.present) {
+		wirelen = p->wirelen;
+		t->erf_records++;
+		t->erf_lost += p->erf.lctr;
+	}
 	if (!t->frames || ts < t->first_ns)
 		t->first_ns = ts;
 	if (ts > t->last_ns)
@@ -1038,7 +1068,7 @@ const char *fabric_mode_name(enum fabric_mode m)
 enum fabric_mode engine_fabric_mode(const struct engine *e, char *ev, size_t cap)
 {
 	const struct engine_totals *t = &e->t;
-	uint64_t roce = t->roce[1] + t->roce[2] + t->roce[3] + t->roce[4];
+	uint64_t roce = t->roce[1] + t->roce[2] + t->roce[3] + t->roce[4] + t->roce[5];
 	uint64_t pfc_pauses = 0;
 	unsigned prio = 0, dcbx_pfc = 0;
 	int pfc, ecn;

@@ -130,7 +130,10 @@ struct engine_cfg {
 /* Capture-wide totals (also those of the listing's closing lines). */
 struct engine_totals {
 	uint64_t frames, bytes;
-	uint64_t roce[5];         /* by enum roce_version */
+	uint64_t roce[6];
+	uint64_t encapsulated;     /* mirror copies (ERSPAN, GRE-TEB, VXLAN) decapsulated */
+	uint64_t encap_truncated;  /* of those, copies shorter than the frame they carry */
+	uint64_t erf_records, erf_lost; /* ERF records, and the sum of their loss counters */         /* by enum roce_version */
 	uint64_t icrc[3];         /* by enum roce_icrc_status */
 	uint64_t truncated, invalid;
 	uint64_t iwarp, tcp, dcb, pfc_frames, pause_frames, cnm, lldp;

@@ -258,9 +258,20 @@ static void write_json(struct listing *l, uint64_t no, const struct timeval *ts,
 	for (unsigned i = 0; i < sc.n; i++)
 		collect_cb(&c, &sc.f[i]);       /* sc's bytes stay in sc.arena */
 	c.dropped += sc.dropped;
-	fprintf(f, "{\"frame.number\":%" PRIu64 ",\"frame.time_epoch\":\"%lld.%0*ld\","
-		"\"frame.len\":%u,\"frame.cap_len\":%u", no, (long long)ts->tv_sec,
-		l->nsec ? 9 : 6, (long)ts->tv_usec, wirelen, caplen);
+	if (p->erf.present && !(p->truncated & ROCE_LBIT(ROCE_L_ERF))) {
+		/* as Wireshark: the record's own time and lengths (ERF header out) */
+		uint64_t fr = (p->erf.ts & 0xffffffffu) * 1000000000u;
+		uint32_t rec = caplen < p->erf.rlen ? caplen : p->erf.rlen;
+
+		fr += (fr & 0x80000000u) << 1;
+		fprintf(f, "{\"frame.number\":%" PRIu64 ",\"frame.time_epoch\":\"%llu.%09u\","
+			"\"frame.len\":%u,\"frame.cap_len\":%u", no, (unsigned long long)(p->erf.ts >> 32),
+			(unsigned)(fr >> 32), p->erf.wlen, rec - p->erf.hdr_len);
+	} else {
+		fprintf(f, "{\"frame.number\":%" PRIu64 ",\"frame.time_epoch\":\"%lld.%0*ld\","
+			"\"frame.len\":%u,\"frame.cap_len\":%u", no, (long long)ts->tv_sec,
+			l->nsec ? 9 : 6, (long)ts->tv_usec, wirelen, caplen);
+	}
 	memset(done, 0, c.n);
 	for (unsigned i = 0; i < c.n; i++) {
 		unsigned count = 0;
@@ -375,6 +386,8 @@ void listing_totals(const struct listing *l, FILE *f)
 		", v2 other ports %" PRIu64 ", other %" PRIu64 "\n",
 		l->frames, l->roce[ROCE_VER_V1], l->roce[ROCE_VER_V2], l->roce[ROCE_VER_V2_1021],
 		l->roce[ROCE_VER_V2_PORT], l->roce[ROCE_VER_NONE]);
+	if (l->roce[ROCE_VER_IB])
+		fprintf(f, "native InfiniBand %" PRIu64 " frames\n", l->roce[ROCE_VER_IB]);
 	fprintf(f, "ICRC: %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64 " unchecked; %" PRIu64
 		" truncated, %" PRIu64 " invalid frames\n",
 		l->icrc[ROCE_ICRC_GOOD], l->icrc[ROCE_ICRC_BAD], l->icrc[ROCE_ICRC_UNCHECKED],

@@ -15,7 +15,7 @@ struct listing {
 	int json;
 	int nsec;                /* timestamps are nanoseconds */
 	/* totals for the closing summary */
-	uint64_t frames, roce[5], icrc[3], truncated, invalid;
+	uint64_t frames, roce[6], icrc[3], truncated, invalid;
 	/* iWARP connections whose FPDUs are reassembled (made on first use) */
 	struct iwstream *iw;
 };

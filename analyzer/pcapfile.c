@@ -169,7 +169,7 @@ static ssize_t ra_read(struct readahead *ra, uint8_t *dst)
 static int linktype_dlt(uint32_t lt)
 {
 	switch (lt) {
-	case 1: case 113: case 228: case 229: case 276:
+	case 1: case 113: case 228: case 229: case 276: case 197: case 247:
 		return (int)lt;
 	case 101:
 		return DLT_RAW;           /* 12 or 14, by platform */

@@ -336,7 +336,7 @@ static void rtt_histograms(FILE *f, const struct engine *e, const uint32_t *top,
 void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned max_flows)
 {
 	const struct engine_totals *t = &e->t;
-	static const char *const vn[5] = { "none", "v1", "v2", "v2-1021", "v2-port" };
+	static const char *const vn[6] = { "none", "v1", "v2", "v2-1021", "v2-port", "ib" };
 	uint64_t pfc_pauses[8] = { 0 }, pfc_xon[8] = { 0 }, pfc_ns[8] = { 0 }, pause = 0, now = t->last_ns;
 	uint64_t sums[V__COUNT] = { 0 };
 	uint32_t *top = NULL, ntop = 0;
@@ -345,7 +345,7 @@ void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned ma
 	one(f, "rocetop_frames_total", "counter", "Frames analysed.", t->frames);
 	one(f, "rocetop_bytes_total", "counter", "Bytes of the frames analysed, as on the wire.", t->bytes);
 	head(f, "rocetop_roce_frames_total", "counter", "Frames by RoCE version (none: not RoCE).");
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		fprintf(f, "rocetop_roce_frames_total{version=\"%s\"} %" PRIu64 "\n", vn[i], t->roce[i]);
 	head(f, "rocetop_icrc_total", "counter", "RoCE frames by ICRC verdict.");
 	fprintf(f, "rocetop_icrc_total{status=\"good\"} %" PRIu64 "\nrocetop_icrc_total{status=\"bad\"} %" PRIu64

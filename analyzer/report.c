@@ -428,6 +428,14 @@ void report_summary_json(FILE *o, const struct engine *e, const struct report_ct
 	fprintf(o, ",\"roce\":{\"v1\":%" PRIu64 ",\"v2\":%" PRIu64 ",\"v2_1021\":%" PRIu64 ",\"v2_port\":%" PRIu64
 		"},\"other_frames\":%" PRIu64, t->roce[ROCE_VER_V1], t->roce[ROCE_VER_V2], t->roce[ROCE_VER_V2_1021],
 		t->roce[ROCE_VER_V2_PORT], t->roce[ROCE_VER_NONE]);
+	/* given only when present, so that RoCE-only summaries keep their shape */
+	if (t->roce[ROCE_VER_IB])
+		fprintf(o, ",\"ib_frames\":%" PRIu64, t->roce[ROCE_VER_IB]);
+	if (t->encapsulated)
+		fprintf(o, ",\"mirror_copies\":%" PRIu64 ",\"mirror_truncated\":%" PRIu64, t->encapsulated,
+			t->encap_truncated);
+	if (t->erf_records)
+		fprintf(o, ",\"erf_records\":%" PRIu64 ",\"erf_lost\":%" PRIu64, t->erf_records, t->erf_lost);
 	fprintf(o, ",\"icrc\":{\"good\":%" PRIu64 ",\"bad\":%" PRIu64 ",\"unchecked\":%" PRIu64
 		"},\"truncated\":%" PRIu64 ",\"invalid\":%" PRIu64, t->icrc[ROCE_ICRC_GOOD], t->icrc[ROCE_ICRC_BAD],
 		t->icrc[ROCE_ICRC_UNCHECKED], t->truncated, t->invalid);

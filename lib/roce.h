@@ -48,6 +48,8 @@ enum roce_linktype {
 	ROCE_LINK_IPV4 = 228,
 	ROCE_LINK_IPV6 = 229,
 	ROCE_LINK_LINUX_SLL2 = 276,
+	ROCE_LINK_ERF = 197,       /* Endace ERF records (ibdump on IB ports, DAG cards) */
+	ROCE_LINK_INFINIBAND = 247,/* native InfiniBand: LRH first, VCRC last */
 };
 
 /* Returns 1 when roce_decode() accepts this libpcap link type. */
@@ -75,7 +77,9 @@ enum roce_layer {
 	ROCE_L_CNM,        /* 802.1Qau CN-TAG / CNM */
 	ROCE_L_LLDP,
 	ROCE_L_FCS,
-	ROCE_L_ENCAP,      /* GRE, ERSPAN, VXLAN around a mirrored frame */ 
+	ROCE_L_ENCAP,      /* GRE, ERSPAN, VXLAN around a mirrored frame */
+	ROCE_L_LRH,        /* InfiniBand local route header (and VCRC) */
+	ROCE_L_ERF,        /* ERF record header */
 	ROCE_L__COUNT
 };
 
@@ -90,9 +94,10 @@ enum roce_version {
 	ROCE_VER_V2,         /* UDP 4791 */
 	ROCE_VER_V2_1021,    /* UDP 1021 (pre-WinOF 5.35 drivers) */
 	ROCE_VER_V2_PORT,    /* a UDP port the caller added */
+	ROCE_VER_IB,         /* native InfiniBand: LRH [GRH] BTH (LINKTYPE_INFINIBAND, ERF type 21) */
 };
 
-const char *roce_version_name(enum roce_version v); /* "v1", "v2", "v2-1021", "v2-port" */
+const char *roce_version_name(enum roce_version v); /* "v1", "v2", "v2-1021", "v2-port", "ib" */
 
 /* ---- ethertypes, ports -------------------------------------------------- */
 
@@ -291,8 +296,33 @@ struct roce_pkt {
 	uint32_t lldp_off;
 
 	/* mirror encapsulation (kind NONE for a frame captured directly);
-	 * kept last: the decoder clears what comes before it */
+	 * it and what follows it are not cleared for every frame: the decoder
+	 * clears what comes before it, and these when it finds them */
 	struct roce_encap encap;
+
+	/* ERF record around the frame (linktype ROCE_LINK_ERF) */
+	struct roce_erf {
+		uint8_t present;      /* the rest is meaningful only when set */
+		uint8_t type;         /* without the extension bit */
+		uint8_t flags;        /* 0x03 interface, 0x04 varlen, 0x08 truncated, 0x10 rx error, 0x20 DS error */
+		uint8_t n_ext;        /* extension headers */
+		uint16_t rlen, lctr, wlen;
+		uint64_t ts;          /* seconds << 32 | binary fraction */
+		const uint8_t *rec;   /* the record (its header) */
+		uint32_t hdr_len;     /* 16 + 8 * n_ext (+ 2 pad for Ethernet) */
+		uint8_t fcs_status;   /* Ethernet: enum roce_icrc_status of the FCS, which is stripped */
+		uint32_t fcs;         /* as on the wire, little-endian */
+	} erf;
+
+	/* native InfiniBand (version ROCE_VER_IB, or an IB link packet): the
+	 * LRH is at offset 0 when ROCE_L_LRH is present; a GRH (LNH 3) is at
+	 * grh_off; the VCRC follows the ICRC.  Meaningful only when ROCE_L_LRH
+	 * is present (kept out of what the decoder clears for every frame) */
+	uint8_t vl, lver, sl, lnh;
+	uint16_t dlid, slid;
+	uint16_t pktlen;      /* LRH PktLen, in 4-byte words (LRH .. ICRC) */
+	uint32_t vcrc_off;    /* where the VCRC is on the wire (may be beyond caplen) */
+	uint8_t ib_link;      /* an IB link (flow control) packet, not a data packet */
 };
 
 /* Decodes one captured frame.  cfg may be NULL (4791 and 1021).
@@ -504,6 +534,12 @@ enum roce_icrc_status roce_icrc_verify(const struct roce_pkt *p, uint32_t *compu
 /* Computes the ICRC over a RoCE packet starting at its IP header (v2, ip_off)
  * or GRH (v1) and ending before the ICRC; used by builders. */
 uint32_t roce_icrc_raw(int v1, const uint8_t *l3, size_t len);
+
+/* InfiniBand VCRC (CRC-16, polynomial 0x100B, seed 0xFFFF, inverted) over
+ * LRH .. ICRC, and its check on a native IB packet (unchecked when not
+ * captured or not IB). */
+uint16_t roce_vcrc16(const void *buf, size_t len);
+enum roce_icrc_status roce_vcrc_verify(const struct roce_pkt *p, uint16_t *computed);
 
 /* ---- CM MADs (QP1) ------------------------------------------------------ */
 
@@ -723,6 +759,26 @@ struct roce_encap_spec {
 };
 int roce_build_encap(uint8_t *dst, size_t cap, const struct roce_encap_spec *spec,
 		     const uint8_t *inner, uint32_t inner_len);
+
+/* Native InfiniBand: the same packet as roce_build() makes for RoCEv1
+ * (spec->version must be ROCE_VER_V1 when grh is set; its GRH is kept as
+ * the IB GRH, LNH 3), or without GRH (LNH 2), behind an LRH, with the IB
+ * ICRC and the VCRC.  Returns the length or a negative roce_err. */
+struct roce_lrh_spec {
+	uint8_t vl, sl;
+	uint16_t dlid, slid;
+	uint8_t grh;               /* 1: LNH 3, keep the GRH */
+};
+int roce_build_ib(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec,
+		  const struct roce_lrh_spec *lrh);
+
+/* An ERF record: type 2 (Ethernet: 2 pad bytes, the frame, its FCS
+ * computed and appended), 21 (InfiniBand) or 25 (IB link packet); ts as
+ * in ERF (seconds << 32 | binary fraction); lctr the loss counter; the
+ * frame is cut to caplen bytes with the truncated flag set when caplen <
+ * len.  Returns the record length. */
+int roce_build_erf(uint8_t *dst, size_t cap, uint8_t type, uint64_t ts, uint16_t lctr,
+		   const uint8_t *frame, uint32_t len, uint32_t caplen);
 
 /* A CM MAD (256 bytes) for the payload of a UD SEND_ONLY to QP1. */
 int roce_build_cm(uint8_t *dst, size_t cap, const struct roce_cm *cm,

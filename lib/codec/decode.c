@@ -33,7 +33,7 @@ const char *roce_layer_name(enum roce_layer l)
 {
 	static const char *const n[ROCE_L__COUNT] = {
 		"link", "vlan", "ipv4", "ipv6", "udp", "grh", "bth", "ext", "payload", "icrc",
-		"mad", "tcp", "mpa", "ddp", "rdmap", "macctrl", "cnm", "lldp", "fcs", "encap",
+		"mad", "tcp", "mpa", "ddp", "rdmap", "macctrl", "cnm", "lldp", "fcs", "encap", "lrh", "erf",
 	};
 	return (unsigned)l < ROCE_L__COUNT ? n[l] : "?";
 }
@@ -45,6 +45,7 @@ const char *roce_version_name(enum roce_version v)
 	case ROCE_VER_V2: return "v2";
 	case ROCE_VER_V2_1021: return "v2-1021";
 	case ROCE_VER_V2_PORT: return "v2-port";
+	case ROCE_VER_IB: return "ib";
 	default: return "none";
 	}
 }
@@ -55,6 +56,7 @@ int roce_linktype_supported(int lt)
 	case ROCE_LINK_ETHERNET: case ROCE_LINK_RAW: case 12: case 14:
 	case ROCE_LINK_LINUX_SLL: case ROCE_LINK_LINUX_SLL2:
 	case ROCE_LINK_IPV4: case ROCE_LINK_IPV6:
+	case ROCE_LINK_ERF: case ROCE_LINK_INFINIBAND:
 		return 1;
 	}
 	return 0;
@@ -63,7 +65,8 @@ int roce_linktype_supported(int lt)
 int roce_pkt_addrs(const struct roce_pkt *p, const uint8_t **src, const uint8_t **dst)
 {
 	/* IPv4: source at 12, destination at 16; IPv6 and the GRH: 8 and 24 */
-	if (p->version == ROCE_VER_V1 && p->grh_off && roce__avail(p, p->grh_off) >= ROCE_GRH_LEN) {
+	if ((p->version == ROCE_VER_V1 || p->version == ROCE_VER_IB) && p->grh_off &&
+	    roce__avail(p, p->grh_off) >= ROCE_GRH_LEN) {
 		*src = p->data + p->grh_off + 8;
 		*dst = p->data + p->grh_off + 24;
 		return 16;
@@ -500,6 +503,9 @@ decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
 		p->ethertype = ROCE_ETH_IPV6;
 		decode_ipv6(p, cfg, 0, end);
 		break;
+	case ROCE_LINK_INFINIBAND:
+		roce__decode_lrh(p, end);
+		break;
 	default:
 		return ROCE_EUNSUP;
 	}
@@ -520,7 +526,11 @@ int roce_decode(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
 	/* only the kind: the rest is cleared by the hook that finds a mirror
 	 * header (plain frames do not pay for clearing it) */
 	p->encap.kind = ROCE_ENCAP_NONE;
-	rc = decode_frame(p, cfg, linktype, data, caplen, wirelen);
+	p->erf.present = 0;
+	if (linktype == ROCE_LINK_ERF)
+		rc = roce__decode_erf(p, cfg, data, caplen, wirelen);
+	else
+		rc = decode_frame(p, cfg, linktype, data, caplen, wirelen);
 	if (rc)
 		return rc;
 	if (p->encap.kind)

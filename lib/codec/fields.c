@@ -307,8 +307,12 @@ static void outer_fields(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 
 void roce_foreach_field_flags(const struct roce_pkt *p, unsigned flags, roce_field_cb cb, void *ctx)
 {
+	if (p->erf.present)
+		roce__fields_erf(p, cb, ctx);
 	if (p->encap.kind && p->encap.inner_off)
 		outer_fields(p, cb, ctx);
+	if (HAS(p, ROCE_L_LRH))
+		roce__fields_ib(p, cb, ctx);
 	lower_fields(p, cb, ctx);
 	if (p->encap.kind && !p->encap.inner_off)
 		roce__fields_encap(p, cb, ctx);
@@ -324,6 +328,7 @@ void roce_foreach_field_flags(const struct roce_pkt *p, unsigned flags, roce_fie
 			roce__fields_mad(p, cb, ctx);
 		icrc_fields(p, cb, ctx);
 	}
+	roce__fields_vcrc(p, cb, ctx);
 	roce__fields_l2(p, cb, ctx);
 	if (p->trailer_len)
 		EMIT_U("roce.trailer.len", p->trailer_len);

@@ -119,6 +119,8 @@ int roce_icrc_compute(const struct roce_pkt *p, uint32_t *icrc)
 		return ROCE_EINVAL;
 	if (p->caplen < p->icrc_off)
 		return ROCE_ETRUNC;
+	if (p->version == ROCE_VER_IB)
+		return roce__icrc_ib(p, icrc);
 	v1 = p->version == ROCE_VER_V1;
 	l3 = v1 ? p->grh_off : p->ip_off;
 	nh = v1 ? ROCE_GRH_LEN : p->l4_off - p->ip_off;

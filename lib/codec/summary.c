@@ -137,7 +137,17 @@ size_t roce_summary_flags(const struct roce_pkt *p, unsigned flags, char *buf, s
 	for (unsigned i = 0; i < p->n_vlan; i++)
 		roce__sappend(buf, cap, &n, "vlan %u p%u ", p->vlan[i].vid, p->vlan[i].pcp);
 
-	if (p->version == ROCE_VER_V1) {
+	if (p->present & ROCE_LBIT(ROCE_L_LRH)) {
+		if (p->ib_link)
+			roce__sappend(buf, cap, &n, "IB link packet");
+		else
+			roce__sappend(buf, cap, &n, "ib lid %u > lid %u sl %u vl %u%s:", p->slid, p->dlid, p->sl,
+				      p->vl, p->grh_off ? " GRH" : p->lnh < 2 ? " raw" : "");
+		if (p->version == ROCE_VER_IB)
+			ib_part(p, buf, cap, &n);
+		if (p->vcrc_off && roce_vcrc_verify(p, NULL) != ROCE_ICRC_UNCHECKED)
+			roce__sappend(buf, cap, &n, " vcrc %s", roce_icrc_status_name(roce_vcrc_verify(p, NULL)));
+	} else if (p->version == ROCE_VER_V1) {
 		if (p->grh_off && roce__avail(p, p->grh_off) >= ROCE_GRH_LEN) {
 			addr(p, p->grh_off + 8, 1, a, sizeof a);
 			addr(p, p->grh_off + 24, 1, b, sizeof b);

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ib.c — native InfiniBand (IBTA vol 1, 7.7 LRH, 7.8 ICRC/VCRC, 8.3 GRH):
+ * what LINKTYPE_INFINIBAND (247) and ERF type 21 carry.  Then BTH and the
+ * extended headers exactly as for RoCE (bth.c).
+ *
+ * LRH (8):  VL(4) LVer(4) | SL(4) rsv(2) LNH(2) | DLID(16) | rsv(5) PktLen(11) | SLID(16)
+ *           LNH 0 raw, 1 IPv6 raw, 2 IBA local (BTH next), 3 IBA global (GRH next)
+ *           PktLen: 4-byte words from the LRH through the ICRC
+ * ... BTH ... payload pad | ICRC (4, LSB first) | VCRC (2, LSB first)
+ * Link (flow control) packet, 6 bytes: Op(4) FCTBS(12) | VL(4) FCCL(12) | LPCRC(16)
+ *
+ * ICRC: CRC-32 as for RoCE over the real LRH with VL as ones, the GRH with
+ * traffic class, flow label and hop limit as ones, BTH byte 4 (FECN, BECN,
+ * resv6) as ones.  VCRC: CRC-16 polynomial 0x100B (reflected 0xD008), seed
+ * 0xFFFF, inverted, over LRH .. ICRC.  Both checked on a public ibdump
+ * capture (../shared/PROTOCOL-NOTES.md).
+ */
+#include "internal.h"
+
+#define LRH_LEN 8
+#define VCRC_LEN 2
+
+static void decode_ib_grh(struct roce_pkt *p, uint32_t off, uint32_t end)
+{
+	const uint8_t *b = p->data + off;
+
+	p->grh_off = off;
+	if (end - off < ROCE_GRH_LEN + ROCE_BTH_LEN + ROCE_ICRC_LEN) {
+		roce__invalid(p, ROCE_L_GRH, "packet too short for a GRH and a BTH");
+		return;
+	}
+	if (roce__avail(p, off) < ROCE_GRH_LEN) {
+		roce__trunc(p, ROCE_L_GRH);
+		return;
+	}
+	roce__seen(p, ROCE_L_GRH);
+	p->dscp = (uint8_t)((b[0] & 15) << 2 | b[1] >> 6);
+	p->ecn = (b[1] >> 4) & 3;
+	p->ttl = b[7];
+	if (b[6] != 0x1b) {
+		roce__invalid(p, ROCE_L_GRH, "GRH next header is not 0x1B (IBA transport)");
+		return;
+	}
+	roce__decode_ib(p, off + ROCE_GRH_LEN, end);
+}
+
+void roce__decode_lrh(struct roce_pkt *p, uint32_t end)
+{
+	const uint8_t *b = p->data;
+	uint32_t ib_end;
+
+	p->vl = p->lver = p->sl = p->lnh = 0;
+	p->dlid = p->slid = p->pktlen = 0;
+	p->vcrc_off = 0;
+	p->ib_link = 0;
+	if (end < LRH_LEN) {
+		roce__invalid(p, ROCE_L_LRH, "packet shorter than an LRH");
+		return;
+	}
+	if (p->caplen < LRH_LEN) {
+		roce__trunc(p, ROCE_L_LRH);
+		return;
+	}
+	roce__seen(p, ROCE_L_LRH);
+	p->vl = b[0] >> 4;
+	p->lver = b[0] & 15;
+	p->sl = b[1] >> 4;
+	p->lnh = b[1] & 3;
+	p->dlid = rd16(b + 2);
+	p->pktlen = rd16(b + 4) & 0x7ff;
+	p->slid = rd16(b + 6);
+	ib_end = (uint32_t)p->pktlen * 4;
+	if (ib_end < LRH_LEN || ib_end + VCRC_LEN != end) {
+		roce__invalid(p, ROCE_L_LRH, "LRH PktLen disagrees with the packet length");
+		return;
+	}
+	p->vcrc_off = ib_end;
+	if (roce__avail(p, ib_end) < VCRC_LEN)
+		roce__trunc(p, ROCE_L_LRH);
+	if (p->lnh < 2)
+		return;       /* raw packets: not decoded */
+	p->version = ROCE_VER_IB;
+	if (p->lnh == 3)
+		decode_ib_grh(p, LRH_LEN, ib_end);
+	else if (ib_end < LRH_LEN + ROCE_BTH_LEN + ROCE_ICRC_LEN)
+		roce__invalid(p, ROCE_L_BTH, "packet too short for a BTH");
+	else
+		roce__decode_ib(p, LRH_LEN, ib_end);
+}
+
+int roce__icrc_ib(const struct roce_pkt *p, uint32_t *icrc)
+{
+	uint8_t hdr[LRH_LEN + ROCE_GRH_LEN + ROCE_BTH_LEN];
+	uint32_t n = p->bth_off + ROCE_BTH_LEN, crc;
+
+	if (!p->bth_off || n > sizeof hdr || p->icrc_off < n)
+		return ROCE_EINVAL;
+	memcpy(hdr, p->data, n);
+	hdr[0] |= 0xf0;                       /* VL */
+	if (p->grh_off) {
+		uint8_t *g = hdr + p->grh_off;
+
+		g[0] |= 0x0f;                 /* traffic class and flow label */
+		g[1] = g[2] = g[3] = 0xff;
+		g[7] = 0xff;                  /* hop limit */
+	}
+	hdr[p->bth_off + 4] = 0xff;
+	crc = roce_crc32(0, hdr, n);
+	*icrc = roce_crc32(crc, p->data + n, p->icrc_off - n);
+	return ROCE_OK;
+}
+
+uint16_t roce_vcrc16(const void *buf, size_t len)
+{
+	const uint8_t *b = buf;
+	uint16_t crc = 0xffff;
+
+	for (size_t i = 0; i < len; i++) {
+		crc ^= b[i];
+		for (int k = 0; k < 8; k++)
+			crc = (uint16_t)(crc & 1 ? (crc >> 1) ^ 0xd008 : crc >> 1);
+	}
+	return (uint16_t)~crc;
+}
+
+enum roce_icrc_status roce_vcrc_verify(const struct roce_pkt *p, uint16_t *computed)
+{
+	uint16_t c;
+
+	if (!(p->present & ROCE_LBIT(ROCE_L_LRH)) || !p->vcrc_off || p->ib_link ||
+	    roce__avail(p, p->vcrc_off) < VCRC_LEN)
+		return ROCE_ICRC_UNCHECKED;
+	c = roce_vcrc16(p->data, p->vcrc_off);
+	if (computed)
+		*computed = c;
+	return c == (uint16_t)(p->data[p->vcrc_off] | p->data[p->vcrc_off + 1] << 8) ? ROCE_ICRC_GOOD
+										  : ROCE_ICRC_BAD;
+}
+
+void roce__fields_ib(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
+{
+	const uint8_t *b = p->data;
+
+	if (p->ib_link) {
+		if (p->caplen < 6)
+			return;
+		EMIT_U("roce.iblink.op", b[0] >> 4);
+		EMIT_U("roce.iblink.fctbs", rd16(b) & 0xfff);
+		EMIT_U("roce.iblink.vl", b[2] >> 4);
+		EMIT_U("roce.iblink.fccl", rd16(b + 2) & 0xfff);
+		EMIT_U("roce.iblink.lpcrc", rd16(b + 4));
+		return;
+	}
+	if (p->caplen < LRH_LEN)
+		return;
+	EMIT_U("infiniband.lrh.vl", p->vl);
+	EMIT_U("infiniband.lrh.lver", p->lver);
+	EMIT_U("infiniband.lrh.sl", p->sl);
+	EMIT_U("infiniband.lrh.reserved2", (b[1] >> 2) & 3);
+	EMIT_U("infiniband.lrh.lnh", p->lnh);
+	EMIT_U("infiniband.lrh.dlid", p->dlid);
+	EMIT_U("infiniband.lrh.reserved5", b[4] >> 3);
+	EMIT_U("infiniband.lrh.pktlen", p->pktlen);
+	EMIT_U("infiniband.lrh.slid", p->slid);
+}
+
+/* After the ICRC's fields: the VCRC and its status. */
+void roce__fields_vcrc(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
+{
+	uint16_t c = 0;
+	enum roce_icrc_status st;
+
+	if (!(p->present & ROCE_LBIT(ROCE_L_LRH)) || p->ib_link || !p->vcrc_off)
+		return;
+	st = roce_vcrc_verify(p, &c);
+	if (roce__avail(p, p->vcrc_off) >= VCRC_LEN)
+		EMIT_U("roce.vcrc", p->data[p->vcrc_off] | p->data[p->vcrc_off + 1] << 8);
+	if (st != ROCE_ICRC_UNCHECKED)
+		EMIT_U("roce.vcrc.computed", c);
+	EMIT_S("roce.vcrc.status", roce_icrc_status_name(st));
+}
+
+/* ---- builder ------------------------------------------------------------------ */
+
+int roce_build_ib(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec,
+		  const struct roce_lrh_spec *lrh)
+{
+	uint8_t tmp[16384];
+	struct roce_frame_spec s;
+	struct roce_pkt p;
+	uint32_t from, body, len, icrc;
+	int n;
+
+	if (!dst || !spec || !lrh)
+		return ROCE_EARG;
+	s = *spec;
+	s.version = ROCE_VER_V1;      /* Ethernet + GRH + BTH .. ICRC, then re-headed */
+	s.eth.n_vlan = 0;
+	s.fcs = 0;
+	if (!lrh->grh && !s.ip.version)
+		s.ip.version = 6;
+	n = roce_build(tmp, sizeof tmp, &s);
+	if (n < 0)
+		return n;
+	if (roce_decode(&p, NULL, ROCE_LINK_ETHERNET, tmp, (uint32_t)n, (uint32_t)n) < 0 || !p.icrc_off)
+		return ROCE_EARG;
+	from = lrh->grh ? p.grh_off : p.bth_off;
+	body = p.icrc_off + ROCE_ICRC_LEN - from;      /* GRH/BTH .. ICRC, without Ethernet padding */
+	len = LRH_LEN + body;
+	if (len / 4 > 0x7ff || len % 4)
+		return ROCE_EARG;
+	if (cap < len + VCRC_LEN)
+		return ROCE_ENOSPC;
+	dst[0] = (uint8_t)((lrh->vl & 15) << 4);      /* LVer 0 */
+	dst[1] = (uint8_t)((lrh->sl & 15) << 4 | (lrh->grh ? 3 : 2));
+	wr16(dst + 2, lrh->dlid);
+	wr16(dst + 4, (uint16_t)(len / 4));
+	wr16(dst + 6, lrh->slid);
+	memcpy(dst + LRH_LEN, tmp + from, body);
+	if (roce_decode(&p, NULL, ROCE_LINK_INFINIBAND, dst, len + VCRC_LEN, len + VCRC_LEN) < 0 &&
+	    !(p.present & ROCE_LBIT(ROCE_L_BTH)))
+		return ROCE_EARG;
+	if (roce__icrc_ib(&p, &icrc))
+		return ROCE_EARG;
+	if (spec->bad_icrc)
+		icrc = ~icrc;
+	wr32le(dst + len - ROCE_ICRC_LEN, icrc);
+	n = roce_vcrc16(dst, len);
+	dst[len] = (uint8_t)n;
+	dst[len + 1] = (uint8_t)(n >> 8);
+	return (int)(len + VCRC_LEN);
+}
