@@ -191,9 +191,16 @@ FUZZ_CC := clang
 FUZZ_FLAGS := -std=gnu11 -g -O1 $(LIB_INC) -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_*.c)))
 
-$(BUILD)/fuzz/%: fuzz/%.c $(LIB_SRCS) lib/roce.h
+# Harnesses of analyzer code: the analyzer files each compiles in, and libraries.
+FUZZ_EXTRA_fuzz_pcapfile := analyzer/pcapfile.c
+FUZZ_LIBS_fuzz_pcapfile := -lpcap -lpthread
+FUZZ_EXTRA_fuzz_flow := analyzer/flow.c analyzer/report.c analyzer/json.c analyzer/listing.c analyzer/iwstream.c
+FUZZ_LIBS_fuzz_flow := -lm
+
+.SECONDEXPANSION:
+$(BUILD)/fuzz/%: fuzz/%.c $(LIB_SRCS) lib/roce.h $$(FUZZ_EXTRA_$$*) $(wildcard analyzer/*.h)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Ianalyzer -o $@ $< $(LIB_SRCS) $(FUZZ_EXTRA_$*) $(FUZZ_LIBS_$*)
 
 fuzz: $(FUZZ_TARGETS)
 	@echo "fuzzers: $(FUZZ_TARGETS)  (run e.g. $(firstword $(FUZZ_TARGETS)) fuzz/corpus)"
