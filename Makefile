@@ -38,7 +38,7 @@ DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev lib
 LIB_SRCS  := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB_PIC   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
-ANA_SRCS  := $(sort $(wildcard analyzer/*.c))
+ANA_SRCS  := $(sort $(wildcard analyzer/*.c analyzer/*/*.c))
 ANA_OBJS  := $(ANA_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_SRCS  := $(sort $(wildcard generator/*.c generator/*/*.c))
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -109,6 +109,7 @@ $(ROCETOP): $(ANA_OBJS) $(LIBA)
 	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lm
 
 $(GEN_OBJS): ALLCFLAGS += $(GEN_INC)
+$(ANA_OBJS): ALLCFLAGS += -Ianalyzer
 
 $(ROCEGEN): $(GEN_OBJS) $(LIBA)
 	@mkdir -p $(@D)
@@ -167,10 +168,21 @@ check-one: all $(UNIT_BINS)
 	@set -e; for s in $(CHECK_SCRIPTS); do echo "== $$s"; \
 	  case $$s in *.py) BUILD=$(BUILD) SAN=$(SAN) python3 $$s;; *) BUILD=$(BUILD) SAN=$(SAN) $$s;; esac; done
 
+# Every test, normally and under ASan+UBSan, plus short fuzz runs: both
+# builds first, then tests/run.sh runs the independent jobs side by side
+# (CHECK_JOBS at once; each script runs its two builds back to back).
+# The slowest scripts go first so the pool drains evenly.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CHECK_SLOW := tests/gen.sh tests/live.sh tests/tui.sh tests/rc.sh
 check: have-deps
-	@$(MAKE) --no-print-directory check-one
-	@$(MAKE) --no-print-directory check-one BUILD=build-san SAN=1 CFLAGS="-O1 -g"
-	@$(MAKE) --no-print-directory fuzz-smoke
+	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 CFLAGS="-O1 -g" all \
+	  $(subst $(BUILD)/,build-san/,$(UNIT_BINS))
+	@$(MAKE) --no-print-directory fuzz
+	@tests/run.sh -j $(CHECK_JOBS) -b $(BUILD):0 -b build-san:1 -- \
+	  $(filter $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
+	  $(filter-out $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
+	  $(UNIT_BINS:$(BUILD)/%=%) $(patsubst $(BUILD)/fuzz/%,fuzz:%,$(FUZZ_TARGETS))
 
 unit: all $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done

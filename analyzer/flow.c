@@ -1002,3 +1002,17 @@ enum fabric_mode engine_fabric_mode(const struct engine *e, char *ev, size_t cap
 		return FM_RESILIENT;
 	return FM_ZERO_TOUCH;
 }
+
+double flow_avg_bps(const struct engine *e, const struct flow *f)
+{
+	uint64_t t0 = e->t.first_ns + (uint64_t)f->first_ms * 1000000ull;
+
+	return f->last_ns > t0 ? (double)f->bytes * 8e9 / (double)(f->last_ns - t0) : 0;
+}
+
+double engine_avg_bps(const struct engine *e)
+{
+	const struct engine_totals *t = &e->t;
+
+	return t->last_ns > t->first_ns ? (double)t->bytes * 8e9 / (double)(t->last_ns - t->first_ns) : 0;
+}

@@ -186,6 +186,11 @@ static inline struct flow *flow_peer(const struct engine *e, const struct flow *
 
 /* Rates in bits per second at time now_ns (decayed to it). */
 void flow_rates(const struct engine *e, const struct flow *f, uint64_t now_ns, double bps[3]);
+/* Average rates in bits per second: a flow's over its life (first to last
+ * packet; 0 for a single packet), the capture's from its first frame to its
+ * last (every frame). */
+double flow_avg_bps(const struct engine *e, const struct flow *f);
+double engine_avg_bps(const struct engine *e);
 /* "10.0.0.1", "fe80::1" */
 const char *host_str(const struct engine *e, uint32_t host, char *buf, size_t cap);
 const char *flow_ulp_name(const struct flow *f);
