@@ -298,7 +298,8 @@ int main(int argc, char **argv)
 	char *filter = NULL;
 	uint16_t port;
 
-	while ((c = getopt_long(argc, argv, "+r:i:c:d:n:bB:s:w:Z:hV", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:r:i:c:d:n:bB:s:w:Z:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': file = optarg; break;
 		case 'i':
@@ -330,7 +331,13 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
-		case OPT_PROM: prom_addr = optarg; break;
+		case OPT_PROM:
+			if (prom_check_spec(optarg, err, sizeof err) < 0) {
+				fprintf(stderr, "rocetop: %s\n", err);
+				return 2;
+			}
+			prom_addr = optarg;
+			break;
 		case OPT_PROM_MAX:
 			if (parse_u64(optarg, 0, 10000000, &v64)) {
 				fprintf(stderr, "rocetop: bad --prometheus-max-flows '%s'\n", optarg);
@@ -395,7 +402,13 @@ int main(int argc, char **argv)
 			break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("rocetop %s\n", ROCETOP_VERSION); return 0;
-		default: usage(stderr); return 2;
+		default:
+			/* one line, not the whole usage */
+			if (c == ':')
+				fprintf(stderr, "rocetop: option '%s' needs a value (see --help)\n", argv[optind - 1]);
+			else
+				fprintf(stderr, "rocetop: unknown option '%s' (see --help)\n", argv[optind - 1]);
+			return 2;
 		}
 	}
 	for (int i = 0; i < ndopt; i++) {
