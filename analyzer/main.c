@@ -72,6 +72,8 @@ static void usage(FILE *f)
 		"                         (256..4096, default 1024)\n"
 		"      --link-speed SPEED link speed for PFC pause time (100G, 25G, 10000M; default 100G)\n"
 		"      --max-flows N      flow table size; least recently seen evicted (default 1000000)\n"
+		"      --top N            the summary lists the N largest flows (JSON: all by default,\n"
+		"                         text: 50); its totals count every flow\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          print the version\n");
 }
@@ -249,7 +251,7 @@ static void progress(struct run *r, uint64_t frames, int done)
 int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
-	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX };
+	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_TOP };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -273,6 +275,7 @@ int main(int argc, char **argv)
 		{ "relinquish-privileges", required_argument, NULL, 'Z' },
 		{ "prometheus", required_argument, NULL, OPT_PROM },
 		{ "prometheus-max-flows", required_argument, NULL, OPT_PROM_MAX },
+		{ "top", required_argument, NULL, OPT_TOP },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -293,6 +296,7 @@ int main(int argc, char **argv)
 	static struct run run;
 	int packets = 0, json = 0, batch = 0, c, rc = 0, ndopt = 0, have_delay = 0;
 	long long count = -1, iterations = -1;
+	unsigned top = 0;
 	double delay = 2;
 	uint64_t no = 0, v64;
 	char *filter = NULL;
@@ -344,6 +348,13 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			prom_max = (unsigned)v64;
+			break;
+		case OPT_TOP:
+			if (parse_u64(optarg, 1, 100000000, &v64)) {
+				fprintf(stderr, "rocetop: bad --top '%s' (a number of flows, 1 or more)\n", optarg);
+				return 2;
+			}
+			top = (unsigned)v64;
 			break;
 		case OPT_PACKETS: packets = 1; break;
 		case OPT_JSON: json = 1; break;
@@ -487,6 +498,8 @@ int main(int argc, char **argv)
 		}
 		run.ctx.source = source_name(src);
 		run.ctx.live = !file;
+		run.ctx.json_top = top;       /* --top: the summary's flow lists, JSON and text */
+		run.ctx.summary_top = top;
 		run.json = json;
 		/* text snapshots with -b (and, until the TUI, live); JSON ones with -d or -n */
 		run.snapshots = json ? (have_delay || iterations > 0) : (batch || iface != NULL);

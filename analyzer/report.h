@@ -23,6 +23,7 @@ struct report_ctx {
 	struct report_drops drops;
 	unsigned top;                /* flows shown per snapshot (0: 20) */
 	unsigned summary_top;        /* flows in the text summary table (0: 50) */
+	unsigned json_top;           /* flows in the JSON summary's list (0: all); totals stay whole */
 };
 
 /* Snapshot number n at time now_ns. */

@@ -314,6 +314,22 @@ else
 	fail "-d 5000 keeps 4791" "$(show)"
 fi
 
+# ---- --top N: the summary's flow list, the totals whole ---------------------------------
+run -r "$LAB/roce_send_bw_netem.pcap" --json --top 1
+if [ "$rc" -eq 0 ] && tail -n 1 "$T/out" | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+assert d["flows_live"] == 2 and d["flows_listed"] == 1 and len(d["flows"]) == 1, d["flows_listed"]
+assert d["flows"][0]["packets"] == 2004                     # the largest by bytes
+assert d["totals"]["requests"] == 2004 and d["frames"] == 2193   # totals count every flow
+'; then
+	ok "--json --top 1: one flow listed (the largest), totals of all"
+else
+	fail "--json --top 1" "$(show)"
+fi
+run -r "$RPING" --top 0
+expect_error "--top 0" 2 0 "--top"
+
 # ---- a bad IPv4 header checksum shows in the listing, as in the JSON -----------------
 run -r "$root/captures/gen/invalid.pcap" --packets
 n_text=$(grep -c "bad IPv4 header checksum" "$T/out")
