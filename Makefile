@@ -60,7 +60,7 @@ LIBPIC_A := $(BUILD)/lib/libroce_pic.a
 
 # Test scripts run by check-one, each with BUILD in its environment, in this
 # order; fragments below may append to it.
-CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/analysis.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh
+CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/install.sh tests/analysis.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh
 
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=
@@ -101,7 +101,7 @@ $(LIBSO): $(LIB_PIC)
 
 $(LIBPC): Makefile
 	@mkdir -p $(@D)
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: libroce\nDescription: RoCE, iWARP and DCB frame codec\nVersion: %s\nLibs: -L$${libdir} -lroce\nCflags: -I$${includedir}\n' \
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include/roce\n\nName: libroce\nDescription: RoCE, iWARP and DCB frame codec\nVersion: %s\nLibs: -L$${libdir} -lroce\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@
 
 $(ROCETOP): $(ANA_OBJS) $(LIBA)
@@ -248,9 +248,13 @@ interop: all
 
 # ---- install -------------------------------------------------------------------
 
+# Everything under PREFIX (a user can install into a folder of their own):
+# headers in PREFIX/include/roce/ (the .pc file's includedir; <roce.h> with its
+# Cflags, or <roce/roce.h>), the Wireshark plugin under PREFIX too unless
+# PLUGINDIR says otherwise (see dissectors/plugin.mk).
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	           $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man3 \
+	           $(DESTDIR)$(PREFIX)/include/roce $(DESTDIR)$(PREFIX)/share/man/man3 \
 	           $(DESTDIR)$(PREFIX)/share/man/man7 $(DESTDIR)$(PREFIX)/share/man/man8
 	for p in $(PROGRAMS); do install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/; done
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
@@ -258,7 +262,7 @@ install: all
 	ln -sf libroce.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libroce.so.$(SOVERSION)
 	ln -sf libroce.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libroce.so
 	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(LIBPC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libroce.pc
-	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/roce/
 	for m in man/*.3; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man3/; done; true
 	for m in man/*.7; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
 	for m in man/*.8; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man8/; done; true
