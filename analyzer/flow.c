@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "flow.h"
+#include "iwstream.h"
 
 #define TICK_SHIFT 30                 /* rate tick: 2^30 ns = 1.074 s */
 #define TICK_S 1.073741824
@@ -40,6 +41,18 @@ const char *flow_pair_name(int how)
 {
 	static const char *const n[] = { "none", "cm", "traffic", "tcp" };
 	return how >= 0 && how <= FP_TCP ? n[how] : "?";
+}
+
+int flow_icrc_unverifiable(const struct engine *e, const struct flow *f, uint64_t *bad, uint64_t *frames)
+{
+	const struct flow *p = flow_peer(e, f);
+
+	*bad = *frames = 0;
+	if (f->kind == FK_IWARP)
+		return 0;
+	*bad = f->u.seq.icrc_bad + (p ? p->u.seq.icrc_bad : 0);
+	*frames = f->packets + (p ? p->packets : 0);
+	return *bad >= ICRC_UNVERIFIABLE_MIN && *bad * 2 > *frames;
 }
 
 const char *flow_ulp_name(const struct flow *f)
@@ -108,7 +121,8 @@ int engine_init(struct engine *e, const struct engine_cfg *cfg)
 	e->host_tab = calloc(256, sizeof *e->host_tab);
 	e->pair_cache = calloc(PAIR_CACHE, sizeof *e->pair_cache);
 	e->cm = calloc(CM_MAX, sizeof *e->cm);
-	if (!e->heads || !e->host_tab || !e->pair_cache || !e->cm) {
+	e->rtt = roce_rtt_new(e->cfg.rtt_mem);
+	if (!e->heads || !e->host_tab || !e->pair_cache || !e->cm || !e->rtt) {
 		engine_free(e);
 		return -1;
 	}
@@ -122,6 +136,16 @@ int engine_init(struct engine *e, const struct engine_cfg *cfg)
 	return 0;
 }
 
+uint32_t flow_rtt_q_us(const struct engine *e, const struct flow *f, enum roce_rtt_which w, double q)
+{
+	uint64_t ns;
+
+	if (f->kind == FK_IWARP || roce_rtt_quantile(e->rtt, &f->u.seq, w, q, &ns))
+		return 0;
+	ns = (ns + 500) / 1000;
+	return ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+}
+
 void engine_free(struct engine *e)
 {
 	if (e->flows)
@@ -132,12 +156,15 @@ void engine_free(struct engine *e)
 		free(e->anom_free[i]);
 	free(e->anom_free);
 	free(e->spare);
+	roce_rtt_free(e->rtt);
+	e->rtt = NULL;
 	free(e->flows);
 	free(e->heads);
 	free(e->hosts);
 	free(e->host_tab);
 	free(e->ports);
 	free(e->pair_cache);
+	iwstream_free(e->iw);
 	free(e->cm);
 	memset(e, 0, sizeof *e);
 }
@@ -353,6 +380,7 @@ static void evict(struct engine *e, struct flow *f)
 			e->ev.rnr_nak += x->rnr_nak;
 		}
 		anom_release(e, f->u.seq.x);
+		roce_rtt_drop(e->rtt, &f->u.seq);
 	}
 	e->t.evicted++;
 }
@@ -644,10 +672,11 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 	unsigned in = icrc == ROCE_ICRC_BAD ? ROCE_SEQ_IN_ICRC_BAD : 0;
 	int kind;
 
-	/* ECN of the IP header, or of the GRH on RoCEv1 */
-	if ((p->ip_version || p->grh_off) && p->ecn == 3)
+	/* ECN of the IP header, or of the GRH on RoCEv1 (not of a frame with a
+	 * bad ICRC: the receiver drops it, nothing of it is analysed) */
+	if (!in && (p->ip_version || p->grh_off) && p->ecn == 3)
 		e->t.roce_ce++;
-	else if ((p->ip_version || p->grh_off) && p->ecn)
+	else if (!in && (p->ip_version || p->grh_off) && p->ecn)
 		e->t.roce_ect++;
 	if (!p->bth_off || !(p->present & ROCE_LBIT(ROCE_L_BTH)) || (p->truncated & ROCE_LBIT(ROCE_L_BTH)))
 		return;
@@ -655,7 +684,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		return;
 	kind = kind_of(p->opcode);
 	if (p->opcode == ROCE_OPCODE_CNP) {
-		e->t.cnp++;
+		e->t.cnp += !in;
 		f = flow_find(e, src, dst, p->dqpn, 0);
 		if (f)
 			kind = f->kind;
@@ -667,13 +696,15 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 	oi = roce_opcode_info(p->opcode);
 	if (f->kind != FK_RC && f->kind != FK_XRC) {
 		/* UC, UD: no responder to model; count what is there */
+		if (in) {
+			f->u.seq.icrc_bad++;
+			return;
+		}
 		if (p->opcode == ROCE_OPCODE_CNP)
 			f->u.seq.cnp++;
 		if (p->ecn == 3)
 			f->u.seq.ecn_ce++;
-		if (in)
-			f->u.seq.icrc_bad++;
-		else if (oi)
+		if (oi)
 			count_message(f, p, oi);
 		return;
 	}
@@ -683,6 +714,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		if (!e->spare)
 			return;
 		roce_seq_request(&f->u.seq, p, ts, in, &e->spare, &v);
+		roce_rtt_packet(e->rtt, &f->u.seq, p, ts, &v);
 		if (!e->spare)
 			e->anom_live++;
 		if (!f->peer)
@@ -698,6 +730,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		}
 		ensure_spare(e);
 		roce_seq_response(&t->u.seq, p, ts, in, &e->spare, &v);
+		roce_rtt_packet(e->rtt, &t->u.seq, p, ts, &v);
 		if (!e->spare)
 			e->anom_live++;
 	}
@@ -806,12 +839,12 @@ static void dcb_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts)
 
 /* ---- iWARP ------------------------------------------------------------------------------------ */
 
-static void fpdu_cb(void *ctx, const uint8_t *seg, const struct roce_mpa_fpdu *fp)
+static void fpdu_cb(void *ctx, const struct roce_mpa_stream_fpdu *sf)
 {
+	const struct roce_mpa_fpdu *fp = &sf->view;
 	struct flow *f = ctx;
 	struct iw_flow *w = &f->u.iw;
 
-	(void)seg;
 	w->fpdus++;
 	if (fp->crc_status == ROCE_MPA_CRC_GOOD)
 		w->crc_good++;
@@ -858,6 +891,45 @@ static void fpdu_cb(void *ctx, const uint8_t *seg, const struct roce_mpa_fpdu *f
 	}
 }
 
+static void iw_event_cb(void *ctx, const struct roce_mpa_event *ev)
+{
+	struct iw_flow *w = &((struct flow *)ctx)->u.iw;
+
+	switch (ev->type) {
+	case ROCE_MPA_EV_SYNC_LOST:
+		w->sync_lost++;
+		break;
+	case ROCE_MPA_EV_RESYNC:
+		w->resyncs++;
+		if (ev->what && !strcmp(ev->what, "heuristic"))
+			w->resync_heuristic++;
+		break;
+	case ROCE_MPA_EV_SKIPPED:
+		w->unsync_bytes += ev->len;
+		break;
+	default:
+		break;
+	}
+}
+
+/* The FPDUs of a segment are the ones the connection's MPA stream completes
+ * with it: the stream alone decides where FPDUs start (never a header read
+ * out of payload after framing was lost). */
+static void iw_stream(struct engine *e, const struct roce_pkt *p, struct flow *f)
+{
+	struct iwstream_cb cb = { fpdu_cb, iw_event_cb, f };
+	struct iwstream_res r;
+
+	if (!e->iw) {
+		if (!p->mpa_off)
+			return;
+		e->iw = iwstream_new(0);
+		if (!e->iw)
+			return;         /* out of memory: no FPDU counts */
+	}
+	iwstream_packet(e->iw, p, &cb, &r);
+}
+
 static void tcp_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint32_t wirelen)
 {
 	uint32_t src, dst, key = (uint32_t)p->sport << 16 | p->dport, len = p->tcp_payload_len;
@@ -879,6 +951,7 @@ static void tcp_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, 
 			pair(f, r, e, FP_TCP);
 	}
 	w = &f->u.iw;
+	iw_stream(e, p, f);
 	if (!len)
 		return;
 	w->segments++;
@@ -910,8 +983,6 @@ static void tcp_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, 
 				w->mpa_rep++;
 			w->mpa_flags = fr.flags;
 			w->mpa_rev = fr.rev;
-		} else if (p->ddp_off && rc == 0) {
-			roce_mpa_segment_walk(p, NULL, 1, fpdu_cb, f);
 		}
 	}
 }
@@ -923,6 +994,9 @@ void engine_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint
 	struct engine_totals *t = &e->t;
 
 	(void)caplen;
+	/* a mirror copy counts as the frame it carries */
+	if (p->encap.kind && p->encap.inner_off)
+		wirelen = p->wirelen;
 	if (!t->frames || ts < t->first_ns)
 		t->first_ns = ts;
 	if (ts > t->last_ns)

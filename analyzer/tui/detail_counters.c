@@ -56,6 +56,10 @@ void counters_rows(struct tui *v, struct dlines *L, const struct flow *f, const 
 		ROW("TCP retransmissions", F->u.iw.tcp_retrans, "%" PRIu32, F->u.iw.tcp_retrans);
 		ROW("TCP gaps", F->u.iw.tcp_gaps, "%" PRIu32, F->u.iw.tcp_gaps);
 		ROW("terminates", F->u.iw.terminates, "%" PRIu32, F->u.iw.terminates);
+		ROW("MPA out of sync, bytes", F->u.iw.sync_lost, "%" PRIu32 ", %" PRIu64, F->u.iw.sync_lost,
+		    F->u.iw.unsync_bytes);
+		ROW("MPA resyncs (heuristic)", F->u.iw.resync_heuristic, "%" PRIu32 " (%" PRIu32 ")", F->u.iw.resyncs,
+		    F->u.iw.resync_heuristic);
 		ROW("MPA", 0, "%s rev %u markers %s CRC %s",
 		    F->u.iw.mpa_req ? "request" : F->u.iw.mpa_rep ? "reply" : "not seen", F->u.iw.mpa_rev,
 		    F->u.iw.mpa_flags & ROCE_MPA_FLAG_M ? "on" : "off", F->u.iw.mpa_flags & ROCE_MPA_FLAG_C ? "on" : "off");
@@ -82,13 +86,13 @@ void counters_rows(struct tui *v, struct dlines *L, const struct flow *f, const 
 	ROW("implied_nak, dup_acks", 0, "%" PRIu32 ", %" PRIu32, anom(F)->implied_nak, anom(F)->dup_acks);
 	ROW("cnp, ecn_ce", 0, "%" PRIu32 ", %" PRIu32, F->u.seq.cnp, F->u.seq.ecn_ce);
 	ROW("icrc_bad", F->u.seq.icrc_bad, "%" PRIu32, F->u.seq.icrc_bad);
-	ROW("RTT us min/p50/p99/max", 0, "%" PRIu32 "/%" PRIu32 "/%" PRIu32 "/%" PRIu32 " n=%" PRIu32,
-	    F->u.seq.rtt.n ? F->u.seq.rtt.min_us : 0, roce_seq_hist_quantile(&F->u.seq.rtt, 0.5),
-	    roce_seq_hist_quantile(&F->u.seq.rtt, 0.99), F->u.seq.rtt.n ? F->u.seq.rtt.max_us : 0,
+	ROW("RTT us min/p50/p99/max", 0, "%" PRIu64 "/%" PRIu32 "/%" PRIu32 "/%" PRIu64 " n=%" PRIu32,
+	    F->u.seq.rtt.n ? (F->u.seq.rtt.min_ns + 500) / 1000 : 0, flow_rtt_q_us(v->e, F, ROCE_RTT_ACK, 0.5),
+	    flow_rtt_q_us(v->e, F, ROCE_RTT_ACK, 0.99), F->u.seq.rtt.n ? (F->u.seq.rtt.max_ns + 500) / 1000 : 0,
 	    F->u.seq.rtt.n);
 	if (f->u.seq.read_rtt.n || (p && p->u.seq.read_rtt.n))
 		ROW("READ RTT us p50/p99", 0, "%" PRIu32 "/%" PRIu32 " n=%" PRIu32,
-		    roce_seq_hist_quantile(&F->u.seq.read_rtt, 0.5), roce_seq_hist_quantile(&F->u.seq.read_rtt, 0.99),
+		    flow_rtt_q_us(v->e, F, ROCE_RTT_READ, 0.5), flow_rtt_q_us(v->e, F, ROCE_RTT_READ, 0.99),
 		    F->u.seq.read_rtt.n);
 	ROW("path MTU", 0, "%" PRIu32 " (%s)", roce_seq_pmtu(&F->u.seq),
 	    roce_seq_pmtu_src_name(roce_seq_pmtu_source(&F->u.seq)));

@@ -142,6 +142,8 @@ size_t roce_summary_flags(const struct roce_pkt *p, unsigned flags, char *buf, s
 	if (!cap)
 		return 0;
 	buf[0] = 0;
+	if (p->encap.kind && p->encap.inner_off)
+		roce__summary_encap(p, buf, cap, &n);
 	for (unsigned i = 0; i < p->n_vlan; i++)
 		roce__sappend(buf, cap, &n, "vlan %u p%u ", p->vlan[i].vid, p->vlan[i].pcp);
 
