@@ -44,9 +44,12 @@ static void addr(const struct roce_pkt *p, uint32_t off, int v6, char *out, size
 static int bad_ipv4_csum(const struct roce_pkt *p)
 {
 	const uint8_t *b = p->data + p->ip_off;
-	uint32_t hl = (b[0] & 15) * 4u;
+	uint32_t have = roce__avail(p, p->ip_off), hl;
 
-	return hl >= 20 && roce__avail(p, p->ip_off) >= hl && roce_inet_csum(b, hl, 0) != 0;
+	if (have < 20)
+		return 0;
+	hl = (b[0] & 15) * 4u;
+	return hl >= 20 && have >= hl && roce_inet_csum(b, hl, 0) != 0;
 }
 
 static const char *const ecn_names[4] = { "", " ECT(1)", " ECT(0)", " CE" };
