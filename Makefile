@@ -62,7 +62,7 @@ LIBPIC_A := $(BUILD)/lib/libroce_pic.a
 
 # Test scripts run by check-one, each with BUILD in its environment, in this
 # order; fragments below may append to it.
-CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/device.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh tests/link.sh
+CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/install.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/link.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/device.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh
 
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=
@@ -103,7 +103,7 @@ $(LIBSO): $(LIB_PIC)
 
 $(LIBPC): Makefile
 	@mkdir -p $(@D)
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: libroce\nDescription: RoCE, iWARP and DCB frame codec\nVersion: %s\nLibs: -L$${libdir} -lroce\nCflags: -I$${includedir}\n' \
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include/roce\n\nName: libroce\nDescription: RoCE, iWARP and DCB frame codec\nVersion: %s\nLibs: -L$${libdir} -lroce\nCflags: -I$${includedir}\n' \
 		'$(PREFIX)' '$(VERSION)' > $@
 
 $(ROCETOP): $(ANA_OBJS) $(LIBA)
@@ -213,15 +213,18 @@ FUZZ_CC := clang
 FUZZ_FLAGS := -std=gnu11 -g -O1 $(LIB_INC) -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_*.c)))
 
-# per-target extra sources and libraries: FUZZ_EXTRA_name, FUZZ_LIBS_name
+# Harnesses of analyzer code: the analyzer files each compiles in, and libraries.
+FUZZ_EXTRA_fuzz_pcapfile := analyzer/pcapfile.c
+FUZZ_LIBS_fuzz_pcapfile := -lpcap -lpthread
+FUZZ_EXTRA_fuzz_flow := analyzer/flow.c analyzer/report.c analyzer/json.c analyzer/listing.c analyzer/iwstream.c
+FUZZ_LIBS_fuzz_flow := -lm
 FUZZ_EXTRA_fuzz_netlink := analyzer/device/nlparse.c
 FUZZ_LIBS_fuzz_netlink := -Ianalyzer/device -lmnl
 
-$(BUILD)/fuzz/%: fuzz/%.c $(LIB_SRCS) lib/roce.h
+.SECONDEXPANSION:
+$(BUILD)/fuzz/%: fuzz/%.c $(LIB_SRCS) lib/roce.h $$(FUZZ_EXTRA_$$*) $(wildcard analyzer/*.h)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(FUZZ_EXTRA_$*) $(FUZZ_LIBS_$*)
-
-$(BUILD)/fuzz/fuzz_netlink: analyzer/device/nlparse.c analyzer/device/nlparse.h
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Ianalyzer -o $@ $< $(LIB_SRCS) $(FUZZ_EXTRA_$*) $(FUZZ_LIBS_$*)
 
 fuzz: $(FUZZ_TARGETS)
 	@echo "fuzzers: $(FUZZ_TARGETS)  (run e.g. $(firstword $(FUZZ_TARGETS)) fuzz/corpus)"
@@ -261,9 +264,13 @@ interop: all
 
 # ---- install -------------------------------------------------------------------
 
+# Everything under PREFIX (a user can install into a folder of their own):
+# headers in PREFIX/include/roce/ (the .pc file's includedir; <roce.h> with its
+# Cflags, or <roce/roce.h>), the Wireshark plugin under PREFIX too unless
+# PLUGINDIR says otherwise (see dissectors/plugin.mk).
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	           $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man3 \
+	           $(DESTDIR)$(PREFIX)/include/roce $(DESTDIR)$(PREFIX)/share/man/man3 \
 	           $(DESTDIR)$(PREFIX)/share/man/man7 $(DESTDIR)$(PREFIX)/share/man/man8
 	for p in $(PROGRAMS); do install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/; done
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
@@ -271,7 +278,7 @@ install: all
 	ln -sf libroce.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libroce.so.$(SOVERSION)
 	ln -sf libroce.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libroce.so
 	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(LIBPC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libroce.pc
-	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/roce/
 	for m in man/*.3; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man3/; done; true
 	for m in man/*.7; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
 	for m in man/*.8; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man8/; done; true

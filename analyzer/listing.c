@@ -382,9 +382,9 @@ void listing_frame(struct listing *l, uint64_t no, const struct timeval *ts,
 
 void listing_totals(const struct listing *l, FILE *f)
 {
-	fprintf(f, "%" PRIu64 " frames: RoCE v1 %" PRIu64 ", v2 %" PRIu64 ", v2-1021 %" PRIu64
+	fprintf(f, "%" PRIu64 " %s: RoCE v1 %" PRIu64 ", v2 %" PRIu64 ", v2-1021 %" PRIu64
 		", v2 other ports %" PRIu64 ", other %" PRIu64 "\n",
-		l->frames, l->roce[ROCE_VER_V1], l->roce[ROCE_VER_V2], l->roce[ROCE_VER_V2_1021],
+		l->frames, l->frames == 1 ? "frame" : "frames", l->roce[ROCE_VER_V1], l->roce[ROCE_VER_V2], l->roce[ROCE_VER_V2_1021],
 		l->roce[ROCE_VER_V2_PORT], l->roce[ROCE_VER_NONE]);
 	if (l->roce[ROCE_VER_IB])
 		fprintf(f, "native InfiniBand %" PRIu64 " frames\n", l->roce[ROCE_VER_IB]);

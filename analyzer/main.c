@@ -86,6 +86,8 @@ static void usage(FILE *f)
 		"                         (256..4096, default 1024)\n"
 		"      --link-speed SPEED link speed for PFC pause time (100G, 25G, 10000M; default 100G)\n"
 		"      --max-flows N      flow table size; least recently seen evicted (default 1000000)\n"
+		"      --top N            the summary lists the N largest flows (JSON: all by default,\n"
+		"                         text: 50); its totals count every flow\n"
 		"      --rtt-memory KiB   cap for outstanding requests and RTT histograms (default 262144)\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          print the version\n");
@@ -414,7 +416,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
 	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
-	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL };
+	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_TOP };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -441,6 +443,7 @@ int main(int argc, char **argv)
 		{ "relinquish-privileges", required_argument, NULL, 'Z' },
 		{ "prometheus", required_argument, NULL, OPT_PROM },
 		{ "prometheus-max-flows", required_argument, NULL, OPT_PROM_MAX },
+		{ "top", required_argument, NULL, OPT_TOP },
 		{ "linger", no_argument, NULL, OPT_LINGER },
 		{ "rtt-memory", required_argument, NULL, OPT_RTTMEM },
 		{ "device", required_argument, NULL, OPT_DEVICE },
@@ -466,6 +469,7 @@ int main(int argc, char **argv)
 	static struct run run;
 	int packets = 0, json = 0, batch = 0, c, rc = 0, ndopt = 0, have_delay = 0, linger = 0;
 	long long count = -1, iterations = -1;
+	unsigned top = 0;
 	double delay = 2;
 	uint64_t no = 0, v64;
 	char *filter = NULL;
@@ -473,7 +477,8 @@ int main(int argc, char **argv)
 	struct devmon_cfg dcfg = { .qp_interval = -1 };
 	static struct devmon *dev;
 
-	while ((c = getopt_long(argc, argv, "+r:i:c:d:n:bB:s:w:Z:hV", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:r:i:c:d:n:bB:s:w:Z:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': file = optarg; break;
 		case 'i':
@@ -512,7 +517,13 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
-		case OPT_PROM: prom_addr = optarg; break;
+		case OPT_PROM:
+			if (prom_check_spec(optarg, err, sizeof err) < 0) {
+				fprintf(stderr, "rocetop: %s\n", err);
+				return 2;
+			}
+			prom_addr = optarg;
+			break;
 		case OPT_PROM_MAX:
 			if (parse_u64(optarg, 0, 10000000, &v64)) {
 				fprintf(stderr, "rocetop: bad --prometheus-max-flows '%s'\n", optarg);
@@ -539,6 +550,13 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_DEVALL: dcfg.all_counters = 1; break;
+		case OPT_TOP:
+			if (parse_u64(optarg, 1, 100000000, &v64)) {
+				fprintf(stderr, "rocetop: bad --top '%s' (a number of flows, 1 or more)\n", optarg);
+				return 2;
+			}
+			top = (unsigned)v64;
+			break;
 		case OPT_PACKETS: packets = 1; break;
 		case OPT_JSON: json = 1; break;
 		case 'b': batch = 1; break;
@@ -609,7 +627,13 @@ int main(int argc, char **argv)
 			break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("rocetop %s\n", ROCETOP_VERSION); return 0;
-		default: usage(stderr); return 2;
+		default:
+			/* one line, not the whole usage */
+			if (c == ':')
+				fprintf(stderr, "rocetop: option '%s' needs a value (see --help)\n", argv[optind - 1]);
+			else
+				fprintf(stderr, "rocetop: unknown option '%s' (see --help)\n", argv[optind - 1]);
+			return 2;
 		}
 	}
 	for (int i = 0; i < ndopt; i++) {
@@ -726,6 +750,8 @@ int main(int argc, char **argv)
 				prom_extra(prom, dev_prom, dev);
 		}
 		run.ctx.live = !file;
+		run.ctx.json_top = top;       /* --top: the summary's flow lists, JSON and text */
+		run.ctx.summary_top = top;
 		run.json = json;
 		/* live: text snapshots (-b, or no terminal); JSON ones with -d or -n.
 		 * Replay: snapshots only when -d or -n asks for them. */

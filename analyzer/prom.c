@@ -644,23 +644,19 @@ static void on_listen(void *ctx, int fd, short rev)
 	}
 }
 
-struct prom *prom_open(const char *spec, unsigned max_flows, char *err, size_t errcap)
+/* "[v6]:port" or "host:port" (the port after the last colon) into host and
+ * port; -1 with err[] set. */
+static int split_spec(const char *spec, char host[256], char port[16], char *err, size_t errcap)
 {
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_NUMERICSERV | AI_PASSIVE }, *ai = NULL, *a;
-	char host[256], port[16], hs[NI_MAXHOST], ps[NI_MAXSERV];
-	const char *colon;
-	struct prom *p;
-	int rc, one_ = 1;
+	const char *colon, *given = spec;
 	size_t hl;
 
-	/* [v6]:port or host:port; the port after the last colon */
 	if (spec[0] == '[') {
 		const char *close_ = strchr(spec, ']');
 
 		if (!close_ || close_[1] != ':') {
 			snprintf(err, errcap, "--prometheus %s: want ADDR:PORT or [IPv6]:PORT", spec);
-			return NULL;
+			return -1;
 		}
 		hl = (size_t)(close_ - spec - 1);
 		colon = close_ + 1;
@@ -670,18 +666,38 @@ struct prom *prom_open(const char *spec, unsigned max_flows, char *err, size_t e
 		if (!colon || colon == spec) {
 			snprintf(err, errcap, "--prometheus %s: want ADDR:PORT (the address to bind, e.g. 127.0.0.1:9464)",
 				 spec);
-			return NULL;
+			return -1;
 		}
 		hl = (size_t)(colon - spec);
 	}
-	if (hl >= sizeof host || strlen(colon + 1) >= sizeof port || !colon[1] ||
+	if (hl >= 256 || strlen(colon + 1) >= 16 || !colon[1] ||
 	    strspn(colon + 1, "0123456789") != strlen(colon + 1) || atoi(colon + 1) > 65535) {
-		snprintf(err, errcap, "--prometheus %s: bad address or port", spec);
-		return NULL;
+		snprintf(err, errcap, "--prometheus %s: bad address or port", given);
+		return -1;
 	}
 	memcpy(host, spec, hl);
 	host[hl] = 0;
-	snprintf(port, sizeof port, "%s", colon + 1);
+	snprintf(port, 16, "%s", colon + 1);
+	return 0;
+}
+
+int prom_check_spec(const char *spec, char *err, size_t errcap)
+{
+	char host[256], port[16];
+
+	return split_spec(spec, host, port, err, errcap);
+}
+
+struct prom *prom_open(const char *spec, unsigned max_flows, char *err, size_t errcap)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICSERV | AI_PASSIVE }, *ai = NULL, *a;
+	char host[256], port[16], hs[NI_MAXHOST], ps[NI_MAXSERV];
+	struct prom *p;
+	int rc, one_ = 1;
+
+	if (split_spec(spec, host, port, err, errcap) < 0)
+		return NULL;
 	rc = getaddrinfo(host, port, &hints, &ai);
 	if (rc) {
 		snprintf(err, errcap, "--prometheus %s: %s", host, gai_strerror(rc));

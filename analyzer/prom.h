@@ -28,6 +28,8 @@ struct prom;
 
 /* "127.0.0.1:9464", "[::1]:9464", "0.0.0.0:9464", "host:9464".  NULL with err[] set. */
 struct prom *prom_open(const char *addr_port, unsigned max_flows, char *err, size_t errcap);
+/* Only the syntax of addr_port (a usage error, exit 2): 0, or -1 with err[]. */
+int prom_check_spec(const char *addr_port, char *err, size_t errcap);
 /* Starts serving from src's poll loop; e is read at each scrape. */
 int prom_attach(struct prom *p, struct source *src, const struct engine *e);
 void prom_close(struct prom *p);

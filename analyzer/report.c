@@ -16,6 +16,12 @@
 #include "listing.h"
 #include "report.h"
 
+/* "1 frame", "2 frames": the noun after a count. */
+static const char *pl(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 static const char *const op_names[OP__COUNT] = { "send", "write", "read", "atomic" };
 
 static int is_rc(const struct flow *f) { return f->kind == FK_RC || f->kind == FK_XRC; }
@@ -515,11 +521,13 @@ void report_summary_json(FILE *o, const struct engine *e, const struct report_ct
 		}
 		fputc('}', o);
 	}
-	fprintf(o, "],\"flows\":[");
 	{
 		const struct flow **v = sorted(e, by_bytes);
+		uint32_t n = c->json_top && c->json_top < e->nflows ? c->json_top : e->nflows;
 
-		for (uint32_t i = 0; v && i < e->nflows; i++) {
+		/* --top N: the N largest flows by bytes; every total above counts them all */
+		fprintf(o, "],\"flows_listed\":%" PRIu32 ",\"flows\":[", v ? n : 0);
+		for (uint32_t i = 0; v && i < n; i++) {
 			if (i)
 				fputc(',', o);
 			json_flow(o, e, v[i], now, 1);
@@ -551,9 +559,10 @@ void report_snapshot_text(FILE *o, const struct engine *e, const struct report_c
 		sum += r[0];
 	}
 	gmtime_r(&sec, &tm);
-	fprintf(o, "rocetop %u - %02d:%02d:%02d.%03u UTC, %" PRIu64 " frames, %" PRIu32 " flows (%" PRIu64
+	fprintf(o, "rocetop %u - %02d:%02d:%02d.%03u UTC, %" PRIu64 " %s, %" PRIu32 " %s (%" PRIu64
 		" evicted), %s\n", n, tm.tm_hour, tm.tm_min, tm.tm_sec, (unsigned)(now % 1000000000ull / 1000000),
-		e->t.frames, e->nflows, e->t.evicted, rate_str(sum, rs[0], sizeof rs[0]));
+		e->t.frames, pl(e->t.frames, "frame", "frames"), e->nflows, pl(e->nflows, "flow", "flows"),
+		e->t.evicted, rate_str(sum, rs[0], sizeof rs[0]));
 	fprintf(o, "retransmissions %" PRIu64 " (%.2f%% of %" PRIu64 " requests), NAK seq %" PRIu64 ", RNR %" PRIu64
 		", CNP %" PRIu64 ", ECN-CE %" PRIu64 ", PFC %" PRIu64, t.retrans,
 		t.requests ? 100.0 * (double)t.retrans / (double)t.requests : 0.0, t.requests, t.nak_seq, t.rnr,
@@ -740,12 +749,13 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 
 	totals_get(e, &s);
 	fm = engine_fabric_mode(e, ev, sizeof ev);
-	fprintf(o, "\n%s: %.6f s, %" PRIu64 " bytes (average %s); %" PRIu32 " flows (%" PRIu64 " evicted at --max-flows %"
-		PRIu32 "), %" PRIu32 " connections (%" PRIu32 " paired by CM, %" PRIu32 " by traffic, %" PRIu32
-		" iWARP), %" PRIu32 " request flows unpaired\n", c->source ? c->source : "capture",
+	fprintf(o, "\n%s: %.6f s, %" PRIu64 " bytes (average %s); %" PRIu32 " %s (%" PRIu64 " evicted at --max-flows %"
+		PRIu32 "), %" PRIu32 " %s (%" PRIu32 " paired by CM, %" PRIu32 " by traffic, %" PRIu32
+		" iWARP), %" PRIu32 " request %s unpaired\n", c->source ? c->source : "capture",
 		t->frames ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0, t->bytes,
-		rate_str(engine_avg_bps(e), rs, sizeof rs), e->nflows, t->evicted,
-		e->cfg.max_flows, s.connections, s.conn_cm, s.conn_traffic, s.conn_tcp, s.half);
+		rate_str(engine_avg_bps(e), rs, sizeof rs), e->nflows, pl(e->nflows, "flow", "flows"), t->evicted,
+		e->cfg.max_flows, s.connections, pl(s.connections, "connection", "connections"), s.conn_cm,
+		s.conn_traffic, s.conn_tcp, s.half, pl(s.half, "flow", "flows"));
 	for (unsigned i = 0; c->drops.valid && i < c->drops.n; i++) {
 		const struct report_drop_counts *d = &c->drops.iface[i];
 
@@ -856,9 +866,9 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 		for (uint32_t i = 0; i < e->nports; i++) {
 			const struct port *p = &e->ports[i];
 
-			fprintf(o, "  %02x:%02x:%02x:%02x:%02x:%02x: %" PRIu64 " frames, %" PRIu32 " PFC, %" PRIu32
+			fprintf(o, "  %02x:%02x:%02x:%02x:%02x:%02x: %" PRIu64 " %s, %" PRIu32 " PFC, %" PRIu32
 				" PAUSE, %" PRIu32 " CNM", p->mac[0], p->mac[1], p->mac[2], p->mac[3], p->mac[4], p->mac[5],
-				p->frames, p->pfc_frames, p->pause_frames, p->cnm);
+				p->frames, pl(p->frames, "frame", "frames"), p->pfc_frames, p->pause_frames, p->cnm);
 			if (p->dcbx_seen)
 				fprintf(o, "; DCBX PFC enable 0x%02x%s", p->dcbx_pfc_enable,
 					p->dcbx_willing ? " (willing)" : "");

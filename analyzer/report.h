@@ -36,6 +36,7 @@ struct report_ctx {
 	void (*devices_text)(FILE *f, const void *ctx);
 	void (*devices_json)(FILE *f, const void *ctx);
 	const void *devices;
+	unsigned json_top;           /* flows in the JSON summary's list (0: all); totals stay whole */
 };
 
 /* Snapshot number n at time now_ns. */

@@ -37,6 +37,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -277,6 +278,23 @@ static int open_live(struct source *s, struct handle *h, const char *iface)
 	return 0;
 }
 
+/* Why a capture file did not open, in our words where libpcap's are unclear,
+ * and without libpcap's copy of the path (the caller prefixes it). */
+static void file_open_error(struct source *s, const char *path, const char *eb)
+{
+	struct stat st;
+	size_t pl = strlen(path);
+
+	if (stat(path, &st) != 0)
+		snprintf(s->err, sizeof s->err, "%s", strerror(errno));
+	else if (S_ISREG(st.st_mode) && st.st_size == 0)
+		snprintf(s->err, sizeof s->err, "empty file (not a pcap or pcapng capture)");
+	else if (!strncmp(eb, path, pl) && !strncmp(eb + pl, ": ", 2))
+		snprintf(s->err, sizeof s->err, "%s", eb + pl + 2);
+	else
+		snprintf(s->err, sizeof s->err, "%s", eb);
+}
+
 struct source *source_open(const struct source_cfg *cfg, enum source_err *what, char *err, size_t errcap)
 {
 	struct source *s = calloc(1, sizeof *s);
@@ -320,7 +338,7 @@ struct source *source_open(const struct source_cfg *cfg, enum source_err *what, 
 			h->pc = pcap_open_offline_with_tstamp_precision(cfg->file, PCAP_TSTAMP_PRECISION_NANO, eb);
 		}
 		if (!h->pc) {
-			snprintf(s->err, sizeof s->err, "%s", eb);
+			file_open_error(s, cfg->file, eb);
 			goto fail_pcap;
 		}
 		s->n = 1;

@@ -2,7 +2,10 @@
 # The Wireshark plugin (dissectors/), included by the top Makefile.
 #
 #   $(BUILD)/plugin/roce.so     the plugin, libroce linked in statically
-#   make install-plugin         into Wireshark's system plugin folder (under DESTDIR)
+#   make install-plugin         into PLUGINDIR/epan (under DESTDIR); PLUGINDIR is
+#                               Wireshark's system plugin folder when PREFIX is /usr,
+#                               else PREFIX/lib/wireshark/plugins/X.Y (point
+#                               WIRESHARK_PLUGIN_DIR there, or give PLUGINDIR=…)
 #   make install-plugin USER_PLUGIN=1
 #                               into ~/.local/lib/wireshark/plugins/X.Y/epan
 #
@@ -21,6 +24,9 @@ WS_VERSION   := $(shell $(PKG_CONFIG) --modversion wireshark)
 WS_MAJMIN    := $(word 1,$(subst ., ,$(WS_VERSION))).$(word 2,$(subst ., ,$(WS_VERSION)))
 WS_PLUGINDIR := $(shell $(PKG_CONFIG) --variable=plugindir wireshark)
 WS_USERDIR   := $(HOME)/.local/lib/wireshark/plugins/$(WS_MAJMIN)/epan
+# under PREFIX unless told otherwise: a user's `make install PREFIX=~/x` writes
+# nothing outside ~/x
+PLUGINDIR    ?= $(if $(filter /usr,$(PREFIX)),$(WS_PLUGINDIR),$(PREFIX)/lib/wireshark/plugins/$(WS_MAJMIN))
 
 PLUGIN := $(BUILD)/plugin/roce.so
 CHECK_SCRIPTS += tests/plugin.sh
@@ -51,8 +57,8 @@ ifeq ($(USER_PLUGIN),1)
 	install -d $(WS_USERDIR)
 	install -m 644 $(PLUGIN) $(WS_USERDIR)/roce.so
 else
-	install -d $(DESTDIR)$(WS_PLUGINDIR)/epan
-	install -m 644 $(PLUGIN) $(DESTDIR)$(WS_PLUGINDIR)/epan/roce.so
+	install -d $(DESTDIR)$(PLUGINDIR)/epan
+	install -m 644 $(PLUGIN) $(DESTDIR)$(PLUGINDIR)/epan/roce.so
 endif
 
 else

@@ -143,7 +143,10 @@ static void qp_draw(void *arg)
 		printf("%5u %5u  %-*s -> %-*s  0x%06x  %8s  %8" G_GUINT64_FORMAT "  %10" G_GUINT64_FORMAT
 		       "  %7u  %5u  %5u  %5u  %7u  %5u  %5u  %5u  %6u  %8u  %11s\n",
 		       r->flow, r->conn, aw, s, aw, d, r->dqpn, srcqp, r->frames, r->bytes,
-		       r->retrans, r->ooo, r->dup, r->gaps, r->missing, r->nak, r->rnr, r->cnp,
+		       r->retrans, r->ooo, r->dup, r->gaps,
+		       /* rocetop's missing_psns: PSNs skipped at gaps, less those that came
+			* later (out of order) */
+		       r->missing > r->ooo ? r->missing - r->ooo : 0, r->nak, r->rnr, r->cnp,
 		       r->ecn_ce, r->icrc_bad, rtt);
 		wmem_free(NULL, s);
 		wmem_free(NULL, d);

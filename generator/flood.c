@@ -70,7 +70,8 @@ static int prepare(const struct gen_opts *o, struct stream *s, struct gen_mix *m
 
 	if (!m->n) {
 		m->n = 1;
-		m->size[0] = has_payload ? gen_payload_len(o, 64) : 0;
+		/* an ATOMIC WRITE carries exactly 8 bytes */
+		m->size[0] = has_payload ? gen_payload_len(o, oi->kind == ROCE_OK_ATOMIC_WRITE ? 8 : 64) : 0;
 		m->weight[0] = 1;
 	} else if (o->payload) {
 		fprintf(stderr, GEN_NAME " flood: --payload and --size-mix do not go together\n");

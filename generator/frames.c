@@ -493,7 +493,10 @@ int gen_build_frame(const struct gen_opts *o, const struct gen_kind *k, uint64_t
 		struct roce_frame_spec s;
 		uint8_t pbuf[GEN_MAX_FRAME];
 
-		if (gen_roce_spec(o, k->opcode, &s, pbuf, sizeof(pbuf), gen_payload_len(o, 0)))
+		/* an ATOMIC WRITE carries exactly 8 bytes: that is its default */
+		uint32_t dflt = (k->opcode & 0x1f) == ROCE_OP_ATOMIC_WRITE ? 8 : 0;
+
+		if (gen_roce_spec(o, k->opcode, &s, pbuf, sizeof(pbuf), gen_payload_len(o, dflt)))
 			return ROCE_EARG;
 		if (k->opcode != ROCE_OPCODE_CNP)
 			s.bth.psn = (o->psn + (uint32_t)(i * o->psn_step)) & 0xffffff;

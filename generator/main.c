@@ -41,9 +41,13 @@ static int run(int argc, char **argv)
 
 	signal(SIGXFSZ, SIG_IGN);      /* a file size limit: write() fails with EFBIG, reported */
 
-	if (!cmd || !strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-		gen_usage(cmd ? stdout : stderr);
-		return cmd ? 0 : 2;
+	if (!cmd) {
+		fprintf(stderr, "rocegen: give a command: frames, flood, recv, kinds, client, server or conform (see rocegen --help)\n");
+		return 2;
+	}
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+		gen_usage(stdout);
+		return 0;
 	}
 	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
 		printf("rocegen %s\n", ROCEGEN_VERSION);
@@ -65,7 +69,6 @@ static int run(int argc, char **argv)
 		return gen_server_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "conform"))
 		return gen_conform_main(argc - 1, argv + 1);
-	fprintf(stderr, "rocegen: unknown command '%s'\n", cmd);
-	gen_usage(stderr);
+	fprintf(stderr, "rocegen: unknown command '%s' (see rocegen --help)\n", cmd);
 	return 2;
 }

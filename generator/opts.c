@@ -44,6 +44,7 @@ void gen_usage(FILE *f)
 "       rocegen server -i IFACE --peer IP --oob pingpong|perftest|cm|none (the same options)\n"
 "       rocegen conform ...            the conformance catalogue (see rocegen(8))\n"
 "output:   -w FILE  -i IFACE  --dry-run [--no-hex]  --tx pcap|libnet|ring|mmsg  --qdisc-bypass\n"
+"          -v, --verbose (addresses and backend on stderr)  -h, --help\n"
 "link:     --smac MAC --dmac MAC --vlan VID[:PCP] (twice: QinQ, outer first)\n"
 "network:  --src IP --dst IP --peer IP  --v1 --v2 --1021 --port N  --dscp N --ecn N --ttl N\n"
 "          --flow-label N --ip-id N --df --sport N --udp-csum\n"
@@ -174,6 +175,7 @@ static int p_ip(const char *opt, const char *s, uint8_t ip[16], int *ver)
 
 static int p_hex(const char *opt, const char *s, uint8_t **buf, uint32_t *len)
 {
+	const char *given = s;
 	size_t n = 0, cap = strlen(s) / 2 + 1;
 	uint8_t *b = malloc(cap);
 	int hi = -1;
@@ -193,7 +195,7 @@ static int p_hex(const char *opt, const char *s, uint8_t **buf, uint32_t *len)
 			d = (*s | 0x20) - 'a' + 10;
 		else {
 			free(b);
-			return bad(opt, s, "not hex");
+			return bad(opt, given, "not hex (e.g. 0xdeadbeef or de:ad:be:ef)");
 		}
 		if (hi < 0) {
 			hi = d;
@@ -204,7 +206,7 @@ static int p_hex(const char *opt, const char *s, uint8_t **buf, uint32_t *len)
 	}
 	if (hi >= 0) {
 		free(b);
-		return bad(opt, s, "odd number of hex digits");
+		return bad(opt, given, "odd number of hex digits");
 	}
 	free(*buf);
 	*buf = b;
@@ -283,12 +285,21 @@ static int p_nak(const char *opt, const char *s, int *code)
 		{ "remote-op", "op" },   { "invalid-rd-req", "rd" },
 	};
 
+	char *end;
+	unsigned long v;
+
 	for (int i = 0; i < 5; i++)
 		if (!strcmp(s, names[i][0]) || !strcmp(s, names[i][1])) {
 			*code = i;
 			return 0;
 		}
-	return p_int(opt, s, 31, code);
+	errno = 0;
+	v = *s && *s != '-' ? strtoul(s, &end, 0) : 32;
+	if (errno || !*s || *s == '-' || *end || v > 31)
+		return bad(opt, s, "want psn-seq-err, invalid-req, remote-access, remote-op, invalid-rd-req "
+				   "(or seq, inv-req, access, op, rd) or a code 0..31");
+	*code = (int)v;
+	return 0;
 }
 
 /* ---- the option table ---------------------------------------------------------- */
@@ -501,13 +512,16 @@ int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 		lo[i] = opts[i].lo;
 	memset(&lo[N_OPTS], 0, sizeof(lo[N_OPTS]));
 	optind = 1;
-	opterr = 1;
-	while ((c = getopt_long(argc, argv, "hi:w:c:v", lo, NULL)) != -1) {
+	opterr = 0;   /* our own line, naming the command */
+	while ((c = getopt_long(argc, argv, ":hi:w:c:v", lo, NULL)) != -1) {
 		const char *a = optarg;
 		const char *name = NULL;
 
-		if (c == '?')
+		if (c == '?' || c == ':') {
+			fprintf(stderr, GEN_NAME " %s: %s '%s' (see " GEN_NAME " --help)\n", cmd_names[cmd],
+				c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
 			return -1;
+		}
 		for (unsigned i = 0; i < N_OPTS; i++)
 			if (opts[i].lo.val == c) {
 				name = opts[i].lo.name;
@@ -522,7 +536,11 @@ int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 		case O_HELP: gen_usage(stdout); return 1;
 		case O_IFACE: o->iface = a; break;
 		case O_WFILE: o->wfile = a; break;
-		case O_COUNT: if (p_u64(name, a, UINT64_MAX, &o->count)) return -1; break;
+		case O_COUNT:
+			if (p_u64(name, a, UINT64_MAX, &o->count)) return -1;
+			if (!o->count)
+				return bad(name, a, "want 1 or more (without --count: until stopped, or --duration)");
+			break;
 		case O_VERBOSE: o->verbose++; break;
 		case O_DRY: o->dry_run = 1; break;
 		case O_NOHEX: o->no_hex = 1; break;
@@ -663,8 +681,15 @@ int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 			break;
 		}
 		case O_NOCMA: o->no_cma = 1; break;
-		case O_PPS: if (p_double(name, a, &o->pps)) return -1; break;
-		case O_GBPS: if (p_double(name, a, &o->gbps)) return -1; break;
+		case O_PPS:
+		case O_GBPS: {
+			double *r = c == O_PPS ? &o->pps : &o->gbps;
+
+			if (p_double(name, a, r)) return -1;
+			if (!(*r > 0))
+				return bad(name, a, "want a rate above 0 (--no-rate-cap for as fast as possible)");
+			break;
+		}
 		case O_NOCAP: o->no_rate_cap = 1; break;
 		case O_DURATION: if (p_double(name, a, &o->duration)) return -1; break;
 		case O_QPS:

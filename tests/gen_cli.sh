@@ -91,5 +91,56 @@ expect_error "frames --dry-run > /dev/full" nz "No space left on device"
 rc=$?
 expect_error "kinds > /dev/full" nz "No space left on device"
 
+# ---- option errors: one line naming the command, exit 2 ----------------------------
+gen frames rc-send-only --payload abc --dry-run
+expect_error "--payload abc keeps the value" 2 "--payload abc" "hex"
+gen frames rc-ack --nak bogus --dry-run
+expect_error "--nak bogus names the names" 2 "bogus" "psn-seq-err" "0..31"
+gen frames rc-ack --nak remote-access --dry-run --no-hex
+{ [ "$rc" -eq 0 ] && grep -q "NAK" "$T/out"; } && ok "--nak remote-access accepted" || fail "--nak remote-access" "$(show)"
+gen frames --bogus
+expect_error "frames: unknown option" 2 "rocegen frames: unknown option '--bogus'" "--help"
+gen flood --qpn
+expect_error "flood: option without its value" 2 "rocegen flood:" "--qpn"
+gen conform --bogus
+expect_error "conform: unknown option" 2 "rocegen conform: unknown option" "--help"
+gen nosuchcommand
+expect_error "unknown command: one line" 2 "nosuchcommand" "--help"
+gen
+expect_error "no command: one line" 2 "give a command"
+for a in "--count 0" "--gbps 0" "--pps 0"; do
+	# shellcheck disable=SC2086
+	gen flood $a --dry-run
+	expect_error "flood $a refused" 2 "$a"
+done
+gen -h
+grep -q -- "-v, --verbose" "$T/out" && ok "rocegen -h lists -v" || fail "rocegen -h lists -v"
+
+# ---- defaults build valid frames ------------------------------------------------------
+for cmd in frames flood; do
+	gen $cmd rc-atomic-write --count 2 -w "$T/aw.pcap"
+	"$TOP" -r "$T/aw.pcap" --packets >"$T/aw.txt" 2>&1
+	if [ "$rc" -eq 0 ] && grep -q "ATOMIC_WRITE.* dlen 8 len 8 icrc good$" "$T/aw.txt" && ! grep -q invalid "$T/aw.txt"; then
+		ok "$cmd rc-atomic-write: a valid frame by default (8-byte payload)"
+	else
+		fail "$cmd rc-atomic-write by default" "$(cat "$T/aw.txt")"
+	fi
+done
+
+# ---- without privileges: the error says what is missing ---------------------------------
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	cp "$GEN" "$T/rocegen" && chmod 755 "$T" "$T/rocegen"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$T/rocegen" frames rc-send-only -i lo \
+		--dst 127.0.0.1 --dmac 02:00:00:00:00:02 --tx ring >"$T/out" 2>"$T/err"
+	rc=$?
+	expect_error "non-root AF_PACKET: a hint" nz "Operation not permitted" "cap_net_raw"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$T/rocegen" recv -i lo --count 1 --timeout 0.1 \
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	expect_error "non-root recv: a hint" nz "cap_net_raw"
+else
+	echo "skip non-root hints (needs root, setpriv and the nobody user)"
+fi
+
 echo "gen_cli: $oks ok, $fails failed"
 [ "$fails" -eq 0 ]

@@ -453,7 +453,10 @@ for cap in ["captures/lab/roce_rping.pcap", "captures/lab/roce_send_bw_netem.pca
                 "OOO": count(byf, MARK["out_of_order"]), "Dup": count(byf, MARK["duplicate"]),
                 "Gaps": count(byf, MARK["psn_gap"]), "NAK": count(byf, MARK["nak"]),
                 "RNR": count(byf, MARK["rnr_nak"]), "CNP": count(byf, MARK["cnp"]),
-                "ECN-CE": count(byf, MARK["ecn_ce"]), "BadICRC": count(byf, "roce.icrc.status", "bad")}
+                "ECN-CE": count(byf, MARK["ecn_ce"]), "BadICRC": count(byf, "roce.icrc.status", "bad"),
+                # rocetop's missing_psns (one name, one meaning)
+                "Missing": max(0, sum(int(x[MARK["psn_gap"]]) for x in byf if x[MARK["psn_gap"]])
+                               - count(byf, MARK["out_of_order"]))}
         for k, w in want.items():
             if int(r[k]) != w:
                 bad.append("flow %s %s %s != %d" % (r["flow"], k, r[k], w))

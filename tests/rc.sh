@@ -129,6 +129,10 @@ want(c["ok"] and s["ok"], "ok: client %s server %s (%s / %s)" % (c["ok"], s["ok"
 want(c["completed"] == c["iters"] and c["failed"] == 0,
      "client completed %d of %d, failed %d" % (c["completed"], c["iters"], c["failed"]))
 want(c["data"]["mismatches"] == 0, "client data mismatches %d" % c["data"]["mismatches"])
+# both sides report a peak bandwidth when data moved (the server's from its frames)
+for side, r in (("client", c), ("server", s)):
+    if r.get("bytes", 0) > 0 and r.get("seconds", 0) > 0:
+        want(r["bw_peak_mbs"] > 0, "%s bw_peak_mbs %s with %d bytes" % (side, r["bw_peak_mbs"], r["bytes"]))
 for w in what:
     if w == "crc=crc":
         want(c["data"].get("crc") == s["data"].get("crc"),

@@ -73,7 +73,8 @@ static int parse_opts(int argc, char **argv, struct conform_opts *o)
 	o->ref = -1;
 	o->gidx = 1;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "i:vh", lo, NULL)) != -1) {
+	opterr = 0;   /* one line of our own, naming the command */
+	while ((ch = getopt_long(argc, argv, ":i:vh", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'i': o->live.iface = optarg; break;
 		case O_PEER: o->live.peer = optarg; break;
@@ -95,7 +96,10 @@ static int parse_opts(int argc, char **argv, struct conform_opts *o)
 				return 2;
 			break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default:
+			fprintf(stderr, GEN_NAME " conform: %s '%s' (see " GEN_NAME " conform --help)\n",
+				ch == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
+			return 2;
 		}
 	}
 	if (optind < argc) {

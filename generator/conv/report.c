@@ -34,6 +34,32 @@ double report_peak(const uint64_t *t, uint64_t n, uint64_t bytes_each, uint64_t 
 	return (double)(best * bytes_each) / ((double)w / 1e9);
 }
 
+double report_peak_meter(const struct sess *s)
+{
+	uint64_t span, w, sum = 0, best = 0, lo = 0;
+
+	if (s->dm_n < 2 || s->dm_t[s->dm_n - 1] <= s->dm_t[0])
+		return 0;
+	/* the busiest window of a twentieth of the run (at least 100 us), as
+	 * report_peak(); frames in time order (both directions merged as sent
+	 * and received, so a sample may be slightly earlier than the last) */
+	span = s->dm_t[s->dm_n - 1] - s->dm_t[0];
+	w = span / 20 > 100000 ? span / 20 : 100000;
+	if (w >= span) {
+		for (uint64_t i = 0; i < s->dm_n; i++)
+			sum += s->dm_b[i];
+		return (double)sum / ((double)span / 1e9);
+	}
+	for (uint64_t hi = 0; hi < s->dm_n; hi++) {
+		sum += s->dm_b[hi];
+		while (lo < hi && s->dm_t[hi] > s->dm_t[lo] && s->dm_t[hi] - s->dm_t[lo] >= w)
+			sum -= s->dm_b[lo++];
+		if (sum > best)
+			best = sum;
+	}
+	return (double)best / ((double)w / 1e9);
+}
+
 static double secs(const struct report *r)
 {
 	return r->t_end > r->t_start ? (double)(r->t_end - r->t_start) / 1e9 : 0;

@@ -72,10 +72,41 @@ int sess_emit(struct sess *s, const uint8_t *frame, uint32_t len)
 	return 0;
 }
 
+/* Notes payload bytes at time now (at most 16 M samples, then the meter stops). */
+static void meter(struct sess *s, const struct roce_pkt *p, uint64_t now)
+{
+	/* an atomic request moves its 8-byte operand (as the report's bytes) */
+	uint32_t b = p->atomiceth_off ? 8 : p->payload_off ? p->payload_len : 0;
+
+	if (!b)
+		return;
+	if (s->dm_n == s->dm_cap) {
+		uint64_t nc = s->dm_cap ? s->dm_cap * 2 : 4096;
+		uint64_t *nt;
+		uint32_t *nb;
+
+		if (nc > (1u << 24))
+			return;
+		nt = realloc(s->dm_t, nc * sizeof *nt);
+		if (nt)
+			s->dm_t = nt;
+		nb = nt ? realloc(s->dm_b, nc * sizeof *nb) : NULL;
+		if (!nb)
+			return;
+		s->dm_b = nb;
+		s->dm_cap = nc;
+	}
+	s->dm_t[s->dm_n] = now;
+	s->dm_b[s->dm_n++] = b;
+}
+
 static int qp_emit(void *ctx, const uint8_t *frame, uint32_t len)
 {
 	struct sess_qp *q = ctx;
+	struct roce_pkt p;
 
+	roce_decode(&p, NULL, ROCE_LINK_ETHERNET, frame, len, len);
+	meter(q->s, &p, sess_now());
 	return sess_emit(q->s, frame, len);
 }
 
@@ -431,6 +462,11 @@ void sess_update_stats(struct sess *s)
 
 void sess_close(struct sess *s)
 {
+	free(s->dm_t);
+	free(s->dm_b);
+	s->dm_t = NULL;
+	s->dm_b = NULL;
+	s->dm_n = s->dm_cap = 0;
 	if (s->tx) {
 		sess_flush(s);
 		tx_flush(s->tx);
@@ -478,6 +514,8 @@ static void input(struct sess *s, const struct rx_frame *f, uint64_t now)
 	ic = roce_icrc_verify(&p, NULL);
 	if (ic == ROCE_ICRC_BAD)
 		s->st.rx_icrc_bad++;
+	if (!((p.opcode & 0xe0) == ROCE_TR_UD && p.dqpn == 1))
+		meter(s, &p, now);
 	if ((p.opcode & 0xe0) == ROCE_TR_UD && p.dqpn == 1) {
 		s->st.rx_qp1++;
 		if (ic == ROCE_ICRC_GOOD && s->qp1)

@@ -85,6 +85,11 @@ struct sess {
 	unsigned bn;
 	uint64_t t_end;            /* the whole run's deadline (ns), 0: none */
 	uint64_t first_rx, last_rx;   /* when the peer first / last sent a RoCE frame */
+	/* RC payload bytes either way, by time: for the report's peak bandwidth
+	 * (a side that sees no completions, e.g. the target of WRITEs) */
+	uint64_t *dm_t;
+	uint32_t *dm_b;
+	uint64_t dm_n, dm_cap;
 	int failed;                /* a fatal error was printed */
 	uint64_t rng;
 	struct sess_stats st;
@@ -181,5 +186,7 @@ void report_cm(struct report *r, const struct cm *cm);
 void report_print(const struct report *r, int json);
 /* Bytes/s over the busiest window of completions: t[i] completion times. */
 double report_peak(const uint64_t *t, uint64_t n, uint64_t bytes_each, uint64_t t0);
+/* The same over the session's payload meter (sess.dm_*); 0 when it is empty. */
+double report_peak_meter(const struct sess *s);
 
 #endif /* ROCEGEN_SESSION_H */

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "rx.h"
+#include "tx.h"
 
 struct rx {
 	pcap_t *pc;
@@ -104,7 +105,8 @@ struct rx *rx_open(const struct rx_cfg *cfg, char err[RX_ERRLEN])
 	pcap_set_buffer_size(r->pc, cfg->bufsize > 0 ? cfg->bufsize : 16 << 20);
 	rc = pcap_activate(r->pc);
 	if (rc < 0)
-		return fail(r, err, "%s: %s", cfg->iface, pcap_geterr(r->pc));
+		return fail(r, err, "%s: %s%s", cfg->iface, pcap_geterr(r->pc),
+			    rc == PCAP_ERROR_PERM_DENIED ? TX_PRIV_HINT : "");
 	if (pcap_datalink(r->pc) != DLT_EN10MB)
 		return fail(r, err, "%s: not an Ethernet interface", cfg->iface);
 	if (!cfg->both_directions && pcap_setdirection(r->pc, PCAP_D_IN))

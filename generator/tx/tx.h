@@ -28,6 +28,8 @@
 #include <stdio.h>
 
 #define TX_ERRLEN 256
+/* Appended to a permission error of a raw socket or capture (as rocetop's). */
+#define TX_PRIV_HINT "; run as root or give the binary cap_net_raw,cap_net_admin (see rocegen(8))"
 
 enum tx_kind {
 	TX_AUTO = 0,   /* let the caller's default decide */

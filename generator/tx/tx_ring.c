@@ -62,7 +62,8 @@ static int bound_socket(struct tx *t, int *fdp)
 		return tx_fail(t, "%s: no such interface", t->cfg.iface);
 	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return tx_fail(t, "AF_PACKET socket: %s", strerror(errno));
+		return tx_fail(t, "AF_PACKET socket: %s%s", strerror(errno),
+			       errno == EPERM || errno == EACCES ? TX_PRIV_HINT : "");
 	if (t->cfg.qdisc_bypass) {
 		int one = 1;
 

@@ -39,6 +39,19 @@ static void addr(const struct roce_pkt *p, uint32_t off, int v6, char *out, size
 		snprintf(out, cap, "?");
 }
 
+/* The IPv4 header checksum verified over the whole captured header (as the
+ * JSON's roce.ip.checksum.status). */
+static int bad_ipv4_csum(const struct roce_pkt *p)
+{
+	const uint8_t *b = p->data + p->ip_off;
+	uint32_t have = roce__avail(p, p->ip_off), hl;
+
+	if (have < 20)
+		return 0;
+	hl = (b[0] & 15) * 4u;
+	return hl >= 20 && have >= hl && roce_inet_csum(b, hl, 0) != 0;
+}
+
 static const char *const ecn_names[4] = { "", " ECT(1)", " ECT(0)", " CE" };
 
 static void ib_part(const struct roce_pkt *p, char *buf, size_t cap, size_t *n)
@@ -196,6 +209,8 @@ size_t roce_summary_flags(const struct roce_pkt *p, unsigned flags, char *buf, s
 	}
 	if (p->fcs_off)
 		roce__sappend(buf, cap, &n, " fcs good");
+	if (p->ip_version == 4 && p->ip_off && bad_ipv4_csum(p))
+		roce__sappend(buf, cap, &n, " [bad IPv4 header checksum]");
 	if (p->truncated)
 		for (int l = 0; l < ROCE_L__COUNT; l++)
 			if (p->truncated & ROCE_LBIT(l)) {

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libFuzzer harness for rocetop's own pcap reader (analyzer/pcapfile.c),
+ * held against libpcap.  Input: one control byte, then the file.  The
+ * control byte picks the reader's chunk size (1..64 bytes, or the default
+ * 1 MiB when it is 0), so records straddle chunks and the read-ahead thread
+ * runs.  The file lives in a memfd (a regular file, as the reader needs).
+ *
+ * Checked: no crash or over-read (every byte of every frame is read), and
+ * the contract of pcapfile.h: when the reader takes the file, it gives what
+ * pcap_next_ex() gives on the same file opened with nanosecond precision —
+ * the same frames and headers, the end at the same place, an error at the
+ * same frame with libpcap's text after "frame N at byte B: ".
+ * Seeds: fuzz/seeds/pcap_*.
+ */
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "pcapfile.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAX_FRAMES 4096
+
+static volatile unsigned sink;
+
+static void must(int cond)
+{
+	if (!cond)
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int fd = -1;
+	char path[64], eb[PCAP_ERRBUF_SIZE];
+	struct pcapfile *pf;
+	pcap_t *pc;
+	size_t chunk;
+
+	if (size < 1)
+		return 0;
+	chunk = data[0] ? (size_t)(data[0] % 64) + 1 : 0;
+	data++;
+	size--;
+	if (fd < 0 && (fd = memfd_create("fuzz_pcapfile", 0)) < 0)
+		abort();
+	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
+		abort();
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+
+	pf = pcapfile_open(path, chunk);
+	if (!pf)
+		return 0;              /* left to libpcap */
+	pc = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, eb);
+	must(pc != NULL);          /* a file the reader takes, libpcap takes too */
+	must(pcap_datalink(pc) == pcapfile_datalink(pf));
+	must(pcap_snapshot(pc) == pcapfile_snapshot(pf));
+	for (unsigned n = 0; n < MAX_FRAMES; n++) {
+		struct pcap_pkthdr h, *lh;
+		const uint8_t *d, *ld;
+		int rc = pcapfile_next(pf, &h, &d), lrc = pcap_next_ex(pc, &lh, &ld);
+
+		if (rc == 1) {
+			unsigned s = 0;
+
+			must(lrc == 1);
+			must(h.caplen == lh->caplen && h.len == lh->len);
+			must(h.ts.tv_sec == lh->ts.tv_sec && h.ts.tv_usec == lh->ts.tv_usec);
+			for (uint32_t i = 0; i < h.caplen; i++)
+				s += d[i];
+			sink += s;
+			must(!memcmp(d, ld, h.caplen));
+			continue;
+		}
+		if (rc == 0) {
+			must(lrc == PCAP_ERROR_BREAK);
+			break;
+		}
+		/* an error where libpcap reports one, with its text */
+		must(rc == -1 && lrc == PCAP_ERROR);
+		must(strstr(pcapfile_error(pf), pcap_geterr(pc)) != NULL);
+		must(pcapfile_next(pf, &h, &d) == -1);   /* and it stays failed */
+		break;
+	}
+	pcap_close(pc);
+	pcapfile_close(pf);
+	return 0;
+}
