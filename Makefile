@@ -282,6 +282,7 @@ deb:
 	@ls $(DEB_DIR)/*.deb
 
 check-deb: have-deps
+	@$(MAKE) --no-print-directory all
 	BUILD=$(BUILD) tests/deb.sh
 
 clean:
