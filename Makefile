@@ -34,7 +34,8 @@ DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev lib
             libncurses-dev libcmocka-dev zlib1g-dev tshark wireshark-dev libwireshark-dev tmux \
             libibverbs-dev librdmacm-dev libmnl-dev \
             tcpdump tcpreplay iproute2 jq prometheus \
-            debhelper dpkg-dev fakeroot lintian libcap2-bin adduser debconf util-linux git
+            debhelper dpkg-dev fakeroot lintian libcap2-bin adduser debconf util-linux git \
+            systemd procps
 
 LIB_SRCS  := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -277,7 +278,7 @@ DEB_DIR := $(BUILD)/deb
 
 deb:
 	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/rocetop-$(VERSION)
-	git ls-files -z | xargs -0 cp --parents -t $(DEB_DIR)/rocetop-$(VERSION)
+	git ls-files -z | xargs -0 cp -P --parents -t $(DEB_DIR)/rocetop-$(VERSION)
 	cd $(DEB_DIR)/rocetop-$(VERSION) && dpkg-buildpackage -us -uc -b
 	@ls $(DEB_DIR)/*.deb
 
