@@ -40,7 +40,7 @@ DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev lib
 LIB_SRCS  := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB_PIC   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
-ANA_SRCS  := $(sort $(wildcard analyzer/*.c))
+ANA_SRCS  := $(sort $(wildcard analyzer/*.c analyzer/*/*.c))
 ANA_OBJS  := $(ANA_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_SRCS  := $(sort $(wildcard generator/*.c generator/*/*.c))
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -62,7 +62,7 @@ LIBPIC_A := $(BUILD)/lib/libroce_pic.a
 
 # Test scripts run by check-one, each with BUILD in its environment, in this
 # order; fragments below may append to it.
-CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/analysis.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh \
+CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh \
                  tests/exports.sh tests/caps.sh
 
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
@@ -124,6 +124,7 @@ $(ROCETOP): $(ANA_OBJS) $(LIBA)
 	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lm
 
 $(GEN_OBJS): ALLCFLAGS += $(GEN_INC)
+$(ANA_OBJS): ALLCFLAGS += -Ianalyzer
 
 $(ROCEGEN): $(GEN_OBJS) $(LIBA)
 	@mkdir -p $(@D)
@@ -138,7 +139,7 @@ $(BUILD)/tools/%: tools/%.c $(LIBA)
 	$(CC) $(ALLCFLAGS) $(LDSAN) -o $@ $< $(LIBA) -lpcap -lz -lm
 
 # tests and tools that compile an analyzer file in (the flow engine)
-$(BUILD)/tests/test_flow $(BUILD)/tools/bench_flow: analyzer/flow.c analyzer/flow.h
+$(BUILD)/tests/test_flow $(BUILD)/tools/bench_flow: analyzer/flow.c analyzer/flow.h analyzer/iwstream.c analyzer/iwstream.h
 $(BUILD)/tests/test_pcapfile: analyzer/pcapfile.c analyzer/pcapfile.h
 
 -include $(LIB_OBJS:.o=.d) $(LIB_PIC:.o=.d) $(ANA_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
@@ -182,10 +183,21 @@ check-one: all $(UNIT_BINS)
 	@set -e; for s in $(CHECK_SCRIPTS); do echo "== $$s"; \
 	  case $$s in *.py) BUILD=$(BUILD) SAN=$(SAN) python3 $$s;; *) BUILD=$(BUILD) SAN=$(SAN) $$s;; esac; done
 
+# Every test, normally and under ASan+UBSan, plus short fuzz runs: both
+# builds first, then tests/run.sh runs the independent jobs side by side
+# (CHECK_JOBS at once; each script runs its two builds back to back).
+# The slowest scripts go first so the pool drains evenly.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CHECK_SLOW := tests/gen.sh tests/live.sh tests/tui.sh tests/rc.sh
 check: have-deps
-	@$(MAKE) --no-print-directory check-one
-	@$(MAKE) --no-print-directory check-one BUILD=build-san SAN=1 CFLAGS="-O1 -g"
-	@$(MAKE) --no-print-directory fuzz-smoke
+	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 CFLAGS="-O1 -g" all \
+	  $(subst $(BUILD)/,build-san/,$(UNIT_BINS))
+	@$(MAKE) --no-print-directory fuzz
+	@tests/run.sh -j $(CHECK_JOBS) -b $(BUILD):0 -b build-san:1 -- \
+	  $(filter $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
+	  $(filter-out $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
+	  $(UNIT_BINS:$(BUILD)/%=%) $(patsubst $(BUILD)/fuzz/%,fuzz:%,$(FUZZ_TARGETS))
 
 unit: all $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done

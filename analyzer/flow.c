@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "flow.h"
+#include "iwstream.h"
 
 #define TICK_SHIFT 30                 /* rate tick: 2^30 ns = 1.074 s */
 #define TICK_S 1.073741824
@@ -138,6 +139,7 @@ void engine_free(struct engine *e)
 	free(e->host_tab);
 	free(e->ports);
 	free(e->pair_cache);
+	iwstream_free(e->iw);
 	free(e->cm);
 	memset(e, 0, sizeof *e);
 }
@@ -806,12 +808,12 @@ static void dcb_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts)
 
 /* ---- iWARP ------------------------------------------------------------------------------------ */
 
-static void fpdu_cb(void *ctx, const uint8_t *seg, const struct roce_mpa_fpdu *fp)
+static void fpdu_cb(void *ctx, const struct roce_mpa_stream_fpdu *sf)
 {
+	const struct roce_mpa_fpdu *fp = &sf->view;
 	struct flow *f = ctx;
 	struct iw_flow *w = &f->u.iw;
 
-	(void)seg;
 	w->fpdus++;
 	if (fp->crc_status == ROCE_MPA_CRC_GOOD)
 		w->crc_good++;
@@ -858,6 +860,45 @@ static void fpdu_cb(void *ctx, const uint8_t *seg, const struct roce_mpa_fpdu *f
 	}
 }
 
+static void iw_event_cb(void *ctx, const struct roce_mpa_event *ev)
+{
+	struct iw_flow *w = &((struct flow *)ctx)->u.iw;
+
+	switch (ev->type) {
+	case ROCE_MPA_EV_SYNC_LOST:
+		w->sync_lost++;
+		break;
+	case ROCE_MPA_EV_RESYNC:
+		w->resyncs++;
+		if (ev->what && !strcmp(ev->what, "heuristic"))
+			w->resync_heuristic++;
+		break;
+	case ROCE_MPA_EV_SKIPPED:
+		w->unsync_bytes += ev->len;
+		break;
+	default:
+		break;
+	}
+}
+
+/* The FPDUs of a segment are the ones the connection's MPA stream completes
+ * with it: the stream alone decides where FPDUs start (never a header read
+ * out of payload after framing was lost). */
+static void iw_stream(struct engine *e, const struct roce_pkt *p, struct flow *f)
+{
+	struct iwstream_cb cb = { fpdu_cb, iw_event_cb, f };
+	struct iwstream_res r;
+
+	if (!e->iw) {
+		if (!p->mpa_off)
+			return;
+		e->iw = iwstream_new(0);
+		if (!e->iw)
+			return;         /* out of memory: no FPDU counts */
+	}
+	iwstream_packet(e->iw, p, &cb, &r);
+}
+
 static void tcp_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint32_t wirelen)
 {
 	uint32_t src, dst, key = (uint32_t)p->sport << 16 | p->dport, len = p->tcp_payload_len;
@@ -879,6 +920,7 @@ static void tcp_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, 
 			pair(f, r, e, FP_TCP);
 	}
 	w = &f->u.iw;
+	iw_stream(e, p, f);
 	if (!len)
 		return;
 	w->segments++;
@@ -910,8 +952,6 @@ static void tcp_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, 
 				w->mpa_rep++;
 			w->mpa_flags = fr.flags;
 			w->mpa_rev = fr.rev;
-		} else if (p->ddp_off && rc == 0) {
-			roce_mpa_segment_walk(p, NULL, 1, fpdu_cb, f);
 		}
 	}
 }
@@ -923,6 +963,9 @@ void engine_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint
 	struct engine_totals *t = &e->t;
 
 	(void)caplen;
+	/* a mirror copy counts as the frame it carries */
+	if (p->encap.kind && p->encap.inner_off)
+		wirelen = p->wirelen;
 	if (!t->frames || ts < t->first_ns)
 		t->first_ns = ts;
 	if (ts > t->last_ns)
@@ -1001,4 +1044,18 @@ enum fabric_mode engine_fabric_mode(const struct engine *e, char *ev, size_t cap
 	if (ecn)
 		return FM_RESILIENT;
 	return FM_ZERO_TOUCH;
+}
+
+double flow_avg_bps(const struct engine *e, const struct flow *f)
+{
+	uint64_t t0 = e->t.first_ns + (uint64_t)f->first_ms * 1000000ull;
+
+	return f->last_ns > t0 ? (double)f->bytes * 8e9 / (double)(f->last_ns - t0) : 0;
+}
+
+double engine_avg_bps(const struct engine *e)
+{
+	const struct engine_totals *t = &e->t;
+
+	return t->last_ns > t->first_ns ? (double)t->bytes * 8e9 / (double)(t->last_ns - t->first_ns) : 0;
 }

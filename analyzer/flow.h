@@ -59,6 +59,11 @@ struct iw_flow {
 	uint32_t terminates;
 	uint32_t read_resp;
 	uint32_t ops[16];         /* by RDMAP opcode */
+	/* MPA framing (the stream reassembler's word, iwstream.h) */
+	uint32_t sync_lost;       /* times framing was lost (gap, bad length/marker/header) */
+	uint32_t resyncs;         /* times it was found again (marker, CRC or heuristic) */
+	uint32_t resync_heuristic;/* of those, by the heuristic (neither markers nor CRC) */
+	uint64_t unsync_bytes;    /* payload bytes passed over out of sync */
 };
 
 struct flow {
@@ -140,8 +145,11 @@ struct evicted_sum {
 		 psn_gaps, missing_psns, acks, nak_seq_err, rnr_nak, ecn_ce, cnp, icrc_bad;
 };
 
+struct iwstream;
+
 struct engine {
 	struct engine_cfg cfg;
+	struct iwstream *iw;      /* MPA streams of iWARP connections (made at the first one) */
 	struct flow *flows;
 	uint32_t nflows, cap;     /* flows in use (slots 0..nflows-1), array size */
 	uint32_t *heads;          /* hash heads, index + 1 */
@@ -186,6 +194,11 @@ static inline struct flow *flow_peer(const struct engine *e, const struct flow *
 
 /* Rates in bits per second at time now_ns (decayed to it). */
 void flow_rates(const struct engine *e, const struct flow *f, uint64_t now_ns, double bps[3]);
+/* Average rates in bits per second: a flow's over its life (first to last
+ * packet; 0 for a single packet), the capture's from its first frame to its
+ * last (every frame). */
+double flow_avg_bps(const struct engine *e, const struct flow *f);
+double engine_avg_bps(const struct engine *e);
 /* "10.0.0.1", "fe80::1" */
 const char *host_str(const struct engine *e, uint32_t host, char *buf, size_t cap);
 const char *flow_ulp_name(const struct flow *f);

@@ -9,11 +9,11 @@
 #include "iwstream.h"
 
 /* version, then the two endpoints (address 16, port 2), lower one first */
-#define KEY_LEN 37
-#define NIL 0u                        /* links are index + 1 */
+#define IW_KEY_LEN 37
+#define IW_NIL 0u                        /* links are index + 1 */
 
-struct conn {
-	uint8_t key[KEY_LEN];
+struct iwconn {
+	uint8_t key[IW_KEY_LEN];
 	uint8_t in_use;
 	uint32_t hnext;                   /* hash chain */
 	uint32_t newer, older;            /* LRU list */
@@ -22,7 +22,7 @@ struct conn {
 };
 
 struct iwstream {
-	struct conn *c;
+	struct iwconn *c;
 	unsigned max, used;
 	uint32_t *bucket;
 	uint32_t mask;
@@ -31,7 +31,7 @@ struct iwstream {
 	struct iwstream_stats st;
 };
 
-static void on_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f)
+static void iw_on_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f)
 {
 	struct iwstream *t = ctx;
 
@@ -39,7 +39,7 @@ static void on_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f)
 		t->cur->fpdu(t->cur->ctx, f);
 }
 
-static void on_event(void *ctx, const struct roce_mpa_event *e)
+static void iw_on_event(void *ctx, const struct roce_mpa_event *e)
 {
 	struct iwstream *t = ctx;
 
@@ -85,18 +85,18 @@ void iwstream_get_stats(const struct iwstream *t, struct iwstream_stats *st)
 	*st = t->st;
 }
 
-static uint32_t hash(const uint8_t *k)
+static uint32_t iw_hash(const uint8_t *k)
 {
 	uint32_t h = 2166136261u;
 
-	for (unsigned i = 0; i < KEY_LEN; i++)
+	for (unsigned i = 0; i < IW_KEY_LEN; i++)
 		h = (h ^ k[i]) * 16777619u;
 	return h;
 }
 
 /* The connection key of a TCP frame and which side sent it; 0 when the
  * addresses or ports were not captured. */
-static int make_key(const struct roce_pkt *p, uint8_t *k, uint8_t *dir)
+static int iw_make_key(const struct roce_pkt *p, uint8_t *k, uint8_t *dir)
 {
 	uint8_t a[18], b[18];
 	const uint8_t *sa, *da;
@@ -119,20 +119,20 @@ static int make_key(const struct roce_pkt *p, uint8_t *k, uint8_t *dir)
 	return 1;
 }
 
-static struct conn *lookup(struct iwstream *t, const uint8_t *k, uint32_t h)
+static struct iwconn *iw_lookup(struct iwstream *t, const uint8_t *k, uint32_t h)
 {
-	for (uint32_t i = t->bucket[h & t->mask]; i != NIL; i = t->c[i - 1].hnext)
-		if (!memcmp(t->c[i - 1].key, k, KEY_LEN))
+	for (uint32_t i = t->bucket[h & t->mask]; i != IW_NIL; i = t->c[i - 1].hnext)
+		if (!memcmp(t->c[i - 1].key, k, IW_KEY_LEN))
 			return &t->c[i - 1];
 	return NULL;
 }
 
-static uint32_t idx(const struct iwstream *t, const struct conn *c)
+static uint32_t iw_idx(const struct iwstream *t, const struct iwconn *c)
 {
 	return (uint32_t)(c - t->c) + 1;
 }
 
-static void lru_unlink(struct iwstream *t, struct conn *c)
+static void iw_lru_unlink(struct iwstream *t, struct iwconn *c)
 {
 	if (c->newer)
 		t->c[c->newer - 1].older = c->older;
@@ -142,15 +142,15 @@ static void lru_unlink(struct iwstream *t, struct conn *c)
 		t->c[c->older - 1].newer = c->newer;
 	else
 		t->oldest = c->newer;
-	c->newer = c->older = NIL;
+	c->newer = c->older = IW_NIL;
 }
 
-static void lru_front(struct iwstream *t, struct conn *c)
+static void iw_lru_front(struct iwstream *t, struct iwconn *c)
 {
-	uint32_t i = idx(t, c);
+	uint32_t i = iw_idx(t, c);
 
 	c->older = t->newest;
-	c->newer = NIL;
+	c->newer = IW_NIL;
 	if (t->newest)
 		t->c[t->newest - 1].newer = i;
 	t->newest = i;
@@ -158,32 +158,32 @@ static void lru_front(struct iwstream *t, struct conn *c)
 		t->oldest = i;
 }
 
-static void touch(struct iwstream *t, struct conn *c)
+static void iw_touch(struct iwstream *t, struct iwconn *c)
 {
-	if (t->newest != idx(t, c)) {
-		lru_unlink(t, c);
-		lru_front(t, c);
+	if (t->newest != iw_idx(t, c)) {
+		iw_lru_unlink(t, c);
+		iw_lru_front(t, c);
 	}
 }
 
 /* Takes c out of the table (its slot and buffers stay for reuse). */
-static void forget(struct iwstream *t, struct conn *c)
+static void iw_forget(struct iwstream *t, struct iwconn *c)
 {
-	uint32_t *pp = &t->bucket[hash(c->key) & t->mask], i = idx(t, c);
+	uint32_t *pp = &t->bucket[iw_hash(c->key) & t->mask], i = iw_idx(t, c);
 
-	while (*pp != NIL && *pp != i)
+	while (*pp != IW_NIL && *pp != i)
 		pp = &t->c[*pp - 1].hnext;
 	if (*pp == i)
 		*pp = c->hnext;
-	c->hnext = NIL;
-	lru_unlink(t, c);
+	c->hnext = IW_NIL;
+	iw_lru_unlink(t, c);
 	c->in_use = 0;
 	t->st.active--;
 }
 
-static struct conn *create(struct iwstream *t, const uint8_t *k, uint32_t h)
+static struct iwconn *iw_create(struct iwstream *t, const uint8_t *k, uint32_t h)
 {
-	struct conn *c = NULL;
+	struct iwconn *c = NULL;
 
 	/* a slot that was never used, one freed by a SYN, else the oldest connection */
 	if (t->used < t->max) {
@@ -198,18 +198,18 @@ static struct conn *create(struct iwstream *t, const uint8_t *k, uint32_t h)
 				c = &t->c[i];
 		if (!c) {
 			c = &t->c[t->oldest - 1];
-			forget(t, c);
+			iw_forget(t, c);
 			t->st.evicted++;
 		}
 	}
-	memcpy(c->key, k, KEY_LEN);
+	memcpy(c->key, k, IW_KEY_LEN);
 	c->in_use = 1;
 	c->hnext = t->bucket[h & t->mask];
-	t->bucket[h & t->mask] = idx(t, c);
-	lru_front(t, c);
+	t->bucket[h & t->mask] = iw_idx(t, c);
+	iw_lru_front(t, c);
 	for (int d = 0; d < 2; d++)
 		roce_mpa_stream_init(&c->st[d], c->buf + (size_t)d * ROCE_MPA_FPDU_MAX, ROCE_MPA_FPDU_MAX,
-				     on_fpdu, on_event, t);
+				     iw_on_fpdu, iw_on_event, t);
 	roce_mpa_stream_pair(&c->st[0], &c->st[1]);
 	t->st.conns++;
 	t->st.active++;
@@ -219,32 +219,32 @@ static struct conn *create(struct iwstream *t, const uint8_t *k, uint32_t h)
 int iwstream_packet(struct iwstream *t, const struct roce_pkt *p, const struct iwstream_cb *cb,
 		    struct iwstream_res *r)
 {
-	uint8_t k[KEY_LEN], dir;
+	uint8_t k[IW_KEY_LEN], dir;
 	struct roce_mpa_stream *s;
 	struct roce_mpa_frame fr;
-	struct conn *c;
+	struct iwconn *c;
 	uint32_t h, off, len, old_seq, old_have;
 	unsigned flags = 0;
 	int old_open;
 
 	memset(r, 0, sizeof(*r));
-	if (!t || !make_key(p, k, &dir))
+	if (!t || !iw_make_key(p, k, &dir))
 		return 0;
-	h = hash(k);
-	c = lookup(t, k, h);
+	h = iw_hash(k);
+	c = iw_lookup(t, k, h);
 	if (c && (p->tcp_flags & ROCE_TCP_SYN)) {
-		forget(t, c);             /* a new connection on the same ports */
+		iw_forget(t, c);             /* a new connection on the same ports */
 		t->st.reset++;
 		c = NULL;
 	}
 	if (!c) {
 		if (!p->mpa_off)
 			return 0;
-		c = create(t, k, h);
+		c = iw_create(t, k, h);
 		if (!c)
 			return 0;
 	} else {
-		touch(t, c);
+		iw_touch(t, c);
 	}
 	r->tracked = 1;
 	r->dir = dir;
@@ -272,7 +272,8 @@ int iwstream_packet(struct iwstream *t, const struct roce_pkt *p, const struct i
 	roce_mpa_stream_feed(s, p->tcp_seq, p->data + off, len, flags);
 	t->cur = NULL;
 	r->fed = 1;
-	if (s->fpdu_open && (!old_open || old_seq != s->fpdu_seq || old_have != s->have)) {
+	/* a resync candidate still being tried is not an FPDU yet */
+	if (s->fpdu_open && roce_mpa_stream_in_sync(s) && (!old_open || old_seq != s->fpdu_seq || old_have != s->have)) {
 		r->partial = 1;
 		r->partial_seq = s->fpdu_seq;
 		r->partial_have = s->have;

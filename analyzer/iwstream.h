@@ -15,8 +15,10 @@
  * an FPDU by the decoder's reading, or with a plausible FPDU header
  * (roce_mpa_fpdu_plausible), is fed with ROCE_MPA_SEG_FPDU_START, so a
  * direction first seen mid-stream, or out of sync after a gap without
- * markers to follow, resynchronises there (as Wireshark starts again at the
- * next segment after a hole); a stream in sync ignores the flag.
+ * markers to follow, may resynchronise there; a stream in sync ignores the
+ * flag.  The flag only proposes: the stream decides (iwarp.h: with CRC the
+ * FPDU must verify, with markers only a marker counts, with neither the
+ * resync is reported as a heuristic).
  *
  * The table is bounded: at most max_conns connections, the least recently
  * used one is dropped (its buffers reused) when a new one is needed.  A SYN

@@ -10,7 +10,10 @@
  * (roce_mpa_stream_fpdu_fields) instead of the per-segment ones
  * (ROCE_FIELDS_NO_FPDU), plus roce.mpa.event* for what the stream could not
  * account for; the text line gets each FPDU's summary and the events as
- * marks, e.g. " [iwarp gap 1448]".
+ * marks, e.g. " [iwarp gap 1448]".  The stream is the one authority on
+ * framing: a frame whose bytes it could not frame (out of sync after a gap,
+ * bad length, bad marker or bad header) is flagged " [iwarp out of sync]"
+ * / "roce.mpa.out_of_sync": true, and shows no FPDU of its own.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -75,6 +78,9 @@ struct iwframe {
 	char marks[256];                /* text: " [iwarp ...]" */
 	size_t mn;
 	unsigned nfpdu;
+	uint64_t skipped;               /* bytes of this frame passed over out of sync */
+	uint32_t fseq, flen;            /* this frame's TCP payload in sequence space */
+	int unsync;                     /* framing lost or bytes skipped in this frame */
 };
 
 static void append(char *buf, size_t cap, size_t *n, const char *s)
@@ -129,15 +135,45 @@ static void iw_event(void *ctx, const struct roce_mpa_event *e)
 	struct iwframe *w = ctx;
 	int with_len;
 
+	if (e->type == ROCE_MPA_EV_SKIPPED || e->type == ROCE_MPA_EV_SYNC_LOST)
+		w->unsync = 1;
 	switch (e->type) {
 	case ROCE_MPA_EV_FRAME:
+		return;                 /* the frame is in the summary */
 	case ROCE_MPA_EV_RESYNC:
-		return;                 /* the frame is in the summary; a resync is normal operation */
+		/* how: "marker", "crc" or "heuristic" (a guess: neither negotiated) */
+		if (w->json) {
+			collect_add(w->c, "roce.mpa.event", ROCE_F_STR, 0, roce_mpa_ev_name(e->type));
+			collect_add(w->c, "roce.mpa.event.seq", ROCE_F_UINT, e->seq, NULL);
+			collect_add(w->c, "roce.mpa.event.len", ROCE_F_UINT, 0, NULL);
+			collect_add(w->c, "roce.mpa.resync", ROCE_F_STR, 0, e->what);
+		} else {
+			char m[48];
+
+			snprintf(m, sizeof m, "resync %s", e->what);
+			mark(w, m, 0, 0);
+		}
+		return;
+	case ROCE_MPA_EV_SKIPPED:
+		if (!w->json) {
+			/* one mark a line: the frame's own bytes (a failed resync
+			 * candidate may have begun in an earlier frame) */
+			int64_t lo = (int32_t)(e->seq - w->fseq), hi = lo + e->len;
+
+			if (lo < 0)
+				lo = 0;
+			if (hi > w->flen)
+				hi = w->flen;
+			if (hi > lo)
+				w->skipped += (uint64_t)(hi - lo);
+			return;
+		}
+		with_len = 1;
+		break;
 	case ROCE_MPA_EV_GAP:
 	case ROCE_MPA_EV_FPDU_LOST:
 	case ROCE_MPA_EV_RETRANS:
 	case ROCE_MPA_EV_OUT_OF_ORDER:
-	case ROCE_MPA_EV_SKIPPED:
 	case ROCE_MPA_EV_TOO_BIG:
 		with_len = 1;
 		break;
@@ -211,7 +247,11 @@ static void write_json(struct listing *l, uint64_t no, const struct timeval *ts,
 	w.nfpdu = 0;
 	w.mn = 0;
 	w.marks[0] = 0;
+	w.skipped = 0;
+	w.unsync = 0;
 	tracked = iw_feed(l, p, &w, &r);
+	if (w.unsync)
+		collect_add(&sc, "roce.mpa.out_of_sync", ROCE_F_BOOL, 1, NULL);
 
 	c.n = c.dropped = 0;
 	roce_foreach_field_flags(p, tracked ? ROCE_FIELDS_NO_FPDU : 0, collect_cb, &c);
@@ -268,6 +308,10 @@ static void write_text(struct listing *l, uint64_t no, const struct timeval *ts,
 	w.nfpdu = w.shown = 0;
 	w.tn = w.mn = 0;
 	w.text[0] = w.marks[0] = 0;
+	w.skipped = 0;
+	w.unsync = 0;
+	w.fseq = p->tcp_seq;
+	w.flen = p->tcp_payload_len;
 	if (iw_feed(l, p, &w, &r)) {
 		/* the stream's FPDUs replace the ones found in this segment */
 		n = roce_summary_flags(p, ROCE_FIELDS_NO_FPDU, line, sizeof line);
@@ -289,6 +333,14 @@ static void write_text(struct listing *l, uint64_t no, const struct timeval *ts,
 				snprintf(part, sizeof part, " iWARP FPDU part");
 			append(line, sizeof line, &n, part);
 		}
+		if (w.skipped) {
+			char sk[48];
+
+			snprintf(sk, sizeof sk, " [iwarp skipped %" PRIu64 "]", w.skipped);
+			append(w.marks, sizeof w.marks, &w.mn, sk);
+		}
+		if (w.unsync)
+			append(w.marks, sizeof w.marks, &w.mn, " [iwarp out of sync]");
 		append(line, sizeof line, &n, w.marks);
 	} else {
 		roce_summary(p, line, sizeof line);

@@ -68,6 +68,8 @@ static void usage(FILE *f)
 		"      --roce-port PORT   also decode UDP destination PORT as RoCEv2 (up to 8)\n"
 		"      --no-legacy-port   do not decode UDP port 1021 as RoCEv2\n"
 		"      --iwarp-port PORT  treat TCP PORT as carrying iWARP FPDUs\n"
+		"      --vxlan-port PORT  also decapsulate VXLAN on UDP PORT (4789 and 8472 always)\n"
+		"      --no-decap         do not decapsulate mirror copies (ERSPAN, GRE-TEB, VXLAN)\n"
 		"      --pmtu BYTES       path MTU for READ accounting until the capture tells\n"
 		"                         (256..4096, default 1024)\n"
 		"      --link-speed SPEED link speed for PFC pause time (100G, 25G, 10000M; default 100G)\n"
@@ -249,7 +251,7 @@ static void progress(struct run *r, uint64_t frames, int done)
 int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
-	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX };
+	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -262,6 +264,8 @@ int main(int argc, char **argv)
 		{ "roce-port", required_argument, NULL, OPT_ROCEPORT },
 		{ "no-legacy-port", no_argument, NULL, OPT_NOLEGACY },
 		{ "iwarp-port", required_argument, NULL, OPT_IWARP },
+		{ "vxlan-port", required_argument, NULL, OPT_VXLAN },
+		{ "no-decap", no_argument, NULL, OPT_NODECAP },
 		{ "pmtu", required_argument, NULL, OPT_PMTU },
 		{ "link-speed", required_argument, NULL, OPT_SPEED },
 		{ "max-flows", required_argument, NULL, OPT_MAXFLOWS },
@@ -366,13 +370,16 @@ int main(int argc, char **argv)
 			break;
 		case OPT_ROCEPORT:
 		case OPT_IWARP:
+		case OPT_VXLAN:
 			if (parse_port(optarg, &port) ||
-			    (c == OPT_ROCEPORT ? roce_cfg_add_udp_port(&cfg, port) : roce_cfg_add_iwarp_port(&cfg, port))) {
+			    (c == OPT_ROCEPORT ? roce_cfg_add_udp_port(&cfg, port) :
+			     c == OPT_IWARP ? roce_cfg_add_iwarp_port(&cfg, port) : roce_cfg_add_vxlan_port(&cfg, port))) {
 				fprintf(stderr, "rocetop: bad or too many ports: '%s'\n", optarg);
 				return 2;
 			}
 			break;
 		case OPT_NOLEGACY: cfg.no_legacy_port = 1; break;
+		case OPT_NODECAP: cfg.no_decap = 1; break;
 		case OPT_PMTU:
 			if (parse_u64(optarg, 256, 4096, &v64) || !roce_seq_mtu_code((uint32_t)v64)) {
 				fprintf(stderr, "rocetop: bad --pmtu '%s' (256, 512, 1024, 2048 or 4096)\n", optarg);
@@ -465,6 +472,7 @@ int main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGXFSZ, SIG_IGN);      /* a file size limit: write() fails with EFBIG, reported */
 
 	if (!packets) {
 		if (engine_init(&run.eng, &ecfg)) {
@@ -496,6 +504,10 @@ int main(int argc, char **argv)
 				      .version = ROCETOP_VERSION };
 
 		rc = tui_run(&tc);
+		if (source_dump_close(src, err, sizeof err) < 0) {
+			fprintf(stderr, "rocetop: %s\n", err);
+			rc = 1;
+		}
 		engine_free(&run.eng);
 		prom_close(prom);
 		source_close(src);
@@ -518,8 +530,12 @@ int main(int argc, char **argv)
 		if (c == SOURCE_EOF)
 			break;             /* end of file */
 		if (c < 0) {
-			fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(src),
-				source_error(src), (unsigned long long)no);
+			if (source_write_failed(src))
+				fprintf(stderr, "rocetop: %s (after %llu frames)\n", source_error(src),
+					(unsigned long long)no);
+			else
+				fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(src),
+					source_error(src), (unsigned long long)no);
 			rc = 1;
 			break;
 		}
@@ -538,6 +554,10 @@ int main(int argc, char **argv)
 		if (run.psize && !(no & 0xffff))
 			progress(&run, no, 0);
 	}
+	if (!source_write_failed(src) && source_dump_close(src, err, sizeof err) < 0) {
+		fprintf(stderr, "rocetop: %s\n", err);
+		rc = 1;
+	}
 	if (!packets) {
 		progress(&run, no, 1);
 		update_drops(&run, src);
@@ -546,8 +566,9 @@ int main(int argc, char **argv)
 		else
 			report_summary_text(stdout, &run.eng, &run.ctx);
 	}
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno));
+	errno = 0;
+	if ((fflush(stdout) != 0) | ferror(stdout)) {
+		fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno ? errno : EIO));
 		rc = 1;
 	}
 	if (!packets)

@@ -262,7 +262,9 @@ static void json_flow(FILE *o, const struct engine *e, const struct flow *f, uin
 				json_string(o, roce_rdmap_op_name((uint8_t)i) ? roce_rdmap_op_name((uint8_t)i) : "?");
 				fprintf(o, ":%" PRIu32, w->ops[i]);
 			}
-		fputs("}}", o);
+		fprintf(o, "},\"out_of_sync\":{\"times\":%" PRIu32 ",\"bytes\":%" PRIu64 ",\"resyncs\":%" PRIu32
+			",\"heuristic_resyncs\":%" PRIu32 "}}", w->sync_lost, w->unsync_bytes, w->resyncs,
+			w->resync_heuristic);
 		return;
 	}
 	fc_get(f, &c);
@@ -537,13 +539,17 @@ static void iw_text(FILE *o, const struct engine *e, const struct flow *f)
 	if (w->mpa_req || w->mpa_rep)
 		fprintf(o, "; MPA %s rev %u markers %s CRC %s", w->mpa_req ? "request" : "reply", w->mpa_rev,
 			w->mpa_flags & ROCE_MPA_FLAG_M ? "on" : "off", w->mpa_flags & ROCE_MPA_FLAG_C ? "on" : "off");
+	if (w->sync_lost || w->unsync_bytes)
+		fprintf(o, "; out of sync %" PRIu32 " times, %" PRIu64 " bytes unframed, resyncs %" PRIu32
+			" (heuristic %" PRIu32 ")", w->sync_lost, w->unsync_bytes, w->resyncs, w->resync_heuristic);
 	fputc('\n', o);
 }
 
 static int flow_has_anomaly(const struct flow *f)
 {
 	if (f->kind == FK_IWARP)
-		return f->u.iw.tcp_retrans || f->u.iw.crc_bad || f->u.iw.terminates || f->u.iw.tcp_gaps;
+		return f->u.iw.tcp_retrans || f->u.iw.crc_bad || f->u.iw.terminates || f->u.iw.tcp_gaps ||
+		       f->u.iw.sync_lost || f->u.iw.unsync_bytes;
 	return f->u.seq.x || f->u.seq.ecn_ce || f->u.seq.cnp || f->u.seq.icrc_bad;
 }
 
@@ -558,11 +564,14 @@ static int anomalies_text(FILE *o, const struct engine *e, const struct flow *f)
 	if (f->kind == FK_IWARP) {
 		const struct iw_flow *w = &f->u.iw;
 
-		if (!w->tcp_retrans && !w->crc_bad && !w->terminates && !w->tcp_gaps)
+		if (!flow_has_anomaly(f))
 			return 0;
 		fprintf(o, "  %s: tcp_retransmissions %" PRIu32 ", tcp_gaps %" PRIu32 ", crc_bad %" PRIu32
-			", terminates %" PRIu32 "\n", flow_label(e, f, lab, sizeof lab), w->tcp_retrans, w->tcp_gaps,
+			", terminates %" PRIu32, flow_label(e, f, lab, sizeof lab), w->tcp_retrans, w->tcp_gaps,
 			w->crc_bad, w->terminates);
+		if (w->sync_lost || w->unsync_bytes)
+			fprintf(o, ", out_of_sync %" PRIu32 " (%" PRIu64 " bytes)", w->sync_lost, w->unsync_bytes);
+		fputc('\n', o);
 		return 1;
 	}
 	fc_get(f, &c);

@@ -56,6 +56,8 @@ struct source {
 	char err[PCAP_ERRBUF_SIZE + 128];
 	pcap_t *dead;                 /* for the -w file's header */
 	pcap_dumper_t *dump;
+	char dump_path[256];          /* the -w file, for messages */
+	int dump_errno;               /* its first write error, or 0 */
 	struct bpf_program prog;      /* the filter of a pcapfile.c file */
 	int has_prog;
 	struct pcap_pkthdr fhdr;      /* its last frame's header */
@@ -271,10 +273,8 @@ void source_close(struct source *s)
 {
 	if (!s)
 		return;
-	if (s->dump) {
-		pcap_dump_flush(s->dump);
+	if (s->dump)
 		pcap_dump_close(s->dump);
-	}
 	if (s->dead)
 		pcap_close(s->dead);
 	if (s->has_prog)
@@ -310,7 +310,43 @@ int source_dump_open(struct source *s, const char *path, char *err, size_t errca
 		snprintf(err, errcap, "%s: %s", path, s->dead ? pcap_geterr(s->dead) : "out of memory");
 		return -1;
 	}
+	snprintf(s->dump_path, sizeof s->dump_path, "%s", path);
 	return 0;
+}
+
+/* pcap_dump() returns nothing: a failed write only shows in the stream's
+ * error flag, and errno right after it. */
+static void dump_check(struct source *s)
+{
+	if (!s->dump_errno && ferror(pcap_dump_file(s->dump)))
+		s->dump_errno = errno ? errno : EIO;
+}
+
+int source_dump_close(struct source *s, char *err, size_t errcap)
+{
+	int e;
+
+	if (!s || !s->dump)
+		return 0;
+	if (pcap_dump_flush(s->dump) != 0 && !s->dump_errno)
+		s->dump_errno = errno ? errno : EIO;
+	dump_check(s);
+	/* pcap_dump_close() is fclose(), whose result it drops: close a
+	 * duplicate of the descriptor as well, which reports what close() would */
+	e = dup(fileno(pcap_dump_file(s->dump)));
+	pcap_dump_close(s->dump);
+	s->dump = NULL;
+	if (e >= 0 && close(e) != 0 && !s->dump_errno)
+		s->dump_errno = errno;
+	if (!s->dump_errno)
+		return 0;
+	snprintf(err, errcap, "-w %s: %s", s->dump_path, strerror(s->dump_errno));
+	return -1;
+}
+
+int source_write_failed(const struct source *s)
+{
+	return s->dump_errno != 0;
 }
 
 /* ---- the virtual clock of a paced replay --------------------------------------------------- */
@@ -486,8 +522,11 @@ static void deliver(struct source *s, struct source_frame *f, const struct pcap_
 	f->no = ++s->frames;
 	if (f->ts_ns > s->last_ts || !s->live)
 		s->last_ts = f->ts_ns;
-	if (s->dump)
+	if (s->dump) {
+		errno = 0;
 		pcap_dump((u_char *)s->dump, &f->hdr, data);
+		dump_check(s);
+	}
 }
 
 static int read_error(struct source *s, struct handle *h)
@@ -582,6 +621,11 @@ int source_next(struct source *s, struct source_frame *f)
 {
 	int rc;
 
+	if (s->dump_errno) {
+		/* no silent loss: a capture that cannot be saved stops */
+		snprintf(s->err, sizeof s->err, "-w %s: %s", s->dump_path, strerror(s->dump_errno));
+		return SOURCE_ERR;
+	}
 	if (s->eof)
 		return SOURCE_EOF;
 	if (s->cfg.count && s->frames >= s->cfg.count) {

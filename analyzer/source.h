@@ -66,6 +66,11 @@ void source_close(struct source *s);
 /* Saves every frame source_next() returns to a pcap file (all handles must
  * share the link type).  Call after dropping privileges, as tcpdump does. */
 int source_dump_open(struct source *s, const char *path, char *err, size_t errcap);
+/* Flushes and closes the -w file (if any): -1 with err[] ("-w FILE: why")
+ * when any write, the flush or the close failed.  source_next() returns
+ * SOURCE_ERR from the frame after a failed write on. */
+int source_dump_close(struct source *s, char *err, size_t errcap);
+int source_write_failed(const struct source *s); /* source_error() names the -w file */
 
 /* Return values of source_next() */
 #define SOURCE_FRAME 1

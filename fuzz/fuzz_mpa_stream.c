@@ -9,6 +9,11 @@
  * of flags).  Every byte handed to the library sits in an exactly-sized heap
  * copy, so ASan sees any over-read; every FPDU reported is walked by the
  * field emitter, and a segment is also decoded as a TCP frame.
+ *
+ * Invariants (abort() when broken): an FPDU is reported only while its
+ * stream is in sync, never with an invalid DDP/RDMAP header unless its CRC
+ * verified (no header read out of payload); a resync says how (marker, crc,
+ * heuristic); heuristic resyncs never outnumber resyncs.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,7 +35,12 @@ static void on_field(void *ctx, const struct roce_field *f)
 
 static void on_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f)
 {
-	(void)ctx;
+	const struct roce_mpa_stream *s = ctx;
+
+	if (!roce_mpa_stream_in_sync(s))
+		abort();
+	if (f->bytes && f->view.msg_rc == ROCE_EINVAL && f->view.crc_status != ROCE_MPA_CRC_GOOD)
+		abort();
 	if (f->bytes && f->len)
 		sink += f->bytes[0] + f->bytes[f->len - 1];
 	roce_mpa_stream_fpdu_fields(f, on_field, NULL);
@@ -39,6 +49,9 @@ static void on_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f)
 static void on_event(void *ctx, const struct roce_mpa_event *e)
 {
 	(void)ctx;
+	if (e->type == ROCE_MPA_EV_RESYNC &&
+	    (!e->what || (strcmp(e->what, "marker") && strcmp(e->what, "crc") && strcmp(e->what, "heuristic"))))
+		abort();
 	sink += (unsigned)e->type + e->len;
 	if (e->frame && e->frame->pd && e->frame->pd_captured)
 		sink += e->frame->pd[e->frame->pd_captured - 1];
@@ -82,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	mode = data[0];
 	for (int d = 0; d < 2; d++) {
-		roce_mpa_stream_init(&st[d], big[d], (mode & 8) ? 600 : sizeof(big[d]), on_fpdu, on_event, NULL);
+		roce_mpa_stream_init(&st[d], big[d], (mode & 8) ? 600 : sizeof(big[d]), on_fpdu, on_event, &st[d]);
 		if (mode & 4)
 			roce_mpa_stream_set(&st[d], seq[d], mode & 1, mode & 2);
 	}
@@ -103,6 +116,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(seg, data + i, len);
 		seq[d] += (uint32_t)(int32_t)delta;
 		roce_mpa_stream_feed(&st[d], seq[d], seg, (uint32_t)len, (fl >> 1) & (mode >> 4) & 1u);
+		if (st[d].n_resync_heuristic > st[d].n_resync)
+			abort();
 		if (fl & 4)
 			decode_segment(seg, len, seq[d]);
 		seq[d] += (uint32_t)len;

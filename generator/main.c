@@ -10,6 +10,8 @@
  *
  * main.c only picks the command; each lives in its own file.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "gen.h"
@@ -17,9 +19,27 @@
 
 #define ROCEGEN_VERSION "0.1.0"
 
+static int run(int argc, char **argv);
+
+/* No silent loss: a report or listing that did not reach stdout is an error. */
 int main(int argc, char **argv)
 {
+	int rc = run(argc, argv);
+
+	errno = 0;
+	if (((fflush(stdout) != 0) | ferror(stdout)) && !rc) {
+		/* (a command that failed has said why already) */
+		fprintf(stderr, "rocegen: writing output: %s\n", strerror(errno ? errno : EIO));
+		rc = 1;
+	}
+	return rc;
+}
+
+static int run(int argc, char **argv)
+{
 	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	signal(SIGXFSZ, SIG_IGN);      /* a file size limit: write() fails with EFBIG, reported */
 
 	if (!cmd || !strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
 		gen_usage(cmd ? stdout : stderr);

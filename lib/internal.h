@@ -78,6 +78,16 @@ void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end);
 int roce__decode_l2(struct roce_pkt *p, uint16_t ethertype, uint32_t off, uint32_t end);
 /* tcp.c: the TCP header and, when it carries iWARP, MPA/DDP/RDMAP. */
 void roce__decode_tcp(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off, uint32_t end);
+/* decode.c: one frame, without touching p->encap (which says whether the
+ * GRE/VXLAN hooks may decapsulate: only while its kind is NONE).  Returns
+ * ROCE_EUNSUP for a link type it does not know. */
+int roce__decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
+		       const uint8_t *data, uint32_t caplen, uint32_t wirelen);
+/* link/encap.c: GRE at off (IP protocol 47); VXLAN header at off (UDP
+ * payload); whether dport is a VXLAN port; the inner frame's decode. */
+void roce__decode_gre(struct roce_pkt *p, uint32_t off, uint32_t end);
+void roce__decode_udp_encap(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t udp_off);
+void roce__decap(struct roce_pkt *p, const struct roce_cfg *cfg);
 /* mad.c: a UD SEND to QP1 whose payload starts at p->payload_off. */
 void roce__decode_mad(struct roce_pkt *p);
 
@@ -103,6 +113,7 @@ static inline void roce__emit(roce_field_cb cb, void *ctx, const char *key,
 void roce__fields_mad(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 void roce__fields_tcp(const struct roce_pkt *p, unsigned flags, roce_field_cb cb, void *ctx);
 void roce__fields_l2(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
+void roce__fields_encap(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 
 /* ---- summary hooks: append to buf at *n (never beyond cap - 1) -------------- */
 
@@ -110,6 +121,7 @@ void roce__sappend(char *buf, size_t cap, size_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void roce__summary_mad(const struct roce_pkt *p, char *buf, size_t cap, size_t *n);
 void roce__summary_tcp(const struct roce_pkt *p, unsigned flags, char *buf, size_t cap, size_t *n);
+void roce__summary_encap(const struct roce_pkt *p, char *buf, size_t cap, size_t *n);
 void roce__summary_l2(const struct roce_pkt *p, char *buf, size_t cap, size_t *n);
 
 #endif

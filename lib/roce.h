@@ -75,6 +75,7 @@ enum roce_layer {
 	ROCE_L_CNM,        /* 802.1Qau CN-TAG / CNM */
 	ROCE_L_LLDP,
 	ROCE_L_FCS,
+	ROCE_L_ENCAP,      /* GRE, ERSPAN, VXLAN around a mirrored frame */ 
 	ROCE_L__COUNT
 };
 
@@ -118,11 +119,88 @@ struct roce_cfg {
 	uint16_t iwarp_ports[ROCE_CFG_MAX_PORTS]; /* TCP ports assumed to carry MPA FPDUs */
 	unsigned n_iwarp_ports;
 	unsigned no_legacy_port : 1;              /* do not treat UDP 1021 as RoCEv2 */
+	/* Mirror encapsulations (lib/link/encap.c): VXLAN is looked for on UDP
+	 * 4789 and 8472 and the ports added here; no_decap turns off every
+	 * decapsulation (ERSPAN, GRE-TEB, VXLAN). */
+	uint16_t vxlan_ports[ROCE_CFG_MAX_PORTS];
+	unsigned n_vxlan_ports;
+	unsigned no_default_vxlan : 1;            /* not 4789 and 8472 */
+	unsigned no_decap : 1;
 };
 
 /* Adds a RoCEv2 UDP destination port; ROCE_EARG when the table is full. */
 int roce_cfg_add_udp_port(struct roce_cfg *cfg, uint16_t port);
 int roce_cfg_add_iwarp_port(struct roce_cfg *cfg, uint16_t port);
+int roce_cfg_add_vxlan_port(struct roce_cfg *cfg, uint16_t port);
+
+/* ---- mirror encapsulations (lib/link/encap.c) ---------------------------- */
+
+enum roce_encap_kind {
+	ROCE_ENCAP_NONE = 0,
+	ROCE_ENCAP_ERSPAN1,    /* GRE 0x88BE without sequence number */
+	ROCE_ENCAP_ERSPAN2,    /* GRE 0x88BE + sequence, 8-byte header (Ver 1) */
+	ROCE_ENCAP_ERSPAN3,    /* GRE 0x22EB + sequence, 12-byte header (Ver 2) */
+	ROCE_ENCAP_GRE_TEB,    /* GRE 0x6558, transparent Ethernet bridging */
+	ROCE_ENCAP_VXLAN,      /* UDP 4789/8472 + 8-byte VXLAN header */
+};
+const char *roce_encap_name(enum roce_encap_kind k); /* "erspan2", "gre-teb", "vxlan", ... */
+
+#define ROCE_GRE_CSUM 0x8000
+#define ROCE_GRE_KEY  0x2000
+#define ROCE_GRE_SEQ  0x1000
+#define ROCE_GRE_PROTO_ERSPAN2 0x88be
+#define ROCE_GRE_PROTO_ERSPAN3 0x22eb
+#define ROCE_GRE_PROTO_TEB     0x6558
+#define ROCE_VXLAN_PORT        4789
+#define ROCE_VXLAN_PORT_LINUX  8472
+
+/* The mirror's own facts.  Only kind is meaningful when it is NONE (the
+ * other members are then left as they were).  When kind is not NONE, the roce_pkt around it
+ * describes the inner frame (data, caplen, wirelen, linktype and every
+ * offset are the inner frame's, as if it had been captured directly), and
+ * outer points at the captured bytes; the offsets here are from outer. */
+struct roce_encap {
+	uint8_t kind;              /* enum roce_encap_kind */
+	uint8_t outer_ip_version;  /* 4 or 6 */
+	uint8_t inner_truncated;   /* the copy is shorter than the inner frame's own lengths say */
+	const uint8_t *outer;
+	uint32_t outer_caplen, outer_wirelen;
+	int outer_linktype;
+	uint32_t outer_ip_off;
+	uint32_t inner_off;        /* where the inner frame starts; 0: not decapsulated
+				    * (the mirror header was cut short, invalid or of a
+				    * frame type libroce does not decode: p is the outer) */
+	uint32_t inner_end;        /* end of the carrying datagram on the wire */
+	int inner_linktype;        /* Ethernet, or raw IP (ERSPAN III FT=2) */
+
+	/* GRE (RFC 2784/2890) */
+	uint32_t gre_off;
+	uint16_t gre_flags;        /* the first 16 bits: C, K, S, version */
+	uint16_t gre_proto;
+	uint16_t gre_csum;
+	uint32_t gre_key, gre_seq;
+
+	/* ERSPAN II/III */
+	uint32_t erspan_off;
+	uint8_t erspan_ver;        /* 1 (type II), 2 (type III) */
+	uint16_t erspan_vlan;
+	uint8_t cos;
+	uint8_t en_bso;            /* II: En (encapsulation), III: BSO */
+	uint8_t trunc;             /* T: the mirror truncated the copy */
+	uint16_t session;          /* SessionID / Wireshark's erspan.spanid */
+	uint32_t index;            /* II */
+	uint32_t timestamp;        /* III: hardware timestamp, in units of gra */
+	uint16_t sgt;              /* III: security group tag */
+	uint8_t p, ft, hwid, dir, gra, o;
+	uint32_t platform_off;     /* III with O=1: 8-byte platform sub-header */
+
+	/* VXLAN (RFC 7348) */
+	uint32_t udp_off;
+	uint32_t vxlan_off;
+	uint8_t vxlan_flags;
+	uint32_t vni;
+};
+
 
 /* ---- the decoded view --------------------------------------------------- */
 
@@ -211,6 +289,10 @@ struct roce_pkt {
 	uint32_t macctrl_off;
 	uint32_t cnm_off;
 	uint32_t lldp_off;
+
+	/* mirror encapsulation (kind NONE for a frame captured directly);
+	 * kept last: the decoder clears what comes before it */
+	struct roce_encap encap;
 };
 
 /* Decodes one captured frame.  cfg may be NULL (4791 and 1021).
@@ -614,6 +696,33 @@ struct roce_frame_spec {
 
 /* Builds a whole Ethernet frame; returns its length or a negative roce_err. */
 int roce_build(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec);
+
+/* Mirror encapsulation: writes outer Ethernet + IP + GRE/ERSPAN or
+ * UDP/VXLAN around the inner frame (an Ethernet frame, or for ERSPAN III
+ * FT=2 an IP packet) into dst; returns the whole length or a negative
+ * roce_err.  dst and inner may not overlap. */
+struct roce_encap_spec {
+	enum roce_encap_kind kind;
+	struct roce_eth_spec eth;      /* outer Ethernet (VLAN/QinQ tags allowed) */
+	struct roce_ip_spec ip;        /* outer IPv4 or IPv6 */
+	uint8_t gre_key_present, gre_csum_present;
+	uint32_t gre_key;
+	uint32_t gre_seq;              /* ERSPAN II/III always carry one */
+	uint16_t session;              /* ERSPAN session ID (10 bits) */
+	uint16_t erspan_vlan;          /* 12 bits */
+	uint8_t cos, trunc, en_bso, dir, gra, hwid;
+	uint16_t sgt;
+	uint32_t index;                /* ERSPAN II (20 bits) */
+	uint32_t timestamp;            /* ERSPAN III */
+	uint8_t ft;                    /* ERSPAN III: 0 Ethernet inside, 2 IP (inner starts at IP) */
+	uint8_t platform_present;      /* ERSPAN III: O=1, 8 bytes below */
+	uint8_t platform[8];
+	uint32_t vni;                  /* VXLAN, 24 bits */
+	uint16_t vxlan_sport;          /* 0: derived from the inner frame */
+	uint16_t vxlan_dport;          /* 0: 4789 */
+};
+int roce_build_encap(uint8_t *dst, size_t cap, const struct roce_encap_spec *spec,
+		     const uint8_t *inner, uint32_t inner_len);
 
 /* A CM MAD (256 bytes) for the payload of a UD SEND_ONLY to QP1. */
 int roce_build_cm(uint8_t *dst, size_t cap, const struct roce_cm *cm,

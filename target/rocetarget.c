@@ -10,12 +10,16 @@
  * time over TCP.  libibverbs only; no rdma_cm (the connection is set up by
  * hand, so every attribute is the one asked for).
  *
- *   rocetarget --listen PORT [--bind ADDR] [--once] [-v]
+ *   rocetarget --listen ADDR:PORT [--once] [-v]
+ *
+ * Listens on the address given only: there is no default (anyone who can
+ * reach the port can drive the adapter).
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <infiniband/verbs.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -623,47 +627,104 @@ static void serve(int fd)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rocetarget --listen PORT [--bind ADDR] [--once] [-v]\n"
+	fprintf(f, "usage: rocetarget --listen ADDR:PORT [--once] [-v]\n"
 		   "The adapter-side agent of `rocegen conform`; see rocetarget(8).\n");
+}
+
+/* "10.0.0.1:7471", "[fe80::1%eth0]:7471" → a listening socket on exactly that
+ * address; -1 with the reason printed. */
+static int listen_on(const char *spec)
+{
+	char host[256];
+	const char *given = spec, *colon = strrchr(spec, ':');
+	struct addrinfo hints, *ai = NULL;
+	size_t hl;
+	int s, one = 1, rc;
+
+	if (!colon || colon == spec || !colon[1]) {
+		fprintf(stderr, "rocetarget: --listen %s: want ADDR:PORT (e.g. 10.99.0.2:%d); there is no default address\n",
+			spec, CTL_PORT);
+		return -1;
+	}
+	{
+		char *end;
+		long port = strtol(colon + 1, &end, 10);
+
+		if (*end || port < 1 || port > 65535) {
+			fprintf(stderr, "rocetarget: --listen %s: bad port (1..65535)\n", given);
+			return -1;
+		}
+	}
+	hl = (size_t)(colon - spec);
+	if (spec[0] == '[' && colon[-1] == ']') {
+		spec++;
+		hl -= 2;
+	}
+	if (hl >= sizeof(host)) {
+		fprintf(stderr, "rocetarget: --listen: address too long\n");
+		return -1;
+	}
+	memcpy(host, spec, hl);
+	host[hl] = 0;
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
+	hints.ai_socktype = SOCK_STREAM;
+	rc = getaddrinfo(host, colon + 1, &hints, &ai);
+	if (rc || !ai) {
+		fprintf(stderr, "rocetarget: --listen %s: %s\n", given,
+			rc == EAI_NONAME ? "not a numeric address and port" : gai_strerror(rc));
+		if (ai)
+			freeaddrinfo(ai);
+		return -1;
+	}
+	s = socket(ai->ai_family, SOCK_STREAM, 0);
+	if (s < 0 || setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(s, ai->ai_addr, ai->ai_addrlen) || listen(s, 1)) {
+		fprintf(stderr, "rocetarget: --listen %s: %s\n", given, strerror(errno));
+		if (s >= 0)
+			close(s);
+		freeaddrinfo(ai);
+		return -1;
+	}
+	freeaddrinfo(ai);
+	return s;
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "listen", required_argument, NULL, 'l' }, { "bind", required_argument, NULL, 'b' },
-		{ "once", no_argument, NULL, '1' },         { "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 }
+		{ "listen", required_argument, NULL, 'l' }, { "once", no_argument, NULL, '1' },
+		{ "verbose", no_argument, NULL, 'v' },     { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
 	};
-	struct sockaddr_in sa;
-	int c, port = CTL_PORT, once = 0, s, one = 1;
+	const char *where = NULL;
+	int c, once = 0, s, one = 1;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_addr.s_addr = htonl(INADDR_ANY);
-	while ((c = getopt_long(argc, argv, "l:b:1vh", lo, NULL)) != -1) {
+	opterr = 0;   /* one line of our own instead of getopt's */
+	while ((c = getopt_long(argc, argv, "l:1vh", lo, NULL)) != -1) {
 		switch (c) {
-		case 'l': port = atoi(optarg); break;
-		case 'b':
-			if (inet_pton(AF_INET, optarg, &sa.sin_addr) != 1) {
-				fprintf(stderr, "rocetarget: bad --bind %s\n", optarg);
-				return 2;
-			}
-			break;
+		case 'l': where = optarg; break;
 		case '1': once = 1; break;
 		case 'v': T.verbose = 1; break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default:
+			fprintf(stderr, "rocetarget: bad option '%s' (see --help)\n", argv[optind - 1]);
+			return 2;
 		}
 	}
-	signal(SIGPIPE, SIG_IGN);
-	sa.sin_port = htons((uint16_t)port);
-	s = socket(AF_INET, SOCK_STREAM, 0);
-	if (s < 0 || setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(s, (struct sockaddr *)&sa, sizeof(sa)) || listen(s, 1)) {
-		perror("rocetarget: listen");
-		return 1;
+	if (optind < argc) {
+		fprintf(stderr, "rocetarget: unexpected argument '%s' (see --help)\n", argv[optind]);
+		return 2;
 	}
-	fprintf(stderr, "rocetarget: listening on port %d\n", port);
+	if (!where) {
+		fprintf(stderr, "rocetarget: give --listen ADDR:PORT (the address of the test network; there is no default)\n");
+		return 2;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	s = listen_on(where);
+	if (s < 0)
+		return 2;
+	fprintf(stderr, "rocetarget: listening on %s\n", where);
 	do {
 		int fd = accept(s, NULL, NULL);
 

@@ -307,5 +307,26 @@ else
 	fail "-d 5000 keeps 4791" "$(show)"
 fi
 
+# ---- no silent loss on write (-w, stdout) ---------------------------------------
+# A full disk (/dev/full) or a file size limit (ulimit -f): one line naming the
+# file and the errno, exit non-zero.
+run -r "$RPING" -b -w /dev/full
+expect_error "-w /dev/full" 1 "$(lines "$T/out")" "/dev/full" "No space left on device"
+(ulimit -f 4; TZ=UTC "$R" -r "$LAB/roce_send_bw_netem.pcap" -b -w "$T/limited.pcap" >"$T/out" 2>"$T/err"; echo $? >"$T/rc")
+rc=$(cat "$T/rc")
+expect_error "-w under ulimit -f 4" 1 "$(lines "$T/out")" "$T/limited.pcap" "File too large"
+run -r "$RPING" --packets -w "$T/ok.pcap"
+if [ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && [ "$(tshark -r "$T/ok.pcap" 2>/dev/null | wc -l)" -eq 55 ]; then
+	ok "-w FILE that fits: 55 frames saved, exit 0"
+else
+	fail "-w FILE that fits" "$(show)"
+fi
+for mode in "--packets" "-b" "--json"; do
+	TZ=UTC "$R" -r "$RPING" $mode >/dev/full 2>"$T/err"
+	rc=$?
+	: >"$T/out"
+	expect_error "stdout on /dev/full ($mode)" 1 0 "No space left on device"
+done
+
 echo "cli: $oks ok, $fails failed"
 [ "$fails" -eq 0 ]

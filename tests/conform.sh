@@ -73,7 +73,7 @@ eval "$(grep '^LAB_' "$OUT/lab.env")"
 NAME=rocetarget.$$.$(date +%s)
 cp "$TGT" "$LAB_SHARED/$NAME"
 PORT=${CONFORM_PORT:-$((7400 + $$ % 500))}
-"$LAB" exec --timeout 900 vma -- "/mnt/lab/$NAME" --listen "$PORT" > "$OUT/rocetarget.log" 2>&1 &
+"$LAB" exec --timeout 900 vma -- "/mnt/lab/$NAME" --listen "$LAB_VMA_IP:$PORT" > "$OUT/rocetarget.log" 2>&1 &
 TPID=$!
 cleanup() {
 	kill "$TPID" 2>/dev/null; wait "$TPID" 2>/dev/null

@@ -72,4 +72,23 @@ grep -q '^resp.psn-gap .* FAIL .*NAK storm' "$T/one.txt" || { cat "$T/one.txt"; 
 [ "$(grep -c '^resp\.' "$T/one.txt")" = 1 ] || { echo "--cases selected more than one"; exit 1; }
 "$GEN" conform --reference --cases 'req.' > "$T/req.txt"
 [ "$(grep -c '^req\.' "$T/req.txt")" = 7 ] || { cat "$T/req.txt"; exit 1; }
+# rocetarget (when built): --listen ADDR:PORT is required and binds that address only
+TGT=$BUILD/bin/rocetarget
+if [ -x "$TGT" ]; then
+	set +e
+	for args in "" "--listen 7471" "--listen 127.0.0.1:0" "--bind 127.0.0.1"; do
+		# shellcheck disable=SC2086
+		"$TGT" $args > /dev/null 2> "$T/tgt.err"; rc=$?
+		[ "$rc" = 2 ] && [ "$(wc -l < "$T/tgt.err")" = 1 ] ||
+			{ echo "rocetarget $args: exit $rc, $(cat "$T/tgt.err")"; exit 1; }
+	done
+	port=$((20000 + $$ % 20000))
+	"$TGT" --listen "127.0.0.1:$port" --once 2> "$T/tgt.err" & tpid=$!
+	for _ in $(seq 50); do ss -ltnH "sport = :$port" | grep -q . && break; sleep 0.1; done
+	got=$(ss -ltnH "sport = :$port" | awk '{print $4}')
+	kill "$tpid" 2>/dev/null; wait "$tpid" 2>/dev/null
+	set -e
+	[ "$got" = "127.0.0.1:$port" ] || { echo "rocetarget --listen 127.0.0.1:$port listens on '$got'"; exit 1; }
+	echo "rocetarget: --listen required, binds 127.0.0.1:$port only"
+fi
 echo "conform_unit: ok"

@@ -7,8 +7,9 @@
 #
 # The public API is every global roce_* symbol of libroce.a (roce__* are
 # internal).  Fails when one is missing from lib/libroce.map (or from
-# debian/libroce0.symbols), when the .so exports anything else, and checks
-# that tools/libmap.sh notices a symbol dropped from the map.
+# debian/libroce0.symbols), when the .so exports anything else or a symbol
+# no installed header declares, and checks that tools/libmap.sh notices a
+# symbol dropped from the map.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -62,7 +63,16 @@ fi
 soname=$(objdump -p "$SO" | awk '$1 == "SONAME" { print $2 }')
 [ "$soname" = libroce.so.0 ] && ok "SONAME libroce.so.0" || fail "SONAME is '$soname', not libroce.so.0"
 
-# 3. a map without one public symbol is caught
+# 3. each is declared in a header that is installed (make print-public-headers)
+hdrs=$(cd "$root" && make -s --no-print-directory print-public-headers)
+undeclared=""
+while read -r sym; do
+	(cd "$root" && grep -qw "$sym" $hdrs) || undeclared="$undeclared $sym"
+done < "$T/public"
+[ -z "$undeclared" ] && ok "every exported symbol is declared in $hdrs" ||
+	fail "exported but not declared in an installed header:$undeclared"
+
+# 4. a map without one public symbol is caught
 drop=$(sed -n '1p' "$T/public")
 grep -v "^[[:space:]]*$drop;" "$root/lib/libroce.map" > "$T/map"
 if LIBMAP_MAP=$T/map "$root/tools/libmap.sh" check "$A" > "$T/out" 2>&1; then

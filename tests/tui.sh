@@ -82,6 +82,8 @@ keys() {
 	sleep 0.3
 	screen
 }
+# widest: the longest line of the screen, in characters (the sort arrow is one)
+widest() { LC_ALL=C sed 's/\xe2\x96[\xb2\xbc]/^/g' "$T/screen" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }'; }
 alt_on() { tm display-message -p -t "$S" '#{alternate_on}'; }
 # restored NAME: back at the prompt, alternate screen off, stty as before
 restored() {
@@ -113,6 +115,25 @@ f = [f for f in d["flows"] if f["src"] == "10.99.0.2" and f["dst"] == "10.99.0.1
 print(f["packets"], f["retransmissions"], f["duplicate_request"], f["out_of_seq_request"], f["nak_seq_err"])
 ' "$T/summary.json")"
 
+# the average rates the header and the rows must show (rate_str's format)
+read -r avg_cap avg_dur avg_snd avg_rcv <<<"$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+def rs(b):
+    u = ["b/s", "kb/s", "Mb/s", "Gb/s", "Tb/s"]
+    i = 0
+    while b >= 999.5 and i < 4:
+        b /= 1000
+        i += 1
+    return ("%.0f_%s" if i == 0 or b >= 99.95 else "%.1f_%s" if b >= 9.995 else "%.2f_%s") % (b, u[i])
+def avg(f):
+    return rs(f["bytes"] * 8 / (f["last_s"] - f["first_s"]))
+snd = [f for f in d["flows"] if f["src"] == "10.99.0.2"][0]
+rcv = [f for f in d["flows"] if f["src"] == "10.99.0.1"][0]
+print(rs(d["bytes"] * 8 / d["duration_s"]), "%.3f" % d["duration_s"], avg(snd), avg(rcv))
+' "$T/summary.json")"
+avg_cap=${avg_cap/_/ } avg_snd=${avg_snd/_/ } avg_rcv=${avg_rcv/_/ }
+
 # a plain shell in a 160x48 window; rocetop is started from it
 tm -f /dev/null new-session -d -s "$S" -x 160 -y 48 "env -i PATH=$PATH HOME=$T HISTFILE= TERM=screen LANG=C.UTF-8 TZ=UTC PS1='PROMPT\$ ' bash --norc --noprofile" || exit 2
 tm set-option -g window-size manual >/dev/null 2>&1
@@ -137,6 +158,10 @@ check "header: PFC by priority, drops, fabric mode" "PFC pauses by priority 0:0 
 check "header: drops and fabric mode" "drops: none \(file\)"
 check "header: fabric mode" "^fabric Zero Touch RoCE"
 check "table: column headers" "SRC +DST +QPN +KIND +OPS +RATE 2s.*PACKETS +RETX +OOS +NAK +RNR +CNP +ECN +RTT p50"
+check "header: average rate over the capture ($avg_cap over $avg_dur s, as the JSON summary)" \
+	"^frames $frames .* avg $avg_cap over $avg_dur s "
+check "table: AVG of the sending flow over its life ($avg_snd)" "^10\.99\.0\.2 +10\.99\.0\.1 .* $avg_snd +$f_pk "
+check "table: AVG of the other direction ($avg_rcv)" "^10\.99\.0\.1 +10\.99\.0\.2 .* $avg_rcv +[0-9]+ "
 check "table: the sending flow with its counters" "^10\.99\.0\.2 +10\.99\.0\.1 +0x000021 +RC +S--- .* $f_pk +$f_retx +[0-9]+ +$f_nak +0 +0 +0 "
 
 # ---- sorting ----------------------------------------------------------------------------------
@@ -152,7 +177,7 @@ else
 	fail "r: row order" "before: $first" "after:  $first_r"
 fi
 keys '<'
-check "<: sort by the column to the left (RATE 40s)" "sort RATE 40s"
+check "<: sort by the column to the left (AVG)" "sort AVG \(high first\)"
 keys s s s
 check "s: next columns (OOS)" "sort OOS \(high first\)"
 
@@ -183,6 +208,7 @@ check "detail: retransmissions $f_retx (as the JSON summary)" "^  retransmission
 check "detail: duplicate_request $f_dup" "^  duplicate_request +$f_dup "
 check "detail: out_of_seq_request $f_oosr" "^  out_of_seq_request +$f_oosr "
 check "detail: nak_seq_err $f_nak" "^  nak_seq_err +$f_nak "
+check "detail: average rate over the flow's life ($avg_snd, as the table)" "^  average rate \(first to last\) +$avg_snd over "
 check "detail: PSN state" "A->B: last ACKed 0x[0-9a-f]{6} +expected 0x[0-9a-f]{6}"
 check "detail: rate sparkline" "A->B rate +\|.+\| max "
 check "detail: retransmission sparkline" "A->B retx +\|.+\| max "
@@ -206,10 +232,21 @@ tm resize-window -t "$S" -x 100 -y 30 >/dev/null 2>&1
 sleep 0.5
 screen
 if [ "$(tm display-message -p -t "$S" '#{window_width}')" = 100 ] && grep -q '^rocetop ' "$T/screen" &&
-	grep -q '^SRC ' "$T/screen" && [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/screen")" -le 100 ]; then
+	grep -q '^SRC ' "$T/screen" && [ "$(widest)" -le 100 ]; then
 	ok "resize to 100x30: redrawn to the new size"
 else
 	fail "resize" "$(sed 's/^/| /' "$T/screen" | head -n 10)"
+fi
+tm resize-window -t "$S" -x 80 -y 24 >/dev/null 2>&1
+sleep 0.5
+screen
+check "80 columns: the anomaly columns stay (addresses narrowed, other columns given up)" \
+	"^SRC +DST +QPN +RATE 2s[^ ]* +RETX[^ ]* +OOS[^ ]* +NAK[^ ]* +RNR[^ ]* +CNP[^ ]* +ECN[^ ]* *$"
+check "80 columns: the sending flow's anomalies" "^10\.99\.0\.2 +10\.99\.0\.1 +0x000021 .* $f_retx +[0-9]+ +$f_nak +0 +0 +0 *$"
+if [ "$(widest)" -le 80 ]; then
+	ok "80 columns: no line wider than the terminal"
+else
+	fail "80 columns: lines too wide" "$(sed 's/^/| /' "$T/screen" | head -n 10)"
 fi
 tm resize-window -t "$S" -x 160 -y 48 >/dev/null 2>&1
 keys p
@@ -217,6 +254,58 @@ check "p: paused" "\[PAUSED\]"
 keys p
 keys q
 restored "q"
+
+# ---- replay speed: + and - step geometrically -----------------------------------------------------
+tm send-keys -t "$S" clear Enter
+run_rocetop -r "$CAP" --speed 0.002
+if wait_for 'replay .* at 0\.002x' 10; then
+	keys +
+	check "+ from --speed 0.002: 0.004x (not as fast as possible)" "replay .* at 0\.004x"
+	keys - - -
+	check "- - - from 0.004x: 0.001x, not below 1/1024" "replay .* at 0\.001x"
+	keys = = = = = = = = = = = = = = = = = = = = =
+	check "+ past 1024x: as fast as possible" "replay .* as fast as possible"
+else
+	fail "--speed 0.002: header" "$(sed 's/^/| /' "$T/screen" | head -n 3)"
+fi
+keys q
+restored "q after speed changes"
+
+# ---- a terminal without an alternate screen, grown, then q: nothing of the view left ----------
+tm send-keys -t "$S" clear Enter
+tm resize-window -t "$S" -x 100 -y 30 >/dev/null 2>&1
+sleep 0.3
+tm send-keys -t "$S" "TERM=vt100 $R -r $CAP --speed 0; echo DONE \$?" Enter
+if wait_for '^SRC ' 10; then
+	tm resize-window -t "$S" -x 160 -y 48 >/dev/null 2>&1
+	sleep 0.5
+	keys q
+	if wait_for '^DONE 0' 10 && ! grep -Eq '^(SRC|frames|fabric|10\.99) ' "$T/screen"; then
+		ok "vt100 (no alternate screen), grown to 160x48, q: the screen is cleared"
+	else
+		fail "vt100 grown: rows left after q" "$(sed 's/^/| /' "$T/screen" | head -n 12)"
+	fi
+else
+	fail "vt100: rocetop did not start" "$(sed 's/^/| /' "$T/screen" | head -n 5)"
+	tm resize-window -t "$S" -x 160 -y 48 >/dev/null 2>&1
+fi
+
+# ---- iWARP detail: the TCP stream's history, no PSNs ------------------------------------------------
+tm send-keys -t "$S" clear Enter
+run_rocetop -r "$root/captures/lab/iwarp_crc_p2p_write_bw_rdmacm.pcap" --speed 0
+if wait_for '\[end of capture\]' 10; then
+	keys Enter
+	check "iWARP detail: TCP stream timeline" "^  A->B stream +\|[^|]*\| next TCP seq [0-9]+, [0-9]+ FPDUs"
+	if grep -q 'PSN' "$T/screen"; then
+		fail "iWARP detail: no PSN timeline or state" "$(grep -n PSN "$T/screen")"
+	else
+		ok "iWARP detail: no PSN timeline or state"
+	fi
+else
+	fail "iWARP replay did not end" "$(sed 's/^/| /' "$T/screen" | head -n 5)"
+fi
+keys q
+restored "q after the iWARP detail"
 
 # ---- signals and crashes ----------------------------------------------------------------------
 for sig in TERM INT SEGV ABRT; do

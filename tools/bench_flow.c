@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "../analyzer/flow.c"
+#include "../analyzer/iwstream.c"
 
 extern char **environ;
 

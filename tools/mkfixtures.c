@@ -908,6 +908,234 @@ static void gen_udp_checksum(void)
 	out_close(&o);
 }
 
+/* ---- iWARP framing lost (issue 11 item 7) --------------------------------------------------
+ *
+ * One TCP connection 10.0.0.1:40001 → 10.0.0.2:7174 (not a configured
+ * iWARP port: iWARP is found by the MPA frames), three-way handshake, MPA
+ * request and reply, then the client's FPDUs, each RDMA WRITE (tagged,
+ * STag 0x1000 + i, TO i × 0x10000) of IW_N bytes, every payload byte 0x02:
+ * a DDP header read out of payload shows queue number 0x02020202. */
+
+#define IW_CPORT 40001
+#define IW_SPORT 7174
+#define IW_PAYB 0x02
+#define IW_MSS 1460
+
+struct iwc {
+	struct out o;
+	uint32_t seq[2];                      /* next sequence number: [0] client → server */
+	uint32_t start[2];                    /* first byte of each FPDU stream */
+};
+
+/* One TCP segment of direction dir (0: client → server); flags ROCE_TCP_*. */
+static void iw_seg(struct iwc *c, int dir, const uint8_t *pl, size_t n, uint8_t flags)
+{
+	static uint8_t f[MAXF];
+	struct roce_eth_spec eth;
+	struct roce_ip_spec ip;
+	int len;
+
+	memset(&eth, 0, sizeof eth);
+	memset(&ip, 0, sizeof ip);
+	memcpy(eth.src, dir ? MAC2 : MAC1, 6);
+	memcpy(eth.dst, dir ? MAC1 : MAC2, 6);
+	ip.version = 4;
+	ip.src[0] = ip.dst[0] = 10;
+	ip.src[3] = (uint8_t)(dir ? 2 : 1);
+	ip.dst[3] = (uint8_t)(dir ? 1 : 2);
+	ip.dont_fragment = 1;
+	ip.ip_id = (uint16_t)c->o.n;
+	len = roce_build_tcp_frame(f, sizeof f, &eth, &ip, dir ? IW_SPORT : IW_CPORT, dir ? IW_CPORT : IW_SPORT,
+				   c->seq[dir], c->seq[!dir], flags, pl, n);
+	if (len < 0)
+		die("cannot build", "iWARP TCP segment", len);
+	put(&c->o, f, (uint32_t)len, (uint32_t)len);
+	c->seq[dir] += (uint32_t)n + ((flags & (ROCE_TCP_SYN | ROCE_TCP_FIN)) ? 1 : 0);
+}
+
+/* Handshake, MPA request (client, req_flags) and reply (server, rep_flags). */
+static void iw_open(struct iwc *c, const char *name, uint8_t req_flags, uint8_t rep_flags)
+{
+	static const struct roce_mpa_rtr rtr = { 8, 8, 1, 0, 1, 0 };
+	uint8_t fr[64];
+	int n;
+
+	out_open(&c->o, name, DLT_EN10MB);
+	c->seq[0] = 0x10000000u;
+	c->seq[1] = 0x20000000u;
+	iw_seg(c, 0, NULL, 0, ROCE_TCP_SYN);
+	iw_seg(c, 1, NULL, 0, ROCE_TCP_SYN | ROCE_TCP_ACK);
+	iw_seg(c, 0, NULL, 0, ROCE_TCP_ACK);
+	n = roce_mpa_build_frame(fr, sizeof fr, ROCE_MPA_REQ, req_flags, 2, &rtr, NULL, 0);
+	if (n < 0)
+		die("cannot build", "MPA request", n);
+	iw_seg(c, 0, fr, (size_t)n, ROCE_TCP_ACK | ROCE_TCP_PSH);
+	n = roce_mpa_build_frame(fr, sizeof fr, ROCE_MPA_REP, rep_flags, 2, &rtr, NULL, 0);
+	if (n < 0)
+		die("cannot build", "MPA reply", n);
+	iw_seg(c, 1, fr, (size_t)n, ROCE_TCP_ACK | ROCE_TCP_PSH);
+	c->start[0] = c->seq[0];
+	c->start[1] = c->seq[1];
+}
+
+static void iw_close(struct iwc *c)
+{
+	iw_seg(c, 0, NULL, 0, ROCE_TCP_FIN | ROCE_TCP_ACK);
+	iw_seg(c, 1, NULL, 0, ROCE_TCP_FIN | ROCE_TCP_ACK);
+	iw_seg(c, 0, NULL, 0, ROCE_TCP_ACK);
+	out_close(&c->o);
+}
+
+/* The ULPDU of WRITE i with n payload bytes of IW_PAYB. */
+static int iw_ulpdu(uint8_t *dst, size_t cap, unsigned i, uint32_t n)
+{
+	static uint8_t pay[4096];
+	struct roce_iwarp_msg_spec m;
+	int len;
+
+	memset(pay, IW_PAYB, sizeof pay);
+	memset(&m, 0, sizeof m);
+	m.opcode = ROCE_RDMAP_WRITE;
+	m.last = 1;
+	m.stag = 0x1000 + i;
+	m.to = (uint64_t)i << 16;
+	m.payload = pay;
+	m.payload_len = n;
+	len = roce_iwarp_build_ulpdu(dst, cap, &m);
+	if (len < 0)
+		die("cannot build", "ULPDU", len);
+	return len;
+}
+
+/* FPDU i (no markers) into dst; crc: computed, else zero. */
+static int iw_fpdu(uint8_t *dst, size_t cap, unsigned i, uint32_t n, int crc)
+{
+	uint8_t ul[4200];
+	int u = iw_ulpdu(ul, sizeof ul, i, n), w;
+
+	w = roce_mpa_build_fpdu(dst, cap, ul, (size_t)u, crc, 0, 0);
+	if (w < 0)
+		die("cannot build", "FPDU", w);
+	return w;
+}
+
+/* Sends an FPDU as segments of at most IW_MSS bytes; drop: skip the k-th
+ * one (capture loss: its sequence space goes by unseen), -1 none. */
+static void iw_send(struct iwc *c, const uint8_t *b, uint32_t len, int drop)
+{
+	for (uint32_t at = 0, k = 0; at < len; k++) {
+		uint32_t n = len - at < IW_MSS ? len - at : IW_MSS;
+
+		if ((int)k == drop)
+			c->seq[0] += n;
+		else
+			iw_seg(c, 0, b + at, n, ROCE_TCP_ACK | ROCE_TCP_PSH);
+		at += n;
+	}
+}
+
+/* (a) markers asked for by the server (M in its reply), no CRC; the client
+ * misplaces them: 512 bytes after the first, then every 516 (it counts
+ * payload bytes between markers), and writes FPDUPTR least significant byte
+ * first.  40 WRITEs of 1000 bytes, one FPDU (with its markers) a segment. */
+static void gen_iwarp_markers(void)
+{
+	static uint8_t wire[65536];
+	struct iwc c;
+	uint32_t w = 0, next_mk = 0, gap = 512;
+
+	iw_open(&c, "iwarp_misplaced_markers.pcap", ROCE_MPA_FLAG_ENHANCED, ROCE_MPA_FLAG_M);
+	for (unsigned i = 0; i < 40; i++) {
+		uint8_t fp[1100];
+		uint32_t fl = (uint32_t)iw_fpdu(fp, sizeof fp, i, 1000, 0), seg = w, fstart = w;
+
+		for (uint32_t k = 0; k < fl; k++) {
+			if (w == next_mk) {
+				uint32_t ptr = w - fstart;
+
+				if (w + 4 > sizeof wire)
+					die("too long:", "iwarp_misplaced_markers", 0);
+				wire[w] = wire[w + 1] = 0;
+				wire[w + 2] = (uint8_t)ptr;            /* byte-swapped */
+				wire[w + 3] = (uint8_t)(ptr >> 8);
+				w += 4;
+				next_mk += gap;
+				gap = 516;
+			}
+			wire[w++] = fp[k];
+		}
+		iw_seg(&c, 0, wire + seg, w - seg, ROCE_TCP_ACK | ROCE_TCP_PSH);
+		if (i % 8 == 7)
+			iw_seg(&c, 1, NULL, 0, ROCE_TCP_ACK);
+	}
+	iw_close(&c);
+}
+
+/* (b) CRC (C in both frames), no markers: 20 WRITEs of 600 bytes, one a
+ * segment; FPDU 10's ULPDU length reads 3, FPDU 11 has a payload byte
+ * changed (CRC bad), FPDU 12 on are good: in sync again at FPDU 12. */
+static void gen_iwarp_crc_resync(void)
+{
+	struct iwc c;
+
+	iw_open(&c, "iwarp_crc_resync.pcap", ROCE_MPA_FLAG_C | ROCE_MPA_FLAG_ENHANCED,
+		ROCE_MPA_FLAG_C | ROCE_MPA_FLAG_ENHANCED);
+	for (unsigned i = 0; i < 20; i++) {
+		uint8_t fp[1100];
+		int n = iw_fpdu(fp, sizeof fp, i, 600, 1);
+
+		if (i == 10) {
+			fp[0] = 0;
+			fp[1] = 3;
+		}
+		if (i == 11)
+			fp[300] ^= 0x20;
+		iw_send(&c, fp, (uint32_t)n, -1);
+	}
+	iw_close(&c);
+}
+
+/* (c) neither markers nor CRC (siw's default): 20 WRITEs of 1000 bytes, one
+ * a segment; FPDU 10's ULPDU length is 512 too long, so the next length is
+ * read out of FPDU 11's payload.  The segment of FPDU 12 starts a plausible
+ * FPDU: a heuristic resync. */
+static void gen_iwarp_nocrc_bad_length(void)
+{
+	struct iwc c;
+
+	iw_open(&c, "iwarp_nocrc_bad_length.pcap", ROCE_MPA_FLAG_ENHANCED, ROCE_MPA_FLAG_ENHANCED);
+	for (unsigned i = 0; i < 20; i++) {
+		uint8_t fp[1100];
+		int n = iw_fpdu(fp, sizeof fp, i, 1000, 0);
+
+		if (i == 10) {
+			unsigned ul = (unsigned)(fp[0] << 8 | fp[1]) + 512;
+
+			fp[0] = (uint8_t)(ul >> 8);
+			fp[1] = (uint8_t)ul;
+		}
+		iw_send(&c, fp, (uint32_t)n, -1);
+	}
+	iw_close(&c);
+}
+
+/* (d) CRC, no markers: 12 WRITEs of 2000 bytes, each in two segments (1460 +
+ * the rest); the second segment of FPDU 6 was not captured (a TCP gap). */
+static void gen_iwarp_gap(void)
+{
+	struct iwc c;
+
+	iw_open(&c, "iwarp_gap.pcap", ROCE_MPA_FLAG_C | ROCE_MPA_FLAG_ENHANCED,
+		ROCE_MPA_FLAG_C | ROCE_MPA_FLAG_ENHANCED);
+	for (unsigned i = 0; i < 12; i++) {
+		uint8_t fp[2100];
+		int n = iw_fpdu(fp, sizeof fp, i, 2000, 1);
+
+		iw_send(&c, fp, (uint32_t)n, i == 6 ? 1 : -1);
+	}
+	iw_close(&c);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -933,5 +1161,9 @@ int main(int argc, char **argv)
 	gen_cm();
 	gen_linktypes();
 	gen_udp_checksum();
+	gen_iwarp_markers();
+	gen_iwarp_crc_resync();
+	gen_iwarp_nocrc_bad_length();
+	gen_iwarp_gap();
 	return 0;
 }

@@ -165,6 +165,34 @@ struct cf_ref *cf_ref_new(enum cf_ref_mode mode, const uint8_t dut_mac[6], const
 void cf_ref_io(struct cf_ref *r, struct cf_io *io);
 void cf_ref_free(struct cf_ref *r);
 
+/* ---- a real adapter: the wire on IFACE, rocetarget on --target (conform_live.c) ---- */
+struct cf_live_args {
+	const char *iface, *peer, *target, *src, *dmac;
+	int verbose;
+};
+struct cf_live;
+/* Resolves addresses, opens the wire and connects to rocetarget; sets c->io.
+ * NULL after printing why. */
+struct cf_live *cf_live_open(struct cf *c, const struct cf_live_args *a);
+void cf_live_close(struct cf_live *l);   /* NULL is fine */
+
+/* ---- the run and its reports (conform_report.c) ---- */
+#define CF_MAX_RUN 64
+struct cf_run {
+	struct cf_result res[CF_MAX_RUN];
+	const struct cf_case *ran[CF_MAX_RUN];
+	unsigned n;
+	unsigned cnt[4];             /* by enum cf_verdict */
+	unsigned write_errors;       /* evidence pcaps that could not be written */
+};
+void cf_report_line(FILE *f, const struct cf_case *k, const struct cf_result *r);
+void cf_report_totals(FILE *f, const struct cf_run *run);
+void cf_report_json(FILE *f, const char *target, const struct cf_run *run);
+int cf_report_junit(const char *path, const struct cf_run *run);   /* 0 or -1 (said why) */
+
+/* Frees the case's engine (our QP) after a case. */
+void cf_free_engine(struct cf *c);
+
 int gen_conform_main(int argc, char **argv);
 
 #endif /* ROCEGEN_CONFORM_H */

@@ -4,7 +4,9 @@
  * prints a rocetop-style line (MACs + roce_summary()) and a hex dump,
  * instead of sending it.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include "roce.h"
 #include "tx_impl.h"
 
@@ -59,7 +61,10 @@ static int dry_send(struct tx *t, const uint8_t *const frames[], const uint32_t 
 
 static int dry_flush(struct tx *t)
 {
-	return fflush(t->priv) ? tx_fail(t, "dry run: write failed") : 0;
+	errno = 0;
+	if ((fflush(t->priv) != 0) | ferror((FILE *)t->priv))
+		return tx_fail(t, "dry run: writing output: %s", strerror(errno ? errno : EIO));
+	return 0;
 }
 
 static void dry_close(struct tx *t)

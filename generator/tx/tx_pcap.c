@@ -4,15 +4,31 @@
  * (LINKTYPE_ETHERNET, snaplen 65535, microsecond timestamps of the moment
  * each frame was handed over).
  */
+#include <errno.h>
 #include <pcap/pcap.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/time.h>
 #include "tx_impl.h"
 
 struct pcap_priv {
 	pcap_t *dead;
 	pcap_dumper_t *dump;
+	int err;        /* the first write error (errno), or 0 */
 };
+
+/* pcap_dump() returns nothing: a failed write shows in the stream's error
+ * flag (and errno right after it). */
+static int write_failed(struct tx *t)
+{
+	struct pcap_priv *p = t->priv;
+
+	if (!p->err && ferror(pcap_dump_file(p->dump)))
+		p->err = errno ? errno : EIO;
+	if (p->err)
+		tx_fail(t, "%s: %s", t->cfg.file, strerror(p->err));
+	return p->err != 0;
+}
 
 static int pcap_open_(struct tx *t)
 {
@@ -47,7 +63,12 @@ static int pcap_send(struct tx *t, const uint8_t *const frames[], const uint32_t
 	gettimeofday(&h.ts, NULL);
 	for (unsigned i = 0; i < n; i++) {
 		h.caplen = h.len = lens[i];
+		errno = 0;
 		pcap_dump((u_char *)p->dump, &h, frames[i]);
+		if (write_failed(t)) {
+			t->st.errors++;
+			return TX_EIO;
+		}
 		t->st.frames++;
 		t->st.bytes += lens[i];
 	}
@@ -58,9 +79,10 @@ static int pcap_flush_(struct tx *t)
 {
 	struct pcap_priv *p = t->priv;
 
-	if (pcap_dump_flush(p->dump))
-		return tx_fail(t, "%s: write failed", t->cfg.file);
-	return 0;
+	errno = 0;
+	if (pcap_dump_flush(p->dump) && !p->err)
+		p->err = errno ? errno : EIO;
+	return write_failed(t) ? -1 : 0;
 }
 
 static void pcap_close_(struct tx *t)

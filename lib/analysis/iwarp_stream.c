@@ -10,14 +10,22 @@
  *   seq:  |-- MPA frame --|M|FPDU ... |M| ... FPDU|FPDU ...   (M every 512)
  *                         ^ start_seq
  *
- * It never guesses across a hole: after a gap it waits for a marker whose
- * pointer lands inside bytes it holds, or for a segment the caller flags as
- * starting an FPDU.  Negotiation (RFC 5044 7.1.1): markers flow towards the
- * side whose frame had M set; CRC is used both ways when either frame had C.
+ * It never reads a header out of payload: once framing is lost (a gap, a
+ * bad length, a bad marker, an invalid header) it is out of sync until a
+ * candidate FPDU proves itself (iwarp.h: a marker's FPDU, a CRC-verified
+ * FPDU at a segment start, or, with neither negotiated, a plausible header
+ * at a segment start, reported as a heuristic).  A candidate is collected in
+ * state TRY and handed on only once proven.  Negotiation (RFC 5044 7.1.1):
+ * markers flow towards the side whose frame had M set; CRC is used both ways
+ * when either frame had C.
  */
 #include "internal.h"
 
-enum { ST_START = 0, ST_FRAME, ST_SYNC, ST_UNSYNC };
+enum { ST_START = 0, ST_FRAME, ST_SYNC, ST_UNSYNC, ST_TRY };
+enum { TRY_MARKER = 1, TRY_SEGMENT };
+
+/* Header bytes a candidate must show before it is judged plausible. */
+#define HDR_CHECK (2 + ROCE_DDP_UNTAGGED_LEN + ROCE_RDMAP_ATOMIC_REQ_LEN)
 
 const char *roce_mpa_ev_name(int ev)
 {
@@ -34,8 +42,21 @@ const char *roce_mpa_ev_name(int ev)
 		[ROCE_MPA_EV_BAD_LENGTH] = "bad-length",
 		[ROCE_MPA_EV_TOO_BIG] = "too-big",
 		[ROCE_MPA_EV_NO_START] = "no-start",
+		[ROCE_MPA_EV_BAD_HEADER] = "bad-header",
+		[ROCE_MPA_EV_SYNC_LOST] = "sync-lost",
 	};
-	return ev > 0 && ev <= ROCE_MPA_EV_NO_START ? n[ev] : "?";
+	return ev > 0 && ev <= ROCE_MPA_EV_SYNC_LOST ? n[ev] : "?";
+}
+
+int roce_mpa_stream_in_sync(const struct roce_mpa_stream *s)
+{
+	return s->state == ST_SYNC || s->state == ST_FRAME;
+}
+
+/* Framing bytes in sync or in a candidate being tried. */
+static int framing(const struct roce_mpa_stream *s)
+{
+	return s->state == ST_SYNC || s->state == ST_TRY;
 }
 
 static void event(struct roce_mpa_stream *s, int type, uint32_t seq, uint32_t len, const char *what)
@@ -100,12 +121,56 @@ static void fpdu_reset(struct roce_mpa_stream *s)
 	s->n_markers = s->n_marker_bad = 0;
 	s->have = s->need = 0;
 	s->crc_run = 0;
+	s->hdr_checked = 0;
 }
 
-static void lose_sync(struct roce_mpa_stream *s)
+/* Framing lost at seq (the reason was reported just before). */
+static void lose_sync(struct roce_mpa_stream *s, uint32_t seq)
 {
+	int was = s->state == ST_SYNC || s->state == ST_FRAME;
+
 	fpdu_reset(s);
 	s->state = ST_UNSYNC;
+	s->heuristic = 0;
+	s->try_how = 0;
+	if (was) {
+		s->n_sync_lost++;
+		event(s, ROCE_MPA_EV_SYNC_LOST, seq, 0, "out of sync");
+	}
+}
+
+/* The candidate FPDU being tried failed at end_seq: its bytes were skipped. */
+static void try_fail(struct roce_mpa_stream *s, uint32_t end_seq, const char *why)
+{
+	uint32_t from = s->fpdu_open ? s->fpdu_seq : end_seq;
+
+	fpdu_reset(s);
+	s->state = ST_UNSYNC;
+	s->try_how = 0;
+	s->n_skipped_bytes += end_seq - from;
+	event(s, ROCE_MPA_EV_SKIPPED, from, end_seq - from, why);
+}
+
+/* Starts trying a candidate FPDU (state TRY). */
+static void try_start(struct roce_mpa_stream *s, int how)
+{
+	fpdu_reset(s);
+	s->state = ST_TRY;
+	s->try_how = (uint8_t)how;
+}
+
+/* The candidate proved itself: in sync from its first byte. */
+static void try_ok(struct roce_mpa_stream *s, int crc_good)
+{
+	const char *how = s->try_how == TRY_MARKER ? "marker" : crc_good ? "crc" : "heuristic";
+
+	s->state = ST_SYNC;
+	s->n_resync++;
+	s->heuristic = !crc_good && s->try_how != TRY_MARKER;
+	if (s->heuristic)
+		s->n_resync_heuristic++;
+	s->try_how = 0;
+	event(s, ROCE_MPA_EV_RESYNC, s->fpdu_seq, 0, how);
 }
 
 static void deliver(struct roce_mpa_stream *s, uint32_t end_seq)
@@ -114,7 +179,6 @@ static void deliver(struct roce_mpa_stream *s, uint32_t end_seq)
 	uint32_t crc_wire = rd32(s->tail);
 	int verify = s->crc_known ? s->crc : crc_wire != 0;
 
-	s->n_fpdu++;
 	memset(&r, 0, sizeof(r));
 	r.seq = s->fpdu_seq;
 	r.wire_len = end_seq - s->fpdu_seq;
@@ -136,6 +200,22 @@ static void deliver(struct roce_mpa_stream *s, uint32_t end_seq)
 		r.view.crc_calc = 0;
 		r.view.crc_status = ROCE_MPA_CRC_UNCHECKED;
 	}
+	if (s->state == ST_TRY) {
+		/* a candidate: a bad CRC, or no CRC and a header never checked, fails it */
+		if (r.view.crc_status == ROCE_MPA_CRC_BAD ||
+		    (r.view.crc_status == ROCE_MPA_CRC_UNCHECKED && !s->hdr_checked)) {
+			try_fail(s, end_seq, "resync candidate is not a valid FPDU");
+			return;
+		}
+		try_ok(s, r.view.crc_status == ROCE_MPA_CRC_GOOD);
+	} else if (!s->oversize && r.view.msg_rc == ROCE_EINVAL && r.view.crc_status != ROCE_MPA_CRC_GOOD) {
+		/* a header no sender writes, and no CRC to say the framing is right */
+		event(s, ROCE_MPA_EV_BAD_HEADER, s->fpdu_seq, end_seq - s->fpdu_seq,
+		      "DDP/RDMAP header invalid: framing lost");
+		lose_sync(s, s->fpdu_seq);
+		return;
+	}
+	s->n_fpdu++;
 	if (r.view.crc_status == ROCE_MPA_CRC_GOOD)
 		s->n_crc_good++;
 	else if (r.view.crc_status == ROCE_MPA_CRC_BAD)
@@ -147,13 +227,38 @@ static void deliver(struct roce_mpa_stream *s, uint32_t end_seq)
 	fpdu_reset(s);
 }
 
+/* The FPDU being collected shows its headers (seq: the byte after them):
+ * a candidate must look plausible; in sync without a CRC to vouch for the
+ * framing, an invalid DDP/RDMAP header means the framing was lost (with a
+ * CRC, deliver() judges at the end).  Returns 0 when framing was lost. */
+static int header_ok(struct roce_mpa_stream *s, uint32_t seq)
+{
+	struct roce_mpa_fpdu f;
+
+	s->hdr_checked = 1;
+	if (s->state == ST_TRY) {
+		if (roce_mpa_fpdu_plausible(s->buf, s->have, s->need))
+			return 1;
+		try_fail(s, seq, "resync candidate has no plausible header");
+		return 0;
+	}
+	if (!s->crc_known || s->crc)
+		return 1;
+	roce_mpa_fpdu_at(s->buf, s->have, s->need, 0, -1, ROCE_MPA_CRC_OFF, &f);
+	if (f.msg_rc != ROCE_EINVAL)
+		return 1;
+	event(s, ROCE_MPA_EV_BAD_HEADER, s->fpdu_seq, seq - s->fpdu_seq, "DDP/RDMAP header invalid: framing lost");
+	lose_sync(s, s->fpdu_seq);
+	return 0;
+}
+
 /* Logical FPDU bytes (markers already taken out) at sequence seq; returns
  * how many were used before framing was lost (all of them if it was not). */
 static uint32_t take(struct roce_mpa_stream *s, const uint8_t *p, uint32_t n, uint32_t seq)
 {
 	uint32_t n0 = n;
 
-	while (n && s->state == ST_SYNC) {
+	while (n && framing(s)) {
 		uint32_t k, covered;
 
 		if (!s->fpdu_open) {
@@ -177,14 +282,20 @@ static uint32_t take(struct roce_mpa_stream *s, const uint8_t *p, uint32_t n, ui
 				uint32_t ul = (uint32_t)lb[0] << 8 | lb[1];
 
 				if (ul < ROCE_DDP_TAGGED_LEN) {
+					if (s->state == ST_TRY) {
+						try_fail(s, seq, "resync candidate has a bad ULPDU length");
+						return n0 - n;
+					}
 					event(s, ROCE_MPA_EV_BAD_LENGTH, seq - 2, 2, "ULPDU length cannot hold a DDP header");
-					lose_sync(s);
+					lose_sync(s, seq - 2);
 					return n0 - n;
 				}
 				s->need = 2 + ul + roce_mpa_pad(ul) + ROCE_MPA_CRC_LEN;
 				if (s->need > s->cap) {
 					s->oversize = 1;
-					event(s, ROCE_MPA_EV_TOO_BIG, s->fpdu_seq, s->need, "FPDU larger than the buffer");
+					if (s->state == ST_SYNC)
+						event(s, ROCE_MPA_EV_TOO_BIG, s->fpdu_seq, s->need,
+						      "FPDU larger than the buffer");
 				} else {
 					s->buf[0] = lb[0];
 					s->buf[1] = lb[1];
@@ -193,6 +304,8 @@ static uint32_t take(struct roce_mpa_stream *s, const uint8_t *p, uint32_t n, ui
 			continue;
 		}
 		k = s->need - s->have;
+		if (!s->hdr_checked && s->have < HDR_CHECK && k > HDR_CHECK - s->have)
+			k = HDR_CHECK - s->have;        /* stop at the headers to judge them */
 		if (k > n)
 			k = n;
 		if (!s->oversize)
@@ -214,6 +327,9 @@ static uint32_t take(struct roce_mpa_stream *s, const uint8_t *p, uint32_t n, ui
 		p += k;
 		n -= k;
 		seq += k;
+		if (!s->hdr_checked && !s->oversize && s->have >= (s->need < HDR_CHECK ? s->need : HDR_CHECK) &&
+		    !header_ok(s, seq))
+			return n0 - n;
 		if (s->have == s->need)
 			deliver(s, seq);
 	}
@@ -238,13 +354,18 @@ static void marker_done(struct roce_mpa_stream *s)
 		ok = ptr == 0;
 	else
 		ok = ptr == (uint16_t)(s->mk_seq - len_seq) || (s->lead && ptr == (uint16_t)(s->mk_seq - s->fpdu_seq));
-	if (!ok) {
-		s->n_markers_bad++;
-		if (s->n_marker_bad < 255)
-			s->n_marker_bad++;
-		event(s, ROCE_MPA_EV_MARKER_BAD, s->mk_seq, ROCE_MPA_MARKER_LEN,
-		      "marker pointer does not point at the FPDU");
+	if (ok)
+		return;
+	if (s->state == ST_TRY) {
+		try_fail(s, s->mk_seq + ROCE_MPA_MARKER_LEN, "resync candidate contradicted by a marker");
+		return;
 	}
+	s->n_markers_bad++;
+	event(s, ROCE_MPA_EV_MARKER_BAD, s->mk_seq, ROCE_MPA_MARKER_LEN,
+	      "marker pointer does not point at the FPDU");
+	event(s, ROCE_MPA_EV_FPDU_LOST, s->fpdu_seq, s->mk_seq + ROCE_MPA_MARKER_LEN - s->fpdu_seq,
+	      "partial FPDU dropped at a bad marker");
+	lose_sync(s, s->mk_seq);
 }
 
 /* Bytes of the FPDU stream in sync, markers included; returns how many were
@@ -253,7 +374,7 @@ static uint32_t sync_bytes(struct roce_mpa_stream *s, const uint8_t *p, uint32_t
 {
 	uint32_t n0 = n;
 
-	while (n && s->state == ST_SYNC) {
+	while (n && framing(s)) {
 		uint32_t chunk = n;
 
 		if (s->markers && s->have_start) {
@@ -342,7 +463,7 @@ static void stream_bytes(struct roce_mpa_stream *s, const uint8_t *p, uint32_t n
 		uint32_t used, start;
 		int found;
 
-		if (s->state == ST_SYNC) {
+		if (framing(s)) {
 			used = sync_bytes(s, p, n, seq);
 			p += used;
 			n -= used;
@@ -359,10 +480,7 @@ static void stream_bytes(struct roce_mpa_stream *s, const uint8_t *p, uint32_t n
 			s->n_skipped_bytes += start;
 			event(s, ROCE_MPA_EV_SKIPPED, seq, start, "not in sync");
 		}
-		s->n_resync++;
-		fpdu_reset(s);
-		s->state = ST_SYNC;
-		event(s, ROCE_MPA_EV_RESYNC, seq + start, 0, "marker");
+		try_start(s, TRY_MARKER);
 		p += start;
 		n -= start;
 		seq += start;
@@ -383,7 +501,7 @@ static uint32_t frame_bytes(struct roce_mpa_stream *s, const uint8_t *p, uint32_
 		    memcmp(s->buf, ROCE_MPA_KEY_REP, ROCE_MPA_KEY_LEN)) {
 			memset(&s->frame, 0, sizeof(s->frame));
 			event(s, ROCE_MPA_EV_BAD_FRAME, seq - s->have + used, s->have, "not an MPA key");
-			lose_sync(s);
+			lose_sync(s, seq - s->have + used);
 			return used;
 		}
 		if (s->have >= ROCE_MPA_FRAME_HDR_LEN &&
@@ -391,7 +509,7 @@ static uint32_t frame_bytes(struct roce_mpa_stream *s, const uint8_t *p, uint32_
 			roce_mpa_frame_parse(s->buf, s->have, &s->frame);
 			event(s, ROCE_MPA_EV_BAD_FRAME, seq - s->have + used, s->have,
 			      "MPA private data longer than 512 bytes");
-			lose_sync(s);
+			lose_sync(s, seq - s->have + used);
 			return used;
 		}
 		if (s->have == need || used == n)
@@ -419,6 +537,15 @@ static uint32_t frame_bytes(struct roce_mpa_stream *s, const uint8_t *p, uint32_
 	fpdu_reset(s);
 	s->state = ST_SYNC;
 	return used;
+}
+
+/* Out of sync at a segment the caller says starts an FPDU: may it be tried?
+ * Not with markers and no CRC (only a marker can tell then). */
+static int segment_may_resync(const struct roce_mpa_stream *s)
+{
+	int crc = s->crc_known ? s->crc : 1;    /* unknown: a nonzero CRC field is checked */
+
+	return !(s->markers && s->have_start && !crc);
 }
 
 static int key_prefix(const uint8_t *p, uint32_t n)
@@ -464,8 +591,10 @@ void roce_mpa_stream_feed(struct roce_mpa_stream *s, uint32_t seq, const uint8_t
 			if (lost)
 				event(s, ROCE_MPA_EV_FPDU_LOST, s->fpdu_seq, seq - s->fpdu_seq,
 				      "partial FPDU dropped at a gap");
-			if (s->state != ST_START)
-				lose_sync(s);
+			if (s->state == ST_TRY)
+				try_fail(s, s->next_seq, "resync candidate cut by a gap");
+			else if (s->state != ST_START)
+				lose_sync(s, s->next_seq);
 			s->next_seq = seq;
 		} else if (d < 0) {
 			uint32_t old = (uint32_t)-d;
@@ -487,12 +616,8 @@ void roce_mpa_stream_feed(struct roce_mpa_stream *s, uint32_t seq, const uint8_t
 	}
 	s->next_seq = seq + len;
 
-	if (s->state != ST_SYNC && s->state != ST_FRAME && (flags & ROCE_MPA_SEG_FPDU_START)) {
-		fpdu_reset(s);
-		s->state = ST_SYNC;
-		s->n_resync++;
-		event(s, ROCE_MPA_EV_RESYNC, seq, 0, "caller");
-	}
+	if (s->state == ST_UNSYNC && (flags & ROCE_MPA_SEG_FPDU_START) && segment_may_resync(s))
+		try_start(s, TRY_SEGMENT);
 	if (s->state == ST_FRAME) {
 		uint32_t used = frame_bytes(s, data, len, seq);
 

@@ -13,6 +13,7 @@
  * SLL2 (20): protocol(2) resv(2) ifindex(4) hatype(2) pkttype(1) halen(1) addr(8)
  * GRH (40):  IPVer(4) TClass(8) FlowLabel(20) | PayLen(16) NxtHdr(8)=0x1B HopLmt(8) | SGID(16) | DGID(16)
  */
+#include <stddef.h>
 #include "internal.h"
 
 const char *roce_strerror(int err)
@@ -32,7 +33,7 @@ const char *roce_layer_name(enum roce_layer l)
 {
 	static const char *const n[ROCE_L__COUNT] = {
 		"link", "vlan", "ipv4", "ipv6", "udp", "grh", "bth", "ext", "payload", "icrc",
-		"mad", "tcp", "mpa", "ddp", "rdmap", "macctrl", "cnm", "lldp", "fcs",
+		"mad", "tcp", "mpa", "ddp", "rdmap", "macctrl", "cnm", "lldp", "fcs", "encap",
 	};
 	return (unsigned)l < ROCE_L__COUNT ? n[l] : "?";
 }
@@ -124,7 +125,7 @@ static void set_trailer(struct roce_pkt *p, uint32_t dgram_end, uint32_t frame_e
 	}
 }
 
-static void decode_udp(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off, uint32_t end)
+static __attribute__((noinline)) void decode_udp(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off, uint32_t end)
 {
 	const uint8_t *b = p->data + off;
 	uint32_t have = roce__avail(p, off);
@@ -152,18 +153,23 @@ static void decode_udp(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t 
 		return;
 	}
 	v = udp_roce_version(cfg, p->dport);
-	if (v == ROCE_VER_NONE)
+	if (v == ROCE_VER_NONE) {
+		if (!p->encap.kind)
+			roce__decode_udp_encap(p, cfg, off);
 		return;
+	}
 	p->version = v;
 	roce__decode_ib(p, off + 8, off + p->udp_len);
 }
 
-static void decode_l4(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off, uint32_t end)
+static inline __attribute__((always_inline)) void decode_l4(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off, uint32_t end)
 {
 	if (p->ip_proto == 17)
 		decode_udp(p, cfg, off, end);
 	else if (p->ip_proto == 6)
 		roce__decode_tcp(p, cfg, off, end);
+	else if (p->ip_proto == 47 && !p->encap.kind && !(cfg && cfg->no_decap))
+		roce__decode_gre(p, off, end);
 }
 
 static void decode_ipv4(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off, uint32_t end)
@@ -429,12 +435,13 @@ static void decode_raw_ip(struct roce_pkt *p, const struct roce_cfg *cfg, uint32
 	}
 }
 
-int roce_decode(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
-		const uint8_t *data, uint32_t caplen, uint32_t wirelen)
+static inline __attribute__((always_inline)) int
+decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
+	     const uint8_t *data, uint32_t caplen, uint32_t wirelen)
 {
 	uint32_t end;
 
-	memset(p, 0, sizeof *p);
+	memset(p, 0, offsetof(struct roce_pkt, encap));
 	p->data = data;
 	p->caplen = caplen;
 	p->wirelen = wirelen < caplen ? caplen : wirelen;
@@ -496,6 +503,28 @@ int roce_decode(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
 	default:
 		return ROCE_EUNSUP;
 	}
+	return ROCE_OK;
+}
+
+int roce__decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
+		       const uint8_t *data, uint32_t caplen, uint32_t wirelen)
+{
+	return decode_frame(p, cfg, linktype, data, caplen, wirelen);
+}
+
+int roce_decode(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
+		const uint8_t *data, uint32_t caplen, uint32_t wirelen)
+{
+	int rc;
+
+	/* only the kind: the rest is cleared by the hook that finds a mirror
+	 * header (plain frames do not pay for clearing it) */
+	p->encap.kind = ROCE_ENCAP_NONE;
+	rc = decode_frame(p, cfg, linktype, data, caplen, wirelen);
+	if (rc)
+		return rc;
+	if (p->encap.kind)
+		roce__decap(p, cfg);
 	if (p->invalid)
 		return ROCE_EINVAL;
 	if (p->truncated)

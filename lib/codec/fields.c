@@ -279,7 +279,8 @@ void roce_foreach_field(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 	roce_foreach_field_flags(p, 0, cb, ctx);
 }
 
-void roce_foreach_field_flags(const struct roce_pkt *p, unsigned flags, roce_field_cb cb, void *ctx)
+/* Link, IP and UDP: the outer headers of a mirror copy, or a frame's own. */
+static void lower_fields(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 {
 	if (HAS(p, ROCE_L_LINK) || p->n_vlan)
 		link_fields(p, cb, ctx);
@@ -289,6 +290,28 @@ void roce_foreach_field_flags(const struct roce_pkt *p, unsigned flags, roce_fie
 		v6hdr_fields(p->data + p->ip_off, roce__avail(p, p->ip_off), 0, cb, ctx);
 	if (p->l4_off && p->ip_proto == 17)
 		udp_fields(p, cb, ctx);
+}
+
+/* A decapsulated copy: the outer headers (decoded again, without
+ * decapsulating), then the mirror's, in wire order as tshark lists them. */
+static void outer_fields(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
+{
+	const struct roce_encap *e = &p->encap;
+	struct roce_pkt o;
+
+	o.encap.kind = e->kind;
+	if (roce__decode_frame(&o, NULL, e->outer_linktype, e->outer, e->outer_caplen, e->outer_wirelen) == ROCE_OK)
+		lower_fields(&o, cb, ctx);
+	roce__fields_encap(p, cb, ctx);
+}
+
+void roce_foreach_field_flags(const struct roce_pkt *p, unsigned flags, roce_field_cb cb, void *ctx)
+{
+	if (p->encap.kind && p->encap.inner_off)
+		outer_fields(p, cb, ctx);
+	lower_fields(p, cb, ctx);
+	if (p->encap.kind && !p->encap.inner_off)
+		roce__fields_encap(p, cb, ctx);
 	if (HAS(p, ROCE_L_TCP))
 		roce__fields_tcp(p, flags, cb, ctx);
 	if (p->version != ROCE_VER_NONE)

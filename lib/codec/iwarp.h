@@ -374,9 +374,23 @@ int roce_build_tcp_frame(uint8_t *dst, size_t cap, const struct roce_eth_spec *e
  * direction (roce_mpa_stream_pair) or takes it from roce_mpa_stream_set(),
  * strips and checks markers, reassembles FPDUs in the caller's buffer,
  * verifies CRCs and reports each FPDU and every gap, retransmission,
- * out-of-order or framing problem as an event.  After a gap it resumes only
- * at a marker whose pointer it can follow, or at a segment the caller flags
- * ROCE_MPA_SEG_FPDU_START.  No allocation; no reads outside what it is fed. */
+ * out-of-order or framing problem as an event.
+ *
+ * Framing is lost (ROCE_MPA_EV_SYNC_LOST) at a gap, a ULPDU length that
+ * cannot hold a DDP header, a marker whose pointer or reserved bits disagree
+ * with the framing, or an FPDU whose DDP/RDMAP header is invalid without a
+ * good CRC to vouch for it.  Out of sync, no FPDU is reported (never a header
+ * read out of payload bytes) until a candidate FPDU proves itself:
+ *   - markers negotiated: a marker's pointer names an FPDU start; that FPDU
+ *     must have a plausible header (roce_mpa_fpdu_plausible) and, with CRC,
+ *     a good CRC ("marker");
+ *   - CRC negotiated: a segment the caller flags ROCE_MPA_SEG_FPDU_START
+ *     whose FPDU has a plausible header and a good CRC ("crc");
+ *   - neither (siw's default): such a segment with a plausible header, a
+ *     guess reported as such ("heuristic", n_resync_heuristic).
+ * With markers but no CRC, only a marker resynchronises.  The candidate's
+ * bytes are held back until it is proven; if it fails they are reported
+ * SKIPPED.  No allocation; no reads outside what it is fed. */
 
 enum roce_mpa_ev {
 	ROCE_MPA_EV_FRAME = 1,        /* MPA request/reply parsed: ev->frame */
@@ -391,6 +405,8 @@ enum roce_mpa_ev {
 	ROCE_MPA_EV_BAD_LENGTH,       /* ULPDU length cannot hold DDP/RDMAP headers: framing lost */
 	ROCE_MPA_EV_TOO_BIG,          /* FPDU larger than the caller's buffer: skipped */
 	ROCE_MPA_EV_NO_START,         /* markers negotiated but stream start unknown */
+	ROCE_MPA_EV_BAD_HEADER,       /* FPDU header invalid (and no good CRC): framing lost */
+	ROCE_MPA_EV_SYNC_LOST,        /* was in sync, now is not (why: the event just before) */
 };
 const char *roce_mpa_ev_name(int ev);
 
@@ -451,6 +467,9 @@ struct roce_mpa_stream {
 	uint8_t frame_seen;           /* this direction's MPA frame was parsed */
 	uint8_t frame_flags;          /* its byte 16 */
 	uint8_t no_start_told;
+	uint8_t try_how;              /* out of sync, trying a candidate: 1 marker, 2 segment start */
+	uint8_t hdr_checked;          /* the candidate's header was found plausible */
+	uint8_t heuristic;            /* in sync by the heuristic (no markers, no CRC) */
 	uint32_t next_seq;            /* next byte expected */
 	uint32_t gap_lo, gap_hi;      /* last gap reported */
 	/* the FPDU being collected */
@@ -466,8 +485,13 @@ struct roce_mpa_stream {
 	struct roce_mpa_frame frame;  /* the last MPA frame (pd valid during its event only) */
 	/* counters */
 	uint64_t n_fpdu, n_crc_good, n_crc_bad, n_crc_unchecked, n_gaps, n_gap_bytes,
-		 n_resync, n_markers_seen, n_markers_bad, n_retrans, n_ooo, n_skipped_bytes;
+		 n_resync, n_markers_seen, n_markers_bad, n_retrans, n_ooo, n_skipped_bytes,
+		 n_sync_lost, n_resync_heuristic;
 };
+
+/* 1 when the stream is framing FPDUs it trusts (not out of sync, not trying
+ * a resync candidate, not before its first byte). */
+int roce_mpa_stream_in_sync(const struct roce_mpa_stream *s);
 
 /* buf/cap: reassembly storage (ROCE_MPA_FPDU_MAX bytes hold any FPDU; it
  * must hold at least 532 bytes for an MPA frame with 512 bytes of PD). */

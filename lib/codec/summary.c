@@ -29,9 +29,13 @@ void roce__sappend(char *buf, size_t cap, size_t *n, const char *fmt, ...)
 		*n = cap - 1;
 }
 
+/* An address from the frame, only when all its bytes were captured: a layer
+ * the decoder saw can still be invalid or truncated ("present" says it was
+ * looked at, not that its bytes are there). */
 static void addr(const struct roce_pkt *p, uint32_t off, int v6, char *out, size_t cap)
 {
-	if (!inet_ntop(v6 ? AF_INET6 : AF_INET, p->data + off, out, (socklen_t)cap))
+	if (roce__avail(p, off) < (v6 ? 16u : 4u) ||
+	    !inet_ntop(v6 ? AF_INET6 : AF_INET, p->data + off, out, (socklen_t)cap))
 		snprintf(out, cap, "?");
 }
 
@@ -128,11 +132,13 @@ size_t roce_summary_flags(const struct roce_pkt *p, unsigned flags, char *buf, s
 	if (!cap)
 		return 0;
 	buf[0] = 0;
+	if (p->encap.kind && p->encap.inner_off)
+		roce__summary_encap(p, buf, cap, &n);
 	for (unsigned i = 0; i < p->n_vlan; i++)
 		roce__sappend(buf, cap, &n, "vlan %u p%u ", p->vlan[i].vid, p->vlan[i].pcp);
 
 	if (p->version == ROCE_VER_V1) {
-		if (p->present & ROCE_LBIT(ROCE_L_GRH) && !(p->truncated & ROCE_LBIT(ROCE_L_GRH))) {
+		if (p->grh_off && roce__avail(p, p->grh_off) >= ROCE_GRH_LEN) {
 			addr(p, p->grh_off + 8, 1, a, sizeof a);
 			addr(p, p->grh_off + 24, 1, b, sizeof b);
 			roce__sappend(buf, cap, &n, "v1 %s > %s:", a, b);

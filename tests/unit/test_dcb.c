@@ -579,6 +579,46 @@ static void test_cntag(void **state)
 	assert_int_equal(roce_cntag_peek((const uint8_t *)"\x00\x05\x08", 3, 0, 24, NULL, NULL), ROCE_ETRUNC);
 }
 
+/* Regression (fuzz_lldp, issue 11): a CN-TAG, then ethertype 0x8915 and only 8
+ * bytes of GRH.  The GRH is invalid ("frame too short"), yet marked present:
+ * the summary must not hand the 16 GID bytes past the frame to inet_ntop (an
+ * over-read that ASan catches in the sanitizer pass; without it, the summary
+ * printed stale memory as GIDs). */
+static void test_cntag_short_grh(void **state)
+{
+	static const uint8_t fr[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0x22, 0xe9, 0, 1, 0x89, 0x15,
+				      0x60, 0, 0, 0, 0, 0, 0x1b, 0x40 };
+	uint8_t *c = malloc(sizeof fr);        /* exactly the frame: an over-read faults */
+	struct roce_pkt p;
+	char sum[256];
+
+	(void)state;
+	assert_non_null(c);
+	memcpy(c, fr, sizeof fr);
+	roce_decode(&p, NULL, ROCE_LINK_ETHERNET, c, sizeof fr, sizeof fr);
+	assert_true(HAS(&p, ROCE_L_CNM));
+	assert_int_equal(p.version, ROCE_VER_V1);
+	assert_true(INVAL(&p, ROCE_L_GRH));
+	roce_summary(&p, sum, sizeof sum);
+	assert_non_null(strstr(sum, "v1 GRH:"));
+	assert_null(strstr(sum, "::"));
+	assert_non_null(strstr(sum, "[invalid"));
+	walk_all(&p);
+	/* every shorter capture of it, too */
+	for (uint32_t cl = 0; cl < sizeof fr; cl++) {
+		uint8_t *d = malloc(cl ? cl : 1);
+
+		assert_non_null(d);
+		memcpy(d, fr, cl);
+		roce_decode(&p, NULL, ROCE_LINK_ETHERNET, d, cl, sizeof fr);
+		roce_summary(&p, sum, sizeof sum);
+		assert_null(strstr(sum, "::"));
+		walk_all(&p);
+		free(d);
+	}
+	free(c);
+}
+
 /* ---- LLDP / DCBX ------------------------------------------------------------------- */
 
 static void decode_hex(struct roce_pkt *p, uint8_t *b, size_t cap, const char *hex)
@@ -1188,6 +1228,7 @@ int main(void)
 		cmocka_unit_test(test_quanta),
 		cmocka_unit_test(test_cnm),
 		cmocka_unit_test(test_cntag),
+		cmocka_unit_test(test_cntag_short_grh),
 		cmocka_unit_test(test_lldp_ets),
 		cmocka_unit_test(test_lldp_pfc_cn_app),
 		cmocka_unit_test(test_lldp_detailed),

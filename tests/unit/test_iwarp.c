@@ -983,9 +983,14 @@ static void on_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *r)
 	g->n++;
 }
 
+static const char *last_resync;  /* how the last RESYNC event said it resynchronised */
+
 static void on_event(void *ctx, const struct roce_mpa_event *e)
 {
 	struct got *g = ctx;
+
+	if (e->type == ROCE_MPA_EV_RESYNC)
+		last_resync = e->what;
 
 	if (g->nev < 64) {
 		g->ev[g->nev] = (unsigned)e->type;
@@ -1250,8 +1255,11 @@ static void test_stream_crc_bad_too_big_bad_length(void **state)
 		roce_mpa_stream_set(&s, 100, 0, 0);
 		roce_mpa_stream_feed(&s, 100, junk, sizeof(junk), 0);
 		assert_int_equal(g.ev[0], ROCE_MPA_EV_BAD_LENGTH);
-		assert_int_equal(g.ev[1], ROCE_MPA_EV_SKIPPED);
-		assert_int_equal(g.ev_len[1], sizeof(junk) - 2);
+		assert_int_equal(g.ev[1], ROCE_MPA_EV_SYNC_LOST);
+		assert_int_equal(g.ev[2], ROCE_MPA_EV_SKIPPED);
+		assert_int_equal(g.ev_len[2], sizeof(junk) - 2);
+		assert_int_equal(s.n_sync_lost, 1);
+		assert_false(roce_mpa_stream_in_sync(&s));
 		assert_int_equal(g.n, 0);
 	}
 	/* an MPA frame announcing 600 bytes of private data */
@@ -1268,6 +1276,185 @@ static void test_stream_crc_bad_too_big_bad_length(void **state)
 		assert_int_equal(g.ev[0], ROCE_MPA_EV_BAD_FRAME);
 		assert_int_equal(g.n, 0);
 	}
+}
+
+
+/* seq of the RESYNC event (offset from seq0); ~0u when none */
+static uint32_t resync_at(const struct got *g, uint32_t seq0)
+{
+	for (unsigned i = 0; i < g->nev && i < 64; i++)
+		if (g->ev[i] == ROCE_MPA_EV_RESYNC)
+			return g->ev_seq[i] - seq0;
+	return ~0u;
+}
+
+/* feeds FPDUs [from, to) of bs one segment each, flagged as starting an FPDU */
+static void feed_fpdus(struct roce_mpa_stream *s, const struct built *bs, uint32_t seq0, unsigned from,
+		       unsigned to)
+{
+	for (unsigned i = from; i < to; i++)
+		feed(s, bs, seq0, bs->off[i], bs->off[i] + bs->wlen[i], ROCE_MPA_SEG_FPDU_START);
+}
+
+/* A wrong marker pointer in sync loses the framing; the FPDU of a later good
+ * marker resynchronises; nothing in between is reported. */
+static void test_stream_bad_marker(void **state)
+{
+	static struct conn c;
+	static struct built bad;
+	const uint32_t sb = 3000;
+	unsigned tested = 0, resynced = 0;
+
+	(void)state;
+	for (unsigned k = 1; k * 512 + 4 < SB.len - SB.start; k++) {
+		uint32_t mk = SB.start + k * 512, from = ~0u;
+		unsigned hit = 0, first = SB.nf;
+
+		for (unsigned i = 0; i < SB.nf; i++)
+			if (SB.off[i] <= mk && mk < SB.off[i] + SB.wlen[i])
+				hit = i;
+		/* where a later marker leads: the first FPDU starting after the bad
+		 * marker that holds (or is led by) a marker */
+		for (unsigned j = k + 1; SB.start + j * 512 + 4 <= SB.len && first == SB.nf; j++) {
+			uint32_t m = SB.start + j * 512;
+
+			for (unsigned i = hit + 1; i < SB.nf; i++)
+				if (SB.off[i] <= m && m < SB.off[i] + SB.wlen[i] && SB.off[i] >= mk + 4)
+					first = i;
+		}
+		bad = SB;
+		bad.b[mk + 2] ^= bad.b[mk + 3];  /* pointer byte-swapped */
+		bad.b[mk + 3] ^= bad.b[mk + 2];
+		bad.b[mk + 2] ^= bad.b[mk + 3];
+		if (bad.b[mk + 2] == bad.b[mk + 3])
+			continue;                /* swapping changes nothing */
+		conn_init(&c, sizeof(bufA), sizeof(bufB));
+		handshake(&c, 1, 0, sb);
+		feed(&c.b, &bad, sb, 0, bad.len, 0);
+		assert_int_equal(count_ev(&c.gb, ROCE_MPA_EV_MARKER_BAD), 1);
+		assert_int_equal(count_ev(&c.gb, ROCE_MPA_EV_SYNC_LOST), 1);
+		assert_int_equal(c.b.n_sync_lost, 1);
+		if (first < SB.nf) {
+			from = SB.off[first];
+			assert_int_equal(resync_at(&c.gb, sb), from);
+			assert_string_equal(last_resync, "marker");
+			assert_true(roce_mpa_stream_in_sync(&c.b));
+			resynced++;
+		} else {
+			assert_int_equal(resync_at(&c.gb, sb), ~0u);
+		}
+		/* delivered: those before the hit one, then from the resync on */
+		assert_int_equal(c.gb.n, hit + (SB.nf - first));
+		for (unsigned i = 0; i < c.gb.n; i++) {
+			assert_int_equal(c.gb.f[i].msn, i < hit ? i : first + (i - hit));
+			assert_true(c.gb.f[i].ok);
+		}
+		tested++;
+	}
+	assert_true(tested >= 10);
+	assert_true(resynced >= 5);
+}
+
+/* CRC, no markers: a bad length loses the framing; a segment-start FPDU with a
+ * bad CRC does not resynchronise, the next one with a good CRC does. */
+static void test_stream_crc_resync(void **state)
+{
+	static struct conn c;
+	static struct built bad;
+	const uint32_t sa = 0xffffff00u;
+
+	(void)state;
+	bad = SA;
+	bad.b[bad.off[5]] = 0;
+	bad.b[bad.off[5] + 1] = 3;                     /* ULPDU length 3 */
+	bad.b[bad.off[6] + bad.wlen[6] - 6] ^= 0x40;   /* FPDU 6: CRC bad */
+	conn_init(&c, sizeof(bufA), sizeof(bufB));
+	feed(&c.a, &bad, sa, 0, bad.start, 0);
+	feed(&c.b, &SB, 1, 0, SB.start, 0);
+	feed_fpdus(&c.a, &bad, sa, 0, bad.nf);
+	assert_int_equal(count_ev(&c.ga, ROCE_MPA_EV_BAD_LENGTH), 1);
+	assert_int_equal(c.a.n_sync_lost, 1);
+	assert_int_equal(c.a.n_resync, 1);
+	assert_int_equal(c.a.n_resync_heuristic, 0);
+	assert_int_equal(resync_at(&c.ga, sa), bad.off[7]);
+	assert_string_equal(last_resync, "crc");
+	assert_int_equal(c.a.n_skipped_bytes, bad.wlen[5] - 2 + bad.wlen[6]);
+	assert_int_equal(c.ga.n, 5 + bad.nf - 7);
+	for (unsigned i = 0; i < c.ga.n; i++) {
+		assert_int_equal(c.ga.f[i].msn, i < 5 ? i : 7 + (i - 5));
+		assert_int_equal(c.ga.f[i].crc, ROCE_MPA_CRC_GOOD);
+	}
+	assert_int_equal(c.a.n_crc_bad, 0);
+}
+
+/* Neither markers nor CRC: a bad length loses the framing; segments that do
+ * not start an FPDU are skipped; the next that does resynchronises as a
+ * heuristic. */
+static void test_stream_heuristic_resync(void **state)
+{
+	static struct conn c;
+	static struct built sn, sr;
+	const uint32_t sa = 400;
+
+	(void)state;
+	build_stream(&sn, ROCE_MPA_REQ, 0, 0, 0);
+	build_stream(&sr, ROCE_MPA_REP, 0, 0, 0);
+	sn.b[sn.off[5]] = 0;
+	sn.b[sn.off[5] + 1] = 2;
+	conn_init(&c, sizeof(bufA), sizeof(bufB));
+	feed(&c.a, &sn, sa, 0, sn.start, 0);
+	feed(&c.b, &sr, 1, 0, sr.start, 0);
+	assert_int_equal(c.a.crc, 0);
+	assert_int_equal(c.a.crc_known, 1);
+	feed_fpdus(&c.a, &sn, sa, 0, 6);
+	feed(&c.a, &sn, sa, sn.off[6], sn.off[7], 0);  /* not flagged: skipped */
+	assert_false(roce_mpa_stream_in_sync(&c.a));
+	assert_int_equal(c.ga.n, 5);
+	feed_fpdus(&c.a, &sn, sa, 7, sn.nf);
+	assert_int_equal(c.a.n_sync_lost, 1);
+	assert_int_equal(c.a.n_resync, 1);
+	assert_int_equal(c.a.n_resync_heuristic, 1);
+	assert_string_equal(last_resync, "heuristic");
+	assert_int_equal(resync_at(&c.ga, sa), sn.off[7]);
+	assert_int_equal(c.a.n_skipped_bytes, sn.wlen[5] - 2 + sn.wlen[6]);
+	assert_int_equal(c.ga.n, 5 + sn.nf - 7);
+	for (unsigned i = 0; i < c.ga.n; i++)
+		assert_int_equal(c.ga.f[i].msn, i < 5 ? i : 7 + (i - 5));
+
+	/* markers but no CRC: a segment start is not enough, only a marker */
+	{
+		struct roce_mpa_stream s;
+		struct got g;
+
+		memset(&g, 0, sizeof(g));
+		roce_mpa_stream_init(&s, bufB, sizeof(bufB), on_fpdu, on_event, &g);
+		roce_mpa_stream_set(&s, 1, 1, 0);
+		feed(&s, &sn, 0, 1, 30, 0);                 /* out of sync */
+		feed(&s, &sn, 0, sn.off[3], sn.off[4], ROCE_MPA_SEG_FPDU_START);
+		assert_int_equal(g.n, 0);
+		assert_int_equal(s.n_resync, 0);
+	}
+}
+
+/* A DDP header no sender writes, without a CRC: framing lost, not reported. */
+static void test_stream_bad_header(void **state)
+{
+	static struct conn c;
+	static struct built sn, sr;
+
+	(void)state;
+	build_stream(&sn, ROCE_MPA_REQ, 0, 0, 0);
+	build_stream(&sr, ROCE_MPA_REP, 0, 0, 0);
+	sn.b[sn.off[4] + 2] = (uint8_t)((sn.b[sn.off[4] + 2] & ~ROCE_DDP_DV_MASK) | 2);  /* DDP version 2 */
+	conn_init(&c, sizeof(bufA), sizeof(bufB));
+	feed(&c.a, &sn, 9, 0, sn.start, 0);
+	feed(&c.b, &sr, 1, 0, sr.start, 0);
+	feed(&c.a, &sn, 9, sn.start, sn.len, 0);
+	assert_int_equal(count_ev(&c.ga, ROCE_MPA_EV_BAD_HEADER), 1);
+	assert_int_equal(c.a.n_sync_lost, 1);
+	assert_int_equal(c.ga.n, 4);
+	/* judged once its first 48 bytes (length, DDP, RDMAP) were in */
+	assert_int_equal(c.a.n_skipped_bytes, sn.len - (sn.off[4] + 2 + ROCE_DDP_UNTAGGED_LEN + ROCE_RDMAP_ATOMIC_REQ_LEN));
 }
 
 /* A capture that starts mid-stream: the caller knows the start and markers. */
@@ -1374,6 +1561,10 @@ int main(void)
 		cmocka_unit_test(test_stream_gap_without_markers),
 		cmocka_unit_test(test_stream_crc_bad_too_big_bad_length),
 		cmocka_unit_test(test_stream_mid_stream_start),
+		cmocka_unit_test(test_stream_bad_marker),
+		cmocka_unit_test(test_stream_crc_resync),
+		cmocka_unit_test(test_stream_heuristic_resync),
+		cmocka_unit_test(test_stream_bad_header),
 		cmocka_unit_test(test_segment_walk),
 	};
 

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * detail.h — the detail view's lines: built in full, then scrolled.
+ */
+#ifndef ROCETOP_TUI_DETAIL_H
+#define ROCETOP_TUI_DETAIL_H
+
+#include "view.h"
+
+struct dlines {
+	int n, cap;
+	struct dline {
+		attr_t a;
+		char s[320];
+	} *l;
+};
+
+void ln(struct dlines *L, attr_t a, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void row2(struct dlines *L, attr_t a, const char *label, const char *va, const char *vb);
+void counters_rows(struct tui *v, struct dlines *L, const struct flow *f, const struct flow *p, uint64_t now);
+void psn_state(struct tui *v, struct dlines *L, const char *dir, const struct flow *f);
+void timeline(struct tui *v, struct dlines *L, const char *dir, const struct flow *f, uint32_t idx1, int width);
+void recent_events(struct tui *v, struct dlines *L, uint32_t idx1[2], const char *dirs[2]);
+
+#endif

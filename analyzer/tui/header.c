@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * header.c — the five lines on top of every screen: source and state,
+ * capture-wide totals and rates, anomalies, PFC and drops, fabric mode, sort
+ * and filter.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "view.h"
+
+struct sums {
+	uint64_t requests, retx, nak_seq, nak_other, rnr, cnp, ecn_ce, icrc_bad, dup, oosr;
+	uint32_t connections;
+};
+
+static void sums_get(const struct engine *e, struct sums *s)
+{
+	memset(s, 0, sizeof *s);
+	s->retx = e->ev.retransmissions;
+	s->nak_seq = e->ev.nak_seq_err;
+	s->rnr = e->ev.rnr_nak;
+	s->cnp = e->ev.cnp;
+	s->ecn_ce = e->ev.ecn_ce;
+	s->icrc_bad = e->ev.icrc_bad;
+	s->dup = e->ev.duplicate_request;
+	s->oosr = e->ev.out_of_seq_request;
+	for (uint32_t i = 0; i < e->nflows; i++) {
+		const struct flow *f = &e->flows[i];
+		const struct roce_seq_anom *x = anom(f);
+
+		if (f->peer > i + 1)
+			s->connections++;
+		if (f->kind == FK_IWARP)
+			continue;
+		s->requests += f->u.seq.requests;
+		s->retx += x->retransmissions;
+		s->nak_seq += x->nak_seq_err;
+		s->nak_other += x->nak_invalid_request + x->nak_remote_access + x->nak_remote_op + x->nak_other;
+		s->rnr += x->rnr_nak;
+		s->cnp += f->u.seq.cnp;
+		s->ecn_ce += f->u.seq.ecn_ce;
+		s->icrc_bad += f->u.seq.icrc_bad;
+		s->dup += x->duplicate_request;
+		s->oosr += x->out_of_seq_request;
+	}
+}
+
+/* The sum of the flows' RATE 2s column: the header's rate agrees with the rows. */
+static double flows_rate(const struct engine *e, uint64_t now)
+{
+	double sum = 0, r[3];
+
+	for (uint32_t i = 0; i < e->nflows; i++) {
+		flow_rates(e, &e->flows[i], now, r);
+		sum += r[0];
+	}
+	return sum;
+}
+
+static void title_line(struct tui *v, int y, uint64_t now)
+{
+	char clock[64] = "", st[96] = "";
+	time_t sec = (time_t)(now / 1000000000ull);
+	struct tm tm;
+	int x;
+
+	if (now && localtime_r(&sec, &tm))
+		strftime(clock, sizeof clock, "%Y-%m-%d %H:%M:%S %Z", &tm);
+	if (source_live(v->src)) {
+		snprintf(st, sizeof st, "live %s", source_name(v->src));
+	} else {
+		double sp = source_speed(v->src);
+
+		if (sp > 0)
+			snprintf(st, sizeof st, "replay %s at %gx", source_name(v->src), sp);
+		else
+			snprintf(st, sizeof st, "replay %s as fast as possible", source_name(v->src));
+	}
+	put(y, 0, pair_attr(v, P_TITLE), "rocetop %s  %s", v->cfg->version ? v->cfg->version : "", st);
+	x = (int)strlen(v->cfg->version ? v->cfg->version : "") + (int)strlen(st) + 11;
+	if (v->failed)
+		put(y, x, pair_attr(v, P_BAD), "[capture failed]"), x += 17;
+	else if (v->ended)
+		put(y, x, pair_attr(v, P_GOOD), "[end of capture]"), x += 17;
+	if (v->paused)
+		put(y, x, pair_attr(v, P_WARN) | A_REVERSE, "[PAUSED]"), x += 9;
+	if (v->cfg->prom_addr)
+		put(y, x, A_NORMAL, " metrics http://%s/metrics", v->cfg->prom_addr);
+	put(y, COLS - (int)strlen(clock) - 1 > x ? COLS - (int)strlen(clock) - 1 : COLS, A_NORMAL, "%s", clock);
+}
+
+/* Frames, rates (now: the flows' RATE 2s summed; avg: every frame over the
+ * capture so far), flows and what the frames were. */
+static void totals_line(struct tui *v, int y, uint64_t now, const struct sums *s)
+{
+	const struct engine *e = v->e;
+	const struct engine_totals *t = &e->t;
+	uint64_t roce = t->roce[1] + t->roce[2] + t->roce[3] + t->roce[4];
+	double pps, bps;
+	char r2[24], avg[24];
+
+	rates_now(v, &pps, &bps);
+	rate_str(flows_rate(e, now), r2, sizeof r2);
+	rate_str(engine_avg_bps(e), avg, sizeof avg);
+	put(y, 0, A_NORMAL, "frames %" PRIu64 "  %.1f pkt/s  rate 2s %s  avg %s over %.3f s  flows %" PRIu32 " (%" PRIu64
+	    " evicted)  connections %" PRIu32 "  RoCE %" PRIu64 "  iWARP %" PRIu64 "  other %" PRIu64,
+	    t->frames, pps, r2, avg, t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0,
+	    e->nflows, t->evicted, s->connections, roce, t->iwarp, t->roce[0] > t->iwarp ? t->roce[0] - t->iwarp : 0);
+}
+
+static void anomalies_line(struct tui *v, int y, const struct sums *s)
+{
+	const struct engine_totals *t = &v->e->t;
+	uint64_t roce = t->roce[1] + t->roce[2] + t->roce[3] + t->roce[4];
+	char buf[512];
+	int x = 0;
+
+	snprintf(buf, sizeof buf, "retransmit %.2f%% (%" PRIu64 " of %" PRIu64 " requests)",
+		 s->requests ? 100.0 * (double)s->retx / (double)s->requests : 0.0, s->retx, s->requests);
+	put(y, x, s->retx ? pair_attr(v, P_WARN) : A_NORMAL, "%s", buf);
+	x += (int)strlen(buf) + 2;
+	snprintf(buf, sizeof buf, "NAKs %" PRIu64 " (seq %" PRIu64 ", other %" PRIu64 ")  RNR %" PRIu64,
+		 s->nak_seq + s->nak_other, s->nak_seq, s->nak_other, s->rnr);
+	put(y, x, s->nak_seq + s->nak_other + s->rnr ? pair_attr(v, P_BAD) : A_NORMAL, "%s", buf);
+	x += (int)strlen(buf) + 2;
+	snprintf(buf, sizeof buf, "CNPs %" PRIu64 "  ECN CE %.2f%% (%" PRIu64 ")", t->cnp,
+		 roce ? 100.0 * (double)t->roce_ce / (double)roce : 0.0, t->roce_ce);
+	put(y, x, t->cnp + t->roce_ce ? pair_attr(v, P_INFO) : A_NORMAL, "%s", buf);
+	x += (int)strlen(buf) + 2;
+	put(y, x, t->icrc[ROCE_ICRC_BAD] ? pair_attr(v, P_ICRC) : A_NORMAL, "ICRC bad %" PRIu64,
+	    t->icrc[ROCE_ICRC_BAD]);
+}
+
+/* PFC pauses; returns where the drops go. */
+static int pfc_part(struct tui *v, int y)
+{
+	const struct engine *e = v->e;
+	uint64_t pfc[8] = { 0 }, pfc_all = 0;
+	char buf[512];
+	int n;
+
+	for (uint32_t i = 0; i < e->nports; i++)
+		for (int k = 0; k < 8; k++) {
+			pfc[k] += e->ports[i].pfc[k].pauses;
+			pfc_all += e->ports[i].pfc[k].pauses;
+		}
+	n = snprintf(buf, sizeof buf, "PFC pauses by priority");
+	for (int k = 0; k < 8; k++)
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " %d:%" PRIu64, k, pfc[k]);
+	snprintf(buf + n, sizeof buf - (size_t)n, "  802.3x %" PRIu64 "  QCN CNM %" PRIu64, e->t.pause_frames,
+		 e->t.cnm);
+	put(y, 0, pfc_all || e->t.pause_frames ? pair_attr(v, P_BAD) : A_NORMAL, "%s", buf);
+	return (int)strlen(buf) + 2;
+}
+
+static void pfc_drops_line(struct tui *v, int y)
+{
+	char buf[512];
+	int x = pfc_part(v, y), n;
+	uint64_t any = 0;
+
+	if (!source_live(v->src)) {
+		put(y, x, A_NORMAL, "drops: none (file)");
+		return;
+	}
+	n = snprintf(buf, sizeof buf, "drops");
+	for (unsigned i = 0; i < source_count(v->src); i++) {
+		struct source_stats ss;
+
+		source_stats(v->src, i, &ss);
+		if (ss.valid)
+			n += snprintf(buf + n, sizeof buf - (size_t)n, " %s %" PRIu64 "/%" PRIu64 " of %" PRIu64,
+				      source_iface(v->src, i), ss.drop, ss.ifdrop, ss.recv);
+		else
+			n += snprintf(buf + n, sizeof buf - (size_t)n, " %s ?", source_iface(v->src, i));
+		any |= ss.drop | ss.ifdrop;
+	}
+	put(y, x, any ? pair_attr(v, P_BAD) | A_REVERSE : A_NORMAL, "%s", buf);
+}
+
+static void fabric_line(struct tui *v, int y)
+{
+	const struct engine *e = v->e;
+	enum fabric_mode fm = engine_fabric_mode(e, NULL, 0);
+	char buf[512];
+	int n = snprintf(buf, sizeof buf, "fabric %s   sort %s %s", fabric_mode_name(fm), cols[v->sort].name,
+			 (cols[v->sort].desc ^ v->rev) ? "(high first)" : "(low first)");
+
+	if (v->filter[0])
+		snprintf(buf + n, sizeof buf - (size_t)n, "   filter \"%s\": %" PRIu32 " of %" PRIu32 " flows",
+			 v->filter, v->nrows, e->nflows);
+	put(y, 0, A_NORMAL, "%s", buf);
+}
+
+/* Draws the header; returns the first row below it. */
+int draw_header(struct tui *v, uint64_t now)
+{
+	struct sums s;
+
+	sums_get(v->e, &s);
+	title_line(v, 0, now);
+	totals_line(v, 1, now, &s);
+	anomalies_line(v, 2, &s);
+	pfc_drops_line(v, 3);
+	fabric_line(v, 4);
+	return 5;
+}

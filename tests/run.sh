@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# run.sh — runs the test suite's independent jobs side by side.
+#
+#   tests/run.sh [-j N] [-b BUILD:SAN]... -- JOB...
+#
+# A JOB is a unit binary named relative to the build directory
+# (tests/test_flow), a test script (tests/cli.sh, tests/difftest.py) or
+# fuzz:NAME (a short libFuzzer run of $BUILD/fuzz/NAME). Every job runs once
+# per -b build (fuzz jobs once, with the first build). Each job's output goes
+# to its own log, shown in full when the job fails; a one-line verdict with
+# its wall time is printed when it ends. The same script never runs twice at
+# once (its two builds run one after the other inside one job), so scripts
+# only need to keep apart from *other* scripts: they use per-PID names for
+# namespaces, tmux sockets and temporary directories.
+#
+# Exit status: 0 when every job passed, 1 otherwise.
+set -u
+
+jobs_max=$(nproc 2>/dev/null || echo 2)
+builds=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-j) jobs_max=$2; shift 2 ;;
+	-b) builds+=("$2"); shift 2 ;;
+	--) shift; break ;;
+	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+[ ${#builds[@]} -gt 0 ] || builds=("${BUILD:-build}:${SAN:-0}")
+[ $# -gt 0 ] || { echo "run.sh: no jobs" >&2; exit 2; }
+
+logdir=$(mktemp -d /tmp/rocetop-check.XXXXXX)
+trap 'rm -rf "$logdir"' EXIT
+FUZZ_SECONDS=${FUZZ_SECONDS:-10}
+
+# One job: every build in turn; stops at the first failure.
+run_job() {
+	local job=$1 b build san
+	for b in "${builds[@]}"; do
+		build=${b%%:*}; san=${b##*:}
+		echo "---- $job ($build)"
+		case $job in
+		fuzz:*)
+			local n=${job#fuzz:}
+			mkdir -p "$build/fuzz/corpus-$n" || return 1
+			"$build/fuzz/$n" -max_total_time="$FUZZ_SECONDS" -max_len=2048 \
+				-print_final_stats=0 "$build/fuzz/corpus-$n" fuzz/seeds 2>&1 | tail -n 2
+			[ "${PIPESTATUS[0]}" = 0 ] || return 1
+			return 0 ;;
+		*.py) BUILD=$build SAN=$san python3 "$job" || return 1 ;;
+		*.sh) BUILD=$build SAN=$san "$job" || return 1 ;;
+		*) "$build/$job" || return 1 ;;
+		esac
+	done
+}
+
+now() { date +%s.%N; }
+
+declare -A pid_job pid_start pid_log
+failed=()
+i=0
+running=0
+start_all=$(now)
+
+reap() {
+	local pid rc
+	wait -n -p pid
+	rc=$?
+	local job=${pid_job[$pid]} log=${pid_log[$pid]}
+	local secs
+	secs=$(awk -v a="${pid_start[$pid]}" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}')
+	if [ "$rc" = 0 ]; then
+		printf 'ok    %6ss  %s\n' "$secs" "$job"
+	else
+		printf 'FAIL  %6ss  %s (exit %s); its output:\n' "$secs" "$job" "$rc"
+		sed 's/^/    /' "$log"
+		failed+=("$job")
+	fi
+	unset "pid_job[$pid]" "pid_start[$pid]" "pid_log[$pid]"
+	running=$((running - 1))
+}
+
+for job in "$@"; do
+	while [ "$running" -ge "$jobs_max" ]; do reap; done
+	i=$((i + 1))
+	log="$logdir/$i.log"
+	run_job "$job" >"$log" 2>&1 &
+	pid_job[$!]=$job; pid_start[$!]=$(now); pid_log[$!]=$log
+	running=$((running + 1))
+done
+while [ "$running" -gt 0 ]; do reap; done
+
+total=$(awk -v a="$start_all" -v b="$(now)" 'BEGIN{printf "%.0f", b-a}')
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "check: ${#failed[@]} of $# jobs failed in ${total}s: ${failed[*]}"
+	exit 1
+fi
+echo "check: all $# jobs passed in ${total}s (builds: ${builds[*]})"
