@@ -50,7 +50,7 @@ TOOL_SRCS := $(sort $(wildcard tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(BUILD)/tools/%)
 
 # roce.h and the headers it includes
-PUBLIC_HEADERS := lib/roce.h lib/codec/iwarp.h lib/codec/dcb.h lib/analysis/seq.h lib/transport/qp.h
+PUBLIC_HEADERS := lib/roce.h lib/codec/iwarp.h lib/codec/dcb.h lib/analysis/seq.h lib/analysis/rtt.h lib/transport/qp.h
 LIBA   := $(BUILD)/lib/libroce.a
 LIBSO  := $(BUILD)/lib/libroce.so.$(VERSION)
 LIBPC  := $(BUILD)/lib/libroce.pc
@@ -62,7 +62,7 @@ LIBPIC_A := $(BUILD)/lib/libroce_pic.a
 
 # Test scripts run by check-one, each with BUILD in its environment, in this
 # order; fragments below may append to it.
-CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh \
+CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh \
                  tests/exports.sh tests/caps.sh
 
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
@@ -72,7 +72,7 @@ PLUGIN :=
 -include target/target.mk
 
 .PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
-        have-deps golden difftest interop fixtures bench-gen bench-lab \
+        have-deps golden difftest interop fixtures bench-gen bench-lab bench-live \
         dist-build print-public-headers print-programs print-plugin deb check-deb
 .DEFAULT_GOAL := all
 
@@ -241,6 +241,10 @@ bench: all
 
 bench-gen: all
 	BUILD=$(BUILD) bench/gen.sh
+
+# live capture under load on a veth pair: rocetop vs tcpdump (root)
+bench-live: all
+	BUILD=$(BUILD) bench/live.sh
 
 # rocegen client against a lab guest vs the guests' own ib_write_bw (needs the lab)
 bench-lab: all

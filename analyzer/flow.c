@@ -43,6 +43,18 @@ const char *flow_pair_name(int how)
 	return how >= 0 && how <= FP_TCP ? n[how] : "?";
 }
 
+int flow_icrc_unverifiable(const struct engine *e, const struct flow *f, uint64_t *bad, uint64_t *frames)
+{
+	const struct flow *p = flow_peer(e, f);
+
+	*bad = *frames = 0;
+	if (f->kind == FK_IWARP)
+		return 0;
+	*bad = f->u.seq.icrc_bad + (p ? p->u.seq.icrc_bad : 0);
+	*frames = f->packets + (p ? p->packets : 0);
+	return *bad >= ICRC_UNVERIFIABLE_MIN && *bad * 2 > *frames;
+}
+
 const char *flow_ulp_name(const struct flow *f)
 {
 	return f->ulp && f->ulp <= sizeof ulp_names / sizeof ulp_names[0] ? ulp_names[f->ulp - 1] : NULL;
@@ -109,7 +121,8 @@ int engine_init(struct engine *e, const struct engine_cfg *cfg)
 	e->host_tab = calloc(256, sizeof *e->host_tab);
 	e->pair_cache = calloc(PAIR_CACHE, sizeof *e->pair_cache);
 	e->cm = calloc(CM_MAX, sizeof *e->cm);
-	if (!e->heads || !e->host_tab || !e->pair_cache || !e->cm) {
+	e->rtt = roce_rtt_new(e->cfg.rtt_mem);
+	if (!e->heads || !e->host_tab || !e->pair_cache || !e->cm || !e->rtt) {
 		engine_free(e);
 		return -1;
 	}
@@ -123,6 +136,16 @@ int engine_init(struct engine *e, const struct engine_cfg *cfg)
 	return 0;
 }
 
+uint32_t flow_rtt_q_us(const struct engine *e, const struct flow *f, enum roce_rtt_which w, double q)
+{
+	uint64_t ns;
+
+	if (f->kind == FK_IWARP || roce_rtt_quantile(e->rtt, &f->u.seq, w, q, &ns))
+		return 0;
+	ns = (ns + 500) / 1000;
+	return ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+}
+
 void engine_free(struct engine *e)
 {
 	if (e->flows)
@@ -133,6 +156,8 @@ void engine_free(struct engine *e)
 		free(e->anom_free[i]);
 	free(e->anom_free);
 	free(e->spare);
+	roce_rtt_free(e->rtt);
+	e->rtt = NULL;
 	free(e->flows);
 	free(e->heads);
 	free(e->hosts);
@@ -355,6 +380,7 @@ static void evict(struct engine *e, struct flow *f)
 			e->ev.rnr_nak += x->rnr_nak;
 		}
 		anom_release(e, f->u.seq.x);
+		roce_rtt_drop(e->rtt, &f->u.seq);
 	}
 	e->t.evicted++;
 }
@@ -646,10 +672,11 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 	unsigned in = icrc == ROCE_ICRC_BAD ? ROCE_SEQ_IN_ICRC_BAD : 0;
 	int kind;
 
-	/* ECN of the IP header, or of the GRH on RoCEv1 */
-	if ((p->ip_version || p->grh_off) && p->ecn == 3)
+	/* ECN of the IP header, or of the GRH on RoCEv1 (not of a frame with a
+	 * bad ICRC: the receiver drops it, nothing of it is analysed) */
+	if (!in && (p->ip_version || p->grh_off) && p->ecn == 3)
 		e->t.roce_ce++;
-	else if ((p->ip_version || p->grh_off) && p->ecn)
+	else if (!in && (p->ip_version || p->grh_off) && p->ecn)
 		e->t.roce_ect++;
 	if (!p->bth_off || !(p->present & ROCE_LBIT(ROCE_L_BTH)) || (p->truncated & ROCE_LBIT(ROCE_L_BTH)))
 		return;
@@ -657,7 +684,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		return;
 	kind = kind_of(p->opcode);
 	if (p->opcode == ROCE_OPCODE_CNP) {
-		e->t.cnp++;
+		e->t.cnp += !in;
 		f = flow_find(e, src, dst, p->dqpn, 0);
 		if (f)
 			kind = f->kind;
@@ -669,13 +696,15 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 	oi = roce_opcode_info(p->opcode);
 	if (f->kind != FK_RC && f->kind != FK_XRC) {
 		/* UC, UD: no responder to model; count what is there */
+		if (in) {
+			f->u.seq.icrc_bad++;
+			return;
+		}
 		if (p->opcode == ROCE_OPCODE_CNP)
 			f->u.seq.cnp++;
 		if (p->ecn == 3)
 			f->u.seq.ecn_ce++;
-		if (in)
-			f->u.seq.icrc_bad++;
-		else if (oi)
+		if (oi)
 			count_message(f, p, oi);
 		return;
 	}
@@ -685,6 +714,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		if (!e->spare)
 			return;
 		roce_seq_request(&f->u.seq, p, ts, in, &e->spare, &v);
+		roce_rtt_packet(e->rtt, &f->u.seq, p, ts, &v);
 		if (!e->spare)
 			e->anom_live++;
 		if (!f->peer)
@@ -700,6 +730,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		}
 		ensure_spare(e);
 		roce_seq_response(&t->u.seq, p, ts, in, &e->spare, &v);
+		roce_rtt_packet(e->rtt, &t->u.seq, p, ts, &v);
 		if (!e->spare)
 			e->anom_live++;
 	}

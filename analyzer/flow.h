@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include "roce.h"
 #include "seq.h"
+#include "rtt.h"
 
 enum flow_kind {
 	FK_RC = 1,
@@ -122,6 +123,7 @@ struct engine_cfg {
 	uint32_t pmtu;            /* bytes, default 1024 */
 	uint64_t link_bps;        /* default 100 Gb/s */
 	int check_icrc;           /* default 1 */
+	uint64_t rtt_mem;         /* RTT table + histograms cap, bytes (0: rtt.h's default) */
 };
 
 /* Capture-wide totals (also those of the listing's closing lines). */
@@ -163,6 +165,7 @@ struct engine {
 	uint32_t nports;
 	uint32_t (*pair_cache)[2];/* tag, flow index + 1 */
 	struct roce_seq_anom *spare;
+	struct roce_rtt *rtt;     /* outstanding requests and RTT histograms of all flows */
 	struct roce_seq_anom **anom_free;
 	uint32_t n_anom_free, anom_free_cap;
 	uint64_t anom_live;       /* anomaly blocks attached to live flows */
@@ -194,11 +197,20 @@ static inline struct flow *flow_peer(const struct engine *e, const struct flow *
 
 /* Rates in bits per second at time now_ns (decayed to it). */
 void flow_rates(const struct engine *e, const struct flow *f, uint64_t now_ns, double bps[3]);
+/* RTT quantile q of a flow's requests in whole microseconds (rounded);
+ * 0 when it has no samples or its histogram was evicted. */
+uint32_t flow_rtt_q_us(const struct engine *e, const struct flow *f, enum roce_rtt_which w, double q);
 /* Average rates in bits per second: a flow's over its life (first to last
  * packet; 0 for a single packet), the capture's from its first frame to its
  * last (every frame). */
 double flow_avg_bps(const struct engine *e, const struct flow *f);
 double engine_avg_bps(const struct engine *e);
+/* 1 when most frames of a flow's connection (both directions) fail the ICRC
+ * check, and at least ICRC_UNVERIFIABLE_MIN do: more likely a wrong ICRC
+ * recipe or a middlebox rewriting headers than corruption; with the totals
+ * (bad ICRCs, frames) of the connection. */
+#define ICRC_UNVERIFIABLE_MIN 3
+int flow_icrc_unverifiable(const struct engine *e, const struct flow *f, uint64_t *bad, uint64_t *frames);
 /* "10.0.0.1", "fe80::1" */
 const char *host_str(const struct engine *e, uint32_t host, char *buf, size_t cap);
 const char *flow_ulp_name(const struct flow *f);

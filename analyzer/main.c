@@ -49,6 +49,8 @@ static void usage(FILE *f)
 		"  -r, --read FILE        read a pcap or pcapng capture\n"
 		"  -i, --interface IFACE  capture live from IFACE (repeat for several)\n"
 		"  -B, --buffer-size KiB  kernel capture buffer per interface (default 32768)\n"
+		"      --buffer-frames N  ... or larger, to hold N frames of the interface's MTU\n"
+		"                         (up to the snaplen; default 8192)\n"
 		"  -s, --snaplen BYTES    bytes captured per frame (default 9216)\n"
 		"  -w, --write FILE       also save the frames read to a pcap file\n"
 		"      --speed X          replay at X times the capture's pace (0: as fast as possible;\n"
@@ -57,6 +59,7 @@ static void usage(FILE *f)
 		"  -Z, --relinquish-privileges USER  become USER once the capture is open\n"
 		"      --prometheus ADDR:PORT  serve GET /metrics (Prometheus text format) there\n"
 		"      --prometheus-max-flows N  flows with per-flow series (largest by packets; default 1000)\n"
+		"      --linger           after a replay, keep serving --prometheus until SIGINT/SIGTERM\n"
 		"      --packets          list frames one per line (tcpdump-like)\n"
 		"      --json             with --packets: one JSON object per frame; without:\n"
 		"                         JSON lines (snapshots with -d/-n, then the summary)\n"
@@ -74,6 +77,7 @@ static void usage(FILE *f)
 		"                         (256..4096, default 1024)\n"
 		"      --link-speed SPEED link speed for PFC pause time (100G, 25G, 10000M; default 100G)\n"
 		"      --max-flows N      flow table size; least recently seen evicted (default 1000000)\n"
+		"      --rtt-memory KiB   cap for outstanding requests and RTT histograms (default 262144)\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          print the version\n");
 }
@@ -171,16 +175,38 @@ struct run {
 	int progress_shown;
 };
 
+static void drop_counts(struct report_drop_counts *d, const struct source_stats *st, const char *name)
+{
+	d->name = name;
+	d->received = st->recv;
+	d->dropped = st->drop;
+	d->freezes = st->freeze;
+	d->if_dropped = st->ifdrop;
+	d->ring_frames = st->ring_frames;
+}
+
 static void update_drops(struct run *r, struct source *src)
 {
-	struct source_stats st;
+	struct report_drops *d = &r->ctx.drops;
 
-	source_stats_total(src, &st);
-	if (r->ctx.live && st.valid) {
-		r->ctx.drops.valid = 1;
-		r->ctx.drops.received = st.recv;
-		r->ctx.drops.dropped = st.drop;
-		r->ctx.drops.if_dropped = st.ifdrop;
+	if (!r->ctx.live)
+		return;
+	memset(d, 0, sizeof *d);
+	for (unsigned i = 0; i < source_count(src) && d->n < REPORT_MAX_IFACES; i++) {
+		struct source_stats st;
+		struct report_drop_counts *one = &d->iface[d->n];
+
+		source_stats(src, i, &st);
+		if (!st.valid)
+			continue;
+		drop_counts(one, &st, source_iface(src, i));
+		d->n++;
+		d->valid = 1;
+		d->sum.received += one->received;
+		d->sum.dropped += one->dropped;
+		d->sum.freezes += one->freezes;
+		d->sum.if_dropped += one->if_dropped;
+		d->sum.ring_frames += one->ring_frames;
 	}
 }
 
@@ -251,7 +277,8 @@ static void progress(struct run *r, uint64_t frames, int done)
 int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
-	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP };
+	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
+	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -270,6 +297,7 @@ int main(int argc, char **argv)
 		{ "link-speed", required_argument, NULL, OPT_SPEED },
 		{ "max-flows", required_argument, NULL, OPT_MAXFLOWS },
 		{ "buffer-size", required_argument, NULL, 'B' },
+		{ "buffer-frames", required_argument, NULL, OPT_BUFFRAMES },
 		{ "snaplen", required_argument, NULL, 's' },
 		{ "write", required_argument, NULL, 'w' },
 		{ "speed", required_argument, NULL, OPT_REPLAY },
@@ -277,6 +305,8 @@ int main(int argc, char **argv)
 		{ "relinquish-privileges", required_argument, NULL, 'Z' },
 		{ "prometheus", required_argument, NULL, OPT_PROM },
 		{ "prometheus-max-flows", required_argument, NULL, OPT_PROM_MAX },
+		{ "linger", no_argument, NULL, OPT_LINGER },
+		{ "rtt-memory", required_argument, NULL, OPT_RTTMEM },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -295,7 +325,7 @@ int main(int argc, char **argv)
 	struct engine_cfg ecfg = { .max_flows = 1000000, .pmtu = 1024, .link_bps = 100000000000ull,
 				   .check_icrc = 1 };
 	static struct run run;
-	int packets = 0, json = 0, batch = 0, c, rc = 0, ndopt = 0, have_delay = 0;
+	int packets = 0, json = 0, batch = 0, c, rc = 0, ndopt = 0, have_delay = 0, linger = 0;
 	long long count = -1, iterations = -1;
 	double delay = 2;
 	uint64_t no = 0, v64;
@@ -319,6 +349,13 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			*(c == 'B' ? &scfg.buffer_kib : &scfg.snaplen) = (int)v64;
+			break;
+		case OPT_BUFFRAMES:
+			if (parse_u64(optarg, 1, 16777216, &v64)) {
+				fprintf(stderr, "rocetop: bad --buffer-frames '%s' (1 to 16777216)\n", optarg);
+				return 2;
+			}
+			scfg.buffer_frames = (unsigned)v64;
 			break;
 		case 'w': wfile = optarg; break;
 		case 'Z': user = optarg; break;
@@ -400,6 +437,16 @@ int main(int argc, char **argv)
 			}
 			ecfg.max_flows = (uint32_t)v64;
 			break;
+		case OPT_RTTMEM:
+			if (parse_u64(optarg, 16, (uint64_t)1 << 30, &v64)) {
+				fprintf(stderr, "rocetop: bad --rtt-memory '%s' (KiB, 16 or more)\n", optarg);
+				return 2;
+			}
+			ecfg.rtt_mem = v64 << 10;
+			break;
+		case OPT_LINGER:
+			linger = 1;
+			break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("rocetop %s\n", ROCETOP_VERSION); return 0;
 		default: usage(stderr); return 2;
@@ -448,6 +495,10 @@ int main(int argc, char **argv)
 	scfg.timeout_ms = tui ? 0 : 100;   /* batch: wake up for snapshots on a quiet link */
 	if (scfg.speed < 0)
 		scfg.speed = tui && file ? 1 : 0;
+	if (linger && !prom_addr) {
+		fprintf(stderr, "rocetop: --linger needs --prometheus (see --help)\n");
+		return 2;
+	}
 	src = source_open(&scfg, &what, err, sizeof err);
 	free(filter);
 	if (!src) {
@@ -571,6 +622,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno ? errno : EIO));
 		rc = 1;
 	}
+	/* --linger: the final values stay scrapeable until we are told to stop */
+	while (linger && prom && !packets && !stop)
+		source_wait(src, 200);
 	if (!packets)
 		engine_free(&run.eng);
 	prom_close(prom);

@@ -168,6 +168,23 @@ static int flow_value(const struct flow *f, int m, uint64_t *v)
 }
 
 /* The k largest flows by packets (a min-heap of k), largest first. */
+/* One per-interface capture counter: which 0 received, 1 dropped, 2 ring
+ * full, 3 interface drops (absent when /proc/net/dev does not list it). */
+static void capture_counter(FILE *f, const struct source *src, const struct source_stats *st, unsigned n,
+			    const char *name, const char *help, int which)
+{
+	head(f, name, "counter", help);
+	for (unsigned i = 0; i < n; i++) {
+		const uint64_t v[] = { st[i].recv, st[i].drop, st[i].freeze, st[i].ifdrop };
+
+		if (!st[i].valid || (which == 3 && !st[i].ifdrop_valid))
+			continue;
+		fprintf(f, "%s{iface=\"", name);
+		esc(f, source_iface(src, i));
+		fprintf(f, "\"} %" PRIu64 "\n", v[which]);
+	}
+}
+
 static uint32_t top_flows(const struct engine *e, uint32_t k, uint32_t *out)
 {
 	uint32_t n = 0;
@@ -225,6 +242,94 @@ static uint32_t top_flows(const struct engine *e, uint32_t k, uint32_t *out)
 	return n;
 }
 
+/* ---- RTT histograms ----------------------------------------------------------------------- */
+
+static const double rtt_le[] = { 1e-6, 2.5e-6, 5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3,
+				 5e-3, 1e-2, 2.5e-2, 5e-2, 0.1, 0.25, 0.5, 1, 2.5, 5, 10 };
+#define N_LE (sizeof rtt_le / sizeof rtt_le[0])
+
+struct rtt_acc {
+	uint64_t le[N_LE];
+	uint64_t n, sum_ns;
+};
+
+/* Adds a flow's samples; a flow whose histogram the memory cap took counts in +Inf only. */
+static void rtt_acc_add(struct rtt_acc *a, const struct engine *e, const struct flow *fl, enum roce_rtt_which w)
+{
+	const struct roce_rtt_stat *s = roce_rtt_stat(&fl->u.seq, w);
+
+	a->n += s->n;
+	a->sum_ns += s->sum_ns;
+	for (unsigned k = 0; k < N_LE; k++) {
+		int64_t c = roce_rtt_count_le(e->rtt, &fl->u.seq, w, (uint64_t)(rtt_le[k] * 1e9 + 0.5));
+
+		if (c > 0)
+			a->le[k] += (uint64_t)c;
+	}
+}
+
+static void rtt_hist_out(FILE *f, const char *name, const struct engine *e, const struct flow *fl,
+			 const struct rtt_acc *a)
+{
+	char lab[32];
+
+	for (unsigned k = 0; k <= N_LE; k++) {
+		if (k < N_LE)
+			snprintf(lab, sizeof lab, "le=\"%g\"", rtt_le[k]);
+		else
+			snprintf(lab, sizeof lab, "le=\"+Inf\"");
+		fprintf(f, "%s_bucket", name);
+		if (fl)
+			flow_labels(f, e, fl, lab);
+		else
+			fprintf(f, "{%s}", lab);
+		fprintf(f, " %" PRIu64 "\n", k < N_LE ? a->le[k] : a->n);
+	}
+	fprintf(f, "%s_sum", name);
+	if (fl)
+		flow_labels(f, e, fl, NULL);
+	fprintf(f, " %.9f\n%s_count", a->sum_ns / 1e9, name);
+	if (fl)
+		flow_labels(f, e, fl, NULL);
+	fprintf(f, " %" PRIu64 "\n", a->n);
+}
+
+/* Capture-wide (live flows) and per exported flow, for both kinds of RTT. */
+static void rtt_histograms(FILE *f, const struct engine *e, const uint32_t *top, uint32_t ntop)
+{
+	static const struct {
+		const char *all, *flow, *help;
+	} m[2] = {
+		{ "rocetop_rtt_seconds", "rocetop_flow_rtt_seconds",
+		  "Request to its ACK or ATOMIC ACK round trip time, every request sent once (Karn)." },
+		{ "rocetop_read_rtt_seconds", "rocetop_flow_read_rtt_seconds",
+		  "READ request to its first READ response." },
+	};
+
+	for (int w = 0; w < 2; w++) {
+		struct rtt_acc all;
+		int any = 0;
+
+		memset(&all, 0, sizeof all);
+		for (uint32_t i = 0; i < e->nflows; i++)
+			if (e->flows[i].kind != FK_IWARP)
+				rtt_acc_add(&all, e, &e->flows[i], (enum roce_rtt_which)w);
+		head(f, m[w].all, "histogram", m[w].help);
+		rtt_hist_out(f, m[w].all, e, NULL, &all);
+		for (uint32_t i = 0; i < ntop; i++) {
+			const struct flow *fl = &e->flows[top[i]];
+			struct rtt_acc a;
+
+			if (fl->kind == FK_IWARP || !roce_rtt_stat(&fl->u.seq, (enum roce_rtt_which)w)->n)
+				continue;
+			if (!any++)
+				head(f, m[w].flow, "histogram", m[w].help);
+			memset(&a, 0, sizeof a);
+			rtt_acc_add(&a, e, fl, (enum roce_rtt_which)w);
+			rtt_hist_out(f, m[w].flow, e, fl, &a);
+		}
+	}
+}
 
 void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned max_flows)
 {
@@ -269,29 +374,14 @@ void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned ma
 
 		for (unsigned i = 0; i < n; i++)
 			source_stats(src, i, &st[i]);
-		head(f, "rocetop_capture_received_total", "counter", "Packets the capture received (pcap_stats ps_recv).");
-		for (unsigned i = 0; i < n; i++)
-			if (st[i].valid) {
-				fputs("rocetop_capture_received_total{iface=\"", f);
-				esc(f, source_iface(src, i));
-				fprintf(f, "\"} %" PRIu64 "\n", st[i].recv);
-			}
-		head(f, "rocetop_capture_dropped_total", "counter",
-		     "Packets dropped because the capture buffer was full (pcap_stats ps_drop).");
-		for (unsigned i = 0; i < n; i++)
-			if (st[i].valid) {
-				fputs("rocetop_capture_dropped_total{iface=\"", f);
-				esc(f, source_iface(src, i));
-				fprintf(f, "\"} %" PRIu64 "\n", st[i].drop);
-			}
-		head(f, "rocetop_capture_if_dropped_total", "counter",
-		     "Packets dropped by the interface or its driver (pcap_stats ps_ifdrop).");
-		for (unsigned i = 0; i < n; i++)
-			if (st[i].valid) {
-				fputs("rocetop_capture_if_dropped_total{iface=\"", f);
-				esc(f, source_iface(src, i));
-				fprintf(f, "\"} %" PRIu64 "\n", st[i].ifdrop);
-			}
+		capture_counter(f, src, st, n, "rocetop_capture_received_total",
+				"Frames the capture socket saw, dropped ones included (PACKET_STATISTICS tp_packets).", 0);
+		capture_counter(f, src, st, n, "rocetop_capture_dropped_total",
+				"Frames dropped because the capture ring was full (PACKET_STATISTICS tp_drops).", 1);
+		capture_counter(f, src, st, n, "rocetop_capture_ring_full_total",
+				"Times the capture ring ran out of blocks (PACKET_STATISTICS tp_freeze_q_cnt).", 2);
+		capture_counter(f, src, st, n, "rocetop_capture_if_dropped_total",
+				"Frames the interface dropped since the capture opened (/proc/net/dev rx drop + fifo).", 3);
 	}
 
 	/* link-level flow control, capture-wide by priority */
@@ -380,25 +470,7 @@ void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned ma
 			fprintf(f, " %" PRIu64 "\n", v);
 		}
 	}
-	{
-		static const double q[2] = { 0.5, 0.99 };
-		int any = 0;
-
-		for (uint32_t i = 0; i < ntop; i++) {
-			const struct flow *fl = &e->flows[top[i]];
-
-			if (fl->kind == FK_IWARP || !fl->u.seq.rtt.n)
-				continue;
-			if (!any++)
-				head(f, "rocetop_flow_rtt_seconds", "gauge",
-				     "Request to covering ACK round trip time quantiles (log histogram).");
-			for (int k = 0; k < 2; k++) {
-				fputs("rocetop_flow_rtt_seconds", f);
-				flow_labels(f, e, fl, k ? "quantile=\"0.99\"" : "quantile=\"0.5\"");
-				fprintf(f, " %.6f\n", roce_seq_hist_quantile(&fl->u.seq.rtt, q[k]) / 1e6);
-			}
-		}
-	}
+	rtt_histograms(f, e, top, ntop);
 	free(top);
 }
 

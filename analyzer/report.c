@@ -190,11 +190,50 @@ static void totals_get(const struct engine *e, struct totals *t)
 
 /* ---- JSON ---------------------------------------------------------------------------- */
 
-static void json_hist(FILE *o, const char *key, const struct roce_seq_hist *h)
+/* Microseconds from ns: whole when they are, else to the ns. */
+static const char *us_str(uint64_t ns, char *b, size_t cap)
 {
-	fprintf(o, ",\"%s\":{\"n\":%" PRIu32 ",\"min\":%" PRIu32 ",\"p50\":%" PRIu32 ",\"p99\":%" PRIu32
-		",\"max\":%" PRIu32 "}", key, h->n, h->n ? h->min_us : 0, roce_seq_hist_quantile(h, 0.5),
-		roce_seq_hist_quantile(h, 0.99), h->n ? h->max_us : 0);
+	if (ns % 1000)
+		snprintf(b, cap, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+	else
+		snprintf(b, cap, "%" PRIu64, ns / 1000);
+	return b;
+}
+
+/* A quantile as us_str, or "null" / "-" when the histogram was evicted. */
+static const char *q_str(const struct engine *e, const struct roce_seq_dir *d, enum roce_rtt_which w, double q,
+			 const char *none, char *b, size_t cap)
+{
+	uint64_t ns;
+
+	if (!roce_rtt_stat(d, w)->n)
+		return "0";
+	if (roce_rtt_quantile(e->rtt, d, w, q, &ns))
+		return none;
+	return us_str(ns, b, cap);
+}
+
+static void json_hist(FILE *o, const struct engine *e, const char *key, const struct roce_seq_dir *d,
+		      enum roce_rtt_which w)
+{
+	const struct roce_rtt_stat *s = roce_rtt_stat(d, w);
+	char b[5][32];
+
+	fprintf(o, ",\"%s\":{\"n\":%" PRIu32 ",\"min\":%s,\"p50\":%s,\"p99\":%s,\"max\":%s,\"sum\":%s}", key,
+		s->n, us_str(s->n ? s->min_ns : 0, b[0], sizeof b[0]), q_str(e, d, w, 0.5, "null", b[1], sizeof b[1]),
+		q_str(e, d, w, 0.99, "null", b[2], sizeof b[2]), us_str(s->n ? s->max_ns : 0, b[3], sizeof b[3]),
+		us_str(s->sum_ns, b[4], sizeof b[4]));
+}
+
+static void json_rtt_mem(FILE *o, const struct engine *e)
+{
+	struct roce_rtt_totals r;
+
+	roce_rtt_totals(e->rtt, &r);
+	fprintf(o, ",\"rtt_state\":{\"outstanding\":%" PRIu64 ",\"requests_evicted\":%" PRIu64
+		",\"histograms\":%" PRIu64 ",\"histograms_evicted\":%" PRIu64 ",\"bytes\":%" PRIu64
+		",\"peak_bytes\":%" PRIu64 ",\"cap_bytes\":%" PRIu64 "}", r.outstanding, r.requests_evicted,
+		r.histograms, r.histograms_evicted, r.mem_bytes, r.mem_peak, r.mem_cap);
 }
 
 static void json_addr(FILE *o, const char *key, const struct engine *e, uint32_t host)
@@ -299,20 +338,43 @@ static void json_flow(FILE *o, const struct engine *e, const struct flow *f, uin
 		else
 			fprintf(o, ",\"requests_per_ack\":null");
 		fprintf(o, ",\"msn\":%" PRIu32, d->msn);
-		json_hist(o, "rtt_us", &d->rtt);
-		json_hist(o, "read_rtt_us", &d->read_rtt);
+		json_hist(o, e, "rtt_us", d, ROCE_RTT_ACK);
+		json_hist(o, e, "read_rtt_us", d, ROCE_RTT_READ);
 		fprintf(o, ",\"ecn_ce\":%" PRIu32 ",\"cnp\":%" PRIu32 ",\"icrc_bad\":%" PRIu32, d->ecn_ce, d->cnp,
 			d->icrc_bad);
+		{
+			uint64_t bad, frames;
+
+			if (flow_icrc_unverifiable(e, f, &bad, &frames))
+				fprintf(o, ",\"icrc_unverifiable\":true");
+		}
 		fprintf(o, ",\"go_back_n\":%" PRIu32 ",\"selective_repeat\":%" PRIu32 ",\"scheme\":\"%s\"}", c.gbn,
 			c.sr, roce_seq_scheme_name(roce_seq_scheme(d)));
 	}
 }
 
+static void json_drop_counts(FILE *o, const struct report_drop_counts *d)
+{
+	fprintf(o, "\"received\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"freezes\":%" PRIu64 ",\"if_dropped\":%" PRIu64
+		",\"ring_frames\":%" PRIu64, d->received, d->dropped, d->freezes, d->if_dropped, d->ring_frames);
+}
+
+/* "capture": the sums, then each interface's counts */
 static void json_drops(FILE *o, const struct report_ctx *c)
 {
-	if (c->drops.valid)
-		fprintf(o, ",\"capture\":{\"received\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"if_dropped\":%" PRIu64 "}",
-			c->drops.received, c->drops.dropped, c->drops.if_dropped);
+	if (!c->drops.valid)
+		return;
+	fputs(",\"capture\":{", o);
+	json_drop_counts(o, &c->drops.sum);
+	fputs(",\"interfaces\":[", o);
+	for (unsigned i = 0; i < c->drops.n; i++) {
+		fputs(i ? ",{\"name\":" : "{\"name\":", o);
+		json_string(o, c->drops.iface[i].name ? c->drops.iface[i].name : "");
+		fputc(',', o);
+		json_drop_counts(o, &c->drops.iface[i]);
+		fputc('}', o);
+	}
+	fputs("]}", o);
 }
 
 void report_snapshot_json(FILE *o, const struct engine *e, const struct report_ctx *c, unsigned n,
@@ -372,6 +434,7 @@ void report_summary_json(FILE *o, const struct engine *e, const struct report_ct
 		",\"tcp\":%" PRIu32 ",\"unpaired_request_flows\":%" PRIu32 "}", s.connections, s.conn_cm,
 		s.conn_traffic, s.conn_tcp, s.half);
 	fprintf(o, ",\"orphan_responses\":%" PRIu64, t->orphan_responses);
+	json_rtt_mem(o, e);
 	fprintf(o, ",\"fabric\":{\"mode\":");
 	json_string(o, fabric_mode_name(fm));
 	fprintf(o, ",\"evidence\":");
@@ -482,8 +545,9 @@ void report_snapshot_text(FILE *o, const struct engine *e, const struct report_c
 		t.requests ? 100.0 * (double)t.retrans / (double)t.requests : 0.0, t.requests, t.nak_seq, t.rnr,
 		e->t.cnp, e->t.roce_ce, e->t.pfc_frames);
 	if (c->drops.valid)
-		fprintf(o, ", captured %" PRIu64 ", dropped %" PRIu64 " (+%" PRIu64 " by the interface)",
-			c->drops.received, c->drops.dropped, c->drops.if_dropped);
+		fprintf(o, ", captured %" PRIu64 ", dropped %" PRIu64 " (ring full %" PRIu64 " times; +%" PRIu64
+			" by the interface)", c->drops.sum.received, c->drops.sum.dropped, c->drops.sum.freezes,
+			c->drops.sum.if_dropped);
 	fprintf(o, "\n%-52s %-5s %9s %11s %12s %12s %12s %6s %5s\n", "FLOW", "KIND", "PACKETS", "BYTES", "RATE 2s",
 		"RATE 10s", "RATE 40s", "RETX", "NAK");
 	for (uint32_t i = 0; v && i < e->nflows && i < top; i++) {
@@ -502,12 +566,17 @@ void report_snapshot_text(FILE *o, const struct engine *e, const struct report_c
 	free(v);
 }
 
-static void hist_text(FILE *o, const char *what, const struct roce_seq_hist *h)
+static void hist_text(FILE *o, const struct engine *e, const char *what, const struct roce_seq_dir *d,
+		      enum roce_rtt_which w)
 {
-	if (!h->n)
+	const struct roce_rtt_stat *s = roce_rtt_stat(d, w);
+	char b[4][32];
+
+	if (!s->n)
 		return;
-	fprintf(o, "; %s us min/p50/p99/max %" PRIu32 "/%" PRIu32 "/%" PRIu32 "/%" PRIu32 " (n=%" PRIu32 ")",
-		what, h->min_us, roce_seq_hist_quantile(h, 0.5), roce_seq_hist_quantile(h, 0.99), h->max_us, h->n);
+	fprintf(o, "; %s us min/p50/p99/max %s/%s/%s/%s (n=%" PRIu32 ")", what, us_str(s->min_ns, b[0], sizeof b[0]),
+		q_str(e, d, w, 0.5, "-", b[1], sizeof b[1]), q_str(e, d, w, 0.99, "-", b[2], sizeof b[2]),
+		us_str(s->max_ns, b[3], sizeof b[3]), s->n);
 }
 
 /* One direction of a connection: what its requests met. */
@@ -522,8 +591,8 @@ static void dir_text(FILE *o, const struct engine *e, const struct flow *f)
 	if (d->acks)
 		fprintf(o, "; %" PRIu32 " ACKs (%.2f requests per ACK), MSN %" PRIu32, d->acks,
 			(double)d->requests / d->acks, d->msn);
-	hist_text(o, "RTT", &d->rtt);
-	hist_text(o, "READ RTT", &d->read_rtt);
+	hist_text(o, e, "RTT", d, ROCE_RTT_ACK);
+	hist_text(o, e, "READ RTT", d, ROCE_RTT_READ);
 	fprintf(o, "; retransmission scheme %s\n", roce_seq_scheme_name(roce_seq_scheme(d)));
 }
 
@@ -619,6 +688,14 @@ static int anomalies_text(FILE *o, const struct engine *e, const struct flow *f)
 	ADD("cnp", d->cnp);
 	ADD("icrc_bad", d->icrc_bad);
 #undef ADD
+	{
+		uint64_t bad, frames;
+
+		if (n && flow_icrc_unverifiable(e, f, &bad, &frames))
+			n += snprintf(buf + n, sizeof buf - (size_t)n, "; ICRC unverifiable: %" PRIu64 " of the"
+				      " connection's %" PRIu64 " frames fail (a wrong ICRC recipe or a middlebox"
+				      " rewriting headers?), not analysed", bad, frames);
+	}
 	if (!n)
 		return 0;
 	fprintf(o, "  %s: %s\n", flow_label(e, f, lab, sizeof lab), buf);
@@ -652,9 +729,13 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 		" iWARP), %" PRIu32 " request flows unpaired\n", c->source ? c->source : "capture",
 		t->frames ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0, t->bytes, e->nflows, t->evicted,
 		e->cfg.max_flows, s.connections, s.conn_cm, s.conn_traffic, s.conn_tcp, s.half);
-	if (c->drops.valid)
-		fprintf(o, "capture: %" PRIu64 " received, %" PRIu64 " dropped, %" PRIu64 " dropped by the interface\n",
-			c->drops.received, c->drops.dropped, c->drops.if_dropped);
+	for (unsigned i = 0; c->drops.valid && i < c->drops.n; i++) {
+		const struct report_drop_counts *d = &c->drops.iface[i];
+
+		fprintf(o, "capture %s: %" PRIu64 " received, %" PRIu64 " dropped (ring full %" PRIu64 " times, ring of %"
+			PRIu64 " frames), %" PRIu64 " dropped by the interface\n", d->name, d->received, d->dropped,
+			d->freezes, d->ring_frames, d->if_dropped);
+	}
 	fprintf(o, "fabric mode: %s (%s)\n", fabric_mode_name(fm), ev);
 	fprintf(o, "totals: %" PRIu64 " requests, duplicate_request %" PRIu64 ", out_of_sequence %" PRIu64
 		", out_of_seq_request %" PRIu64 ", retransmissions %" PRIu64 ", psn_gaps %" PRIu64 ", missing_psns %"
@@ -738,6 +819,17 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 	if (t->orphan_responses) {
 		fprintf(o, "  %" PRIu64 " responses answered requests of no flow seen\n", t->orphan_responses);
 		any = 1;
+	}
+	{
+		struct roce_rtt_totals r;
+
+		roce_rtt_totals(e->rtt, &r);
+		if (r.requests_evicted || r.histograms_evicted) {
+			fprintf(o, "  RTT memory cap (%" PRIu64 " KiB) reached: %" PRIu64 " outstanding requests dropped"
+				" unsampled, %" PRIu64 " histograms dropped (their quantiles show as -)\n",
+				r.mem_cap >> 10, r.requests_evicted, r.histograms_evicted);
+			any = 1;
+		}
 	}
 	if (!any)
 		fprintf(o, "  (none)\n");

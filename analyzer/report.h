@@ -11,10 +11,18 @@
 #include <stdio.h>
 #include "flow.h"
 
-/* Capture statistics of a live source (pcap_stats), shown, never hidden. */
+/* Capture statistics of a live source, shown, never hidden: per interface
+ * and summed (see source_stats()). */
+#define REPORT_MAX_IFACES 16
+struct report_drop_counts {
+	const char *name;            /* the interface; NULL in the sum */
+	uint64_t received, dropped, freezes, if_dropped, ring_frames;
+};
 struct report_drops {
 	int valid;
-	uint64_t received, dropped, if_dropped;
+	struct report_drop_counts sum;
+	unsigned n;
+	struct report_drop_counts iface[REPORT_MAX_IFACES];
 };
 
 struct report_ctx {

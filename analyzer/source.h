@@ -23,6 +23,10 @@
 #define SOURCE_MAX_IFACES 16
 #define SOURCE_SNAPLEN 9216           /* live default: a jumbo frame (larger frames: -s) */
 #define SOURCE_BUFFER_KIB 32768       /* live default ring, per interface */
+#define SOURCE_BUFFER_FRAMES 8192     /* ... made larger if it would hold fewer MTU-sized frames */
+#define SOURCE_BUFFER_MAX (2047ull << 20) /* libpcap takes an int */
+#define SOURCE_BLOCK_MS 20            /* a ring block is handed over at the latest this long
+					 after its first frame */
 
 struct source_cfg {
 	const char *file;              /* -r, or NULL */
@@ -30,6 +34,8 @@ struct source_cfg {
 	unsigned nifaces;
 	int snaplen;                   /* -s; 0: SOURCE_SNAPLEN */
 	int buffer_kib;                /* -B: kernel ring size in KiB; 0: SOURCE_BUFFER_KIB */
+	unsigned buffer_frames;        /* --buffer-frames: the ring holds at least that many frames of
+					  the interface's MTU (up to the snaplen); 0: SOURCE_BUFFER_FRAMES */
 	int no_promisc;
 	const char *filter;            /* BPF expression, or NULL */
 	double speed;                  /* replay pace: 0 as fast as possible, 1 real time, 2 twice … */
@@ -115,9 +121,16 @@ int source_paused(const struct source *s);
 
 struct source_stats {
 	int valid;
-	uint64_t recv, drop, ifdrop;   /* pcap_stats: ps_recv, ps_drop, ps_ifdrop */
+	/* since the capture opened, in 64 bits: PACKET_STATISTICS tp_packets
+	 * (frames the socket saw, dropped ones included), tp_drops (the ring was
+	 * full), tp_freeze_q_cnt (times the TPACKET_V3 ring ran out of blocks) */
+	uint64_t recv, drop, freeze;
+	int ifdrop_valid;
+	uint64_t ifdrop;               /* /proc/net/dev rx drop + fifo of the interface */
+	uint64_t ring_bytes, ring_frames; /* the ring, and how many of the largest frames it holds */
 };
-/* Handle i (live only; valid = 0 for files or when pcap_stats fails). */
+/* Handle i (live only; valid = 0 for files).  Each call reads the kernel's
+ * counters, which it resets, into the sums. */
 void source_stats(struct source *s, unsigned i, struct source_stats *st);
 /* Sum over the handles. */
 void source_stats_total(struct source *s, struct source_stats *st);

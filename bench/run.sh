@@ -16,4 +16,10 @@ echo "== CRC-32, CRC-32C and ICRC throughput vs zlib / table-driven"
 "$BUILD/tools/bench_crc" || rc=1
 echo "== flow analysis: rocetop -r vs bare libpcap loop and tshark; memory per flow"
 bench/flow.sh || rc=1
+if [ "$(id -u)" = 0 ]; then
+	echo "== live capture: rocetop -i vs tcpdump on a veth pair, sender rate and drops"
+	bench/live.sh || rc=1
+else
+	echo "== live capture: skipped (needs root for network namespaces)"
+fi
 exit $rc

@@ -40,6 +40,7 @@
 
 #include "roce.h"
 #include "seq.h"
+#include "rtt.h"
 #include "packet-roce.h"
 
 void proto_register_roce(void);
@@ -186,6 +187,7 @@ static wmem_map_t *flows_by_hosts;   /* pair key -> wmem_list of roce_flow */
 static wmem_map_t *cm_reqs;          /* local comm ID -> cm_pending */
 static guint32 n_flows, n_conns;
 static struct roce_seq_anom *spare_anom;  /* handed to libroce when a QP needs one */
+static struct roce_rtt *rtt_eng;          /* RTT of every request (rtt.h), one per file */
 
 static guint flow_key_hash(gconstpointer k)
 {
@@ -212,6 +214,10 @@ static void roce_init(void)
 	n_flows = 0;
 	n_conns = 0;
 	spare_anom = NULL;               /* file-scope memory of the last file is gone */
+	/* one RTT engine per file: outstanding requests and histograms (rtt.h);
+	 * a file's seq directions were reset with it */
+	roce_rtt_free(rtt_eng);
+	rtt_eng = roce_rtt_new(0);
 }
 
 static void make_key(flow_key *k, guint8 family, const guint8 *src, const guint8 *dst,
@@ -643,6 +649,7 @@ static void analyze(packet_info *pinfo, const struct roce_pkt *p, const struct r
 	}
 	if (rc != 0)
 		return;
+	roce_rtt_packet(rtt_eng, &owner->dir, p, ts, &fd->v);
 	fd->psn_space = owner->id;
 	if (fd->v.flags & ROCE_SEQ_V_ICRC_BAD)
 		return;
@@ -743,6 +750,15 @@ static void add_us(proto_tree *t, tvbuff_t *tvb, int hf, guint32 us)
 	add_gen(proto_tree_add_time(t, hf, tvb, 0, 0, &ns));
 }
 
+static void add_ns(proto_tree *t, tvbuff_t *tvb, int hf, guint64 v)
+{
+	nstime_t ns;
+
+	ns.secs = (time_t)(v / 1000000000u);
+	ns.nsecs = (int)(v % 1000000000u);
+	add_gen(proto_tree_add_time(t, hf, tvb, 0, 0, &ns));
+}
+
 static void show_analysis(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
 			  const roce_fdata *fd)
 {
@@ -764,9 +780,9 @@ static void show_analysis(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
 	add_frame_link(t, tvb, hf_a_request_in, fd->request_in);
 	add_frame_link(t, tvb, hf_a_response_in, fd->response_in);
 	if (fd->flags & ROCE_A_RTT)
-		add_us(t, tvb, hf_a_rtt, v->rtt_us);
+		add_ns(t, tvb, hf_a_rtt, v->rtt_ns);
 	if (fd->flags & ROCE_A_READ_RTT)
-		add_us(t, tvb, hf_a_read_rtt, v->rtt_us);
+		add_ns(t, tvb, hf_a_read_rtt, v->rtt_ns);
 	if (fd->flags & (ROCE_A_OOS | ROCE_A_DUP))
 		add_gen(proto_tree_add_uint(t, hf_a_expected, tvb, 0, 0, v->expected_psn));
 

@@ -10,11 +10,14 @@
 #
 # A python sender (AF_PACKET, a ten-line pcap reader) replays the lab
 # captures roce_rping.pcap on vA1 and roce_send_bw_netem.pcap on vA2;
-# in B, `rocetop -i vB1 -i vB2 -b -n 2 -d 2 --json --prometheus
+# in B, `rocetop -i vB1 -i vB2 -b -n 2 -d 8 --json --prometheus
 # 127.0.0.1:9464` must count exactly the frames sent, per flow (src, dst,
 # destqp), in its JSON summary and in GET /metrics; -w must have saved
 # them, after -Z dropped root.  Then a paced replay (--speed) checks the
-# --prometheus-max-flows bound, and a few errors are checked.
+# --prometheus-max-flows bound; snapshots come every -d 0.5 on a quiet
+# link; a stopped rocetop with a small ring counts every frame as analysed
+# or dropped (JSON "capture", rocetop_capture_*_total); -s 128 leaves ICRC
+# unchecked, not bad; and a few errors are checked.
 #
 # Prints "ok"/"FAIL" lines; exits 1 when a check fails, 0 with "skipped" when
 # it cannot run here (not root, no ip(8), no network namespaces).
@@ -41,8 +44,8 @@ skip() {
 command -v ip >/dev/null 2>&1 || skip "no ip(8) (iproute2)"
 command -v python3 >/dev/null 2>&1 || skip "no python3"
 
-NA=rocetop-live-a-$$
-NB=rocetop-live-b-$$
+NA=live-a-$$
+NB=live-b-$$
 T=$(mktemp -d "${TMPDIR:-/tmp}/live.XXXXXX") || exit 2
 chmod 755 "$T"
 RPID=""
@@ -50,7 +53,7 @@ cleanup() {
 	[ -n "$RPID" ] && kill "$RPID" 2>/dev/null && wait "$RPID" 2>/dev/null
 	ip netns del "$NA" 2>/dev/null
 	ip netns del "$NB" 2>/dev/null
-	rm -rf "$T"
+	[ -n "${KEEP:-}" ] || rm -rf "$T"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -153,7 +156,7 @@ EOF
 
 # ---- live: two interfaces, JSON, Prometheus, -w after -Z ------------------------------------
 mkdir "$T/nobody" && chown nobody "$T/nobody" 2>/dev/null || skip "no user nobody"
-ip netns exec "$NB" "$R" -i vB1 -i vB2 -b -n 2 -d 2 --json --prometheus 127.0.0.1:9464 \
+ip netns exec "$NB" "$R" -i vB1 -i vB2 -b -n 2 -d 8 --json --prometheus 127.0.0.1:9464 \
 	-Z nobody -w "$T/nobody/saved.pcap" >"$T/out.json" 2>"$T/err" &
 RPID=$!
 if ! ip netns exec "$NB" python3 "$T/scrape.py" http://127.0.0.1:9464/metrics 100 >"$T/m0"; then
@@ -251,7 +254,7 @@ else
 fi
 
 # ---- a paced replay serves /metrics while it runs; the per-flow bound --------------------------
-ip netns exec "$NB" "$R" -r "$CAP2" --speed 0.1 -b --json --prometheus 127.0.0.1:9465 \
+ip netns exec "$NB" "$R" -r "$CAP2" --speed 0.04 -b --json --prometheus 127.0.0.1:9465 \
 	--prometheus-max-flows 1 >"$T/replay.json" 2>"$T/err2" &
 RPID=$!
 sleep 1.5
@@ -292,6 +295,88 @@ else
 	fail "--speed 0.1 replay" "exit $rc" "want $want" "got $got"
 fi
 
+# ---- snapshots on a quiet link: -d 0.5 gives one every half second ----------------------------
+# (the ring hands over its blocks when full or after a short timeout; with
+# nothing on the wire the loop still wakes for the snapshots)
+for mode in --json ""; do
+	start=$(date +%s%N)
+	# shellcheck disable=SC2086
+	ip netns exec "$NB" "$R" -i vB1 -b -d 0.5 -n 2 $mode >"$T/idle" 2>"$T/e"
+	rc=$?
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	if [ -n "$mode" ]; then
+		n=$(jq -r 'select(.type == "snapshot") | .n' "$T/idle" | wc -l)
+	else
+		n=$(grep -c '^rocetop [0-9]* - ' "$T/idle")
+	fi
+	if [ "$rc" = 0 ] && [ "$n" = 2 ] && [ "$ms" -lt 3000 ]; then
+		ok "quiet link, -b -d 0.5 -n 2 ${mode:-(text)}: 2 snapshots in $ms ms"
+	else
+		fail "quiet link, -b -d 0.5 -n 2 ${mode:-(text)}" "exit $rc, $n snapshots, $ms ms" "$(cat "$T/e")"
+	fi
+done
+
+# ---- drops are counted: a stopped rocetop with a two-block ring -------------------------------
+# rocegen floods 20000 frames while rocetop is stopped: what the ring could
+# not hold is dropped; every frame is either analysed or counted dropped
+# (received by the socket counts both; a stray frame may come on top).
+G=$BUILD/bin/rocegen
+macB1=$(ip netns exec "$NB" cat /sys/class/net/vB1/address)
+ip netns exec "$NB" "$R" -i vB1 -B 512 --buffer-frames 1 -b --json -d 100 --prometheus 127.0.0.1:9467 \
+	>"$T/drop.json" 2>"$T/e" &
+RPID=$!
+for _ in $(seq 100); do
+	ls -l "/proc/$RPID/fd" 2>/dev/null | grep -q 'socket:' && break
+	sleep 0.05
+done
+sleep 0.5
+kill -STOP "$RPID"
+ip netns exec "$NA" "$G" flood -i vA1 --src 10.95.0.1 --dst 10.95.0.2 --dmac "$macB1" --count 20000 \
+	--pps 100000 2>"$T/g" >/dev/null
+kill -CONT "$RPID"
+sent=$(sed -n 's/.* frames=\([0-9]*\) .* drops=\([0-9]*\) .*/\1 \2/p' "$T/g" | awk '{ print $1 - $2 }')
+ip netns exec "$NB" python3 "$T/scrape.py" http://127.0.0.1:9467/metrics 50 >"$T/m4"
+kill -INT "$RPID"
+wait "$RPID"
+rc=$?
+RPID=""
+read -r frames recv dropped freezes ifd ringf name < <(tail -n 1 "$T/drop.json" |
+	jq -r '[.frames, .capture.received, .capture.dropped, .capture.freezes, .capture.if_dropped,
+		.capture.ring_frames, .capture.interfaces[0].name] | @tsv')
+if [ "$rc" = 0 ] && [ "${sent:-0}" -ge 19000 ] && [ "${dropped:-0}" -gt 0 ] && [ "${freezes:-0}" -gt 0 ] &&
+	[ "${frames:-0}" -gt 0 ] && [ $((frames + dropped)) = "$recv" ] && [ $((recv + ifd - sent)) -ge 0 ] &&
+	[ $((recv + ifd - sent)) -le 2 ] && [ "$name" = vB1 ]; then
+	ok "drops counted: $sent sent = $recv received by the socket + $ifd by the interface; $recv = $frames analysed + $dropped dropped (ring of $ringf frames full $freezes times)"
+else
+	fail "drop accounting" "exit $rc, sent '$sent', $(tail -n 1 "$T/drop.json" | jq -c .capture)" "$(cat "$T/e" "$T/g")"
+fi
+pd=$(sed -n 's/^rocetop_capture_dropped_total{iface="vB1"} \([0-9]*\)$/\1/p' "$T/m4")
+pf=$(sed -n 's/^rocetop_capture_ring_full_total{iface="vB1"} \([0-9]*\)$/\1/p' "$T/m4")
+if [ -n "$pd" ] && [ "$pd" = "$dropped" ] && [ "${pf:-0}" -gt 0 ] && grep -q '^rocetop_capture_if_dropped_total{iface="vB1"} ' "$T/m4"; then
+	ok "metrics: rocetop_capture_dropped_total $pd (= the summary), rocetop_capture_ring_full_total $pf, if_dropped"
+else
+	fail "metrics: capture drop counters" "$(grep '^rocetop_capture' "$T/m4")"
+fi
+
+# ---- headers only (-s 128): ICRC unchecked, not bad; the transport analysis unchanged ----------
+ip netns exec "$NB" "$R" -i vB2 -s 128 -b --json -d 100 >"$T/s128.json" 2>"$T/e" &
+RPID=$!
+sleep 1
+s2=$(ip netns exec "$NA" python3 "$T/send.py" send vA2 "$CAP2")
+sleep 0.3
+kill -INT "$RPID"
+wait "$RPID"
+RPID=""
+full=$("$R" -r "$CAP2" --json | tail -n 1)
+got=$(tail -n 1 "$T/s128.json")
+q='[.icrc.good + .icrc.unchecked, .icrc.bad, .totals]'
+if [ "$(jq -c "$q" <<<"$full")" = "$(jq -c "$q" <<<"$got")" ] && [ "$(jq '.icrc.bad' <<<"$got")" = 0 ] &&
+	[ "$(jq '.icrc.unchecked' <<<"$got")" -gt 0 ] && [ "$(jq '.frames' <<<"$got")" = "$s2" ]; then
+	ok "-s 128: $(jq -c .icrc <<<"$got"): ICRC unchecked rather than bad on cut frames, totals as with full frames"
+else
+	fail "-s 128" "full: $(jq -c "$q" <<<"$full")" "-s 128: $(jq -c "[.frames, $q]" <<<"$got")" "$(cat "$T/e")"
+fi
+
 # ---- errors ---------------------------------------------------------------------------------
 ip netns exec "$NB" "$R" -i vB1 -b -n 1 -Z no-such-user-$$ >"$T/o" 2>"$T/e"
 rc=$?
@@ -319,7 +404,7 @@ fi
 if ip -n "$NB" link add 'q"b\c' type veth peer name qpeer 2>/dev/null; then
 	ip -n "$NB" link set 'q"b\c' up
 	ip -n "$NB" link set qpeer up
-	ip netns exec "$NB" "$R" -i 'q"b\c' -b -n 1 -d 1 --prometheus 127.0.0.1:9466 >"$T/o" 2>"$T/e" &
+	ip netns exec "$NB" "$R" -i 'q"b\c' -b -n 1 -d 6 --prometheus 127.0.0.1:9466 >"$T/o" 2>"$T/e" &
 	RPID=$!
 	ip netns exec "$NB" python3 "$T/scrape.py" http://127.0.0.1:9466/metrics 50 >"$T/m3"
 	wait "$RPID"
@@ -342,9 +427,9 @@ if command -v setcap >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1 &&
 	else
 		fail "nobody without capabilities" "exit $rc" "$(cat "$T/e")"
 	fi
-	asnobody "$T/rocetop-caps" -i vB1 -b -n 1 -d 2 --json -Z nobody >"$T/o" 2>"$T/e" &
+	asnobody "$T/rocetop-caps" -i vB1 -b -n 1 -d 8 --json -Z nobody >"$T/o" 2>"$T/e" &
 	RPID=$!
-	sleep 0.7
+	sleep 1
 	s1=$(ip netns exec "$NA" python3 "$T/send.py" send vA1 "$CAP1")
 	wait "$RPID"
 	rc=$?

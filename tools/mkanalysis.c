@@ -727,13 +727,14 @@ static void s_cm_nvme(void)
  * READ_RESP_ONLY each: the path MTU is 4096, but nothing says so before the
  * second READ.  At the default 1024 the first READ would take 4 PSNs; the
  * PSN of the next READ (701) tells it took 1, which only MTU 4096 gives:
- * inferred.  No anomaly. */
+ * inferred.  No anomaly.  Each READ is answered: 3 READ RTT samples (23,
+ * 25 and 27 us: requests at 0, 1, 2 us, responses at 23, 26, 29 us). */ 
 static void s_read_infer(void)
 {
 	static const char *const e[] = {
 		"flow " AB " requests=3 messages.read=3 pmtu=4096 pmtu_source=\"inferred\" duplicate_request=0"
 		" out_of_sequence=0 out_of_seq_request=0 retransmissions=0 psn_gaps=0 unsolicited=0"
-		" read_rtt_us.n=2",
+		" read_rtt_us.n=3 read_rtt_us.min=23 read_rtt_us.max=27",
 		NULL,
 	};
 	struct cap c;

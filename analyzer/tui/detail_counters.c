@@ -86,13 +86,13 @@ void counters_rows(struct tui *v, struct dlines *L, const struct flow *f, const 
 	ROW("implied_nak, dup_acks", 0, "%" PRIu32 ", %" PRIu32, anom(F)->implied_nak, anom(F)->dup_acks);
 	ROW("cnp, ecn_ce", 0, "%" PRIu32 ", %" PRIu32, F->u.seq.cnp, F->u.seq.ecn_ce);
 	ROW("icrc_bad", F->u.seq.icrc_bad, "%" PRIu32, F->u.seq.icrc_bad);
-	ROW("RTT us min/p50/p99/max", 0, "%" PRIu32 "/%" PRIu32 "/%" PRIu32 "/%" PRIu32 " n=%" PRIu32,
-	    F->u.seq.rtt.n ? F->u.seq.rtt.min_us : 0, roce_seq_hist_quantile(&F->u.seq.rtt, 0.5),
-	    roce_seq_hist_quantile(&F->u.seq.rtt, 0.99), F->u.seq.rtt.n ? F->u.seq.rtt.max_us : 0,
+	ROW("RTT us min/p50/p99/max", 0, "%" PRIu64 "/%" PRIu32 "/%" PRIu32 "/%" PRIu64 " n=%" PRIu32,
+	    F->u.seq.rtt.n ? (F->u.seq.rtt.min_ns + 500) / 1000 : 0, flow_rtt_q_us(v->e, F, ROCE_RTT_ACK, 0.5),
+	    flow_rtt_q_us(v->e, F, ROCE_RTT_ACK, 0.99), F->u.seq.rtt.n ? (F->u.seq.rtt.max_ns + 500) / 1000 : 0,
 	    F->u.seq.rtt.n);
 	if (f->u.seq.read_rtt.n || (p && p->u.seq.read_rtt.n))
 		ROW("READ RTT us p50/p99", 0, "%" PRIu32 "/%" PRIu32 " n=%" PRIu32,
-		    roce_seq_hist_quantile(&F->u.seq.read_rtt, 0.5), roce_seq_hist_quantile(&F->u.seq.read_rtt, 0.99),
+		    flow_rtt_q_us(v->e, F, ROCE_RTT_READ, 0.5), flow_rtt_q_us(v->e, F, ROCE_RTT_READ, 0.99),
 		    F->u.seq.read_rtt.n);
 	ROW("path MTU", 0, "%" PRIu32 " (%s)", roce_seq_pmtu(&F->u.seq),
 	    roce_seq_pmtu_src_name(roce_seq_pmtu_source(&F->u.seq)));

@@ -100,7 +100,7 @@ static double row_key(const struct tui *v, const struct flow *f, uint64_t now)
 	case C_RNR: return anom(f)->rnr_nak;
 	case C_CNP: return f->kind == FK_IWARP ? 0 : f->u.seq.cnp;
 	case C_ECN: return f->kind == FK_IWARP ? 0 : f->u.seq.ecn_ce;
-	case C_RTT: return flow_rtt50(f);
+	case C_RTT: return flow_rtt50(v->e, f);
 	default: return 0;
 	}
 }

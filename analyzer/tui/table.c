@@ -145,8 +145,8 @@ static void row_cells(struct tui *v, const struct flow *f, uint64_t now, struct 
 	num(&c[C_RNR], xa->rnr_nak, pair_attr(v, P_BAD));
 	num(&c[C_CNP], iw ? 0 : f->u.seq.cnp, pair_attr(v, P_INFO));
 	num(&c[C_ECN], iw ? 0 : f->u.seq.ecn_ce, pair_attr(v, P_INFO));
-	if (flow_rtt50(f) || (!iw && f->u.seq.rtt.n))
-		num(&c[C_RTT], flow_rtt50(f), A_NORMAL);
+	if (flow_rtt50(v->e, f) || (!iw && f->u.seq.rtt.n))
+		num(&c[C_RTT], flow_rtt50(v->e, f), A_NORMAL);
 	else
 		snprintf(c[C_RTT].s, sizeof c[C_RTT].s, "-");
 }

@@ -39,9 +39,9 @@ int flow_ops(const struct flow *f, char out[5])
 	return m;
 }
 
-uint32_t flow_rtt50(const struct flow *f)
+uint32_t flow_rtt50(const struct engine *e, const struct flow *f)
 {
-	return f->kind == FK_IWARP ? 0 : roce_seq_hist_quantile(&f->u.seq.rtt, 0.5);
+	return flow_rtt_q_us(e, f, ROCE_RTT_ACK, 0.5);
 }
 
 /* The counters the events and sparklines follow. */

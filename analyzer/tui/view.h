@@ -150,7 +150,7 @@ const struct roce_seq_anom *anom(const struct flow *f);
 uint32_t flow_retx(const struct flow *f);
 uint32_t flow_naks(const struct flow *f);
 int flow_ops(const struct flow *f, char out[5]);
-uint32_t flow_rtt50(const struct flow *f);
+uint32_t flow_rtt50(const struct engine *e, const struct flow *f);
 void counters(const struct flow *f, uint32_t c[EV__N]);
 const char *rate_str(double bps, char *buf, size_t cap);
 void qpn_str(const struct flow *f, char *buf, size_t cap);

@@ -29,11 +29,6 @@
 #define S_MTU_SHIFT 8      /* 3 bits: current path MTU code */
 #define S_SRC_SHIFT 12     /* 2 bits: its source */
 
-/* ring entry kinds */
-#define K_ACKREQ 1u
-#define K_READ 2u
-#define K_ATOMIC 3u
-
 /* recovery word: trigger + 1 (4 bits) << 28 | first was a hole fill << 27 |
  * count (3 bits, saturating) << 24 | next PSN of the run */
 #define R_TRIG(r) ((int)((r) >> 28) - 1)
@@ -79,93 +74,6 @@ const char *roce_seq_pmtu_src_name(int s)
 {
 	static const char *const n[] = { "configured", "inferred", "cm", "payload" };
 	return s >= 0 && s <= 3 ? n[s] : "?";
-}
-
-/* ---- RTT histogram ----------------------------------------------------------- */
-
-static unsigned bucket_of(uint32_t us)
-{
-	unsigned b = 0;
-
-	while (us && b < ROCE_SEQ_HIST_BUCKETS - 1) {
-		us >>= 1;
-		b++;
-	}
-	return b;
-}
-
-/* bucket b holds [lo, hi): b=0 [0,1), b>=1 [2^(b-1), 2^b) */
-static uint32_t bucket_lo(unsigned b) { return b ? 1u << (b - 1) : 0; }
-
-void roce_seq_hist_add(struct roce_seq_hist *h, uint32_t us)
-{
-	unsigned b = bucket_of(us);
-
-	if (h->b[b] == 255)
-		for (unsigned i = 0; i < ROCE_SEQ_HIST_BUCKETS; i++)
-			h->b[i] >>= 1;   /* a count of 1 goes: old rare samples fade */
-	h->b[b]++;
-	if (!h->n || us < h->min_us)
-		h->min_us = us;
-	if (!h->n || us > h->max_us)
-		h->max_us = us;
-	h->n++;
-}
-
-void roce_seq_hist_merge(struct roce_seq_hist *dst, const struct roce_seq_hist *src)
-{
-	if (!src->n)
-		return;
-	for (unsigned i = 0; i < ROCE_SEQ_HIST_BUCKETS; i++) {
-		unsigned v = dst->b[i] + src->b[i];
-
-		if (v > 255) {
-			for (unsigned j = 0; j < ROCE_SEQ_HIST_BUCKETS; j++)
-				dst->b[j] >>= 1;
-			v = dst->b[i] + (src->b[i] >> 1);
-		}
-		dst->b[i] = (uint8_t)(v > 255 ? 255 : v);
-	}
-	if (!dst->n || src->min_us < dst->min_us)
-		dst->min_us = src->min_us;
-	if (!dst->n || src->max_us > dst->max_us)
-		dst->max_us = src->max_us;
-	dst->n += src->n;
-}
-
-uint32_t roce_seq_hist_quantile(const struct roce_seq_hist *h, double q)
-{
-	unsigned tot = 0, acc = 0;
-	double want, lo, hi, v;
-
-	if (!h->n)
-		return 0;
-	for (unsigned i = 0; i < ROCE_SEQ_HIST_BUCKETS; i++)
-		tot += h->b[i];
-	if (q <= 0)
-		return h->min_us;
-	if (q >= 1)
-		return h->max_us;
-	want = q * tot;
-	for (unsigned i = 0; i < ROCE_SEQ_HIST_BUCKETS; i++) {
-		if (!h->b[i] || acc + h->b[i] < want) {
-			acc += h->b[i];
-			continue;
-		}
-		lo = bucket_lo(i);
-		hi = i == ROCE_SEQ_HIST_BUCKETS - 1 ? (double)h->max_us + 1 : (double)bucket_lo(i + 1);
-		if (lo < h->min_us)
-			lo = h->min_us;
-		if (hi > (double)h->max_us + 1)
-			hi = (double)h->max_us + 1;
-		v = lo + (hi - lo) * (want - acc) / h->b[i];
-		if (v < h->min_us)
-			v = h->min_us;
-		if (v > h->max_us)
-			v = h->max_us;
-		return (uint32_t)v;
-	}
-	return h->max_us;
 }
 
 /* ---- set-up --------------------------------------------------------------------- */
@@ -355,77 +263,6 @@ uint32_t roce_seq_missing(const struct roce_seq_dir *d)
 	for (unsigned i = 0; i < ROCE_SEQ_HOLES; i++)
 		n += H_LEN(d->x->hole[i]);
 	return n;
-}
-
-/* ---- outstanding requests (RTT) --------------------------------------------------- */
-
-static void ring_put(struct roce_seq_dir *d, uint32_t kind, uint32_t psn, uint32_t us)
-{
-	for (unsigned i = 0; i < ROCE_SEQ_RING; i++)
-		if (!(d->ring[i][0] >> 24)) {
-			d->ring[i][0] = kind << 24 | psn;
-			d->ring[i][1] = us;
-			return;
-		}
-	/* full: this one is not sampled */
-}
-
-/* Karn: a request sent again cannot give an RTT, nor can anything after it. */
-static void ring_forget_from(struct roce_seq_dir *d, uint32_t psn)
-{
-	for (unsigned i = 0; i < ROCE_SEQ_RING; i++)
-		if ((d->ring[i][0] >> 24) && pdiff(d->ring[i][0] & PSN_MASK, psn) >= 0)
-			d->ring[i][0] = 0;
-}
-
-/* An acknowledgement of everything up to psn: RTT from the newest request it
- * covers; every covered entry leaves the ring. */
-static void ring_ack(struct roce_seq_dir *d, uint32_t psn, uint32_t us, struct roce_seq_verdict *v)
-{
-	int best = -1;
-
-	for (unsigned i = 0; i < ROCE_SEQ_RING; i++) {
-		uint32_t e = d->ring[i][0], k = e >> 24;
-		int32_t diff;
-
-		if (!k)
-			continue;
-		diff = pdiff(e & PSN_MASK, psn);
-		if (diff > 0)
-			continue;
-		if (k == K_READ) {
-			if (diff < 0)
-				d->ring[i][0] = 0;  /* its responses were passed over */
-			continue;
-		}
-		if (best < 0 || pdiff(e & PSN_MASK, d->ring[best][0] & PSN_MASK) > 0) {
-			if (best >= 0)
-				d->ring[best][0] = 0;
-			best = (int)i;
-		} else {
-			d->ring[i][0] = 0;
-		}
-	}
-	if (best >= 0) {
-		v->rtt_us = us - d->ring[best][1];
-		v->acked_psn = d->ring[best][0] & PSN_MASK;
-		v->flags |= ROCE_SEQ_V_RTT;
-		roce_seq_hist_add(&d->rtt, v->rtt_us);
-		d->ring[best][0] = 0;
-	}
-}
-
-static void ring_read_first(struct roce_seq_dir *d, uint32_t psn, uint32_t us, struct roce_seq_verdict *v)
-{
-	for (unsigned i = 0; i < ROCE_SEQ_RING; i++)
-		if (d->ring[i][0] == (K_READ << 24 | psn)) {
-			v->rtt_us = us - d->ring[i][1];
-			v->acked_psn = psn;
-			v->flags |= ROCE_SEQ_V_READ_RTT;
-			roce_seq_hist_add(&d->read_rtt, v->rtt_us);
-			d->ring[i][0] = 0;
-			return;
-		}
 }
 
 /* ---- retransmission episodes and recoveries ------------------------------------- */
@@ -695,14 +532,15 @@ int roce_seq_request(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t 
 		return -1;
 	oi = roce_opcode_info(p->opcode);
 	v->flags = ROCE_SEQ_V_REQUEST;
-	if (p->ecn == 3) {
-		d->ecn_ce++;
-		v->flags |= ROCE_SEQ_V_ECN_CE;
-	}
 	if (in & ROCE_SEQ_IN_ICRC_BAD) {
+		/* the responder drops it: nothing else of it counts */
 		d->icrc_bad++;
 		v->flags |= ROCE_SEQ_V_ICRC_BAD;
 		return 0;
+	}
+	if (p->ecn == 3) {
+		d->ecn_ce++;
+		v->flags |= ROCE_SEQ_V_ECN_CE;
 	}
 	d->requests++;
 	v->req_id = d->requests;
@@ -791,12 +629,6 @@ int roce_seq_request(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t 
 		d->state &= ~S_EPISODE;
 		if (d->x && d->x->recov)
 			recov_score(d->x, d->next, 1);
-		if (is_read)
-			ring_put(d, K_READ, q, us);
-		else if (oi->kind == ROCE_OK_ATOMIC)
-			ring_put(d, K_ATOMIC, q, us);
-		else if (p->ackreq)
-			ring_put(d, K_ACKREQ, q, us);
 	} else {
 		int fill;
 
@@ -808,7 +640,6 @@ int roce_seq_request(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t 
 		} else {
 			v->flags |= ROCE_SEQ_V_RETRANS;
 			x->retransmissions++;
-			ring_forget_from(d, q);
 		}
 		resend(d, x, q, span, fill, us, v);
 	}
@@ -828,22 +659,22 @@ int roce_seq_response(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t
 	int has_aeth = p->aeth_off && !(p->truncated & ROCE_LBIT(ROCE_L_EXT));
 
 	memset(v, 0, sizeof *v);
-	if (k == ROCE_SEQ_CNP_PKT) {
-		v->flags = ROCE_SEQ_V_CNP;
-		d->cnp++;
-		return 0;
-	}
-	if (k != ROCE_SEQ_RESP)
+	if (k != ROCE_SEQ_RESP && k != ROCE_SEQ_CNP_PKT)
 		return -1;
-	v->flags = ROCE_SEQ_V_RESPONSE;
-	if (p->ecn == 3) {
-		d->ecn_ce++;
-		v->flags |= ROCE_SEQ_V_ECN_CE;
-	}
+	v->flags = k == ROCE_SEQ_CNP_PKT ? ROCE_SEQ_V_CNP : ROCE_SEQ_V_RESPONSE;
 	if (in & ROCE_SEQ_IN_ICRC_BAD) {
+		/* the receiver drops it (a corrupt CNP slows no one) */
 		d->icrc_bad++;
 		v->flags |= ROCE_SEQ_V_ICRC_BAD;
 		return 0;
+	}
+	if (k == ROCE_SEQ_CNP_PKT) {
+		d->cnp++;
+		return 0;
+	}
+	if (p->ecn == 3) {
+		d->ecn_ce++;
+		v->flags |= ROCE_SEQ_V_ECN_CE;
 	}
 	d->responses++;
 	if (has_aeth) {
@@ -894,7 +725,6 @@ int roce_seq_response(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t
 				d->last_ack = psn;
 				d->state |= S_HAVE_ACK;
 			}
-			ring_ack(d, psn, us, v);
 		} else if (type == ROCE_AETH_RNR_NAK) {
 			x = anom_or_sink(d, spare, &sink);
 			x->rnr_nak++;
@@ -940,7 +770,6 @@ int roce_seq_response(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t
 					d->epsn = psn;
 				}
 			}
-			ring_forget_from(d, psn);
 		} else {
 			x = anom_or_sink(d, spare, &sink);
 			v->flags |= ROCE_SEQ_V_NAK;
@@ -982,8 +811,6 @@ int roce_seq_response(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t
 				set_pend(x, ROCE_SEQ_TRIG_IMPLIED, d->resp_next);
 			}
 		}
-		if (op == ROCE_OP_READ_RESP_FIRST || op == ROCE_OP_READ_RESP_ONLY)
-			ring_read_first(d, psn, us, v);
 		d->resp_next = padd(psn, 1);
 		if (op == ROCE_OP_READ_RESP_FIRST || op == ROCE_OP_READ_RESP_MIDDLE) {
 			d->state |= S_IN_READ;

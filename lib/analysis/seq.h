@@ -66,10 +66,8 @@ extern "C" {
 
 struct roce_pkt;
 
-#define ROCE_SEQ_RING 2          /* outstanding requests remembered for RTT */
 #define ROCE_SEQ_HOLES 8         /* PSN holes tracked at once */
 #define ROCE_SEQ_RLOG 32         /* requests remembered for RNR NAK re-judging */
-#define ROCE_SEQ_HIST_BUCKETS 16 /* RTT histogram: [0,1) [1,2) [2,4) .. [2^14,inf) us */
 
 /* Retransmission episode triggers */
 enum roce_seq_trigger {
@@ -113,8 +111,8 @@ enum roce_seq_flag {
 	ROCE_SEQ_V_RNR_NAK = 1u << 13,     /* v->rnr_timer, v->rnr_us */
 	ROCE_SEQ_V_DUP_ACK = 1u << 14,     /* ACK for nothing new */
 	ROCE_SEQ_V_IMPLIED_NAK = 1u << 15, /* READ response PSN jumped (v->missing lost) */
-	ROCE_SEQ_V_RTT = 1u << 16,         /* v->rtt_us: request -> covering ACK */
-	ROCE_SEQ_V_READ_RTT = 1u << 17,    /* v->rtt_us: READ request -> first response */
+	ROCE_SEQ_V_RTT = 1u << 16,         /* v->rtt_ns: request -> its ACK (set by rtt.h) */
+	ROCE_SEQ_V_READ_RTT = 1u << 17,    /* v->rtt_ns: READ request -> first response (rtt.h) */
 	ROCE_SEQ_V_ECN_CE = 1u << 18,      /* IP ECN field = CE */
 	ROCE_SEQ_V_ICRC_BAD = 1u << 19,    /* the responder drops it: not analysed further */
 	ROCE_SEQ_V_PMTU = 1u << 20,        /* the path MTU estimate changed */
@@ -127,7 +125,7 @@ struct roce_seq_verdict {
 	uint32_t flags;            /* ROCE_SEQ_V_* */
 	uint32_t expected_psn;     /* requests: the responder's expected PSN before this one */
 	uint32_t missing;          /* PSN_GAP / IMPLIED_NAK: PSNs skipped */
-	uint32_t rtt_us;           /* RTT / READ_RTT */
+	uint32_t rtt_us;           /* RTT / READ_RTT (rtt_ns / 1000, saturated) */
 	uint32_t acked_psn;        /* RTT: the request PSN it was measured from */
 	uint32_t gap_us;           /* EPISODE with TIMEOUT: the silence before it */
 	uint32_t rnr_us;           /* RNR_NAK: timer in microseconds */
@@ -138,19 +136,16 @@ struct roce_seq_verdict {
 	uint8_t rnr_timer;         /* RNR_NAK: timer code 0..31 */
 	uint8_t trigger;           /* EPISODE: enum roce_seq_trigger */
 	int8_t timeout_exp;        /* EPISODE with TIMEOUT: round(log2(gap / 4.096 us)) */
+	uint64_t rtt_ns;           /* RTT / READ_RTT, from roce_rtt_packet() */
 };
 
-/* Log-bucket RTT histogram: 8-bit counts, all halved when one saturates,
- * so the shape (and the quantiles) stay right at any sample count. */
-struct roce_seq_hist {
-	uint8_t b[ROCE_SEQ_HIST_BUCKETS];
+/* A direction's round-trip times, exact (lib/analysis/rtt.h fills them). */
+struct roce_rtt_stat {
+	uint64_t sum_ns;
+	uint64_t min_ns, max_ns;   /* valid when n > 0 */
 	uint32_t n;                /* samples */
-	uint32_t min_us, max_us;
+	uint32_t pad;
 };
-void roce_seq_hist_add(struct roce_seq_hist *h, uint32_t us);
-/* q in [0,1]: interpolated within the bucket, clamped to [min, max]; 0 when empty. */
-uint32_t roce_seq_hist_quantile(const struct roce_seq_hist *h, double q);
-void roce_seq_hist_merge(struct roce_seq_hist *dst, const struct roce_seq_hist *src);
 
 /* What only a troubled direction needs. */
 struct roce_seq_anom {
@@ -202,7 +197,8 @@ struct roce_seq_dir {
 	uint32_t resp_next;        /* next READ response PSN expected */
 	uint32_t last_ack;         /* highest PSN positively acknowledged */
 	uint32_t msn;              /* last MSN the responder sent */
-	uint32_t ring[ROCE_SEQ_RING][2]; /* outstanding: kind << 24 | psn, us */
+	uint32_t rtt_id;           /* roce_rtt's name for this direction, 0 = none yet */
+	uint32_t rtt_low;          /* oldest request PSN that may be outstanding there */
 	/* counters */
 	uint32_t requests;         /* request packets (bad ICRC excluded) */
 	uint32_t responses;        /* response packets */
@@ -210,8 +206,8 @@ struct roce_seq_dir {
 	uint32_t ecn_ce;           /* CE-marked packets of this PSN space */
 	uint32_t cnp;              /* CNPs slowing this requester */
 	uint32_t icrc_bad;
-	struct roce_seq_hist rtt;      /* request -> covering ACK */
-	struct roce_seq_hist read_rtt; /* READ request -> first response */
+	struct roce_rtt_stat rtt;      /* request -> its ACK / ATOMIC ACK (rtt.h) */
+	struct roce_rtt_stat read_rtt; /* READ request -> first READ response */
 	struct roce_seq_anom *x;   /* NULL until the first anomaly */
 };
 

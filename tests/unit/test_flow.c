@@ -94,7 +94,7 @@ static void test_pair_traffic(void **st)
 	assert_int_equal(req->u.seq.acks, 4);
 	assert_int_equal(req->u.seq.cnp, 1);
 	assert_int_equal(req->u.seq.rtt.n, 4);
-	assert_int_equal(req->u.seq.rtt.min_us, 5);
+	assert_int_equal(req->u.seq.rtt.min_ns, 5000);
 	assert_int_equal(rsp->u.seq.acks, 0);
 	assert_int_equal(rsp->packets, 5);
 	assert_int_equal(req->msgs[OP_SEND], 4);

@@ -1180,6 +1180,9 @@ static void test_stream_gap_marker_resync(void **state)
 		}
 		assert_int_equal(c.b.n_gaps, 1);
 		assert_int_equal(c.b.n_gap_bytes, g1 - g0);
+		assert_int_equal(c.b.n_sync_lost, 1);
+		assert_int_equal(count_ev(&c.gb, ROCE_MPA_EV_SYNC_LOST), 1);
+		assert_string_equal(last_resync, "marker");
 
 		/* the hole arrives late: reported, ignored; old bytes again: retransmission */
 		feed(&c.b, &SB, sb, g0, g1, 0);
@@ -1457,6 +1460,71 @@ static void test_stream_bad_header(void **state)
 	assert_int_equal(c.a.n_skipped_bytes, sn.len - (sn.off[4] + 2 + ROCE_DDP_UNTAGGED_LEN + ROCE_RDMAP_ATOMIC_REQ_LEN));
 }
 
+
+/* A sender that misplaces its markers (the second 512 bytes after the first,
+ * then every 516) with FPDUPTR right or byte-swapped: framing is lost at the
+ * first marker that is not where it should be, and nothing read out of
+ * payload is ever reported (on_fpdu checks each FPDU against what was built). */
+static void test_stream_misplaced_markers(void **state)
+{
+	static uint8_t wire[SMAX * 2];
+	static struct built sn;
+	uint8_t fp[4200];
+
+	(void)state;
+	build_stream(&sn, ROCE_MPA_REQ, 0, 0, 0);
+	for (int swap = 0; swap < 2; swap++) {
+		struct roce_mpa_stream s;
+		struct got g;
+		uint32_t w = 0, next_mk = 0, gap = 512, seg_at[NF + 1];
+
+		for (unsigned i = 0; i < sn.nf; i++) {
+			uint32_t fstart = w;
+
+			memcpy(fp, sn.b + sn.off[i], sn.wlen[i]);
+			seg_at[i] = w;
+			for (uint32_t k = 0; k < sn.wlen[i]; k++) {
+				if (w == next_mk) {
+					uint32_t ptr = w - fstart;
+
+					wire[w] = wire[w + 1] = 0;
+					wire[w + 2] = (uint8_t)(swap ? ptr : ptr >> 8);
+					wire[w + 3] = (uint8_t)(swap ? ptr >> 8 : ptr);
+					w += 4;
+					next_mk += gap;
+					gap = 516;
+				}
+				wire[w++] = fp[k];
+			}
+		}
+		seg_at[sn.nf] = w;
+		assert_true(w < sizeof wire);
+		memset(&g, 0, sizeof(g));
+		roce_mpa_stream_init(&s, bufA, sizeof(bufA), on_fpdu, on_event, &g);
+		roce_mpa_stream_set(&s, 7000, 1, 0);
+		for (unsigned i = 0; i < sn.nf; i++) {
+			uint32_t n = seg_at[i + 1] - seg_at[i];
+			uint8_t *seg = malloc(n);
+
+			assert_non_null(seg);
+			memcpy(seg, wire + seg_at[i], n);
+			roce_mpa_stream_feed(&s, 7000 + seg_at[i], seg, n, ROCE_MPA_SEG_FPDU_START);
+			free(seg);
+		}
+		/* the marker at 1024 (swapped: already the one at 512, inside FPDU 5)
+		 * is not one: lost inside FPDU 6 (5), and no marker leads back */
+		assert_int_equal(s.n_sync_lost, 1);
+		assert_int_equal(s.n_resync, 0);
+		assert_int_equal(s.n_markers_bad, 1);
+		assert_int_equal(g.n, swap ? 5 : 6);
+		for (unsigned i = 0; i < g.n; i++)
+			assert_int_equal(g.f[i].msn, i);
+		assert_int_equal(count_ev(&g, ROCE_MPA_EV_SYNC_LOST), s.n_sync_lost);
+		assert_int_equal(count_ev(&g, ROCE_MPA_EV_BAD_HEADER), 0);
+		assert_int_equal(s.n_resync_heuristic, 0);
+	}
+}
+
 /* A capture that starts mid-stream: the caller knows the start and markers. */
 static void test_stream_mid_stream_start(void **state)
 {
@@ -1565,6 +1633,7 @@ int main(void)
 		cmocka_unit_test(test_stream_crc_resync),
 		cmocka_unit_test(test_stream_heuristic_resync),
 		cmocka_unit_test(test_stream_bad_header),
+		cmocka_unit_test(test_stream_misplaced_markers),
 		cmocka_unit_test(test_segment_walk),
 	};
 

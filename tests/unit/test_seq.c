@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include "roce.h"
 #include "seq.h"
+#include "rtt.h"
 
 #define T0 1700000000000000000ull   /* ns */
 #define US 1000ull
@@ -80,24 +81,37 @@ static struct roce_seq_anom **sp(void)
 	return &spare;
 }
 
+static struct roce_rtt *R;           /* RTT engine, fed the same packets (rtt.h) */
+
 static int setup(void **st)
 {
 	(void)st;
 	memset(pool, 0xa5, sizeof pool);   /* the library must clear what it takes */
 	spare = NULL;
 	used = 0;
+	R = roce_rtt_new(0);
+	return R ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+	(void)st;
+	roce_rtt_free(R);
+	R = NULL;
 	return 0;
 }
 
 static uint32_t rq(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t t, struct roce_seq_verdict *v)
 {
 	assert_int_equal(roce_seq_request(d, p, t, 0, sp(), v), 0);
+	roce_rtt_packet(R, d, p, t, v);
 	return v->flags;
 }
 
 static uint32_t rs(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t t, struct roce_seq_verdict *v)
 {
 	assert_int_equal(roce_seq_response(d, p, t, 0, sp(), v), 0);
+	roce_rtt_packet(R, d, p, t, v);
 	return v->flags;
 }
 
@@ -139,9 +153,15 @@ static void test_in_order_no_block(void **st)
 	assert_int_equal(d.requests, 10);
 	assert_int_equal(d.acks, 10);
 	assert_int_equal(d.rtt.n, 10);
-	assert_int_equal(d.rtt.min_us, 7);
-	assert_int_equal(d.rtt.max_us, 7);
-	assert_int_equal(roce_seq_hist_quantile(&d.rtt, 0.5), 7);
+	assert_int_equal(d.rtt.min_ns, 7 * US);
+	assert_int_equal(d.rtt.max_ns, 7 * US);
+	assert_int_equal(d.rtt.sum_ns, 70 * US);
+	{
+		uint64_t q;
+
+		assert_int_equal(roce_rtt_quantile(R, &d, ROCE_RTT_ACK, 0.5, &q), 0);
+		assert_int_equal(q, 7 * US);
+	}
 	assert_int_equal(roce_seq_missing(&d), 0);
 	assert_int_equal(roce_seq_scheme(&d), ROCE_SEQ_SCHEME_NONE);
 }
@@ -573,7 +593,7 @@ static void test_implied_nak(void **st)
 	assert_int_equal(d.x->implied_nak, 1);
 }
 
-/* Coalesced ACK: one RTT sample, from the newest request it covers. */
+/* Coalesced ACK: one RTT sample, from the PSN it names. */
 static void test_rtt_coalesced(void **st)
 {
 	struct roce_seq_dir d;
@@ -583,15 +603,17 @@ static void test_rtt_coalesced(void **st)
 	roce_seq_init(&d, 1024, NULL);
 	rq(&d, send_only(1, 1), T0, &v);
 	rq(&d, send_only(2, 1), T0 + 3 * US, &v);
-	rq(&d, send_only(3, 1), T0 + 4 * US, &v);         /* ring full: not sampled */
+	rq(&d, send_only(3, 1), T0 + 4 * US, &v);
 	rs(&d, ack_pkt(3, 0x1f), T0 + 20 * US, &v);
 	assert_true(v.flags & ROCE_SEQ_V_RTT);
-	assert_int_equal(v.acked_psn, 2);
-	assert_int_equal(v.rtt_us, 17);
+	assert_int_equal(v.acked_psn, 3);
+	assert_int_equal(v.rtt_us, 16);
 	assert_int_equal(d.rtt.n, 1);
-	/* an ACK for nothing new */
+	/* an ACK for nothing new: no second sample */
 	rs(&d, ack_pkt(3, 0x1f), T0 + 21 * US, &v);
 	assert_true(v.flags & ROCE_SEQ_V_DUP_ACK);
+	assert_false(v.flags & ROCE_SEQ_V_RTT);
+	assert_int_equal(d.rtt.n, 1);
 	/* a response beyond anything asked */
 	rs(&d, ack_pkt(9, 0x1f), T0 + 22 * US, &v);
 	assert_true(v.flags & ROCE_SEQ_V_UNSOLICITED);
@@ -657,7 +679,9 @@ static void test_conn_update(void **st)
 	(void)st;
 	roce_seq_conn_init(&c, 1024);
 	assert_int_equal(roce_seq_update(&c, 0, send_only(40, 1), T0, 0, sp(), &v), 0);
+	roce_rtt_packet(R, &c.d[0], &F.p, T0, &v);
 	assert_int_equal(roce_seq_update(&c, 1, ack_pkt(40, 0x1f), T0 + 4 * US, 0, sp(), &v), 0);
+	roce_rtt_packet(R, &c.d[0], &F.p, T0 + 4 * US, &v);
 	assert_int_equal(c.d[0].requests, 1);
 	assert_int_equal(c.d[0].acks, 1);
 	assert_int_equal(c.d[1].requests, 0);
@@ -665,40 +689,6 @@ static void test_conn_update(void **st)
 	assert_int_equal(v.rtt_us, 4);
 	assert_int_equal(roce_seq_update(&c, 0, mk(0, ROCE_TR_UD | ROCE_OP_SEND_ONLY, 1, 8, 0, 0, 0, 0), T0, 0,
 					 sp(), &v), -1);
-}
-
-static void test_hist(void **st)
-{
-	struct roce_seq_hist h;
-
-	(void)st;
-	memset(&h, 0, sizeof h);
-	assert_int_equal(roce_seq_hist_quantile(&h, 0.5), 0);
-	for (uint32_t i = 1; i <= 100; i++)
-		roce_seq_hist_add(&h, i);
-	assert_int_equal(h.n, 100);
-	assert_int_equal(h.min_us, 1);
-	assert_int_equal(h.max_us, 100);
-	/* log buckets: the true p50 (50) and p99 (99) lie in [32,64) and [64,100] */
-	assert_in_range(roce_seq_hist_quantile(&h, 0.5), 32, 63);
-	assert_in_range(roce_seq_hist_quantile(&h, 0.99), 64, 100);
-	assert_int_equal(roce_seq_hist_quantile(&h, 0), 1);
-	assert_int_equal(roce_seq_hist_quantile(&h, 1), 100);
-	/* saturating 8-bit buckets keep the shape: 9900 samples of 10 us */
-	for (int i = 0; i < 9900; i++)
-		roce_seq_hist_add(&h, 10);
-	assert_int_equal(h.n, 10000);
-	assert_in_range(roce_seq_hist_quantile(&h, 0.5), 8, 15);
-	assert_in_range(roce_seq_hist_quantile(&h, 0.99), 8, 15);
-	{
-		struct roce_seq_hist g;
-
-		memset(&g, 0, sizeof g);
-		roce_seq_hist_add(&g, 5000);
-		roce_seq_hist_merge(&h, &g);
-		assert_int_equal(h.n, 10001);
-		assert_int_equal(h.max_us, 5000);
-	}
 }
 
 static void test_names(void **st)
@@ -722,29 +712,28 @@ static void test_names(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_classify, setup),
-		cmocka_unit_test_setup(test_in_order_no_block, setup),
-		cmocka_unit_test_setup(test_responder_and_wire, setup),
-		cmocka_unit_test_setup(test_psn_wrap, setup),
-		cmocka_unit_test_setup(test_read_span, setup),
-		cmocka_unit_test_setup(test_mtu_inferred, setup),
-		cmocka_unit_test_setup(test_mtu_not_inferred_from_loss, setup),
-		cmocka_unit_test_setup(test_atomic_implied_nak, setup),
-		cmocka_unit_test_setup(test_episode_bounds, setup),
-		cmocka_unit_test_setup(test_mtu_from_response, setup),
-		cmocka_unit_test_setup(test_nak_go_back_n, setup),
-		cmocka_unit_test_setup(test_selective, setup),
-		cmocka_unit_test_setup(test_rnr, setup),
-		cmocka_unit_test_setup(test_rnr_rejudge, setup),
-		cmocka_unit_test_setup(test_rnr_rejudge_report, setup),
-		cmocka_unit_test_setup(test_timeout, setup),
-		cmocka_unit_test_setup(test_implied_nak, setup),
-		cmocka_unit_test_setup(test_rtt_coalesced, setup),
-		cmocka_unit_test_setup(test_icrc_bad_and_ecn, setup),
-		cmocka_unit_test_setup(test_holes_overflow, setup),
-		cmocka_unit_test_setup(test_conn_update, setup),
-		cmocka_unit_test_setup(test_hist, setup),
-		cmocka_unit_test_setup(test_names, setup),
+		cmocka_unit_test_setup_teardown(test_classify, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_in_order_no_block, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_responder_and_wire, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_psn_wrap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_span, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mtu_inferred, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mtu_not_inferred_from_loss, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_atomic_implied_nak, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_episode_bounds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mtu_from_response, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nak_go_back_n, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_selective, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rnr, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rnr_rejudge, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rnr_rejudge_report, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_implied_nak, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rtt_coalesced, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_icrc_bad_and_ecn, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_holes_overflow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_conn_update, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_names, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
