@@ -166,7 +166,8 @@ static void pfc_drops_line(struct tui *v, int y)
 		return;
 	}
 	n = snprintf(buf, sizeof buf, "drops");
-	for (unsigned i = 0; i < source_count(v->src); i++) {
+	/* per interface: ring drops / interface drops of received, and how often the ring was full */
+	for (unsigned i = 0; i < source_count(v->src) && n < (int)sizeof buf - 1; i++) {
 		struct source_stats ss;
 
 		source_stats(v->src, i, &ss);
@@ -175,7 +176,9 @@ static void pfc_drops_line(struct tui *v, int y)
 				      source_iface(v->src, i), ss.drop, ss.ifdrop, ss.recv);
 		else
 			n += snprintf(buf + n, sizeof buf - (size_t)n, " %s ?", source_iface(v->src, i));
-		any |= ss.drop | ss.ifdrop;
+		if (ss.freeze && n < (int)sizeof buf - 1)
+			n += snprintf(buf + n, sizeof buf - (size_t)n, " (ring full %" PRIu64 "x)", ss.freeze);
+		any |= ss.drop | ss.ifdrop | ss.freeze;
 	}
 	put(y, x, any ? pair_attr(v, P_BAD) | A_REVERSE : A_NORMAL, "%s", buf);
 }
