@@ -40,6 +40,8 @@ DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev lib
 LIB_SRCS  := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB_PIC   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
+# analyzer/*/ holds the TUI (analyzer/tui/) and the device source (analyzer/device/:
+# RDMA netlink through libmnl, sysfs, ethtool)
 ANA_SRCS  := $(sort $(wildcard analyzer/*.c analyzer/*/*.c))
 ANA_OBJS  := $(ANA_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_SRCS  := $(sort $(wildcard generator/*.c generator/*/*.c))
@@ -62,7 +64,7 @@ LIBPIC_A := $(BUILD)/lib/libroce_pic.a
 
 # Test scripts run by check-one, each with BUILD in its environment, in this
 # order; fragments below may append to it.
-CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh \
+CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/device.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh \
                  tests/exports.sh tests/caps.sh
 
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
@@ -121,10 +123,10 @@ $(LIBPC): Makefile
 
 $(ROCETOP): $(ANA_OBJS) $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lm
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lmnl -lm
 
 $(GEN_OBJS): ALLCFLAGS += $(GEN_INC)
-$(ANA_OBJS): ALLCFLAGS += -Ianalyzer
+$(ANA_OBJS): ALLCFLAGS += -Ianalyzer -Ianalyzer/device
 
 $(ROCEGEN): $(GEN_OBJS) $(LIBA)
 	@mkdir -p $(@D)
@@ -132,15 +134,23 @@ $(ROCEGEN): $(GEN_OBJS) $(LIBA)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBA) tests/unit/testutil.h
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) -Itests/unit $(LDSAN) -o $@ $< $(LIBA) -lcmocka -lz -lpcap
+	$(CC) $(ALLCFLAGS) -Itests/unit $(LDSAN) -o $@ $< $(LIBA) -lcmocka -lz -lpcap $(TEST_LIBS_$*)
 
 $(BUILD)/tools/%: tools/%.c $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(LDSAN) -o $@ $< $(LIBA) -lpcap -lz -lm
 
+# the netlink recorder: the device source's netlink files, libmnl
+$(BUILD)/tools/nlrecord: tools/nlrecord.c analyzer/device/nlsock.c analyzer/device/nlparse.c analyzer/device/nlsock.h analyzer/device/nlparse.h
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -Ianalyzer/device $(LDSAN) -o $@ $< analyzer/device/nlsock.c analyzer/device/nlparse.c -lmnl
+
 # tests and tools that compile an analyzer file in (the flow engine)
 $(BUILD)/tests/test_flow $(BUILD)/tools/bench_flow: analyzer/flow.c analyzer/flow.h analyzer/iwstream.c analyzer/iwstream.h
 $(BUILD)/tests/test_pcapfile: analyzer/pcapfile.c analyzer/pcapfile.h
+# the device source's netlink parser (libmnl)
+$(BUILD)/tests/test_nlparse: analyzer/device/nlparse.c analyzer/device/nlparse.h tests/unit/test_nlparse_fixtures.h
+TEST_LIBS_test_nlparse := -lmnl
 
 -include $(LIB_OBJS:.o=.d) $(LIB_PIC:.o=.d) $(ANA_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
 
@@ -218,9 +228,15 @@ FUZZ_CC := clang
 FUZZ_FLAGS := -std=gnu11 -g -O1 $(LIB_INC) -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_*.c)))
 
+# per-target extra sources and libraries: FUZZ_EXTRA_name, FUZZ_LIBS_name
+FUZZ_EXTRA_fuzz_netlink := analyzer/device/nlparse.c
+FUZZ_LIBS_fuzz_netlink := -Ianalyzer/device -lmnl
+
 $(BUILD)/fuzz/%: fuzz/%.c $(LIB_SRCS) lib/roce.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(FUZZ_EXTRA_$*) $(FUZZ_LIBS_$*)
+
+$(BUILD)/fuzz/fuzz_netlink: analyzer/device/nlparse.c analyzer/device/nlparse.h
 
 fuzz: $(FUZZ_TARGETS)
 	@echo "fuzzers: $(FUZZ_TARGETS)  (run e.g. $(firstword $(FUZZ_TARGETS)) fuzz/corpus)"

@@ -6,6 +6,7 @@
  *   rocetop -r FILE --packets [--json] [filter…]
  *   rocetop -i IFACE [-i IFACE…] … (as above)
  *   rocetop -r FILE | -i IFACE…   with a terminal and none of -b/--json/--packets: the TUI
+ *   rocetop --device DEV[:PORT]|all [-i IFACE…|-r FILE] …   the NIC's own view (device/)
  *
  * main.c parses options and wires the capture source either to the listing
  * (--packets) or to the flow engine (flow.c) and its batch views (report.c):
@@ -14,6 +15,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <net/if.h>
 #include <pcap/pcap.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "devmon.h"
 #include "flow.h"
 #include "listing.h"
 #include "prom.h"
@@ -47,7 +50,13 @@ static void usage(FILE *f)
 		"usage: rocetop -r FILE [options] [BPF filter...]\n"
 		"       rocetop -i IFACE [options] [BPF filter...]\n"
 		"  -r, --read FILE        read a pcap or pcapng capture\n"
-		"  -i, --interface IFACE  capture live from IFACE (repeat for several)\n"
+		"  -i, --interface IFACE  capture live from IFACE (repeat for several); the RDMA\n"
+		"                         ports whose netdev it is join the device view\n"
+		"      --device DEV[:PORT]  show what the RDMA device itself knows: QPs, CQs, MRs,\n"
+		"                         CM IDs, port counters, GIDs, ethtool -S (repeatable; 'all'),\n"
+		"                         alone or beside -i/-r\n"
+		"      --qp-interval SECONDS  how often to dump the QP table (default: -d)\n"
+		"      --device-all-counters  rates of every counter, not only those that moved\n"
 		"  -B, --buffer-size KiB  kernel capture buffer per interface (default 32768)\n"
 		"      --buffer-frames N  ... or larger, to hold N frames of the interface's MTU\n"
 		"                         (up to the snaplen; default 8192)\n"
@@ -173,6 +182,7 @@ struct run {
 	FILE *pf;
 	off_t psize;
 	int progress_shown;
+	struct devmon *dev;          /* --device, or NULL */
 };
 
 static void drop_counts(struct report_drop_counts *d, const struct source_stats *st, const char *name)
@@ -224,6 +234,8 @@ static int maybe_snapshot(struct run *r, struct source *src, uint64_t now)
 	/* one snapshot per interval, aligned; quiet stretches are skipped */
 	r->next_snap += (now - r->next_snap) / r->interval_ns * r->interval_ns;
 	update_drops(r, src);
+	if (r->dev)
+		devmon_poll(r->dev, wall_ns());
 	r->nsnap++;
 	if (r->json)
 		report_snapshot_json(stdout, &r->eng, &r->ctx, r->nsnap, r->next_snap);
@@ -232,6 +244,109 @@ static int maybe_snapshot(struct run *r, struct source *src, uint64_t now)
 	fflush(stdout);
 	r->next_snap += r->interval_ns;
 	return r->iterations > 0 && r->nsnap >= (unsigned long long)r->iterations;
+}
+
+/* ---- the device source ------------------------------------------------------- */
+
+static void dev_text(FILE *f, const void *ctx)
+{
+	devmon_text(f, ctx);
+}
+
+static void dev_json(FILE *f, const void *ctx)
+{
+	devmon_json(f, ctx);
+}
+
+/* A scrape reads the devices again when the last read is older than 1 s. */
+static void dev_prom(FILE *f, const void *ctx)
+{
+	struct devmon *m = (struct devmon *)ctx;
+	uint64_t now = wall_ns();
+
+	if (now - m->last_ns > 1000000000ull)
+		devmon_poll(m, now);
+	devmon_prom(f, m);
+}
+
+/* -i NAME where NAME is an RDMA device (rxe0, mlx5_0) and no netdev. */
+static int rdma_not_netdev(const char *name)
+{
+	char path[512];
+	struct stat st;
+
+	if (if_nametoindex(name) || strchr(name, '/'))
+		return 0;
+	snprintf(path, sizeof path, "%s/class/infiniband/%s", sysfs_root(), name);
+	return stat(path, &st) == 0;
+}
+
+/* Sleeps until t (wall clock) or a signal. */
+static void sleep_until(uint64_t t)
+{
+	uint64_t now = wall_ns();
+	struct timespec ts;
+
+	if (now >= t)
+		return;
+	ts.tv_sec = (time_t)((t - now) / 1000000000ull);
+	ts.tv_nsec = (long)((t - now) % 1000000000ull);
+	nanosleep(&ts, NULL);
+}
+
+/* --device without -i or -r: a snapshot of the devices every interval. */
+static int device_only(struct devmon *m, int json, double delay, long long iterations, const char *user,
+		       const char *prom_addr)
+{
+	char err[256];
+	uint64_t next, step = (uint64_t)llround(delay * 1e9);
+	unsigned n = 0;
+
+	if (prom_addr) {
+		fprintf(stderr, "rocetop: --prometheus with --device needs -i or -r (a capture loop)\n");
+		devmon_close(m);
+		return 2;
+	}
+	if (user && source_drop_privileges(user, err, sizeof err) < 0) {
+		fprintf(stderr, "rocetop: %s\n", err);
+		devmon_close(m);
+		return 1;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	devmon_poll(m, wall_ns());
+	next = wall_ns() + step;
+	while (!stop && (iterations <= 0 || n < iterations)) {
+		uint64_t now;
+		time_t sec;
+		struct tm tm;
+
+		sleep_until(next);
+		if (stop)
+			break;
+		now = wall_ns();
+		next += step;
+		devmon_poll(m, now);
+		n++;
+		if (json) {
+			printf("{\"type\":\"devices\",\"n\":%u,\"time\":%.6f,\"devices\":", n, now / 1e9);
+			devmon_json(stdout, m);
+			fputs("}\n", stdout);
+		} else {
+			sec = (time_t)(now / 1000000000ull);
+			gmtime_r(&sec, &tm);
+			printf("rocetop %u - %02d:%02d:%02d UTC, devices\n", n, tm.tm_hour, tm.tm_min, tm.tm_sec);
+			devmon_text(stdout, m);
+			fputc('\n', stdout);
+		}
+		if (fflush(stdout) != 0) {
+			fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno));
+			devmon_close(m);
+			return 1;
+		}
+	}
+	devmon_close(m);
+	return 0;
 }
 
 /* The TUI's reader: ready frames, decoded, into the engine. */
@@ -278,7 +393,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
 	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
-	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM };
+	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -307,6 +422,9 @@ int main(int argc, char **argv)
 		{ "prometheus-max-flows", required_argument, NULL, OPT_PROM_MAX },
 		{ "linger", no_argument, NULL, OPT_LINGER },
 		{ "rtt-memory", required_argument, NULL, OPT_RTTMEM },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "qp-interval", required_argument, NULL, OPT_QPINT },
+		{ "device-all-counters", no_argument, NULL, OPT_DEVALL },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -331,6 +449,8 @@ int main(int argc, char **argv)
 	uint64_t no = 0, v64;
 	char *filter = NULL;
 	uint16_t port;
+	struct devmon_cfg dcfg = { .qp_interval = -1 };
+	static struct devmon *dev;
 
 	while ((c = getopt_long(argc, argv, "+r:i:c:d:n:bB:s:w:Z:hV", opts, NULL)) != -1) {
 		switch (c) {
@@ -379,6 +499,25 @@ int main(int argc, char **argv)
 			}
 			prom_max = (unsigned)v64;
 			break;
+		case OPT_DEVICE:
+			if (dcfg.nspecs == DEVMON_MAX_SPECS) {
+				fprintf(stderr, "rocetop: at most %d --device options\n", DEVMON_MAX_SPECS);
+				return 2;
+			}
+			dcfg.specs[dcfg.nspecs++] = optarg;
+			break;
+		case OPT_QPINT: {
+			char *end;
+
+			errno = 0;
+			dcfg.qp_interval = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(dcfg.qp_interval >= 0.1) || dcfg.qp_interval > 86400) {
+				fprintf(stderr, "rocetop: bad --qp-interval '%s' (seconds, 0.1 to 86400)\n", optarg);
+				return 2;
+			}
+			break;
+		}
+		case OPT_DEVALL: dcfg.all_counters = 1; break;
 		case OPT_PACKETS: packets = 1; break;
 		case OPT_JSON: json = 1; break;
 		case 'b': batch = 1; break;
@@ -472,10 +611,35 @@ int main(int argc, char **argv)
 			have_delay = 1;
 		}
 	}
-	if (!file == !iface) {
-		fprintf(stderr, "rocetop: give exactly one of -r FILE or -i IFACE (see --help)\n");
+	if ((file && iface) || (!file && !iface && !dcfg.nspecs)) {
+		fprintf(stderr, "rocetop: give exactly one of -r FILE or -i IFACE, or --device (see --help)\n");
 		return 2;
 	}
+	if (dcfg.qp_interval < 0)
+		dcfg.qp_interval = delay;
+	if (dcfg.nspecs && packets) {
+		fprintf(stderr, "rocetop: --device goes with the flow analysis, not with --packets\n");
+		return 2;
+	}
+	if (dcfg.nspecs || (iface && !packets)) {
+		for (unsigned i = 0; i < scfg.nifaces && !packets; i++)
+			dcfg.netdevs[dcfg.nnetdevs++] = scfg.ifaces[i];
+		dev = devmon_open(&dcfg, err, sizeof err);
+		if (!dev && err[0]) {
+			fprintf(stderr, "rocetop: %s\n", err);
+			return 1;
+		}
+	}
+	if (!file && !iface)
+		return device_only(dev, json, delay, iterations, user, prom_addr);
+	for (unsigned i = 0; i < scfg.nifaces; i++)
+		if (rdma_not_netdev(scfg.ifaces[i])) {
+			fprintf(stderr, "rocetop: %s is an RDMA device, not a network interface: this build cannot "
+				"capture through it (offloaded RoCE never reaches a netdev); use --device %s for what "
+				"the NIC itself counts, or -i with its netdev\n", scfg.ifaces[i], scfg.ifaces[i]);
+			devmon_close(dev);
+			return 1;
+		}
 	if (packets && (batch || iterations > 0)) {
 		fprintf(stderr, "rocetop: -b and -n go with the flow analysis, not with --packets\n");
 		return 2;
@@ -533,6 +697,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		run.ctx.source = source_name(src);
+		if (dev) {
+			run.dev = dev;
+			run.ctx.devices = dev;
+			run.ctx.devices_text = dev_text;
+			run.ctx.devices_json = dev_json;
+			devmon_poll(dev, wall_ns());
+			if (prom)
+				prom_extra(prom, dev_prom, dev);
+		}
 		run.ctx.live = !file;
 		run.json = json;
 		/* text snapshots with -b (and, until the TUI, live); JSON ones with -d or -n */
@@ -552,7 +725,7 @@ int main(int argc, char **argv)
 		struct feed fd = { src, &cfg, &run.eng };
 		struct tui_cfg tc = { .eng = &run.eng, .ecfg = &ecfg, .src = src, .feed = feed, .feed_ctx = &fd,
 				      .prom_addr = prom ? prom_address(prom) : NULL, .interval = have_delay ? delay : 1,
-				      .version = ROCETOP_VERSION };
+				      .version = ROCETOP_VERSION, .dev = dev };
 
 		rc = tui_run(&tc);
 		if (source_dump_close(src, err, sizeof err) < 0) {
@@ -629,5 +802,6 @@ int main(int argc, char **argv)
 		engine_free(&run.eng);
 	prom_close(prom);
 	source_close(src);
+	devmon_close(dev);
 	return rc;
 }

@@ -43,6 +43,8 @@ struct prom {
 	struct client c[MAX_CLIENTS];
 	uint64_t accepts;
 	unsigned long scrapes;
+	void (*extra)(FILE *f, const void *ctx);  /* more series (the device source) */
+	const void *extra_ctx;
 };
 
 /* ---- the text ------------------------------------------------------------------------------ */
@@ -539,6 +541,8 @@ static void handle_request(struct prom *p, struct client *c)
 			return;
 		}
 		prom_write(m, p->e, p->src, p->max_flows);
+		if (p->extra)
+			p->extra(m, p->extra_ctx);
 		if (fclose(m) != 0) {
 			free(body);
 			drop_client(p, c);
@@ -754,4 +758,10 @@ const char *prom_address(const struct prom *p)
 unsigned long prom_scrapes(const struct prom *p)
 {
 	return p->scrapes;
+}
+
+void prom_extra(struct prom *p, void (*fn)(FILE *f, const void *ctx), const void *ctx)
+{
+	p->extra = fn;
+	p->extra_ctx = ctx;
 }

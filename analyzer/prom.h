@@ -33,6 +33,8 @@ int prom_attach(struct prom *p, struct source *src, const struct engine *e);
 void prom_close(struct prom *p);
 /* "127.0.0.1:9464" as bound (the port filled in when 0 was asked for). */
 const char *prom_address(const struct prom *p);
+/* fn(f, ctx) appends more series to every scrape (the device source's). */
+void prom_extra(struct prom *p, void (*fn)(FILE *f, const void *ctx), const void *ctx);
 /* Scrapes answered so far. */
 unsigned long prom_scrapes(const struct prom *p);
 

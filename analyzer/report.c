@@ -400,7 +400,12 @@ void report_snapshot_json(FILE *o, const struct engine *e, const struct report_c
 			fputc(',', o);
 		json_flow(o, e, v[i], now, 0);
 	}
-	fputs("]}\n", o);
+	fputc(']', o);
+	if (c->devices_json) {
+		fputs(",\"devices\":", o);
+		c->devices_json(o, c->devices);
+	}
+	fputs("}\n", o);
 	free(v);
 }
 
@@ -562,6 +567,8 @@ void report_snapshot_text(FILE *o, const struct engine *e, const struct report_c
 			rate_str(r[2], rs[2], sizeof rs[2]), f->kind == FK_IWARP ? f->u.iw.tcp_retrans : fcs.retrans,
 			fcs.nak_seq);
 	}
+	if (c->devices_text)
+		c->devices_text(o, c->devices);
 	fputc('\n', o);
 	free(v);
 }

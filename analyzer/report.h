@@ -31,6 +31,11 @@ struct report_ctx {
 	struct report_drops drops;
 	unsigned top;                /* flows shown per snapshot (0: 20) */
 	unsigned summary_top;        /* flows in the text summary table (0: 50) */
+	/* The device source (--device): text after each snapshot; JSON as the
+	 * value of each snapshot's "devices".  NULL: none. */
+	void (*devices_text)(FILE *f, const void *ctx);
+	void (*devices_json)(FILE *f, const void *ctx);
+	const void *devices;
 };
 
 /* Snapshot number n at time now_ns. */

@@ -17,6 +17,8 @@
 #include "flow.h"
 #include "source.h"
 
+struct devmon;
+
 struct tui_cfg {
 	struct engine *eng;
 	const struct engine_cfg *ecfg;  /* to start afresh on `c` */
@@ -28,6 +30,7 @@ struct tui_cfg {
 	const char *prom_addr;          /* shown in the header, or NULL */
 	double interval;                /* seconds between screen updates (-d); 0: 1 */
 	const char *version;
+	struct devmon *dev;             /* --device: the device screen (key D), or NULL */
 };
 
 /* Runs until q or a signal.  0, or 1 when the capture failed (the error is

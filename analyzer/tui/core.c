@@ -25,6 +25,7 @@ const struct tui_view *const tui_views[V__N] = {
 	[V_DETAIL] = &tui_detail_view,
 	[V_HELP] = &tui_help_view,
 	[V_FILTER] = &tui_filter_view,
+	[V_DEVICE] = &tui_device_view,
 };
 
 /* The bottom line: the error, a fresh message, or the view's hint. */
@@ -122,6 +123,13 @@ static int shared_key(struct tui *v, int ch, int *quit)
 	case 'c':
 	case 'C':
 		clear_all(v);
+		return 1;
+	case 'D':
+		if (!v->cfg->dev) {
+			flash_msg(v, "no RDMA device to show (--device DEV, or -i a netdev of an RDMA port)");
+			return 1;
+		}
+		v->mode = v->mode == V_DEVICE ? V_TABLE : V_DEVICE;
 		return 1;
 	case '+':
 	case '=':

@@ -17,6 +17,7 @@ static void draw_help(struct tui *v, int y0, uint64_t now)
 		"  Esc               back to the table                            q  quit",
 		"  p                 pause (replay: stops reading; live: freezes the screen, capture goes on)",
 		"  + -               replay speed x2 / /2 (+ past 1024x: as fast as possible)    c  clear every counter",
+		"  D                 the RDMA devices (--device): port counters and rates, QPs with PSN/s",
 		"  h ?               this help",
 		"",
 		"Columns",

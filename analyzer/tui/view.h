@@ -78,7 +78,7 @@ struct row {
 
 /* ---- the state -------------------------------------------------------------------------------- */
 
-enum { V_TABLE, V_DETAIL, V_HELP, V_FILTER, V__N };
+enum { V_TABLE, V_DETAIL, V_HELP, V_FILTER, V_DEVICE, V__N };
 
 struct tui {
 	const struct tui_cfg *cfg;
@@ -109,6 +109,8 @@ struct tui {
 	struct rate_sample rs[64];
 	unsigned rs_head, rs_n;
 	uint64_t last_rs_wall;
+	int dev_off;                  /* device screen: first line shown */
+	uint64_t dev_polled;          /* device screen: when the devices were last read */
 	char msg[128];                /* one-shot status line */
 	uint64_t msg_until;
 };
@@ -125,7 +127,7 @@ struct tui_view {
 	int (*key)(struct tui *v, int ch, int *quit);
 };
 extern const struct tui_view *const tui_views[V__N];
-extern const struct tui_view tui_table_view, tui_detail_view, tui_help_view, tui_filter_view;
+extern const struct tui_view tui_table_view, tui_detail_view, tui_help_view, tui_filter_view, tui_device_view;
 
 /* ---- terminal (term.c) -------------------------------------------------------------------------- */
 

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * devmon.h — the device source: what the NIC itself knows, read each
+ * interval from RDMA netlink (QPs, CQs, MRs, CM IDs, port netdevs), sysfs
+ * (hw_counters, PMA counters, GIDs, port state and rate) and the port's
+ * netdev (ethtool -S), as totals and per-second rates.
+ *
+ *   devmon_open(specs, netdevs) → devmon_poll(now) … → views (devout.c)
+ *
+ * The QP table (a dump queries every QP; on mlx5 a firmware command each)
+ * is read on its own interval; counters on every poll.  Per RC/UC QP the
+ * advance of sq-psn and rq-psn per second (mod 2^24; negative when a
+ * retransmission moved it back) is an activity view without any capture.
+ */
+#ifndef ROCETOP_DEVMON_H
+#define ROCETOP_DEVMON_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "ethtool.h"
+#include "nlparse.h"
+#include "sysfs.h"
+
+#define DEVMON_MAX_SPECS 16
+
+struct devmon_cfg {
+	const char *specs[DEVMON_MAX_SPECS];   /* "rxe0", "mlx5_0:1", "all" */
+	unsigned nspecs;
+	const char *netdevs[DEVMON_MAX_SPECS]; /* -i names: their RDMA ports join */
+	unsigned nnetdevs;
+	double qp_interval;                    /* seconds between QP dumps (0: every poll) */
+	int all_counters;                      /* rates of counters that did not move too */
+};
+
+struct dm_rate {
+	double v;                              /* per second */
+	int valid;                             /* 0 on the first read or after a reset */
+};
+
+struct dm_port {
+	unsigned port;
+	char netdev[64];
+	struct sysfs_port sp;                  /* state, rate, counters (sorted), GIDs */
+	struct dm_rate *rate;                  /* per sp.ctr entry */
+	struct sysfs_counter *prev;            /* the previous read */
+	size_t nprev;
+	int sysfs_ok;
+	uint8_t nl_state, nl_phys;             /* from PORT_GET, when netlink answered */
+	int have_nl_state;
+	struct etht eth;                       /* the netdev's ethtool -S */
+	uint64_t *eth_prev;
+	uint32_t eth_nprev;
+	struct dm_rate *eth_rate;
+	int eth_err;                           /* the last read's negative errno */
+};
+
+struct dm_qp {
+	struct nlp_qp q;
+	char comm[64];                         /* /proc/PID/comm, or the kernel module's name */
+	struct dm_rate sq_rate, rq_rate;       /* PSN/s */
+};
+
+struct dm_dev {
+	char name[64];
+	uint32_t index;                        /* netlink device index (from 0) */
+	int have_index;                        /* netlink knows the device */
+	struct dm_port *ports;
+	size_t nports;
+	struct dm_qp *qps, *prev_qps;          /* sorted by lqpn */
+	size_t nqps, nprev_qps;
+	struct nlp_vec cqs, mrs, cmids;
+	int qp_err;                            /* the last QP dump's negative errno */
+};
+
+struct devmon {
+	struct devmon_cfg cfg;
+	struct dm_dev *devs;
+	size_t ndevs;
+	struct nls *nl;                        /* NULL: no RDMA netlink here */
+	char nl_err[256];
+	uint64_t last_ns, last_qp_ns, next_qp_ns;
+	double dt, qp_dt;                      /* seconds since the previous reads */
+	unsigned polls;
+};
+
+/* Finds the devices and ports the specs and netdevs name.  NULL with err[]
+ * set when a spec names nothing or netlink and sysfs both fail; NULL with
+ * err[0] == 0 when only netdevs were given and none has an RDMA port. */
+struct devmon *devmon_open(const struct devmon_cfg *cfg, char *err, size_t errcap);
+void devmon_close(struct devmon *m);
+/* Reads counters (and QPs when their interval is over) at now_ns. */
+void devmon_poll(struct devmon *m, uint64_t now_ns);
+
+/* Views (devout.c).  The JSON is the value of "devices": an array. */
+void devmon_text(FILE *f, const struct devmon *m);
+void devmon_json(FILE *f, const struct devmon *m);
+void devmon_prom(FILE *f, const struct devmon *m);
+
+#endif

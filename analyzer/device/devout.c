@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * devout.c — the device source's views: batch text, the JSON "devices"
+ * array, Prometheus series.  Counter names are the kernel's (sysfs file
+ * names, ethtool strings).  Rates show only counters that moved in the last
+ * interval unless --device-all-counters.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "devmon.h"
+#include "json.h"
+
+static const char *port_state(const struct dm_port *p)
+{
+	if (p->sysfs_ok && p->sp.state[0])
+		return p->sp.state;
+	return p->have_nl_state ? nlp_port_state_str(p->nl_state) : "?";
+}
+
+static int show_rate(const struct devmon *m, const struct dm_rate *r)
+{
+	return r->valid && (m->cfg.all_counters || r->v != 0);
+}
+
+static void psn_text(FILE *f, const struct dm_rate *r)
+{
+	if (r->valid)
+		fprintf(f, " %8.0f", r->v);
+	else
+		fprintf(f, " %8s", "-");
+}
+
+static void qps_text(FILE *f, const struct dm_dev *d)
+{
+	if (d->qp_err)
+		fprintf(f, "  QPs: netlink: %s\n", strerror(-d->qp_err));
+	fprintf(f, "  QPs %zu  CQs %zu  MRs %zu  CM IDs %zu\n", d->nqps, d->cqs.n, d->mrs.n, d->cmids.n);
+	if (!d->nqps)
+		return;
+	fprintf(f, "  %6s %4s %-5s %-4s %8s %8s %8s %8s %8s %4s %7s %s\n", "LQPN", "PORT", "TYPE", "STATE",
+		"SQ-PSN", "SQ-PSN/s", "RQPN", "RQ-PSN", "RQ-PSN/s", "PDN", "PID", "COMM");
+	for (size_t i = 0; i < d->nqps; i++) {
+		const struct dm_qp *q = &d->qps[i];
+		char rqpn[16] = "-", rqpsn[16] = "-", pdn[16] = "-", pid[16] = "-";
+
+		if (q->q.have & NLP_HAVE_RQPN)
+			snprintf(rqpn, sizeof rqpn, "%u", q->q.rqpn);
+		if (q->q.have & NLP_HAVE_RQ_PSN)
+			snprintf(rqpsn, sizeof rqpsn, "%u", q->q.rq_psn);
+		if (q->q.have & NLP_HAVE_PDN)
+			snprintf(pdn, sizeof pdn, "%u", q->q.pdn);
+		if (q->q.have & NLP_HAVE_PID)
+			snprintf(pid, sizeof pid, "%u", q->q.own.pid);
+		fprintf(f, "  %6u %4u %-5s %-5s %8u", q->q.lqpn, q->q.port, nlp_qp_type_str(q->q.type),
+			nlp_qp_state_str(q->q.state), q->q.sq_psn);
+		psn_text(f, &q->sq_rate);
+		fprintf(f, " %8s %8s", rqpn, rqpsn);
+		psn_text(f, &q->rq_rate);
+		fprintf(f, " %4s %7s %s%s%s\n", pdn, pid, q->q.have & NLP_HAVE_KERN ? "[" : "", q->comm[0] ? q->comm : "-",
+			q->q.have & NLP_HAVE_KERN ? "]" : "");
+	}
+	for (size_t i = 0; i < d->cmids.n; i++) {
+		const struct nlp_cmid *c = NLP_AT(&d->cmids, struct nlp_cmid, i);
+		char s[80], t[80];
+
+		fprintf(f, "  cm_id %u %s %s %s -> %s", c->cm_idn, nlp_cm_ps_str(c->ps), nlp_cm_state_str(c->state),
+			nlp_addr_str(&c->src, s, sizeof s), nlp_addr_str(&c->dst, t, sizeof t));
+		if (c->have & NLP_HAVE_LQPN)
+			fprintf(f, " lqpn %u", c->lqpn);
+		fputc('\n', f);
+	}
+}
+
+static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, const struct dm_port *p)
+{
+	int shown = 0;
+
+	fprintf(f, "device %s port %u: %s", d->name, p->port, port_state(p));
+	if (p->sp.rate[0])
+		fprintf(f, ", %s", p->sp.rate);
+	if (p->sp.link_layer[0])
+		fprintf(f, ", %s", p->sp.link_layer);
+	fprintf(f, ", netdev %s\n", p->netdev[0] ? p->netdev : "-");
+	for (size_t i = 0; i < p->sp.ngid; i++)
+		fprintf(f, "  gid %u %s %s %s\n", p->sp.gid[i].index, p->sp.gid[i].gid,
+			p->sp.gid[i].type[0] ? p->sp.gid[i].type : "-", p->sp.gid[i].ndev[0] ? p->sp.gid[i].ndev : "-");
+	for (size_t i = 0; i < p->sp.nctr; i++) {
+		const struct sysfs_counter *c = &p->sp.ctr[i];
+		const struct dm_rate *r = p->rate ? &p->rate[i] : NULL;
+
+		/* without a rate yet (first read, reset): the totals that are not zero */
+		if (!(r && show_rate(m, r)) && !((!r || !r->valid) && c->value))
+			continue;
+		fprintf(f, "  %-32s %14" PRIu64, c->name, c->value);
+		if (r && r->valid)
+			fprintf(f, " %12.1f/s", r->v);
+		fputc('\n', f);
+		shown++;
+	}
+	if (p->netdev[0] && p->eth_err)
+		fprintf(f, "  ethtool -S %s: %s\n", p->netdev, strerror(-p->eth_err));
+	for (uint32_t i = 0; !p->eth_err && p->eth_rate && i < p->eth.n && i < p->eth_nprev; i++) {
+		if (!show_rate(m, &p->eth_rate[i]))
+			continue;
+		fprintf(f, "  %s:%-27s %14" PRIu64 " %12.1f/s\n", p->netdev, p->eth.names[i], p->eth.values[i],
+			p->eth_rate[i].v);
+		shown++;
+	}
+	if (!shown)
+		fprintf(f, "  (no counter moved)\n");
+}
+
+void devmon_text(FILE *f, const struct devmon *m)
+{
+	if (!m)
+		return;
+	if (!m->nl)
+		fprintf(f, "devices: no QP table: %s\n", m->nl_err);
+	for (size_t i = 0; i < m->ndevs; i++) {
+		const struct dm_dev *d = &m->devs[i];
+
+		for (size_t j = 0; j < d->nports; j++)
+			port_text(f, m, d, &d->ports[j]);
+		if (m->nl && d->have_index)
+			qps_text(f, d);
+	}
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void json_rate(FILE *f, const struct dm_rate *r)
+{
+	if (r->valid)
+		fprintf(f, "%.3f", r->v);
+	else
+		fputs("null", f);
+}
+
+static void port_json(FILE *f, const struct devmon *m, const struct dm_port *p)
+{
+	int first = 1;
+
+	fprintf(f, "{\"port\":%u,\"netdev\":", p->port);
+	json_string(f, p->netdev);
+	fputs(",\"state\":", f);
+	json_string(f, port_state(p));
+	fputs(",\"rate\":", f);
+	json_string(f, p->sp.rate);
+	fputs(",\"link_layer\":", f);
+	json_string(f, p->sp.link_layer);
+	fputs(",\"counters\":{", f);
+	for (size_t i = 0; i < p->sp.nctr; i++) {
+		fprintf(f, "%s", i ? "," : "");
+		json_string(f, p->sp.ctr[i].name);
+		fprintf(f, ":%" PRIu64, p->sp.ctr[i].value);
+	}
+	fputs("},\"rates\":{", f);
+	for (size_t i = 0; p->rate && i < p->sp.nctr; i++) {
+		if (!show_rate(m, &p->rate[i]))
+			continue;
+		fprintf(f, "%s", first ? "" : ",");
+		first = 0;
+		json_string(f, p->sp.ctr[i].name);
+		fprintf(f, ":%.3f", p->rate[i].v);
+	}
+	fputs("},\"ethtool\":{", f);
+	for (uint32_t i = 0; !p->eth_err && i < p->eth.n && p->eth.names; i++) {
+		fprintf(f, "%s", i ? "," : "");
+		json_string(f, p->eth.names[i]);
+		fprintf(f, ":%" PRIu64, p->eth.values[i]);
+	}
+	fputs("},\"ethtool_rates\":{", f);
+	first = 1;
+	for (uint32_t i = 0; !p->eth_err && p->eth_rate && i < p->eth.n && i < p->eth_nprev; i++) {
+		if (!show_rate(m, &p->eth_rate[i]))
+			continue;
+		fprintf(f, "%s", first ? "" : ",");
+		first = 0;
+		json_string(f, p->eth.names[i]);
+		fprintf(f, ":%.3f", p->eth_rate[i].v);
+	}
+	fputs("},\"gids\":[", f);
+	for (size_t i = 0; i < p->sp.ngid; i++) {
+		fprintf(f, "%s{\"index\":%u,\"gid\":", i ? "," : "", p->sp.gid[i].index);
+		json_string(f, p->sp.gid[i].gid);
+		fputs(",\"type\":", f);
+		json_string(f, p->sp.gid[i].type);
+		fputs(",\"netdev\":", f);
+		json_string(f, p->sp.gid[i].ndev);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+}
+
+static void qp_json(FILE *f, const struct dm_qp *q)
+{
+	fprintf(f, "{\"lqpn\":%u,\"port\":%u,\"type\":\"%s\",\"state\":\"%s\",\"path_mig_state\":\"%s\",\"sq_psn\":%u",
+		q->q.lqpn, q->q.port, nlp_qp_type_str(q->q.type), nlp_qp_state_str(q->q.state),
+		nlp_pmig_str(q->q.pmig), q->q.sq_psn);
+	if (q->q.have & NLP_HAVE_RQPN)
+		fprintf(f, ",\"rqpn\":%u", q->q.rqpn);
+	if (q->q.have & NLP_HAVE_RQ_PSN)
+		fprintf(f, ",\"rq_psn\":%u", q->q.rq_psn);
+	if (q->q.have & NLP_HAVE_PDN)
+		fprintf(f, ",\"pdn\":%u", q->q.pdn);
+	if (q->q.have & NLP_HAVE_PID)
+		fprintf(f, ",\"pid\":%u", q->q.own.pid);
+	fputs(",\"comm\":", f);
+	json_string(f, q->comm);
+	if (q->q.have & NLP_HAVE_KERN)
+		fputs(",\"kernel\":true", f);
+	fputs(",\"sq_psn_per_s\":", f);
+	json_rate(f, &q->sq_rate);
+	fputs(",\"rq_psn_per_s\":", f);
+	json_rate(f, &q->rq_rate);
+	fputc('}', f);
+}
+
+static void cmid_json(FILE *f, const struct nlp_cmid *c)
+{
+	char s[80], t[80];
+
+	fprintf(f, "{\"cm_idn\":%u,\"port\":%u,\"ps\":\"%s\",\"state\":\"%s\",\"src\":", c->cm_idn, c->port,
+		nlp_cm_ps_str(c->ps), nlp_cm_state_str(c->state));
+	json_string(f, nlp_addr_str(&c->src, s, sizeof s));
+	fputs(",\"dst\":", f);
+	json_string(f, nlp_addr_str(&c->dst, t, sizeof t));
+	if (c->have & NLP_HAVE_LQPN)
+		fprintf(f, ",\"lqpn\":%u", c->lqpn);
+	if (c->have & NLP_HAVE_PID)
+		fprintf(f, ",\"pid\":%u", c->own.pid);
+	fputc('}', f);
+}
+
+void devmon_json(FILE *f, const struct devmon *m)
+{
+	fputc('[', f);
+	for (size_t i = 0; m && i < m->ndevs; i++) {
+		const struct dm_dev *d = &m->devs[i];
+
+		fprintf(f, "%s{\"name\":", i ? "," : "");
+		json_string(f, d->name);
+		fputs(",\"ports\":[", f);
+		for (size_t j = 0; j < d->nports; j++) {
+			if (j)
+				fputc(',', f);
+			port_json(f, m, &d->ports[j]);
+		}
+		fprintf(f, "],\"netlink\":%s", m->nl && d->have_index && !d->qp_err ? "true" : "false");
+		fputs(",\"qps\":[", f);
+		for (size_t j = 0; j < d->nqps; j++) {
+			if (j)
+				fputc(',', f);
+			qp_json(f, &d->qps[j]);
+		}
+		fprintf(f, "],\"cqs\":%zu,\"mrs\":%zu,\"cm_ids\":[", d->cqs.n, d->mrs.n);
+		for (size_t j = 0; j < d->cmids.n; j++) {
+			if (j)
+				fputc(',', f);
+			cmid_json(f, NLP_AT(&d->cmids, struct nlp_cmid, j));
+		}
+		fputs("]}", f);
+	}
+	fputc(']', f);
+}
+
+/* ---- Prometheus ------------------------------------------------------------- */
+
+static void plabel(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void phead(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+void devmon_prom(FILE *f, const struct devmon *m)
+{
+	if (!m)
+		return;
+	phead(f, "rocetop_rdma_port_active", "gauge", "1 when the RDMA port is ACTIVE");
+	for (size_t i = 0; i < m->ndevs; i++)
+		for (size_t j = 0; j < m->devs[i].nports; j++) {
+			fputs("rocetop_rdma_port_active{device=", f);
+			plabel(f, m->devs[i].name);
+			fprintf(f, ",port=\"%u\"} %d\n", m->devs[i].ports[j].port,
+				!strcmp(port_state(&m->devs[i].ports[j]), "ACTIVE"));
+		}
+	phead(f, "rocetop_rdma_port_stat_total", "counter",
+	      "an RDMA port counter (sysfs hw_counters and counters), named as the kernel names it");
+	for (size_t i = 0; i < m->ndevs; i++)
+		for (size_t j = 0; j < m->devs[i].nports; j++) {
+			const struct dm_port *p = &m->devs[i].ports[j];
+
+			for (size_t k = 0; k < p->sp.nctr; k++) {
+				fputs("rocetop_rdma_port_stat_total{device=", f);
+				plabel(f, m->devs[i].name);
+				fprintf(f, ",port=\"%u\",group=\"%s\",counter=", p->port,
+					p->sp.ctr[k].group == SYSFS_PMA ? "counters" : "hw_counters");
+				plabel(f, p->sp.ctr[k].name);
+				fprintf(f, "} %" PRIu64 "\n", p->sp.ctr[k].value);
+			}
+		}
+	phead(f, "rocetop_netdev_ethtool_stat", "untyped", "a statistic of ethtool -S on the RDMA port's netdev");
+	for (size_t i = 0; i < m->ndevs; i++)
+		for (size_t j = 0; j < m->devs[i].nports; j++) {
+			const struct dm_port *p = &m->devs[i].ports[j];
+
+			for (uint32_t k = 0; !p->eth_err && p->eth.names && k < p->eth.n; k++) {
+				fputs("rocetop_netdev_ethtool_stat{netdev=", f);
+				plabel(f, p->netdev);
+				fputs(",stat=", f);
+				plabel(f, p->eth.names[k]);
+				fprintf(f, "} %" PRIu64 "\n", p->eth.values[k]);
+			}
+		}
+	phead(f, "rocetop_rdma_qps", "gauge", "queue pairs on the RDMA device (netlink)");
+	for (size_t i = 0; i < m->ndevs; i++) {
+		fputs("rocetop_rdma_qps{device=", f);
+		plabel(f, m->devs[i].name);
+		fprintf(f, "} %zu\n", m->devs[i].nqps);
+	}
+	phead(f, "rocetop_rdma_qp_psn_per_second", "gauge", "advance of an RC/UC QP's sq-psn or rq-psn per second");
+	for (size_t i = 0; i < m->ndevs; i++)
+		for (size_t j = 0; j < m->devs[i].nqps; j++) {
+			const struct dm_qp *q = &m->devs[i].qps[j];
+
+			for (int rq = 0; rq < 2; rq++) {
+				const struct dm_rate *r = rq ? &q->rq_rate : &q->sq_rate;
+
+				if (!r->valid)
+					continue;
+				fputs("rocetop_rdma_qp_psn_per_second{device=", f);
+				plabel(f, m->devs[i].name);
+				fprintf(f, ",lqpn=\"%u\",queue=\"%s\"} %.3f\n", q->q.lqpn, rq ? "rq" : "sq", r->v);
+			}
+		}
+}

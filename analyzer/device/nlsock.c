@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nlsock.c — RDMA netlink dumps through libmnl (see nlsock.h).
+ *
+ * Linux 6.1 answers PORT_GET and the RES_xx_GET dumps with EINVAL unless
+ * they name a device (DEV_INDEX): callers dump the devices (CMD_GET) first,
+ * then ask per device.
+ */
+#include <errno.h>
+#include <libmnl/libmnl.h>
+#include <linux/netlink.h>
+#include <rdma/rdma_netlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "nlparse.h"
+#include "nlsock.h"
+
+#define REPLY_MAX (64u << 20)      /* a dump larger than this is refused */
+#define DUMP_SIZE 32768            /* per recv(): the kernel sends at most this */
+
+struct nls {
+	struct mnl_socket *sk;
+	const char *replay;            /* ROCETOP_NETLINK_REPLAY, or NULL */
+	unsigned qp_dumps;             /* replay: QP dumps so far (which directory) */
+	uint32_t seq, portid;
+	uint8_t *buf;                  /* the gathered reply */
+	size_t len, cap;
+};
+
+struct nls *nls_open(char *err, size_t errcap)
+{
+	struct nls *s = calloc(1, sizeof *s);
+	const char *replay = getenv("ROCETOP_NETLINK_REPLAY");
+
+	if (!s) {
+		snprintf(err, errcap, "out of memory");
+		return NULL;
+	}
+	s->seq = (uint32_t)time(NULL);
+	if (replay && *replay) {
+		s->replay = replay;
+		return s;
+	}
+	s->sk = mnl_socket_open(NETLINK_RDMA);
+	if (!s->sk || mnl_socket_bind(s->sk, 0, MNL_SOCKET_AUTOPID) < 0) {
+		snprintf(err, errcap, "RDMA netlink (NETLINK_RDMA): %s", strerror(errno));
+		if (s->sk)
+			mnl_socket_close(s->sk);
+		free(s);
+		return NULL;
+	}
+	s->portid = mnl_socket_get_portid(s->sk);
+	return s;
+}
+
+void nls_close(struct nls *s)
+{
+	if (!s)
+		return;
+	if (s->sk)
+		mnl_socket_close(s->sk);
+	free(s->buf);
+	free(s);
+}
+
+const char *nls_file_name(uint8_t cmd, uint32_t dev_index, char *buf, size_t cap)
+{
+	const char *n;
+
+	switch (cmd) {
+	case RDMA_NLDEV_CMD_GET: snprintf(buf, cap, "dev"); return buf;
+	case RDMA_NLDEV_CMD_PORT_GET: n = "port"; break;
+	case RDMA_NLDEV_CMD_RES_QP_GET: n = "qp"; break;
+	case RDMA_NLDEV_CMD_RES_CQ_GET: n = "cq"; break;
+	case RDMA_NLDEV_CMD_RES_MR_GET: n = "mr"; break;
+	case RDMA_NLDEV_CMD_RES_CM_ID_GET: n = "cmid"; break;
+	default: n = "cmd"; break;
+	}
+	snprintf(buf, cap, "%s-%u", n, dev_index);
+	return buf;
+}
+
+static int grow(struct nls *s, size_t more)
+{
+	size_t cap = s->cap ? s->cap : 65536;
+	uint8_t *nb;
+
+	if (s->len + more > REPLY_MAX)
+		return -EMSGSIZE;
+	while (cap < s->len + more)
+		cap *= 2;
+	if (cap == s->cap)
+		return 0;
+	if (!(nb = realloc(s->buf, cap)))
+		return -ENOMEM;
+	s->buf = nb;
+	s->cap = cap;
+	return 0;
+}
+
+static int replay_read(struct nls *s, uint8_t cmd, uint32_t dev_index)
+{
+	char name[32], path[4096];
+	const char *dir = s->replay, *end;
+	unsigned k;
+	FILE *f;
+	size_t n;
+	int rc = 0;
+
+	if (cmd == RDMA_NLDEV_CMD_RES_QP_GET)
+		s->qp_dumps++;
+	/* the (qp_dumps - 1)th directory of the list, or the last */
+	for (k = 1; k < s->qp_dumps && strchr(dir, ':'); k++)
+		dir = strchr(dir, ':') + 1;
+	end = strchr(dir, ':');
+	snprintf(path, sizeof path, "%.*s/%s.bin", (int)(end ? (size_t)(end - dir) : strlen(dir)), dir,
+		 nls_file_name(cmd, dev_index, name, sizeof name));
+	if (!(f = fopen(path, "rb")))
+		return -ENOENT;
+	do {
+		if ((rc = grow(s, 65536)) < 0)
+			break;
+		n = fread(s->buf + s->len, 1, s->cap - s->len, f);
+		s->len += n;
+	} while (n > 0);
+	fclose(f);
+	return rc;
+}
+
+static int send_request(struct nls *s, uint8_t cmd, uint32_t dev_index)
+{
+	uint8_t req[256] __attribute__((aligned(4)));
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(req);
+
+	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP;
+	nlh->nlmsg_seq = ++s->seq;
+	if (dev_index != NLS_NO_DEV)
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
+	if (mnl_socket_sendto(s->sk, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Gathers datagrams until one ends the dump. */
+static int gather(struct nls *s)
+{
+	for (;;) {
+		ssize_t n;
+		int st;
+
+		if ((st = grow(s, DUMP_SIZE)) < 0)
+			return st;
+		n = mnl_socket_recvfrom(s->sk, s->buf + s->len, DUMP_SIZE);
+		if (n < 0)
+			return errno == EINTR ? -EINTR : -errno;
+		if (n == 0)
+			return -EIO;
+		st = nlp_status(s->buf + s->len, (size_t)n);
+		s->len += (size_t)n;
+		if (st == NLP_DONE)
+			return 0;
+		if (st <= NLP_KERNEL_ERR(0))
+			return -(NLP_KERNEL_ERR(0) - st);
+		if (st < 0)
+			return -EPROTO;
+	}
+}
+
+int nls_dump(struct nls *s, uint8_t cmd, uint32_t dev_index, const uint8_t **buf, size_t *len)
+{
+	int rc;
+
+	s->len = 0;
+	if (s->replay)
+		rc = replay_read(s, cmd, dev_index);
+	else if ((rc = send_request(s, cmd, dev_index)) == 0)
+		rc = gather(s);
+	*buf = s->buf;
+	*len = s->len;
+	return rc;
+}

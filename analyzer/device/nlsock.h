@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nlsock.h — RDMA netlink requests through libmnl: one dump at a time, the
+ * whole reply gathered into one buffer for nlparse.
+ *
+ * Replay: with ROCETOP_NETLINK_REPLAY=DIR set, no socket is opened and each
+ * dump is read from DIR/NAME.bin instead (NAME from nls_file_name(), the
+ * names tools/nlrecord writes), so tests run on recorded kernel replies.
+ * DIR1:DIR2:… are recordings in time order: each QP dump after the first
+ * moves on to the next directory (the last one stays).
+ */
+#ifndef ROCETOP_NLSOCK_H
+#define ROCETOP_NLSOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct nls;
+
+/* NULL with err[] set (no NETLINK_RDMA in this kernel, no memory). */
+struct nls *nls_open(char *err, size_t errcap);
+void nls_close(struct nls *s);
+
+#define NLS_NO_DEV UINT32_MAX   /* a dump of every device (CMD_GET) */
+
+/* Sends the dump request cmd (RDMA_NLDEV_CMD_*), with DEV_INDEX unless
+ * dev_index is NLS_NO_DEV (device indexes start at 0), and gathers the reply until NLMSG_DONE or an error
+ * answer.  *buf (valid until the next call) and *len hold every message.
+ * 0, or a negative errno (the kernel's answer, or the socket's). */
+int nls_dump(struct nls *s, uint8_t cmd, uint32_t dev_index, const uint8_t **buf, size_t *len);
+
+/* "dev", "port-1", "qp-1", "cq-1", "mr-1", "cmid-1" (cmd and device index). */
+const char *nls_file_name(uint8_t cmd, uint32_t dev_index, char *buf, size_t cap);
+
+#endif

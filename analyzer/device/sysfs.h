@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sysfs.h — what /sys/class/infiniband says about a device's ports: every
+ * hw_counters/NAME and counters/NAME value, the port state and rate, the link
+ * layer, the GID table with each entry's RoCE version and netdev.
+ *
+ * ROCETOP_SYSFS_ROOT=DIR reads DIR/class/infiniband/… instead of
+ * /sys/class/infiniband/… (tests use a recorded tree).
+ */
+#ifndef ROCETOP_SYSFS_H
+#define ROCETOP_SYSFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SYSFS_NAME 64
+
+enum sysfs_group { SYSFS_HW = 0, SYSFS_PMA = 1 };   /* hw_counters/, counters/ */
+
+struct sysfs_counter {
+	char name[SYSFS_NAME];
+	uint64_t value;
+	enum sysfs_group group;
+};
+
+struct sysfs_gid {
+	unsigned index;
+	char gid[48], type[16], ndev[SYSFS_NAME];   /* type: "RoCE v2", "IB/RoCE v1" */
+};
+
+struct sysfs_port {
+	char state[32], phys_state[48], rate[64], link_layer[32];
+	struct sysfs_counter *ctr;
+	size_t nctr;
+	struct sysfs_gid *gid;
+	size_t ngid;
+};
+
+/* "/sys" or $ROCETOP_SYSFS_ROOT */
+const char *sysfs_root(void);
+
+/* Device names under class/infiniband, sorted; *n of them.  NULL when none
+ * (or no memory).  Free with free() (one block). */
+char (*sysfs_devices(size_t *n))[SYSFS_NAME];
+/* The port numbers of dev (ports/N), sorted, at most cap; their count. */
+size_t sysfs_ports(const char *dev, unsigned *out, size_t cap);
+
+/* State, rate, link layer and every counter, sorted by name.  With gids,
+ * the GID table too (non-zero entries).  -1 when the port is gone. */
+int sysfs_read_port(const char *dev, unsigned port, int gids, struct sysfs_port *p);
+void sysfs_port_free(struct sysfs_port *p);
+
+/* The PMA counters (counters/NAME) saturate at their width's maximum rather
+ * than wrap: a value below the last one means the counter was reset. */
+
+#endif

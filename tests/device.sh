@@ -1,0 +1,229 @@
+#!/bin/bash
+# tests/device.sh — the device source (rocetop --device), without RDMA hardware:
+#   1. replay: sysfs files and RDMA netlink replies recorded from the lab's
+#      Linux 6.1 rdma_rxe guests (tests/fixtures/device/, ROCETOP_SYSFS_ROOT and
+#      ROCETOP_NETLINK_REPLAY): text and JSON hold the recorded QPs, counters,
+#      GIDs and CM IDs with their concrete values, and agree with `rdma -j res
+#      show qp` recorded at the same moment;
+#   2. errors: a device that does not exist, a bad --qp-interval, --device with
+#      --packets, no RDMA here at all: one line, non-zero exit;
+#   3. live (root; network namespace of our own): the recorded sysfs tree with its
+#      netdev renamed to a veth we create: ethtool -S statistics of that veth
+#      appear with rates that move under traffic, `-i VETH` joins the device by
+#      itself, and --prometheus output passes `promtool check metrics`;
+#   4. rxe on the host (`rdma link add` on a veth): skipped when the kernel has no
+#      rdma_rxe or no RDMA netlink (say so).
+# Run as  BUILD=<build dir> tests/device.sh ; prints ok/FAIL lines.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+BUILD=${BUILD:-$repo/build}
+R=$BUILD/bin/rocetop
+FX=$here/fixtures/device
+T=$(mktemp -d /tmp/device-test.XXXXXX)
+NS=device-t$$
+fails=0; oks=0
+ok() { echo "ok   $*"; oks=$((oks + 1)); }
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
+TS=device-tui-$$
+cleanup() {
+	[ -n "${PROM_PID:-}" ] && kill "$PROM_PID" 2>/dev/null
+	tmux kill-session -t "$TS" 2>/dev/null
+	ip netns del "$NS" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# ---- 1. replay of the lab's recordings ------------------------------------------
+replay() {  # replay GUEST N ARGS...: rocetop on GUEST's recording N
+	local g=$1 n=$2; shift 2
+	ROCETOP_SYSFS_ROOT=$FX/$g/sys ROCETOP_NETLINK_REPLAY=$FX/$g/$n "$R" "$@"
+}
+for g in vma vmb; do
+	replay $g 1 --device all --json -n 1 -d 0.05 > "$T/$g.json" 2> "$T/$g.err"
+	check "$g replay: exit 0, one JSON line" test "$?" = 0 -a "$(wc -l < "$T/$g.json")" = 1
+	python3 - "$T/$g.json" "$FX/$g/1/rdma-qp.json" "$FX/$g/1/rdma-cmid.json" "$g" > "$T/$g.py.out" <<'PY' || fail "$g replay: JSON against rdma -j res show"
+import json, sys
+snap = json.load(open(sys.argv[1]))
+want = json.load(open(sys.argv[2]))
+cm_want = json.load(open(sys.argv[3]))
+g = sys.argv[4]
+dev = snap["devices"][0]
+bad = []
+def check(what, cond):
+    print(("ok   " if cond else "FAIL ") + g + " replay: " + what)
+    if not cond:
+        bad.append(what)
+check("device rxe0, port 1 ACTIVE on eth0, netlink", dev["name"] == "rxe0" and dev["netlink"] is True
+      and dev["ports"][0]["state"] == "ACTIVE" and dev["ports"][0]["netdev"] == "eth0")
+port = dev["ports"][0]
+check("rxe hw_counters present (sent_pkts, rcvd_pkts, duplicate_request, out_of_seq_request)",
+      all(k in port["counters"] for k in ("sent_pkts", "rcvd_pkts", "duplicate_request", "out_of_seq_request")))
+check("lifespan is not a counter", "lifespan" not in port["counters"])
+gids = {x["index"]: x for x in port["gids"]}
+check("GID 1 is RoCE v2 ::ffff:10.99.0.x on eth0", 1 in gids and gids[1]["type"] == "RoCE v2"
+      and gids[1]["gid"].startswith("0000:0000:0000:0000:0000:ffff:0a63:00") and gids[1]["netdev"] == "eth0")
+# the QP table equals rdma's (same recording moment)
+mine = {q["lqpn"]: q for q in dev["qps"]}
+theirs = {q["lqpn"]: q for q in want}
+check("QP numbers equal rdma's (%d QPs)" % len(theirs), set(mine) == set(theirs) and len(theirs) >= 2)
+# nlrecord read the QPs just before `rdma` did, with traffic flowing: rdma's
+# PSNs are the same or a little ahead (mod 2^24)
+def ahead(mine_psn, rdma_psn):
+    return mine_psn is not None and rdma_psn is not None and (rdma_psn - mine_psn) % (1 << 24) < 100000
+for n, t in theirs.items():
+    m = mine.get(n, {})
+    same = (m.get("type") == t["type"] and m.get("state") == t["state"] and m.get("rqpn") == t.get("rqpn")
+            and m.get("pdn") == t.get("pdn") and m.get("pid") == t.get("pid")
+            and ahead(m.get("sq_psn"), t.get("sq-psn"))
+            and ("rq-psn" not in t or ahead(m.get("rq_psn"), t.get("rq-psn"))))
+    check("QP %d: type %s state %s rqpn %s pid %s as rdma says; sq-psn %s / rq-psn %s (rdma: %s / %s)" % (
+          n, t["type"], t["state"], t.get("rqpn"), t.get("pid"), m.get("sq_psn"), m.get("rq_psn"),
+          t.get("sq-psn"), t.get("rq-psn")), same)
+kern = [q for q in dev["qps"] if q["type"] == "GSI"]
+check("the GSI QP 1 is the kernel's: comm ib_core (as rdma), kernel, no pid", len(kern) == 1
+      and kern[0]["lqpn"] == 1 and kern[0]["comm"] == "ib_core" and kern[0].get("kernel") is True
+      and "pid" not in kern[0])
+rc = [q for q in dev["qps"] if q["type"] == "RC"]
+check("RC QPs (%s) with rqpn and rq_psn, a user pid and pdn" % [q["lqpn"] for q in rc],
+      len(rc) >= 1 and all("rqpn" in q and "rq_psn" in q and "pid" in q and "pdn" in q for q in rc))
+check("CM IDs: %d as rdma says" % len(cm_want), len(dev["cm_ids"]) == len(cm_want))
+cm_mine = sorted((c["src"], c["dst"], c["state"], c.get("lqpn")) for c in dev["cm_ids"])
+cm_rdma = sorted((c["src-addr"], c["dst-addr"], c["state"], c.get("lqpn")) for c in cm_want)
+check("CM IDs (address, peer, state, QP) as rdma says: %s" % cm_rdma, cm_mine == cm_rdma)
+check("CQs and MRs counted", dev["cqs"] >= 1 and dev["mrs"] >= 1)
+sys.exit(1 if bad else 0)
+PY
+	cat "$T/$g.py.out"
+	oks=$((oks + $(grep -c '^ok ' "$T/$g.py.out")))
+	fails=$((fails + $(grep -c '^FAIL ' "$T/$g.py.out")))
+done
+
+# PSN/s: two recordings of a guest during traffic, replayed as two QP dumps
+# ~1 s apart (ROCETOP_NETLINK_REPLAY=DIR1:DIR2): the rate is their PSN
+# difference over the wall-clock time between the dumps
+TV=$FX/traffic/vma
+ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$TV/1:$TV/2 "$R" --device all --json -n 1 -d 1 \
+	--qp-interval 0.5 > "$T/psn.json" 2>&1
+python3 - "$T/psn.json" "$TV/1/qp-0.bin" "$TV/2/qp-0.bin" > "$T/psn.out" <<'PY'
+import json, struct, sys
+q = {x["lqpn"]: x for x in json.load(open(sys.argv[1]))["devices"][0]["qps"]}
+# the recorded PSNs (from the replays themselves: see tests/unit/test_nlparse_fixtures.h)
+rq17 = (1803308, 1910803); sq18 = (5215598, 5216513); rq18 = (14635865, 14636322)
+def near(rate, pair):
+    d = (pair[1] - pair[0]) % (1 << 24)
+    return rate is not None and d / 1.6 <= rate <= d / 0.8
+for what, rate, pair in (("QP 17 (ib_write_bw server, RTR) rq", q[17]["rq_psn_per_s"], rq17),
+                         ("QP 18 (rping) sq", q[18]["sq_psn_per_s"], sq18),
+                         ("QP 18 (rping) rq", q[18]["rq_psn_per_s"], rq18)):
+    print(("ok   " if near(rate, pair) else "FAIL ") + "PSN/s %s: %s for +%d PSNs in ~1 s" % (what, rate, pair[1] - pair[0]))
+print(("ok   " if q[17]["sq_psn_per_s"] == 0 else "FAIL ") + "PSN/s QP 17 sq: 0 (a write responder sends only ACKs)")
+print(("ok   " if q[1]["sq_psn_per_s"] is None else "FAIL ") + "PSN/s: none for the GSI QP (not RC/UC)")
+PY
+cat "$T/psn.out"
+oks=$((oks + $(grep -c '^ok ' "$T/psn.out")))
+fails=$((fails + $(grep -c '^FAIL ' "$T/psn.out")))
+
+replay vmb 1 --device all -b -n 1 -d 0.05 > "$T/vmb.txt" 2>&1
+check "text: QP table header and an RC row" grep -q "LQPN PORT TYPE" "$T/vmb.txt"
+grep -E "^ +[0-9]+ +1 RC " "$T/vmb.txt" | head -3 | sed 's/^/     /'
+
+# the terminal view's device screen (key D), on the replayed traffic recording
+if command -v tmux >/dev/null 2>&1; then
+	tmux new-session -d -s "$TS" -x 130 -y 40 "env ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$TV/1:$TV/2 \
+		$R -r $repo/captures/lab/roce_send_bw_netem.pcap --device rxe0 --speed 0.01" 2>/dev/null
+	sleep 1.5
+	tmux send-keys -t "$TS" D
+	for i in $(seq 20); do
+		sleep 0.5
+		tmux capture-pane -p -t "$TS" > "$T/tui.txt" 2>/dev/null
+		grep -q "cm_id 1 TCP CONNECT" "$T/tui.txt" && break
+	done
+	tmux send-keys -t "$TS" D
+	sleep 0.5
+	tmux capture-pane -p -t "$TS" > "$T/tui2.txt" 2>/dev/null
+	tmux send-keys -t "$TS" q
+	sleep 0.3
+	tmux kill-session -t "$TS" 2>/dev/null
+	check "TUI: D shows the device screen (port, QPs 17 and 18 with pid, CM IDs)" sh -c "grep -q '^device rxe0 port 1: ACTIVE' '$T/tui.txt' && grep -qE '^ +17 +1 RC +RTR .* 243 ' '$T/tui.txt' && grep -qE '^ +18 +1 RC +RTS .* 263 ' '$T/tui.txt' && grep -q 'cm_id 1 TCP CONNECT 10.99.0.1:7174 -> 10.99.0.2:54777 lqpn 18' '$T/tui.txt'"
+	check "TUI: D again goes back to the flows" grep -q "FLOW\|SRC" "$T/tui2.txt"
+fi
+
+# ---- 2. errors ----------------------------------------------------------------------
+out=$(ROCETOP_SYSFS_ROOT=$FX/vma/sys ROCETOP_NETLINK_REPLAY=$FX/vma/1 "$R" --device mlx5_9 -n 1 2>&1); rc=$?
+check "--device mlx5_9 (none such): exit 1, one line naming it" test "$rc" = 1 -a "$(echo "$out" | wc -l)" = 1
+echo "$out" | grep -q "mlx5_9" || fail "the message names mlx5_9: $out"
+out=$(ROCETOP_SYSFS_ROOT=$FX/vma/sys ROCETOP_NETLINK_REPLAY=$FX/vma/1 "$R" --device rxe0:7 -n 1 2>&1); rc=$?
+check "--device rxe0:7 (no such port): exit 1" test "$rc" = 1
+out=$("$R" --device all --qp-interval 0 -n 1 2>&1); rc=$?
+check "--qp-interval 0: exit 2" test "$rc" = 2
+out=$("$R" --device all --packets -r "$repo/captures/lab/roce_rping.pcap" 2>&1); rc=$?
+check "--device with --packets: exit 2" test "$rc" = 2
+out=$(ROCETOP_SYSFS_ROOT=$T/empty "$R" --device all -n 1 2>&1); rc=$?
+check "no RDMA devices at all: exit 1, one line" test "$rc" = 1 -a "$(echo "$out" | wc -l)" = 1
+
+# ---- 3. live: ethtool -S of a veth of ours, -i joins, Prometheus --------------------
+if [ "$(id -u)" != 0 ] || ! ip netns add "$NS" 2>/dev/null; then
+	echo "device: live part skipped (needs root and network namespaces)"
+else
+	cp -r "$FX/vma/sys" "$T/sys"
+	for f in "$T"/sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs/*; do echo devt0 > "$f"; done
+	ip -n "$NS" link add devt0 type veth peer name devt1
+	ip -n "$NS" addr add 192.0.2.1/24 dev devt0
+	ip -n "$NS" link set devt0 up; ip -n "$NS" link set devt1 up; ip -n "$NS" link set lo up
+	# without netlink replay: this host has no RDMA netlink; the netdev comes from the GID table
+	ROCETOP_SYSFS_ROOT=$T/sys ip netns exec "$NS" "$R" --device rxe0 --json -n 2 -d 0.5 > "$T/live.json" 2>&1 &
+	pid=$!
+	wait $pid
+	peer=$(ip -n "$NS" -o link show devt1 | cut -d: -f1)
+	python3 - "$T/live.json" "$peer" <<'PY' && ok "live: netdev statistics (SIOCETHTOOL) of devt0 (veth): peer_ifindex = $peer, devt1's ifindex; netdev from the GID table" || fail "live netdev statistics: $(head -c 600 "$T/live.json")"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+p = lines[-1]["devices"][0]["ports"][0]
+assert len(lines) == 2, len(lines)
+assert p["netdev"] == "devt0", p["netdev"]
+assert p["ethtool"]["peer_ifindex"] == int(sys.argv[2]), p["ethtool"]
+assert lines[-1]["devices"][0]["netlink"] is False
+PY
+	port=$((20000 + $$ % 20000))
+	ROCETOP_SYSFS_ROOT=$T/sys ip netns exec "$NS" "$R" -i devt0 -b -n 1000 -d 0.5 --prometheus 127.0.0.1:$port \
+		> "$T/join.txt" 2>"$T/join.err" &
+	PROM_PID=$!
+	# the first scrape that succeeds (the listener is up once the capture is open)
+	ip netns exec "$NS" python3 - "$port" > "$T/metrics" 2>"$T/scrape.err" <<'PY'
+import sys, time, urllib.request
+for i in range(150):
+    try:
+        sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
+        break
+    except OSError:
+        time.sleep(0.1)
+PY
+	# a snapshot or two, then SIGTERM (it prints the summary and ends)
+	for i in $(seq 50); do grep -q "^device rxe0" "$T/join.txt" && break; sleep 0.2; done
+	kill "$PROM_PID" 2>/dev/null
+	wait $PROM_PID; PROM_PID=
+	check "-i devt0: the RDMA port whose netdev it is joins the snapshots" grep -q "^device rxe0 port 1: ACTIVE" "$T/join.txt"
+	check "--prometheus: device series present" grep -q '^rocetop_rdma_port_stat_total{device="rxe0",port="1",group="hw_counters",counter="sent_pkts"}' "$T/metrics"
+	check "--prometheus: netdev statistics series of devt0" grep -q '^rocetop_netdev_ethtool_stat{netdev="devt0",stat="peer_ifindex"}' "$T/metrics"
+	if command -v promtool >/dev/null; then
+		check "promtool check metrics: no complaint" sh -c "promtool check metrics < '$T/metrics' > '$T/promtool.out' 2>&1 && ! grep -q . '$T/promtool.out'"
+		[ -s "$T/promtool.out" ] && head -5 "$T/promtool.out"
+	fi
+fi
+
+# ---- 4. rxe on the host -------------------------------------------------------------
+if ! rdma link show >/dev/null 2>&1; then
+	echo "device: rxe live part skipped: this kernel has no RDMA netlink ($(rdma link show 2>&1 | head -1))"
+elif [ "$(id -u)" = 0 ] && ip netns exec "$NS" rdma link add devrxe0 type rxe netdev devt0 2>/dev/null; then
+	ip netns exec "$NS" "$R" --device devrxe0 --json -n 1 -d 0.2 > "$T/rxe.json" 2>&1
+	check "host rxe on a veth: devrxe0 port 1 in the JSON" grep -q '"name":"devrxe0"' "$T/rxe.json"
+	ip netns exec "$NS" rdma link delete devrxe0 2>/dev/null
+else
+	echo "device: rxe live part skipped: rdma link add type rxe failed (no rdma_rxe module)"
+fi
+
+echo "device: $oks ok, $fails failed"
+[ "$fails" = 0 ]

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests of the device source's RDMA netlink parser
+ * (analyzer/device/nlparse.c): messages built here with libmnl (every
+ * attribute, truncations at every length, kernel error answers, attributes
+ * of the wrong size) and replies recorded from the lab guests' Linux 6.1
+ * rdma_rxe (tests/fixtures/device/, see its README).
+ */
+#include "testutil.h"
+#include <libmnl/libmnl.h>
+#include <rdma/rdma_netlink.h>
+#include <arpa/inet.h>
+#include <stdio.h>
+#include "../../analyzer/device/nlparse.c"
+
+#ifndef FIXTURES
+#define FIXTURES "tests/fixtures/device"
+#endif
+
+static uint8_t msgbuf[8192] __attribute__((aligned(4)));
+
+/* One RES_QP_GET answer: device 1 "rxe0", one RC QP of a user process
+ * and one GSI QP of the kernel; then NLMSG_DONE.  Returns the length. */
+static size_t build_qp_reply(void)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(msgbuf);
+	struct nlattr *tab, *e;
+
+	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_RES_QP_GET);
+	nlh->nlmsg_flags = NLM_F_MULTI;
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
+	tab = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP);
+	e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_LQPN, 17);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_RQPN, 18);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_RQ_PSN, 0x123456);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_SQ_PSN, 0xabcdef);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_PATH_MIG_STATE, 2);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_TYPE, 2);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_STATE, 3);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_PID, 4242);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_PDN, 5);
+	mnl_attr_nest_end(nlh, e);
+	e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_LQPN, 1);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_SQ_PSN, 7);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_TYPE, 1);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_STATE, 3);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_RES_KERN_NAME, "ib_core");
+	mnl_attr_nest_end(nlh, e);
+	mnl_attr_nest_end(nlh, tab);
+	nlh = mnl_nlmsg_put_header(msgbuf + nlh->nlmsg_len);
+	nlh->nlmsg_type = NLMSG_DONE;
+	nlh->nlmsg_flags = NLM_F_MULTI;
+	return (size_t)((uint8_t *)nlh - msgbuf) + nlh->nlmsg_len;
+}
+
+static void test_qp_entries(void **state)
+{
+	size_t len = build_qp_reply();
+	struct nlp_vec v;
+	const struct nlp_qp *q;
+
+	(void)state;
+	nlp_vec_init(&v, NLP_QP);
+	assert_int_equal(nlp_parse(NLP_QP, msgbuf, len, &v), NLP_DONE);
+	assert_int_equal(v.n, 2);
+	q = NLP_AT(&v, struct nlp_qp, 0);
+	assert_int_equal(q->dev_index, 1);
+	assert_int_equal(q->lqpn, 17);
+	assert_int_equal(q->rqpn, 18);
+	assert_int_equal(q->rq_psn, 0x123456);
+	assert_int_equal(q->sq_psn, 0xabcdef);
+	assert_string_equal(nlp_qp_type_str(q->type), "RC");
+	assert_string_equal(nlp_qp_state_str(q->state), "RTS");
+	assert_string_equal(nlp_pmig_str(q->pmig), "ARMED");
+	assert_int_equal(q->own.pid, 4242);
+	assert_int_equal(q->pdn, 5);
+	assert_true(q->have & NLP_HAVE_RQPN);
+	assert_false(q->have & NLP_HAVE_KERN);
+	q = NLP_AT(&v, struct nlp_qp, 1);
+	assert_int_equal(q->lqpn, 1);
+	assert_string_equal(nlp_qp_type_str(q->type), "GSI");
+	assert_string_equal(q->own.kern_name, "ib_core");
+	assert_true(q->have & NLP_HAVE_KERN);
+	assert_false(q->have & (NLP_HAVE_RQPN | NLP_HAVE_PID | NLP_HAVE_RQ_PSN));
+	nlp_vec_free(&v);
+}
+
+/* Every truncation: never reads past the end (ASan), never claims DONE. */
+static void test_truncations(void **state)
+{
+	size_t len = build_qp_reply();
+
+	(void)state;
+	for (size_t n = 0; n < len; n++) {
+		uint8_t *copy = malloc(n ? n : 1);
+		struct nlp_vec v;
+		int rc;
+
+		memcpy(copy, msgbuf, n);
+		nlp_vec_init(&v, NLP_QP);
+		rc = nlp_parse(NLP_QP, copy, n, &v);
+		assert_true(rc == NLP_MORE || rc == NLP_EINVAL);
+		assert_true(v.n <= 2);
+		nlp_vec_free(&v);
+		free(copy);
+	}
+}
+
+/* A u32 attribute with a 2-byte payload is ignored, not read. */
+static void test_bad_attribute_size(void **state)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(msgbuf);
+	struct nlattr *tab, *e;
+	struct nlp_vec v;
+	uint16_t two = 7;
+
+	(void)state;
+	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_RES_QP_GET);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 3);
+	tab = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP);
+	e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+	mnl_attr_put(nlh, RDMA_NLDEV_ATTR_RES_LQPN, sizeof two, &two);
+	mnl_attr_put(nlh, RDMA_NLDEV_ATTR_RES_KERN_NAME, 3, "abc");   /* no NUL */
+	mnl_attr_nest_end(nlh, e);
+	mnl_attr_nest_end(nlh, tab);
+	nlp_vec_init(&v, NLP_QP);
+	assert_int_equal(nlp_parse(NLP_QP, msgbuf, nlh->nlmsg_len, &v), NLP_DONE);   /* not multipart */
+	assert_int_equal(v.n, 1);
+	assert_int_equal(NLP_AT(&v, struct nlp_qp, 0)->dev_index, 3);
+	assert_false(NLP_AT(&v, struct nlp_qp, 0)->have & (NLP_HAVE_LQPN | NLP_HAVE_KERN));
+	nlp_vec_free(&v);
+}
+
+/* The kernel's answer to a bad request: NLMSG_ERROR with -EINVAL. */
+static void test_kernel_error(void **state)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(msgbuf);
+	struct nlmsgerr *err;
+	struct nlp_vec v;
+
+	(void)state;
+	nlh->nlmsg_type = NLMSG_ERROR;
+	err = mnl_nlmsg_put_extra_header(nlh, sizeof *err);
+	err->error = -EINVAL;
+	nlp_vec_init(&v, NLP_PORT);
+	assert_int_equal(nlp_parse(NLP_PORT, msgbuf, nlh->nlmsg_len, &v), NLP_KERNEL_ERR(EINVAL));
+	assert_int_equal(nlp_status(msgbuf, nlh->nlmsg_len), NLP_KERNEL_ERR(EINVAL));
+	err->error = 0;    /* an ACK ends the reply */
+	assert_int_equal(nlp_status(msgbuf, nlh->nlmsg_len), NLP_DONE);
+	/* a message length beyond the buffer */
+	nlh->nlmsg_len = 4096;
+	assert_int_equal(nlp_status(msgbuf, 64), NLP_EINVAL);
+	nlp_vec_free(&v);
+}
+
+static void test_cm_id_addresses(void **state)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(msgbuf);
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(7174) };
+	struct nlattr *tab, *e;
+	struct nlp_vec v;
+	char a[80];
+
+	(void)state;
+	inet_pton(AF_INET, "10.99.0.1", &sin.sin_addr);
+	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_RES_CM_ID_GET);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
+	tab = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_CM_ID);
+	e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_PS, 0x106);
+	mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_STATE, 8);
+	mnl_attr_put(nlh, RDMA_NLDEV_ATTR_RES_SRC_ADDR, sizeof sin, &sin);
+	mnl_attr_nest_end(nlh, e);
+	mnl_attr_nest_end(nlh, tab);
+	nlp_vec_init(&v, NLP_CMID);
+	assert_int_equal(nlp_parse(NLP_CMID, msgbuf, nlh->nlmsg_len, &v), NLP_DONE);
+	assert_int_equal(v.n, 1);
+	assert_string_equal(nlp_cm_ps_str(NLP_AT(&v, struct nlp_cmid, 0)->ps), "TCP");
+	assert_string_equal(nlp_cm_state_str(NLP_AT(&v, struct nlp_cmid, 0)->state), "LISTEN");
+	assert_string_equal(nlp_addr_str(&NLP_AT(&v, struct nlp_cmid, 0)->src, a, sizeof a), "10.99.0.1:7174");
+	assert_string_equal(nlp_addr_str(&NLP_AT(&v, struct nlp_cmid, 0)->dst, a, sizeof a), "-");
+	nlp_vec_free(&v);
+}
+
+/* ---- recorded replies (tests/fixtures/device) ------------------------------- */
+
+static uint8_t *load(const char *name, size_t *len)
+{
+	char path[512];
+	FILE *f;
+	uint8_t *b = malloc(1 << 20);
+
+	snprintf(path, sizeof path, "%s/%s", FIXTURES, name);
+	assert_non_null(b);
+	if (!(f = fopen(path, "rb")))
+		fail_msg("%s: missing fixture", path);
+	*len = fread(b, 1, 1 << 20, f);
+	fclose(f);
+	return b;
+}
+
+#include "test_nlparse_fixtures.h"
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_qp_entries),
+		cmocka_unit_test(test_truncations),
+		cmocka_unit_test(test_bad_attribute_size),
+		cmocka_unit_test(test_kernel_error),
+		cmocka_unit_test(test_cm_id_addresses),
+		FIXTURE_TESTS
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
