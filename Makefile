@@ -33,7 +33,9 @@ LDFLAGS ?=
 DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev libnet1-dev \
             libncurses-dev libcmocka-dev zlib1g-dev tshark wireshark-dev libwireshark-dev tmux \
             libibverbs-dev librdmacm-dev libmnl-dev \
-            tcpdump tcpreplay iproute2 jq prometheus
+            tcpdump tcpreplay iproute2 jq prometheus \
+            debhelper dpkg-dev fakeroot lintian libcap2-bin adduser debconf util-linux git \
+            systemd procps
 
 LIB_SRCS  := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -62,7 +64,7 @@ LIBPIC_A := $(BUILD)/lib/libroce_pic.a
 
 # Test scripts run by check-one, each with BUILD in its environment, in this
 # order; fragments below may append to it.
-CHECK_SCRIPTS := tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/install.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/link.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/device.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh
+CHECK_SCRIPTS := tests/exports.sh tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/install.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/link.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/device.sh tests/caps.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh
 
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=
@@ -71,7 +73,8 @@ PLUGIN :=
 -include target/target.mk
 
 .PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
-        have-deps golden difftest interop fixtures bench-gen bench-lab bench-live
+        have-deps golden difftest interop fixtures bench-gen bench-lab bench-live \
+        dist-build print-public-headers print-programs print-plugin deb check-deb
 .DEFAULT_GOAL := all
 
 all: lib $(PROGRAMS) $(TOOL_BINS) $(PLUGIN)
@@ -95,16 +98,27 @@ $(LIBPIC_A): $(LIB_PIC)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIBSO): $(LIB_PIC)
+# Only the public roce_* API is exported (lib/libroce.map, version node
+# LIBROCE_0; regenerate with tools/libmap.sh write after adding API).
+LIBMAP := lib/libroce.map
+
+$(LIBSO): $(LIB_PIC) $(LIBMAP)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libroce.so.$(SOVERSION) $(LDSAN) -o $@ $^
+	$(CC) -shared -Wl,-soname,libroce.so.$(SOVERSION) -Wl,--version-script,$(LIBMAP) $(LDSAN) $(LDFLAGS) \
+		-o $@ $(LIB_PIC)
 	ln -sf libroce.so.$(VERSION) $(BUILD)/lib/libroce.so.$(SOVERSION)
 	ln -sf libroce.so.$(SOVERSION) $(BUILD)/lib/libroce.so
 
+# Headers go to $(INCLUDEDIR) (roce.h and what it includes, side by side:
+# #include <roce.h> with pkg-config's -I), the library to $(LIBDIR).
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include/roce
+
 $(LIBPC): Makefile
 	@mkdir -p $(@D)
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include/roce\n\nName: libroce\nDescription: RoCE, iWARP and DCB frame codec\nVersion: %s\nLibs: -L$${libdir} -lroce\nCflags: -I$${includedir}\n' \
-		'$(PREFIX)' '$(VERSION)' > $@
+	printf 'prefix=%s\nlibdir=%s\nincludedir=%s\n\nName: libroce\nDescription: RoCE, iWARP and DCB frame codec\nVersion: %s\nLibs: -L$${libdir} -lroce\nCflags: -I$${includedir}\n' \
+		'$(PREFIX)' '$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))' \
+		'$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))' '$(VERSION)' > $@
 
 $(ROCETOP): $(ANA_OBJS) $(LIBA)
 	@mkdir -p $(@D)
@@ -269,20 +283,46 @@ interop: all
 # Cflags, or <roce/roce.h>), the Wireshark plugin under PREFIX too unless
 # PLUGINDIR says otherwise (see dissectors/plugin.mk).
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	           $(DESTDIR)$(PREFIX)/include/roce $(DESTDIR)$(PREFIX)/share/man/man3 \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig \
+	           $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PREFIX)/share/man/man3 \
 	           $(DESTDIR)$(PREFIX)/share/man/man7 $(DESTDIR)$(PREFIX)/share/man/man8
 	for p in $(PROGRAMS); do install -m 755 $$p $(DESTDIR)$(PREFIX)/bin/; done
-	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf libroce.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libroce.so.$(SOVERSION)
-	ln -sf libroce.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libroce.so
-	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(LIBPC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libroce.pc
-	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/roce/
+	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/
+	ln -sf libroce.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libroce.so.$(SOVERSION)
+	ln -sf libroce.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libroce.so
+	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(LIBPC) > $(DESTDIR)$(LIBDIR)/pkgconfig/libroce.pc
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/
 	for m in man/*.3; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man3/; done; true
 	for m in man/*.7; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
 	for m in man/*.8; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man8/; done; true
 	@if [ -n "$(PLUGIN)" ]; then $(MAKE) --no-print-directory install-plugin; fi
+
+# What debian/rules builds and installs (no tests, tools or fuzzers).
+dist-build: lib $(PROGRAMS) $(PLUGIN)
+print-public-headers:
+	@echo $(PUBLIC_HEADERS)
+print-programs:
+	@echo $(PROGRAMS)
+print-plugin:
+	@echo $(PLUGIN)
+
+# ---- Debian packages (debian/) ---------------------------------------------------
+# `make deb`: dpkg-buildpackage -us -uc -b on a copy of the tracked files (git
+# ls-files, so nothing untracked or built gets in) in $(DEB_DIR)/rocetop-VERSION;
+# the .deb files land in $(DEB_DIR).  `make check-deb` (root): tests/deb.sh
+# builds them, runs lintian, installs them on this machine, checks and purges.
+DEB_DIR := $(BUILD)/deb
+
+deb:
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/rocetop-$(VERSION)
+	git ls-files -z | xargs -0 cp -P --parents -t $(DEB_DIR)/rocetop-$(VERSION)
+	cd $(DEB_DIR)/rocetop-$(VERSION) && dpkg-buildpackage -us -uc -b
+	@ls $(DEB_DIR)/*.deb
+
+check-deb: have-deps
+	@$(MAKE) --no-print-directory all
+	BUILD=$(BUILD) tests/deb.sh
 
 clean:
 	rm -rf build build-san

@@ -721,8 +721,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* as tcpdump: privileges go once the capture is open, before -w opens its file */
+	/* every descriptor is open: no capability is needed to parse what comes */
 	if ((user && source_drop_privileges(user, err, sizeof err) < 0) ||
-	    (wfile && source_dump_open(src, wfile, err, sizeof err) < 0)) {
+	    (wfile && source_dump_open(src, wfile, err, sizeof err) < 0) ||
+	    source_shed_capabilities(err, sizeof err) < 0) {
 		fprintf(stderr, "rocetop: %s\n", err);
 		prom_close(prom);
 		source_close(src);

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -257,7 +258,7 @@ static int open_live(struct source *s, struct handle *h, const char *iface)
 			snprintf(s->err, sizeof s->err, "%s (%s)", pcap_statustostr(rc), t);
 		if (rc == PCAP_ERROR_PERM_DENIED)
 			snprintf(s->err + strlen(s->err), sizeof s->err - strlen(s->err),
-				 "; run as root or give the binary cap_net_raw,cap_net_admin (see rocetop(8))");
+				 "; run as root or give the binary cap_net_raw (see rocetop(8))");
 		return SOURCE_E_OPEN;
 	}
 	h->nsec = pcap_get_tstamp_precision(h->pc) == PCAP_TSTAMP_PRECISION_NANO;
@@ -884,6 +885,29 @@ static int drop_caps(void)
 
 	memset(d, 0, sizeof d);
 	return (int)syscall(SYS_capset, &h, d);
+}
+
+/* Every capability goes (effective, permitted, inheritable; the ambient set
+ * with them), no exec may gain new ones, and capget() must show none left. */
+int source_shed_capabilities(char *err, size_t errcap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (drop_caps() != 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+		snprintf(err, errcap, "cannot drop capabilities: %s", strerror(errno));
+		return -1;
+	}
+	memset(d, 0, sizeof d);
+	if (syscall(SYS_capget, &h, d) != 0) {
+		snprintf(err, errcap, "cannot read capabilities back: %s", strerror(errno));
+		return -1;
+	}
+	if (d[0].effective | d[1].effective | d[0].permitted | d[1].permitted | d[0].inheritable | d[1].inheritable) {
+		snprintf(err, errcap, "capabilities are still held after dropping them; refusing to go on");
+		return -1;
+	}
+	return 0;
 }
 
 int source_drop_privileges(const char *user, char *err, size_t errcap)

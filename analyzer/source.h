@@ -5,8 +5,8 @@
  * or paced on its timestamps.  Frames come out one at a time, like
  * pcap_next_ex(); what was captured can be saved (-w) as it is read.
  *
- *   open (root or CAP_NET_RAW+CAP_NET_ADMIN) → drop privileges (-Z) →
- *   open the -w file → source_next() … → source_close()
+ *   open (root or CAP_NET_RAW) → drop privileges (-Z) → open the -w file →
+ *   shed every capability → source_next() … → source_close()
  *
  * Other descriptors (the Prometheus listener and its clients) can be
  * watched in the same poll(): source_watch() registers them with a callback
@@ -138,5 +138,9 @@ void source_stats_total(struct source *s, struct source_stats *st);
 /* -Z: after opening, become user (initgroups, setgid, setuid) and make sure
  * root cannot be regained.  -1 with err[] set: the caller must not go on. */
 int source_drop_privileges(const char *user, char *err, size_t errcap);
+/* Once every descriptor is open, before the first frame is parsed: clear
+ * every capability set, set no_new_privs, and check with capget() that
+ * nothing is left.  -1 with err[] set: the caller must not go on. */
+int source_shed_capabilities(char *err, size_t errcap);
 
 #endif
