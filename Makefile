@@ -30,6 +30,10 @@ ALLCFLAGS = $(BASECFLAGS) $(CFLAGS)
 LDFLAGS ?=
 
 # Debian packages the build and the tests need.
+# Tests run Debian's programs (python3 from DEB_PKGS, not a pyenv shim that
+# takes seconds to start) whatever else is first on the caller's PATH.
+export PATH := /usr/sbin:/usr/bin:$(PATH)
+
 DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev libnet1-dev \
             libncurses-dev libcmocka-dev zlib1g-dev tshark wireshark-dev libwireshark-dev tmux \
             libibverbs-dev librdmacm-dev libmnl-dev \

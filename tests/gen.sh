@@ -579,7 +579,11 @@ else
 	[ "$got" = 1000 ] && ok "live: flood 1000 frames at 20000/s, 1000 received with good ICRC" ||
 		fail "live flood received $got of 1000" "$(cat "$T/err")"
 	pps=$(sed -n 's/.* pps=\([0-9]*\) .*/\1/p' "$T/err")
-	[ -n "$pps" ] && [ "$pps" -ge 15000 ] && [ "$pps" -le 21000 ] &&
+	# never above the asked rate; under ASan (two or three times slower, and
+	# sharing the machine with the other check jobs) at least half of it
+	lo=15000
+	[ "${SAN:-0}" = 1 ] && lo=10000
+	[ -n "$pps" ] && [ "$pps" -ge "$lo" ] && [ "$pps" -le 21000 ] &&
 		ok "live: flood paced at $pps frames/s (asked 20000)" || fail "live flood rate $pps" "$(cat "$T/err")"
 	grep -q 'backend=ring' "$T/err" && ok "live: flood used the AF_PACKET ring" || fail "ring backend" "$(cat "$T/err")"
 	python3 - "$TOP" "$T/l1.pcap" <<'EOF' && ok "live: PSNs consecutive on both QPs" || fail "live PSNs"
