@@ -318,23 +318,85 @@ static void sleep_until(uint64_t t)
 	nanosleep(&ts, NULL);
 }
 
-/* --device without -i or -r: a snapshot of the devices every interval. */
+/* Sleeps until t (wall clock) or a signal; serves scrapes meanwhile when w
+ * watches a Prometheus socket. */
+static void wait_until(struct source *w, uint64_t t)
+{
+	for (uint64_t now = wall_ns(); !stop && now < t; now = wall_ns()) {
+		if (!w) {
+			sleep_until(t);
+			return;
+		}
+		source_wait(w, (int)((t - now + 999999) / 1000000));
+	}
+}
+
+/* One device snapshot, as text or a JSON line; 0, or -1 when stdout fails. */
+static int device_snapshot(struct devmon *m, int json, unsigned n, uint64_t now)
+{
+	if (json) {
+		printf("{\"type\":\"devices\",\"n\":%u,\"time\":%.6f,\"devices\":", n, now / 1e9);
+		devmon_json(stdout, m);
+		fputs("}\n", stdout);
+	} else {
+		time_t sec = (time_t)(now / 1000000000ull);
+		struct tm tm;
+
+		gmtime_r(&sec, &tm);
+		printf("rocetop %u - %02d:%02d:%02d UTC, devices\n", n, tm.tm_hour, tm.tm_min, tm.tm_sec);
+		devmon_text(stdout, m);
+		fputc('\n', stdout);
+	}
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* --prometheus for a --device run: a source with no capture handle that
+ * only serves the scrapes (each reads the devices when older than 1 s). */
+static int device_serve(struct devmon *m, const char *addr, unsigned max, struct source **w,
+			struct prom **prom)
+{
+	char err[256];
+
+	*w = source_open_watcher("devices");
+	if (!*w) {
+		fprintf(stderr, "rocetop: out of memory\n");
+		return -1;
+	}
+	*prom = prom_open(addr, max, err, sizeof err);
+	if (!*prom || prom_attach(*prom, *w, NULL) < 0) {
+		fprintf(stderr, "rocetop: --prometheus %s: %s\n", addr, *prom ? "cannot serve" : err);
+		return -1;
+	}
+	prom_extra(*prom, dev_prom, m);
+	return 0;
+}
+
+/* --device without -i or -r: a snapshot of the devices every interval,
+ * and with --prometheus the device series on /metrics. */
 static int device_only(struct devmon *m, int json, double delay, long long iterations, const char *user,
-		       const char *prom_addr)
+		       const char *prom_addr, unsigned prom_max)
 {
 	char err[256];
 	uint64_t next, step = (uint64_t)llround(delay * 1e9);
 	unsigned n = 0;
+	struct source *w = NULL;
+	struct prom *prom = NULL;
+	int rc = 0;
 
-	if (prom_addr) {
-		fprintf(stderr, "rocetop: --prometheus with --device needs -i or -r (a capture loop)\n");
-		devmon_close(m);
-		return 2;
+	if (prom_addr && device_serve(m, prom_addr, prom_max, &w, &prom) < 0) {
+		rc = 1;
+		goto out;
 	}
-	if (user && source_drop_privileges(user, err, sizeof err) < 0) {
+	/* every descriptor is open: no capability is needed from here on */
+	if ((user && source_drop_privileges(user, err, sizeof err) < 0) ||
+	    (!user && source_shed_capabilities(err, sizeof err) < 0)) {
 		fprintf(stderr, "rocetop: %s\n", err);
-		devmon_close(m);
-		return 1;
+		rc = 1;
+		goto out;
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -342,35 +404,23 @@ static int device_only(struct devmon *m, int json, double delay, long long itera
 	next = wall_ns() + step;
 	while (!stop && (iterations <= 0 || n < iterations)) {
 		uint64_t now;
-		time_t sec;
-		struct tm tm;
 
-		sleep_until(next);
+		wait_until(w, next);
 		if (stop)
 			break;
 		now = wall_ns();
 		next += step;
 		devmon_poll(m, now);
-		n++;
-		if (json) {
-			printf("{\"type\":\"devices\",\"n\":%u,\"time\":%.6f,\"devices\":", n, now / 1e9);
-			devmon_json(stdout, m);
-			fputs("}\n", stdout);
-		} else {
-			sec = (time_t)(now / 1000000000ull);
-			gmtime_r(&sec, &tm);
-			printf("rocetop %u - %02d:%02d:%02d UTC, devices\n", n, tm.tm_hour, tm.tm_min, tm.tm_sec);
-			devmon_text(stdout, m);
-			fputc('\n', stdout);
-		}
-		if (fflush(stdout) != 0) {
-			fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno));
-			devmon_close(m);
-			return 1;
+		if (device_snapshot(m, json, ++n, now) < 0) {
+			rc = 1;
+			break;
 		}
 	}
+out:
+	prom_close(prom);
+	source_close(w);
 	devmon_close(m);
-	return 0;
+	return rc;
 }
 
 /* The TUI's reader: ready frames, decoded, into the engine. */
@@ -676,7 +726,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!file && !iface)
-		return device_only(dev, json, delay, iterations, user, prom_addr);
+		return device_only(dev, json, delay, iterations, user, prom_addr, prom_max);
 	for (unsigned i = 0; i < scfg.nifaces; i++)
 		if (rdma_not_netdev(scfg.ifaces[i])) {
 			fprintf(stderr, "rocetop: %s is an RDMA device, not a network interface: this build cannot "

@@ -540,7 +540,8 @@ static void handle_request(struct prom *p, struct client *c)
 			drop_client(p, c);
 			return;
 		}
-		prom_write(m, p->e, p->src, p->max_flows);
+		if (p->e)   /* NULL: a --device run without a capture */
+			prom_write(m, p->e, p->src, p->max_flows);
 		if (p->extra)
 			p->extra(m, p->extra_ctx);
 		if (fclose(m) != 0) {

@@ -30,7 +30,8 @@ struct prom;
 struct prom *prom_open(const char *addr_port, unsigned max_flows, char *err, size_t errcap);
 /* Only the syntax of addr_port (a usage error, exit 2): 0, or -1 with err[]. */
 int prom_check_spec(const char *addr_port, char *err, size_t errcap);
-/* Starts serving from src's poll loop; e is read at each scrape. */
+/* Starts serving from src's poll loop; e is read at each scrape (NULL: only
+ * the prom_extra() series). */
 int prom_attach(struct prom *p, struct source *src, const struct engine *e);
 void prom_close(struct prom *p);
 /* "127.0.0.1:9464" as bound (the port filled in when 0 was asked for). */

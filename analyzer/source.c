@@ -388,6 +388,17 @@ fail:
 	return NULL;
 }
 
+struct source *source_open_watcher(const char *name)
+{
+	struct source *s = calloc(1, sizeof *s);
+
+	if (!s)
+		return NULL;
+	s->live = 1;   /* no handles: source_wait() polls the watched descriptors only */
+	snprintf(s->name, sizeof s->name, "%s", name);
+	return s;
+}
+
 void source_close(struct source *s)
 {
 	if (!s)

@@ -69,6 +69,9 @@ struct source;
 /* Opens every handle, sets the filter.  NULL with *what and err[] set. */
 struct source *source_open(const struct source_cfg *cfg, enum source_err *what, char *err, size_t errcap);
 void source_close(struct source *s);
+/* A source without capture handles: only watched descriptors (the
+ * Prometheus server of a --device run without -i or -r). */
+struct source *source_open_watcher(const char *name);
 /* Saves every frame source_next() returns to a pcap file (all handles must
  * share the link type).  Call after dropping privileges, as tcpdump does. */
 int source_dump_open(struct source *s, const char *path, char *err, size_t errcap);

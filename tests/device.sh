@@ -151,6 +151,31 @@ if command -v tmux >/dev/null 2>&1; then
 	check "TUI: D again goes back to the flows" grep -q "FLOW\|SRC" "$T/tui2.txt"
 fi
 
+# ---- 1b. the device view alone on /metrics (the exporter unit's command line) -------
+dport=$((20000 + $$ % 20000))
+# rocetop itself in the background (not the replay function's subshell), so
+# the SIGTERM reaches it
+ROCETOP_SYSFS_ROOT=$FX/vma/sys ROCETOP_NETLINK_REPLAY=$FX/vma/1 "$R" --device all -b -d 0.2 \
+	--prometheus 127.0.0.1:$dport > "$T/dprom.txt" 2> "$T/dprom.err" &
+PROM_PID=$!
+python3 - "$dport" > "$T/dmetrics" 2>/dev/null <<'PY'
+import sys, time, urllib.request
+for i in range(150):
+    try:
+        sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
+        break
+    except OSError:
+        time.sleep(0.1)
+PY
+kill -TERM "$PROM_PID" 2>/dev/null
+wait "$PROM_PID"; rc=$?; PROM_PID=
+check "--device all --prometheus (no -i/-r): serves, ends on SIGTERM with 0 (exit $rc)" test "$rc" = 0
+check "--device alone on /metrics: the port's hw_counters" grep -q '^rocetop_rdma_port_stat_total{device="rxe0",port="1",group="hw_counters",counter="sent_pkts"}' "$T/dmetrics"
+check "--device alone on /metrics: no capture series (nothing is captured)" sh -c "! grep -q '^rocetop_frames_total' '$T/dmetrics'"
+if command -v promtool >/dev/null; then
+	check "--device alone: promtool check metrics, no complaint" sh -c "promtool check metrics < '$T/dmetrics' > '$T/dpromtool.out' 2>&1 && ! grep -q . '$T/dpromtool.out'"
+fi
+
 # ---- 2. errors ----------------------------------------------------------------------
 out=$(ROCETOP_SYSFS_ROOT=$FX/vma/sys ROCETOP_NETLINK_REPLAY=$FX/vma/1 "$R" --device mlx5_9 -n 1 2>&1); rc=$?
 check "--device mlx5_9 (none such): exit 1, one line naming it" test "$rc" = 1 -a "$(echo "$out" | wc -l)" = 1
