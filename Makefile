@@ -203,10 +203,10 @@ check-one: all $(UNIT_BINS)
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CHECK_SLOW := tests/gen.sh tests/live.sh tests/tui.sh tests/rc.sh
 check: have-deps
-	@$(MAKE) --no-print-directory all $(UNIT_BINS)
-	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 CFLAGS="-O1 -g" all \
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all $(UNIT_BINS)
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) BUILD=build-san SAN=1 CFLAGS="-O1 -g" all \
 	  $(subst $(BUILD)/,build-san/,$(UNIT_BINS))
-	@$(MAKE) --no-print-directory fuzz
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) fuzz
 	@tests/run.sh -j $(CHECK_JOBS) -b $(BUILD):0 -b build-san:1 -- \
 	  $(filter $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
 	  $(filter-out $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
