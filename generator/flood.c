@@ -143,159 +143,218 @@ static uint32_t next_frame(const struct gen_opts *o, struct stream *s, unsigned 
 	return t.len;
 }
 
-int gen_flood_main(int argc, char **argv)
-{
+/* One flood run: the options, the stream and what sends it. */
+struct flood {
 	struct gen_opts o;
 	struct stream s;
-	struct tx *t = NULL;
+	struct tx *t;
 	struct pace pace;
-	uint8_t *slots = NULL, storm[256];
-	const uint8_t *fr[BATCH];
-	uint32_t lens[BATCH], storm_len = 0;
-	unsigned which[BATCH];
-	int cur0[GEN_MIX_MAX];
-	double pps, bps, costs[BATCH], avg;
-	uint64_t count, sent = 0, t0, deadline = 0;
-	int rc = 2, n, live, storm_mode;
+	uint8_t *slots, storm[256];
+	uint32_t storm_len;
+	int storm_mode;                 /* a PFC/pause storm: one fixed frame */
+	uint64_t count;
+	double pps, bps;
 	unsigned bmax;
+};
 
-	memset(&s, 0, sizeof(s));
-	n = gen_parse(GEN_FLOOD, argc, argv, &o);
-	if (n)
-		return n > 0 ? 0 : 2;
-	if (o.pfc_storm + o.cnp + !!o.kind > 1) {
+/* KIND, --cnp or --pfc-storm; addresses; how many frames; the payload fill. */
+static int flood_kind(struct flood *f)
+{
+	struct gen_opts *o = &f->o;
+	struct stream *s = &f->s;
+
+	if (o->pfc_storm + o->cnp + !!o->kind > 1) {
 		fprintf(stderr, GEN_NAME " flood: give one of KIND, --cnp or --pfc-storm\n");
-		goto out;
+		return -1;
 	}
-	if (o.pfc_storm)
-		o.kind = "pfc";
-	else if (o.cnp)
-		o.kind = "cnp";
-	else if (!o.kind)
-		o.kind = "rc-send-only";
-	if (gen_kind_parse(o.kind, &s.k) ||
-	    (s.k.cls != GK_ROCE && s.k.cls != GK_PFC && s.k.cls != GK_PAUSE)) {
+	if (o->pfc_storm)
+		o->kind = "pfc";
+	else if (o->cnp)
+		o->kind = "cnp";
+	else if (!o->kind)
+		o->kind = "rc-send-only";
+	if (gen_kind_parse(o->kind, &s->k) ||
+	    (s->k.cls != GK_ROCE && s->k.cls != GK_PFC && s->k.cls != GK_PAUSE)) {
 		fprintf(stderr, GEN_NAME " flood: '%s': flood sends a RoCE opcode, cnp, pfc or pause\n",
-			o.kind);
-		goto out;
+			o->kind);
+		return -1;
 	}
-	storm_mode = s.k.cls != GK_ROCE;
-	if (gen_resolve(&o, !storm_mode, !storm_mode))
-		goto out;
-	if (!storm_mode && o.version != ROCE_VER_V1 && o.src_ver != o.dst_ver) {
+	f->storm_mode = s->k.cls != GK_ROCE;
+	if (gen_resolve(o, !f->storm_mode, !f->storm_mode))
+		return -1;
+	if (!f->storm_mode && o->version != ROCE_VER_V1 && o->src_ver != o->dst_ver) {
 		fprintf(stderr, GEN_NAME ": --src and --dst are of different families\n");
-		goto out;
+		return -1;
 	}
-	count = o.count;
-	if (!count && !o.duration) {
-		if (o.dry_run) {
-			count = 8;
-		} else if (o.wfile) {
+	f->count = o->count;
+	if (!f->count && !o->duration) {
+		if (o->dry_run) {
+			f->count = 8;
+		} else if (o->wfile) {
 			fprintf(stderr, GEN_NAME " flood: -w needs --count or --duration\n");
-			goto out;
+			return -1;
 		}
 	}
-	s.fill = o.payload ? 3 : !strcmp(o.fill, "zero") ? 0 : !strcmp(o.fill, "random") ? 2 : 1;
-	s.rnd = o.seed ? o.seed : 1;
+	s->fill = o->payload ? 3 : !strcmp(o->fill, "zero") ? 0 : !strcmp(o->fill, "random") ? 2 : 1;
+	s->rnd = o->seed ? o->seed : 1;
+	return 0;
+}
 
-	if (storm_mode) {
-		n = gen_build_frame(&o, &s.k, 0, storm, sizeof(storm));
+/* The storm frame or the stream's templates, the batch slots, the backend. */
+static int flood_open(struct flood *f)
+{
+	struct gen_opts *o = &f->o;
+	struct stream *s = &f->s;
+	int n;
+
+	if (f->storm_mode) {
+		n = gen_build_frame(o, &s->k, 0, f->storm, sizeof(f->storm));
 		if (n < 0) {
-			fprintf(stderr, GEN_NAME " flood: cannot build %s: %s\n", o.kind, roce_strerror(n));
-			goto out;
+			fprintf(stderr, GEN_NAME " flood: cannot build %s: %s\n", o->kind, roce_strerror(n));
+			return -1;
 		}
-		storm_len = (uint32_t)n;
-		s.max_len = storm_len;
+		f->storm_len = (uint32_t)n;
+		s->max_len = f->storm_len;
 	} else {
-		s.psn = malloc(sizeof(*s.psn) * o.qps);
-		if (!s.psn)
-			goto out;
-		for (unsigned q = 0; q < o.qps; q++)
-			s.psn[q] = o.psn;
-		if (prepare(&o, &s, &o.mix))
-			goto out;
+		s->psn = malloc(sizeof(*s->psn) * o->qps);
+		if (!s->psn)
+			return -1;
+		for (unsigned q = 0; q < o->qps; q++)
+			s->psn[q] = o->psn;
+		if (prepare(o, s, &o->mix))
+			return -1;
 	}
-	slots = malloc((size_t)BATCH * (s.max_len ? s.max_len : 64));
-	if (!slots)
-		goto out;
-	t = gen_open_tx(&o, TX_RING, s.max_len);
-	if (!t)
-		goto out;
-	live = tx_kind_is_live(tx_backend(t));
-	gen_rate(&o, live, &pps, &bps);
-	if (!live && !o.pps && !o.gbps && !o.interval_us)
+	f->slots = malloc((size_t)BATCH * (s->max_len ? s->max_len : 64));
+	if (!f->slots)
+		return -1;
+	f->t = gen_open_tx(o, TX_RING, s->max_len);
+	return f->t ? 0 : -1;
+}
+
+/* The rate and the token bucket: frames/s, or bits/s at the mix's average L1 size. */
+static void flood_pace(struct flood *f)
+{
+	const struct gen_opts *o = &f->o;
+	const struct stream *s = &f->s;
+	int live = tx_kind_is_live(tx_backend(f->t)), storm_mode = f->storm_mode;
+	double pps, bps, avg = 0;
+
+	gen_rate(o, live, &pps, &bps);
+	if (!live && !o->pps && !o->gbps && !o->interval_us)
 		pps = bps = 0;     /* files and dry runs go as fast as they can */
-	avg = 0;
-	for (unsigned i = 0; i < (storm_mode ? 1 : s.n_tmpl); i++)
-		avg += (double)(storm_mode ? storm_len : s.tmpl[i].len) *
-		       (storm_mode ? 1 : o.mix.weight[i]) / (storm_mode ? 1 : s.wsum);
+	for (unsigned i = 0; i < (storm_mode ? 1 : s->n_tmpl); i++)
+		avg += (double)(storm_mode ? f->storm_len : s->tmpl[i].len) *
+		       (storm_mode ? 1 : o->mix.weight[i]) / (storm_mode ? 1 : s->wsum);
 	/* L1 bits: frame + FCS (unless the frame has one) + preamble/SFD + IFG */
-	avg = 8.0 * (avg + (o.fcs ? 0 : 4) + 20);
+	avg = 8.0 * (avg + (o->fcs ? 0 : 4) + 20);
 	/* a storm keeps its interval frame by frame (a pause must be renewed
 	 * before it runs out); streams go in batches of up to ~1 ms */
-	bmax = storm_mode && (pps > 0 || bps > 0) ? 1 : BATCH;
-	pace_init(&pace, pps ? pps : bps,
-		  pps ? pace_batch_for(pps, bmax) : pace_batch_for(bps / avg, bmax) * avg);
-	if (o.verbose)
+	f->bmax = storm_mode && (pps > 0 || bps > 0) ? 1 : BATCH;
+	pace_init(&f->pace, pps ? pps : bps,
+		  pps ? pace_batch_for(pps, f->bmax) : pace_batch_for(bps / avg, f->bmax) * avg);
+	if (o->verbose)
 		fprintf(stderr, GEN_NAME " flood: %s, %u template(s), max frame %u, rate %s%.0f %s\n",
-			o.kind, storm_mode ? 1 : s.n_tmpl, s.max_len, pps || bps ? "" : "unlimited ",
+			o->kind, storm_mode ? 1 : s->n_tmpl, s->max_len, pps || bps ? "" : "unlimited ",
 			pps ? pps : bps, pps ? "frames/s" : "bits/s");
+	f->pps = pps;
+	f->bps = bps;
+}
+
+/* Up to want frames the bucket grants: their templates picked, built and sent.
+ * The number sent, 0 when the bucket (or a signal) stops us, -1 on a send error. */
+static int flood_batch(struct flood *f, unsigned want)
+{
+	struct stream *s = &f->s;
+	const uint8_t *fr[BATCH];
+	uint32_t lens[BATCH];
+	unsigned which[BATCH], got;
+	int cur0[GEN_MIX_MAX];
+	double costs[BATCH];
+
+	memcpy(cur0, s->cur, sizeof(cur0));
+	for (unsigned j = 0; j < want; j++) {
+		which[j] = f->storm_mode ? 0 : wrr_next(s, &f->o.mix);
+		costs[j] = f->pps ? 1.0
+				  : 8.0 * ((f->storm_mode ? f->storm_len : s->tmpl[which[j]].len) +
+					   (f->o.fcs ? 0 : 4) + 20);
+	}
+	got = pace_grant(&f->pace, want, costs, &gen_stop);
+	if (!got)
+		return 0;
+	if (!f->storm_mode && got < want) {
+		/* sizes not granted go back to the round robin: replay got steps */
+		memcpy(s->cur, cur0, sizeof(cur0));
+		for (unsigned j = 0; j < got; j++)
+			wrr_next(s, &f->o.mix);
+	}
+	for (unsigned j = 0; j < got; j++) {
+		if (f->storm_mode) {
+			fr[j] = f->storm;
+			lens[j] = f->storm_len;
+		} else {
+			uint8_t *d = f->slots + (size_t)j * s->max_len;
+
+			lens[j] = next_frame(&f->o, s, which[j], d);
+			fr[j] = d;
+		}
+	}
+	if (tx_send_batch(f->t, fr, lens, got) < 0) {
+		fprintf(stderr, GEN_NAME " flood: %s\n", tx_error(f->t));
+		return -1;
+	}
+	return (int)got;
+}
+
+/* Batches until --count, --duration or a signal; then the report. */
+static int flood_run(struct flood *f)
+{
+	uint64_t sent = 0, t0, deadline = 0;
+	int got;
 
 	gen_signals();
 	t0 = pace_now_ns();
-	if (o.duration > 0)
-		deadline = t0 + (uint64_t)(o.duration * 1e9);
-	while (!gen_stop && (!count || sent < count)) {
-		unsigned want = bmax, got;
+	if (f->o.duration > 0)
+		deadline = t0 + (uint64_t)(f->o.duration * 1e9);
+	while (!gen_stop && (!f->count || sent < f->count)) {
+		unsigned want = f->bmax;
 
-		if (count && count - sent < want)
-			want = (unsigned)(count - sent);
+		if (f->count && f->count - sent < want)
+			want = (unsigned)(f->count - sent);
 		if (deadline && pace_now_ns() >= deadline)
 			break;
-		memcpy(cur0, s.cur, sizeof(cur0));
-		for (unsigned j = 0; j < want; j++) {
-			which[j] = storm_mode ? 0 : wrr_next(&s, &o.mix);
-			costs[j] = pps ? 1.0
-				       : 8.0 * ((storm_mode ? storm_len : s.tmpl[which[j]].len) +
-						(o.fcs ? 0 : 4) + 20);
-		}
-		got = pace_grant(&pace, want, costs, &gen_stop);
+		got = flood_batch(f, want);
+		if (got < 0)
+			return -1;
 		if (!got)
 			break;
-		if (!storm_mode && got < want) {
-			/* sizes not granted go back to the round robin: replay got steps */
-			memcpy(s.cur, cur0, sizeof(cur0));
-			for (unsigned j = 0; j < got; j++)
-				wrr_next(&s, &o.mix);
-		}
-		for (unsigned j = 0; j < got; j++) {
-			if (storm_mode) {
-				fr[j] = storm;
-				lens[j] = storm_len;
-			} else {
-				uint8_t *d = slots + (size_t)j * s.max_len;
+		sent += (unsigned)got;
+	}
+	if (tx_flush(f->t)) {
+		fprintf(stderr, GEN_NAME " flood: %s\n", tx_error(f->t));
+		return -1;
+	}
+	gen_report("flood", f->t, t0, pace_now_ns());
+	return 0;
+}
 
-				lens[j] = next_frame(&o, &s, which[j], d);
-				fr[j] = d;
-			}
-		}
-		if (tx_send_batch(t, fr, lens, got) < 0) {
-			fprintf(stderr, GEN_NAME " flood: %s\n", tx_error(t));
-			goto out;
-		}
-		sent += got;
+int gen_flood_main(int argc, char **argv)
+{
+	struct flood f;
+	int rc = 2, n;
+
+	memset(&f, 0, sizeof(f));
+	n = gen_parse(GEN_FLOOD, argc, argv, &f.o);
+	if (n)
+		return n > 0 ? 0 : 2;
+	if (!flood_kind(&f) && !flood_open(&f)) {
+		flood_pace(&f);
+		if (!flood_run(&f))
+			rc = 0;
 	}
-	if (tx_flush(t)) {
-		fprintf(stderr, GEN_NAME " flood: %s\n", tx_error(t));
-		goto out;
-	}
-	gen_report("flood", t, t0, pace_now_ns());
-	rc = 0;
-out:
-	tx_close(t);
-	free(slots);
-	free(s.tbuf);
-	free(s.psn);
-	gen_opts_free(&o);
+	tx_close(f.t);
+	free(f.slots);
+	free(f.s.tbuf);
+	free(f.s.psn);
+	gen_opts_free(&f.o);
 	return rc;
 }

@@ -499,272 +499,420 @@ static void defaults(struct gen_opts *o, enum gen_cmd cmd)
 	o->ack_timeout = o->retry = o->rnr_retry = o->min_rnr_timer = -1;
 }
 
-int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
+/* ---- parsing: one handler per option group ------------------------------------------ */
+
+/* What a handler sees: the option, its value and the state a later check needs. */
+struct pst {
+	struct gen_opts *o;
+	int c;
+	const char *name, *a;
+	int ack;
+};
+
+#define NOT_MINE 2   /* a handler's "not one of mine"; 0 done, 1 --help, -1 error */
+
+/* Common to the commands: interface, output, count, backend. */
+static int opt_run(struct pst *p)
 {
-	struct option lo[N_OPTS + 1];
+	struct gen_opts *o = p->o;
+	const char *a = p->a, *name = p->name;
+
+	switch (p->c) {
+	case O_HELP: gen_usage(stdout); return 1;
+	case O_IFACE: o->iface = a; break;
+	case O_WFILE: o->wfile = a; break;
+	case O_COUNT:
+		if (p_u64(name, a, UINT64_MAX, &o->count)) return -1;
+		if (!o->count)
+			return bad(name, a, "want 1 or more (without --count: until stopped, or --duration)");
+		break;
+	case O_VERBOSE: o->verbose++; break;
+	case O_DRY: o->dry_run = 1; break;
+	case O_NOHEX: o->no_hex = 1; break;
+	case O_TX:
+		if (tx_kind_parse(a, &o->tx) || o->tx == TX_DRY)
+			return bad(name, a, "want pcap, libnet, ring or mmsg");
+		break;
+	case O_QBYPASS: o->qdisc_bypass = 1; break;
+	default: return NOT_MINE;
+	}
+	return 0;
+}
+
+/* Ethernet, IP and UDP addressing and header fields. */
+static int opt_addr(struct pst *p)
+{
+	struct gen_opts *o = p->o;
+	const char *a = p->a, *name = p->name;
+
+	switch (p->c) {
+	case O_SMAC: if (p_mac(name, a, o->smac)) return -1; o->have_smac = 1; break;
+	case O_DMAC:
+		if (p_mac(name, a, o->dmac)) return -1;
+		o->have_dmac = o->dmac_given = 1;
+		break;
+	case O_VLAN: if (p_vlan(name, a, o)) return -1; break;
+	case O_SRC: if (p_ip(name, a, o->src, &o->src_ver)) return -1; break;
+	case O_DST: if (p_ip(name, a, o->dst, &o->dst_ver)) return -1; break;
+	case O_PEER: if (p_ip(name, a, o->peer, &o->peer_ver)) return -1; break;
+	case O_V1: o->version = ROCE_VER_V1; break;
+	case O_V2: o->version = ROCE_VER_V2; break;
+	case O_1021: o->version = ROCE_VER_V2_1021; break;
+	case O_PORT: if (p_int(name, a, 65535, &o->port)) return -1; break;
+	case O_DSCP: if (p_int(name, a, 63, &o->dscp)) return -1; break;
+	case O_ECN: if (p_int(name, a, 3, &o->ecn)) return -1; break;
+	case O_TTL: if (p_int(name, a, 255, &o->ttl)) return -1; break;
+	case O_FLOWLABEL: if (p_int(name, a, 0xfffff, &o->flow_label)) return -1; break;
+	case O_IPID: if (p_int(name, a, 0xffff, &o->ip_id)) return -1; break;
+	case O_DF: o->df = 1; break;
+	case O_SPORT: if (p_int(name, a, 65535, &o->sport)) return -1; break;
+	case O_UDPCSUM: o->udp_csum = 1; break;
+	default: return NOT_MINE;
+	}
+	return 0;
+}
+
+/* Base transport header, RETH and the other 32-bit header values. */
+static int opt_bth(struct pst *p)
+{
+	struct gen_opts *o = p->o;
+	const char *a = p->a, *name = p->name;
+
+	switch (p->c) {
+	case O_QPN: if (p_u32(name, a, 0xffffff, &o->qpn)) return -1; o->have_qpn = 1; break;
+	case O_PSN: if (p_u32(name, a, 0xffffff, &o->psn)) return -1; o->have_psn = 1; break;
+	case O_PSNSTEP: if (p_u32(name, a, 0xffffff, &o->psn_step)) return -1; break;
+	case O_PKEY: if (p_int(name, a, 0xffff, &o->pkey)) return -1; break;
+	case O_ACKREQ: o->ackreq = 1; break;
+	case O_SE: o->se = 1; break;
+	case O_FECN: o->fecn = 1; break;
+	case O_BECN: o->becn = 1; break;
+	case O_MIGREQ: o->migreq = 1; break;
+	case O_TVER: if (p_int(name, a, 15, &o->tver)) return -1; break;
+	case O_PAD: if (p_int(name, a, 3, &o->pad)) return -1; break;
+	case O_VA: if (p_u64(name, a, UINT64_MAX, &o->ext.va)) return -1; o->have_va = 1; break;
+	case O_RKEY: if (p_u32(name, a, UINT32_MAX, &o->ext.rkey)) return -1; o->have_rkey = 1; break;
+	case O_LEN: if (p_u32(name, a, UINT32_MAX, &o->ext.dmalen)) return -1; o->have_len = 1; break;
+	case O_IMM: if (p_u32(name, a, UINT32_MAX, &o->ext.imm)) return -1; break;
+	case O_INVRKEY: if (p_u32(name, a, UINT32_MAX, &o->ext.inv_rkey)) return -1; break;
+	default: return NOT_MINE;
+	}
+	return 0;
+}
+
+/* AETH: --syndrome, --ack [--credits], --nak, --rnr, --msn. */
+static int opt_aeth(struct pst *p)
+{
+	struct gen_opts *o = p->o;
+	const char *a = p->a, *name = p->name;
+	uint64_t v;
+	int code;
+
+	switch (p->c) {
+	case O_SYNDROME:
+		if (p_u64(name, a, 255, &v)) return -1;
+		o->ext.syndrome = (uint8_t)v;
+		o->have_syndrome = 1;
+		break;
+	case O_ACK: p->ack = 1; break;
+	case O_CREDITS: if (p_int(name, a, 31, &o->credits)) return -1; break;
+	case O_NAK:
+		if (p_nak(name, a, &code)) return -1;
+		o->ext.syndrome = (uint8_t)(ROCE_AETH_NAK << 5 | code);
+		o->have_syndrome = 1;
+		break;
+	case O_RNR:
+		if (p_u64(name, a, 31, &v)) return -1;
+		o->ext.syndrome = (uint8_t)(ROCE_AETH_RNR_NAK << 5 | v);
+		o->have_syndrome = 1;
+		break;
+	case O_MSN: if (p_u32(name, a, 0xffffff, &o->ext.msn)) return -1; break;
+	default: return NOT_MINE;
+	}
+	return 0;
+}
+
+/* The other extended headers and the payload. */
+static int opt_ext(struct pst *p)
+{
+	struct gen_opts *o = p->o;
+	const char *a = p->a, *name = p->name;
+
+	switch (p->c) {
+	case O_QKEY: if (p_u32(name, a, UINT32_MAX, &o->ext.qkey)) return -1; break;
+	case O_SRCQP: if (p_u32(name, a, 0xffffff, &o->ext.src_qp)) return -1; break;
+	case O_SWAP: if (p_u64(name, a, UINT64_MAX, &o->ext.swap_add)) return -1; break;
+	case O_CMP: if (p_u64(name, a, UINT64_MAX, &o->ext.compare)) return -1; break;
+	case O_ORIG: if (p_u64(name, a, UINT64_MAX, &o->ext.orig)) return -1; break;
+	case O_EECNXT: if (p_u32(name, a, 0xffffff, &o->ext.eecnxt)) return -1; break;
+	case O_XRCSRQ: if (p_u32(name, a, 0xffffff, &o->ext.xrc_srq)) return -1; break;
+	case O_FETH: if (p_u32(name, a, UINT32_MAX, &o->ext.feth)) return -1; break;
+	case O_PAYLOAD: if (p_hex(name, a, &o->payload, &o->payload_len)) return -1; break;
+	case O_PSIZE: if (p_int(name, a, 9000, &o->payload_size)) return -1; break;
+	case O_BADICRC: o->bad_icrc = 1; break;
+	case O_FCS: o->fcs = 1; break;
+	default: return NOT_MINE;
+	}
+	return 0;
+}
+
+/* Data-centre bridging: PFC, CNM, DCBX. */
+static int opt_dcb(struct pst *p)
+{
+	struct gen_opts *o = p->o;
+	const char *a = p->a, *name = p->name;
 	uint64_t list[GEN_MIX_MAX];
 	unsigned got;
-	int c, ack = 0;
+
+	switch (p->c) {
+	case O_PRIOMASK: if (p_int(name, a, 255, &o->prio_mask)) return -1; break;
+	case O_PRIO: if (p_int(name, a, 7, &o->prio)) return -1; break;
+	case O_QUANTA: if (p_int(name, a, 65535, &o->quanta)) return -1; break;
+	case O_PFCTIMES:
+		if (p_list(name, a, 8, 65535, list, &got)) return -1;
+		for (int i = 0; i < 8; i++)
+			o->times[i] = (uint16_t)list[i];
+		o->have_times = 1;
+		break;
+	case O_QFB: if (p_int(name, a, 63, &o->qfb)) return -1; break;
+	case O_CPID: if (p_u64(name, a, UINT64_MAX, &o->cpid)) return -1; break;
+	case O_QOFF: if (p_sint(name, a, -32768, 32767, &o->cnm_qoffset)) return -1; break;
+	case O_QDELTA: if (p_sint(name, a, -32768, 32767, &o->cnm_qdelta)) return -1; break;
+	case O_FLOWID: if (p_int(name, a, 65535, &o->flow_id)) return -1; break;
+	case O_WILLING: o->willing = 1; break;
+	case O_ETSBW:
+		if (p_list(name, a, 8, 100, list, &got)) return -1;
+		for (int i = 0; i < 8; i++)
+			o->ets_bw[i] = (uint8_t)list[i];
+		o->have_ets_bw = 1;
+		break;
+	case O_LLDPTTL: if (p_int(name, a, 65535, &o->lldp_ttl)) return -1; break;
+	default: return NOT_MINE;
+	}
+	return 0;
+}
+
+/* iWARP: MPA, DDP, RDMAP, TCP. */
+static int opt_iwarp(struct pst *p)
+{
+	struct gen_opts *o = p->o;
+	const char *a = p->a, *name = p->name;
+
+	switch (p->c) {
+	case O_MARKERS: o->mpa_markers = 1; break;
+	case O_CRC: o->mpa_crc = 1; break;
+	case O_NOCRC: o->no_crc = 1; break;
+	case O_REJECT: o->mpa_reject = 1; break;
+	case O_REV: if (p_int(name, a, 255, &o->mpa_rev)) return -1; break;
+	case O_IRD: if (p_int(name, a, 0x3fff, &o->ird)) return -1; break;
+	case O_ORD: if (p_int(name, a, 0x3fff, &o->ord)) return -1; break;
+	case O_RDMAPOP: o->rdmap_op = a; break;
+	case O_NOTLAST: o->not_last = 1; break;
+	case O_QN: if (p_u32(name, a, UINT32_MAX, &o->qn)) return -1; o->have_qn = 1; break;
+	case O_MO: if (p_u32(name, a, UINT32_MAX, &o->mo)) return -1; break;
+	case O_TCPSEQ: if (p_u32(name, a, UINT32_MAX, &o->tcp_seq)) return -1; break;
+	case O_TCPACK: if (p_u32(name, a, UINT32_MAX, &o->tcp_ack)) return -1; break;
+	case O_STREAMPOS: if (p_u32(name, a, UINT32_MAX, &o->stream_pos)) return -1; break;
+	case O_SINKSTAG: if (p_u32(name, a, UINT32_MAX, &o->sink_stag)) return -1; break;
+	case O_SINKTO: if (p_u64(name, a, UINT64_MAX, &o->sink_to)) return -1; break;
+	default: return NOT_MINE;
+	}
+	return 0;
+}
+
+/* Communication management MADs and the path MTU. */
+static int opt_cm(struct pst *p)
+{
+	struct gen_opts *o = p->o;
+	const char *a = p->a, *name = p->name;
+	int m, e = 0;
+
+	switch (p->c) {
+	case O_COMMID: if (p_u32(name, a, UINT32_MAX, &o->comm_id)) return -1; break;
+	case O_RCOMMID: if (p_u32(name, a, UINT32_MAX, &o->remote_comm_id)) return -1; break;
+	case O_SVCID:
+		if (p_u64(name, a, UINT64_MAX, &o->service_id)) return -1;
+		o->have_service_id = 1;
+		break;
+	case O_CMQPN: if (p_u32(name, a, 0xffffff, &o->cm_qpn)) return -1; break;
+	case O_STARTPSN: if (p_u32(name, a, 0xffffff, &o->start_psn)) return -1; break;
+	case O_TID: if (p_u64(name, a, UINT64_MAX, &o->tid)) return -1; break;
+	case O_REASON: if (p_int(name, a, 65535, &o->rej_reason)) return -1; break;
+	case O_MTU:
+		if (p_int(name, a, 4096, &m)) return -1;
+		for (int k = 1; k <= 5; k++)
+			if (m == 128 << k)
+				e = k;
+		if (!e)
+			return bad(name, a, "want 256, 512, 1024, 2048 or 4096");
+		o->mtu_enum = e;
+		o->have_mtu = 1;
+		break;
+	case O_NOCMA: o->no_cma = 1; break;
+	default: return NOT_MINE;
+	}
+	return 0;
+}
+
+/* Rates, durations and the flood's traffic shape; recv's filter. */
+static int opt_rate(struct pst *p)
+{
+	struct gen_opts *o = p->o;
+	const char *a = p->a, *name = p->name;
+	double *r = p->c == O_PPS ? &o->pps : &o->gbps;
 	uint64_t v;
 
-	defaults(o, cmd);
-	for (unsigned i = 0; i < N_OPTS; i++)
-		lo[i] = opts[i].lo;
-	memset(&lo[N_OPTS], 0, sizeof(lo[N_OPTS]));
-	optind = 1;
-	opterr = 0;   /* our own line, naming the command */
-	while ((c = getopt_long(argc, argv, ":hi:w:c:v", lo, NULL)) != -1) {
-		const char *a = optarg;
-		const char *name = NULL;
-
-		if (c == '?' || c == ':') {
-			fprintf(stderr, GEN_NAME " %s: %s '%s' (see " GEN_NAME " --help)\n", cmd_names[cmd],
-				c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
-			return -1;
-		}
-		for (unsigned i = 0; i < N_OPTS; i++)
-			if (opts[i].lo.val == c) {
-				name = opts[i].lo.name;
-				if (!(opts[i].cmds & (1u << cmd))) {
-					fprintf(stderr, GEN_NAME " %s: --%s does not apply\n", cmd_names[cmd],
-						name);
-					return -1;
-				}
-				break;
-			}
-		switch (c) {
-		case O_HELP: gen_usage(stdout); return 1;
-		case O_IFACE: o->iface = a; break;
-		case O_WFILE: o->wfile = a; break;
-		case O_COUNT:
-			if (p_u64(name, a, UINT64_MAX, &o->count)) return -1;
-			if (!o->count)
-				return bad(name, a, "want 1 or more (without --count: until stopped, or --duration)");
-			break;
-		case O_VERBOSE: o->verbose++; break;
-		case O_DRY: o->dry_run = 1; break;
-		case O_NOHEX: o->no_hex = 1; break;
-		case O_TX:
-			if (tx_kind_parse(a, &o->tx) || o->tx == TX_DRY)
-				return bad(name, a, "want pcap, libnet, ring or mmsg");
-			break;
-		case O_QBYPASS: o->qdisc_bypass = 1; break;
-		case O_SMAC: if (p_mac(name, a, o->smac)) return -1; o->have_smac = 1; break;
-		case O_DMAC:
-			if (p_mac(name, a, o->dmac)) return -1;
-			o->have_dmac = o->dmac_given = 1;
-			break;
-		case O_VLAN: if (p_vlan(name, a, o)) return -1; break;
-		case O_SRC: if (p_ip(name, a, o->src, &o->src_ver)) return -1; break;
-		case O_DST: if (p_ip(name, a, o->dst, &o->dst_ver)) return -1; break;
-		case O_PEER: if (p_ip(name, a, o->peer, &o->peer_ver)) return -1; break;
-		case O_V1: o->version = ROCE_VER_V1; break;
-		case O_V2: o->version = ROCE_VER_V2; break;
-		case O_1021: o->version = ROCE_VER_V2_1021; break;
-		case O_PORT: if (p_int(name, a, 65535, &o->port)) return -1; break;
-		case O_DSCP: if (p_int(name, a, 63, &o->dscp)) return -1; break;
-		case O_ECN: if (p_int(name, a, 3, &o->ecn)) return -1; break;
-		case O_TTL: if (p_int(name, a, 255, &o->ttl)) return -1; break;
-		case O_FLOWLABEL: if (p_int(name, a, 0xfffff, &o->flow_label)) return -1; break;
-		case O_IPID: if (p_int(name, a, 0xffff, &o->ip_id)) return -1; break;
-		case O_DF: o->df = 1; break;
-		case O_SPORT: if (p_int(name, a, 65535, &o->sport)) return -1; break;
-		case O_UDPCSUM: o->udp_csum = 1; break;
-		case O_QPN: if (p_u32(name, a, 0xffffff, &o->qpn)) return -1; o->have_qpn = 1; break;
-		case O_PSN: if (p_u32(name, a, 0xffffff, &o->psn)) return -1; o->have_psn = 1; break;
-		case O_PSNSTEP: if (p_u32(name, a, 0xffffff, &o->psn_step)) return -1; break;
-		case O_PKEY: if (p_int(name, a, 0xffff, &o->pkey)) return -1; break;
-		case O_ACKREQ: o->ackreq = 1; break;
-		case O_SE: o->se = 1; break;
-		case O_FECN: o->fecn = 1; break;
-		case O_BECN: o->becn = 1; break;
-		case O_MIGREQ: o->migreq = 1; break;
-		case O_TVER: if (p_int(name, a, 15, &o->tver)) return -1; break;
-		case O_PAD: if (p_int(name, a, 3, &o->pad)) return -1; break;
-		case O_VA: if (p_u64(name, a, UINT64_MAX, &o->ext.va)) return -1; o->have_va = 1; break;
-		case O_RKEY: if (p_u32(name, a, UINT32_MAX, &o->ext.rkey)) return -1; o->have_rkey = 1; break;
-		case O_LEN: if (p_u32(name, a, UINT32_MAX, &o->ext.dmalen)) return -1; o->have_len = 1; break;
-		case O_IMM: if (p_u32(name, a, UINT32_MAX, &o->ext.imm)) return -1; break;
-		case O_INVRKEY: if (p_u32(name, a, UINT32_MAX, &o->ext.inv_rkey)) return -1; break;
-		case O_SYNDROME:
-			if (p_u64(name, a, 255, &v)) return -1;
-			o->ext.syndrome = (uint8_t)v;
-			o->have_syndrome = 1;
-			break;
-		case O_ACK: ack = 1; break;
-		case O_CREDITS: if (p_int(name, a, 31, &o->credits)) return -1; break;
-		case O_NAK: {
-			int code;
-
-			if (p_nak(name, a, &code)) return -1;
-			o->ext.syndrome = (uint8_t)(ROCE_AETH_NAK << 5 | code);
-			o->have_syndrome = 1;
-			break;
-		}
-		case O_RNR:
-			if (p_u64(name, a, 31, &v)) return -1;
-			o->ext.syndrome = (uint8_t)(ROCE_AETH_RNR_NAK << 5 | v);
-			o->have_syndrome = 1;
-			break;
-		case O_MSN: if (p_u32(name, a, 0xffffff, &o->ext.msn)) return -1; break;
-		case O_QKEY: if (p_u32(name, a, UINT32_MAX, &o->ext.qkey)) return -1; break;
-		case O_SRCQP: if (p_u32(name, a, 0xffffff, &o->ext.src_qp)) return -1; break;
-		case O_SWAP: if (p_u64(name, a, UINT64_MAX, &o->ext.swap_add)) return -1; break;
-		case O_CMP: if (p_u64(name, a, UINT64_MAX, &o->ext.compare)) return -1; break;
-		case O_ORIG: if (p_u64(name, a, UINT64_MAX, &o->ext.orig)) return -1; break;
-		case O_EECNXT: if (p_u32(name, a, 0xffffff, &o->ext.eecnxt)) return -1; break;
-		case O_XRCSRQ: if (p_u32(name, a, 0xffffff, &o->ext.xrc_srq)) return -1; break;
-		case O_FETH: if (p_u32(name, a, UINT32_MAX, &o->ext.feth)) return -1; break;
-		case O_PAYLOAD: if (p_hex(name, a, &o->payload, &o->payload_len)) return -1; break;
-		case O_PSIZE: if (p_int(name, a, 9000, &o->payload_size)) return -1; break;
-		case O_BADICRC: o->bad_icrc = 1; break;
-		case O_FCS: o->fcs = 1; break;
-		case O_PRIOMASK: if (p_int(name, a, 255, &o->prio_mask)) return -1; break;
-		case O_PRIO: if (p_int(name, a, 7, &o->prio)) return -1; break;
-		case O_QUANTA: if (p_int(name, a, 65535, &o->quanta)) return -1; break;
-		case O_PFCTIMES:
-			if (p_list(name, a, 8, 65535, list, &got)) return -1;
-			for (int i = 0; i < 8; i++)
-				o->times[i] = (uint16_t)list[i];
-			o->have_times = 1;
-			break;
-		case O_QFB: if (p_int(name, a, 63, &o->qfb)) return -1; break;
-		case O_CPID: if (p_u64(name, a, UINT64_MAX, &o->cpid)) return -1; break;
-		case O_QOFF: if (p_sint(name, a, -32768, 32767, &o->cnm_qoffset)) return -1; break;
-		case O_QDELTA: if (p_sint(name, a, -32768, 32767, &o->cnm_qdelta)) return -1; break;
-		case O_FLOWID: if (p_int(name, a, 65535, &o->flow_id)) return -1; break;
-		case O_WILLING: o->willing = 1; break;
-		case O_ETSBW:
-			if (p_list(name, a, 8, 100, list, &got)) return -1;
-			for (int i = 0; i < 8; i++)
-				o->ets_bw[i] = (uint8_t)list[i];
-			o->have_ets_bw = 1;
-			break;
-		case O_LLDPTTL: if (p_int(name, a, 65535, &o->lldp_ttl)) return -1; break;
-		case O_MARKERS: o->mpa_markers = 1; break;
-		case O_CRC: o->mpa_crc = 1; break;
-		case O_NOCRC: o->no_crc = 1; break;
-		case O_REJECT: o->mpa_reject = 1; break;
-		case O_REV: if (p_int(name, a, 255, &o->mpa_rev)) return -1; break;
-		case O_IRD: if (p_int(name, a, 0x3fff, &o->ird)) return -1; break;
-		case O_ORD: if (p_int(name, a, 0x3fff, &o->ord)) return -1; break;
-		case O_RDMAPOP: o->rdmap_op = a; break;
-		case O_NOTLAST: o->not_last = 1; break;
-		case O_QN: if (p_u32(name, a, UINT32_MAX, &o->qn)) return -1; o->have_qn = 1; break;
-		case O_MO: if (p_u32(name, a, UINT32_MAX, &o->mo)) return -1; break;
-		case O_TCPSEQ: if (p_u32(name, a, UINT32_MAX, &o->tcp_seq)) return -1; break;
-		case O_TCPACK: if (p_u32(name, a, UINT32_MAX, &o->tcp_ack)) return -1; break;
-		case O_STREAMPOS: if (p_u32(name, a, UINT32_MAX, &o->stream_pos)) return -1; break;
-		case O_SINKSTAG: if (p_u32(name, a, UINT32_MAX, &o->sink_stag)) return -1; break;
-		case O_SINKTO: if (p_u64(name, a, UINT64_MAX, &o->sink_to)) return -1; break;
-		case O_COMMID: if (p_u32(name, a, UINT32_MAX, &o->comm_id)) return -1; break;
-		case O_RCOMMID: if (p_u32(name, a, UINT32_MAX, &o->remote_comm_id)) return -1; break;
-		case O_SVCID:
-			if (p_u64(name, a, UINT64_MAX, &o->service_id)) return -1;
-			o->have_service_id = 1;
-			break;
-		case O_CMQPN: if (p_u32(name, a, 0xffffff, &o->cm_qpn)) return -1; break;
-		case O_STARTPSN: if (p_u32(name, a, 0xffffff, &o->start_psn)) return -1; break;
-		case O_TID: if (p_u64(name, a, UINT64_MAX, &o->tid)) return -1; break;
-		case O_REASON: if (p_int(name, a, 65535, &o->rej_reason)) return -1; break;
-		case O_MTU: {
-			int m, e = 0;
-
-			if (p_int(name, a, 4096, &m)) return -1;
-			for (int k = 1; k <= 5; k++)
-				if (m == 128 << k)
-					e = k;
-			if (!e)
-				return bad(name, a, "want 256, 512, 1024, 2048 or 4096");
-			o->mtu_enum = e;
-			o->have_mtu = 1;
-			break;
-		}
-		case O_NOCMA: o->no_cma = 1; break;
-		case O_PPS:
-		case O_GBPS: {
-			double *r = c == O_PPS ? &o->pps : &o->gbps;
-
-			if (p_double(name, a, r)) return -1;
-			if (!(*r > 0))
-				return bad(name, a, "want a rate above 0 (--no-rate-cap for as fast as possible)");
-			break;
-		}
-		case O_NOCAP: o->no_rate_cap = 1; break;
-		case O_DURATION: if (p_double(name, a, &o->duration)) return -1; break;
-		case O_QPS:
-			if (p_u64(name, a, 1u << 20, &v) || !v)
-				return bad(name, a, "want 1..1048576");
-			o->qps = (unsigned)v;
-			break;
-		case O_MIX: if (p_mix(name, a, &o->mix)) return -1; break;
-		case O_FILL:
-			if (strcmp(a, "count") && strcmp(a, "zero") && strcmp(a, "random"))
-				return bad(name, a, "want count, zero or random");
-			o->fill = a;
-			break;
-		case O_CNP: o->cnp = 1; break;
-		case O_PFCSTORM: o->pfc_storm = 1; break;
-		case O_INTERVAL:
-			if (p_double(name, a, &o->interval_us) || o->interval_us <= 0)
-				return bad(name, a, "want a positive number of microseconds");
-			break;
-		case O_SEED: if (p_u64(name, a, UINT64_MAX, &o->seed)) return -1; o->have_seed = 1; break;
-		case O_TIMEOUT: if (p_double(name, a, &o->timeout)) return -1; break;
-		case O_FILTER: o->filter = a; break;
-		case O_OOB:
-			if (strcmp(a, "pingpong") && strcmp(a, "perftest") && strcmp(a, "cm") && strcmp(a, "none"))
-				return bad(name, a, "want pingpong, perftest, cm or none");
-			o->oob = a;
-			break;
-		case O_OP:
-			if (strcmp(a, "send") && strcmp(a, "write") && strcmp(a, "read") &&
-			    strcmp(a, "cmp_swap") && strcmp(a, "fetch_add"))
-				return bad(name, a, "want send, write, read, cmp_swap or fetch_add");
-			o->op = a;
-			break;
-		case O_APP:
-			if (strcmp(a, "rping") && strcmp(a, "perftest") && strcmp(a, "ucmatose") && strcmp(a, "raw"))
-				return bad(name, a, "want rping, perftest, ucmatose or raw");
-			o->app = a;
-			break;
-		case O_SIZE:
-			if (p_u64(name, a, 1u << 30, &o->size)) return -1;
-			o->have_size = 1;
-			break;
-		case O_ITERS:
-			if (p_u64(name, a, UINT32_MAX, &o->iters) || !o->iters)
-				return bad(name, a, "want 1..4294967295");
-			o->have_iters = 1;
-			break;
-		case O_QD:
-			if (p_u64(name, a, 4096, &v) || !v)
-				return bad(name, a, "want 1..4096");
-			o->qd = (unsigned)v;
-			break;
-		case O_JSON: o->json = 1; break;
-		case O_FAULT:
-			if (o->n_fault >= GEN_MAX_FAULTS)
-				return bad(name, a, "too many --fault rules");
-			o->fault[o->n_fault++] = a;
-			break;
-		case O_RQPN:
-			if (p_u32(name, a, 0xffffff, &o->remote_qpn)) return -1;
-			o->have_remote_qpn = 1;
-			break;
-		case O_RPSN:
-			if (p_u32(name, a, 0xffffff, &o->remote_psn)) return -1;
-			o->have_remote_psn = 1;
-			break;
-		case O_ACKTO: if (p_int(name, a, 31, &o->ack_timeout)) return -1; break;
-		case O_RETRY: if (p_int(name, a, 7, &o->retry)) return -1; break;
-		case O_RNRRETRY: if (p_int(name, a, 7, &o->rnr_retry)) return -1; break;
-		case O_MINRNR: if (p_int(name, a, 31, &o->min_rnr_timer)) return -1; break;
-		case O_IDLE: if (p_double(name, a, &o->idle)) return -1; break;
-		default:
-			return -1;
-		}
+	switch (p->c) {
+	case O_PPS:
+	case O_GBPS:
+		if (p_double(name, a, r)) return -1;
+		if (!(*r > 0))
+			return bad(name, a, "want a rate above 0 (--no-rate-cap for as fast as possible)");
+		break;
+	case O_NOCAP: o->no_rate_cap = 1; break;
+	case O_DURATION: if (p_double(name, a, &o->duration)) return -1; break;
+	case O_QPS:
+		if (p_u64(name, a, 1u << 20, &v) || !v)
+			return bad(name, a, "want 1..1048576");
+		o->qps = (unsigned)v;
+		break;
+	case O_MIX: if (p_mix(name, a, &o->mix)) return -1; break;
+	case O_FILL:
+		if (strcmp(a, "count") && strcmp(a, "zero") && strcmp(a, "random"))
+			return bad(name, a, "want count, zero or random");
+		o->fill = a;
+		break;
+	case O_CNP: o->cnp = 1; break;
+	case O_PFCSTORM: o->pfc_storm = 1; break;
+	case O_INTERVAL:
+		if (p_double(name, a, &o->interval_us) || o->interval_us <= 0)
+			return bad(name, a, "want a positive number of microseconds");
+		break;
+	case O_SEED: if (p_u64(name, a, UINT64_MAX, &o->seed)) return -1; o->have_seed = 1; break;
+	case O_TIMEOUT: if (p_double(name, a, &o->timeout)) return -1; break;
+	case O_FILTER: o->filter = a; break;
+	default: return NOT_MINE;
 	}
+	return 0;
+}
+
+/* client/server: the conversation (out-of-band setup, operation, sizes). */
+static int opt_conv(struct pst *p)
+{
+	struct gen_opts *o = p->o;
+	const char *a = p->a, *name = p->name;
+	uint64_t v;
+
+	switch (p->c) {
+	case O_OOB:
+		if (strcmp(a, "pingpong") && strcmp(a, "perftest") && strcmp(a, "cm") && strcmp(a, "none"))
+			return bad(name, a, "want pingpong, perftest, cm or none");
+		o->oob = a;
+		break;
+	case O_OP:
+		if (strcmp(a, "send") && strcmp(a, "write") && strcmp(a, "read") &&
+		    strcmp(a, "cmp_swap") && strcmp(a, "fetch_add"))
+			return bad(name, a, "want send, write, read, cmp_swap or fetch_add");
+		o->op = a;
+		break;
+	case O_APP:
+		if (strcmp(a, "rping") && strcmp(a, "perftest") && strcmp(a, "ucmatose") && strcmp(a, "raw"))
+			return bad(name, a, "want rping, perftest, ucmatose or raw");
+		o->app = a;
+		break;
+	case O_SIZE:
+		if (p_u64(name, a, 1u << 30, &o->size)) return -1;
+		o->have_size = 1;
+		break;
+	case O_ITERS:
+		if (p_u64(name, a, UINT32_MAX, &o->iters) || !o->iters)
+			return bad(name, a, "want 1..4294967295");
+		o->have_iters = 1;
+		break;
+	case O_QD:
+		if (p_u64(name, a, 4096, &v) || !v)
+			return bad(name, a, "want 1..4096");
+		o->qd = (unsigned)v;
+		break;
+	case O_JSON: o->json = 1; break;
+	default: return NOT_MINE;
+	}
+	return 0;
+}
+
+/* client/server: the queue pair's peer, timers and injected faults. */
+static int opt_qp(struct pst *p)
+{
+	struct gen_opts *o = p->o;
+	const char *a = p->a, *name = p->name;
+
+	switch (p->c) {
+	case O_FAULT:
+		if (o->n_fault >= GEN_MAX_FAULTS)
+			return bad(name, a, "too many --fault rules");
+		o->fault[o->n_fault++] = a;
+		break;
+	case O_RQPN:
+		if (p_u32(name, a, 0xffffff, &o->remote_qpn)) return -1;
+		o->have_remote_qpn = 1;
+		break;
+	case O_RPSN:
+		if (p_u32(name, a, 0xffffff, &o->remote_psn)) return -1;
+		o->have_remote_psn = 1;
+		break;
+	case O_ACKTO: if (p_int(name, a, 31, &o->ack_timeout)) return -1; break;
+	case O_RETRY: if (p_int(name, a, 7, &o->retry)) return -1; break;
+	case O_RNRRETRY: if (p_int(name, a, 7, &o->rnr_retry)) return -1; break;
+	case O_MINRNR: if (p_int(name, a, 31, &o->min_rnr_timer)) return -1; break;
+	case O_IDLE: if (p_double(name, a, &o->idle)) return -1; break;
+	default: return NOT_MINE;
+	}
+	return 0;
+}
+
+static int (*const groups[])(struct pst *) = {
+	opt_run, opt_addr, opt_bth, opt_aeth, opt_ext, opt_dcb, opt_iwarp, opt_cm, opt_rate, opt_conv,
+	opt_qp,
+};
+
+/* The option's long name for messages; -1 (said why) when the command does not take it. */
+static int opt_name(enum gen_cmd cmd, int c, const char **name)
+{
+	*name = NULL;
+	for (unsigned i = 0; i < N_OPTS; i++)
+		if (opts[i].lo.val == c) {
+			*name = opts[i].lo.name;
+			if (!(opts[i].cmds & (1u << cmd))) {
+				fprintf(stderr, GEN_NAME " %s: --%s does not apply\n", cmd_names[cmd], *name);
+				return -1;
+			}
+			break;
+		}
+	return 0;
+}
+
+/* One option: 0 taken, 1 --help done, -1 error (said). */
+static int one_opt(enum gen_cmd cmd, int c, char **argv, struct pst *p)
+{
+	int r = NOT_MINE;
+
+	if (c == '?' || c == ':') {
+		fprintf(stderr, GEN_NAME " %s: %s '%s' (see " GEN_NAME " --help)\n", cmd_names[cmd],
+			c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
+		return -1;
+	}
+	if (opt_name(cmd, c, &p->name))
+		return -1;
+	p->c = c;
+	p->a = optarg;
+	for (unsigned k = 0; k < sizeof(groups) / sizeof(groups[0]) && r == NOT_MINE; k++)
+		r = groups[k](p);
+	return r == NOT_MINE ? -1 : r;
+}
+
+/* Options that go together or exclude each other. */
+static int check_combos(struct gen_opts *o, int ack)
+{
 	if (ack) {
 		o->ext.syndrome = (uint8_t)(o->credits >= 0 ? o->credits : 0x1f);
 		o->have_syndrome = 1;
@@ -780,6 +928,12 @@ int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 		fprintf(stderr, GEN_NAME ": give --payload or --payload-size, not both\n");
 		return -1;
 	}
+	return 0;
+}
+
+/* Defaults that depend on other options. */
+static void derive(struct gen_opts *o, enum gen_cmd cmd)
+{
 	/* --dst is where frames are addressed, --peer who they may go to; each
 	 * defaults to the other */
 	if (!o->dst_ver && o->peer_ver) {
@@ -792,6 +946,26 @@ int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 	/* client/server: --port is the out-of-band TCP / rdma_cm port */
 	if (o->port >= 0 && o->version == ROCE_VER_V2 && cmd != GEN_CLIENT && cmd != GEN_SERVER)
 		o->version = ROCE_VER_V2_PORT;
+}
+
+int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
+{
+	struct option lo[N_OPTS + 1];
+	struct pst p = { .o = o };
+	int c, r;
+
+	defaults(o, cmd);
+	for (unsigned i = 0; i < N_OPTS; i++)
+		lo[i] = opts[i].lo;
+	memset(&lo[N_OPTS], 0, sizeof(lo[N_OPTS]));
+	optind = 1;
+	opterr = 0;   /* our own line, naming the command */
+	while ((c = getopt_long(argc, argv, ":hi:w:c:v", lo, NULL)) != -1)
+		if ((r = one_opt(cmd, c, argv, &p)))
+			return r;
+	if (check_combos(o, p.ack))
+		return -1;
+	derive(o, cmd);
 	if (optind < argc)
 		o->kind = argv[optind++];
 	if (optind < argc) {
