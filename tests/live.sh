@@ -174,9 +174,17 @@ else
 fi
 s1=$(ip netns exec "$NA" python3 "$T/send.py" send vA1 "$CAP1")
 s2=$(ip netns exec "$NA" python3 "$T/send.py" send vA2 "$CAP2")
-sleep 0.5
-ip netns exec "$NB" python3 "$T/scrape.py" http://127.0.0.1:9464/metrics 3 >"$T/m1" || fail "second scrape"
+# Scrape until every frame sent is counted (at most 20 s: a loaded machine
+# runs the capture late), and wait for a snapshot (one a second with -d 1;
+# an idle machine gets here in less than that), then stop rocetop.
 # (no -n: python may take seconds to start on a loaded machine; -n is checked below)
+for _ in $(seq 200); do
+	ip netns exec "$NB" python3 "$T/scrape.py" http://127.0.0.1:9464/metrics 3 >"$T/m1" ||
+		{ fail "second scrape"; break; }
+	grep -qE "^rocetop_frames_total $((s1 + s2))(\.0)?\$" "$T/m1" &&
+		grep -q '"type":"snapshot"' "$T/out.json" && break
+	sleep 0.1
+done
 kill -INT "$RPID"
 wait "$RPID"
 rc=$?
