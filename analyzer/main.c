@@ -865,7 +865,7 @@ int main(int argc, char **argv)
 		no++;
 		roce_decode(&p, &cfg, fr.linktype, fr.data, fr.caplen, fr.len);
 		if (packets) {
-			listing_frame(&lst, no, &fr.hdr.ts, &p, fr.caplen, fr.len);
+			listing_frame(&lst, fr.no, &fr.hdr.ts, &p, fr.caplen, fr.len);
 			continue;
 		}
 		ts = fr.ts_ns;

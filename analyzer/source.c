@@ -11,7 +11,10 @@
  * dead handle of the file's link type and snapshot length, for the BPF
  * filter (run per frame with pcap_offline_filter(), as libpcap does for
  * files), the names of link types and -w.  pcapng and everything else is
- * read by libpcap.
+ * read by libpcap, whose filter is applied here too: every frame of a file
+ * is read and counted, so a frame's number is its position in the file as
+ * Wireshark counts it (every packet block, across pcapng sections), with or
+ * without a filter.
  *
  * Live handles are not in immediate mode: libpcap then uses TPACKET_V3,
  * whose ring is made of blocks holding frames back to back at their
@@ -82,10 +85,11 @@ struct source {
 	pcap_dumper_t *dump;
 	char dump_path[256];          /* the -w file, for messages */
 	int dump_errno;               /* its first write error, or 0 */
-	struct bpf_program prog;      /* the filter of a pcapfile.c file */
+	struct bpf_program prog;      /* the filter of a file, run here */
 	int has_prog;
-	struct pcap_pkthdr fhdr;      /* its last frame's header */
-	uint64_t frames, last_ts;
+	struct pcap_pkthdr fhdr;      /* a pcapfile.c file's last frame's header */
+	uint64_t frames, last_ts;     /* frames delivered */
+	uint64_t file_no;             /* a file's frames read, filtered out or not */
 	unsigned since_watch;
 	int eof;
 	/* replay */
@@ -121,8 +125,10 @@ static int set_filter(struct source *s, struct handle *h)
 
 	if (!s->cfg.filter)
 		return 0;
-	if (h->pf) {
-		/* compiled for the file's link type and snapshot, as libpcap would */
+	if (!s->live) {
+		/* a file's filter runs here, on every frame read, which is then
+		 * counted: compiled for the file's link type and snapshot, as
+		 * pcap_setfilter() would */
 		if (pcap_compile(h->pc, &s->prog, s->cfg.filter, 1, PCAP_NETMASK_UNKNOWN) < 0) {
 			snprintf(s->err, sizeof s->err, "%s", pcap_geterr(h->pc));
 			return -1;
@@ -649,7 +655,8 @@ static void deliver(struct source *s, struct source_frame *f, const struct pcap_
 		f->hdr.ts.tv_usec /= 1000;
 	f->linktype = hd->linktype;
 	f->iface = idx;
-	f->no = ++s->frames;
+	f->no = s->live ? s->frames + 1 : s->file_no;
+	s->frames++;
 	if (f->ts_ns > s->last_ts || !s->live)
 		s->last_ts = f->ts_ns;
 	if (s->dump) {
@@ -670,13 +677,21 @@ static int file_frame(struct source *s, struct handle *h, struct pcap_pkthdr **p
 {
 	int rc;
 
-	if (!h->pf)
-		return pcap_next_ex(h->pc, ph, data);
-	while ((rc = pcapfile_next(h->pf, &s->fhdr, data)) == 1)
+	if (!h->pf) {
+		while ((rc = pcap_next_ex(h->pc, ph, data)) == 1) {
+			s->file_no++;
+			if (!s->has_prog || pcap_offline_filter(&s->prog, *ph, *data))
+				return 1;
+		}
+		return rc;
+	}
+	while ((rc = pcapfile_next(h->pf, &s->fhdr, data)) == 1) {
+		s->file_no++;
 		if (!s->has_prog || pcap_offline_filter(&s->prog, &s->fhdr, *data)) {
 			*ph = &s->fhdr;
 			return 1;
 		}
+	}
 	return rc < 0 ? PCAP_ERROR : PCAP_ERROR_BREAK;
 }
 

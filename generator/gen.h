@@ -151,7 +151,8 @@ void gen_signals(void);
 
 /* ---- opts.c ---- */
 /* Parses argv (argv[0] is the command name).  0, or -1 after printing why;
- * 1 when --help was printed. */
+ * 1 when --help was printed.  Only after a 0 does o hold anything for
+ * gen_opts_free() to free. */
 int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o);
 void gen_usage(FILE *f);
 void gen_opts_free(struct gen_opts *o);

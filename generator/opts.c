@@ -948,7 +948,7 @@ static void derive(struct gen_opts *o, enum gen_cmd cmd)
 		o->version = ROCE_VER_V2_PORT;
 }
 
-int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
+static int parse_all(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 {
 	struct option lo[N_OPTS + 1];
 	struct pst p = { .o = o };
@@ -973,6 +973,17 @@ int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 		return -1;
 	}
 	return 0;
+}
+
+/* Whatever the options allocated is freed when it fails (or --help ends
+ * it): only a 0 leaves the caller a gen_opts_free() to do. */
+int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
+{
+	int r = parse_all(cmd, argc, argv, o);
+
+	if (r)
+		gen_opts_free(o);
+	return r;
 }
 
 void gen_opts_free(struct gen_opts *o)
