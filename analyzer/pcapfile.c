@@ -37,6 +37,7 @@
 #define REC_HDR 16
 #define MAX_CAPLEN 262144u        /* libpcap's MAXIMUM_SNAPLEN: a longer record is damage */
 #define RA_SLOTS 4                /* read-ahead chunks */
+#define REC_ROOM 16384u           /* room for a partial record at first: grown to MAX_CAPLEN */
 
 /* The read-ahead ring: the thread fills slots in order, the reader empties
  * them in order.  n < 0 carries the read() errno, n == 0 the end of file. */
@@ -195,6 +196,11 @@ static size_t read_full(int fd, uint8_t *b, size_t n)
 
 struct pcapfile *pcapfile_open(const char *path, size_t chunk)
 {
+	return pcapfile_open_flags(path, chunk, 0);
+}
+
+struct pcapfile *pcapfile_open_flags(const char *path, size_t chunk, unsigned flags)
+{
 	struct pcapfile *pf;
 	uint8_t h[FILE_HDR];
 	uint32_t magic, snaplen, lt;
@@ -230,8 +236,9 @@ struct pcapfile *pcapfile_open(const char *path, size_t chunk)
 	if (!pf)
 		goto other;
 	pf->chunk = chunk ? chunk : PCAPFILE_CHUNK;
-	/* room for a chunk after the longest record left unread */
-	pf->cap = pf->chunk + REC_HDR + MAX_CAPLEN;
+	/* room for a chunk after a record left unread: fill() makes more
+	 * when a longer one needs it */
+	pf->cap = pf->chunk + REC_HDR + REC_ROOM;
 	pf->buf = malloc(pf->cap);
 	if (!pf->buf) {
 		free(pf);
@@ -247,7 +254,7 @@ struct pcapfile *pcapfile_open(const char *path, size_t chunk)
 	pf->pos = FILE_HDR;
 	posix_fadvise(pf->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	/* worth a thread only when there are chunks to read ahead */
-	if ((uint64_t)st.st_size > FILE_HDR + (uint64_t)RA_SLOTS * pf->chunk)
+	if (!(flags & PCAPFILE_NO_READAHEAD) && (uint64_t)st.st_size > FILE_HDR + (uint64_t)RA_SLOTS * pf->chunk)
 		pf->ra = ra_start(pf->fd, pf->chunk);
 	return pf;
 other:
@@ -283,7 +290,8 @@ static int damaged(struct pcapfile *pf, const char *fmt, ...)
 /* Makes need unread bytes available (need <= REC_HDR + MAX_CAPLEN), fewer
  * only at the end of the file.  The unread bytes move to the front of the
  * buffer only when a chunk no longer fits behind them: one partial record
- * per chunk. */
+ * per chunk; the buffer grows when a chunk does not fit behind a record
+ * longer than any before (up to chunk + REC_HDR + MAX_CAPLEN). */
 static int fill(struct pcapfile *pf, size_t need)
 {
 	while (pf->have - pf->off < need && !pf->at_eof) {
@@ -294,6 +302,15 @@ static int fill(struct pcapfile *pf, size_t need)
 			pf->pos += pf->off;
 			pf->have -= pf->off;
 			pf->off = 0;
+		}
+		if (pf->cap - pf->have < pf->chunk) {
+			size_t cap = pf->chunk + REC_HDR + MAX_CAPLEN;
+			uint8_t *b = realloc(pf->buf, cap);
+
+			if (!b)
+				return damaged(pf, "error reading dump file: %s", strerror(ENOMEM));
+			pf->buf = b;
+			pf->cap = cap;
 		}
 		n = pf->ra ? ra_read(pf->ra, pf->buf + pf->have) : read(pf->fd, pf->buf + pf->have, pf->chunk);
 		if (n < 0 && errno == EINTR)
