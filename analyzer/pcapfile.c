@@ -236,6 +236,10 @@ struct pcapfile *pcapfile_open_flags(const char *path, size_t chunk, unsigned fl
 	if (!pf)
 		goto other;
 	pf->chunk = chunk ? chunk : PCAPFILE_CHUNK;
+	/* a file smaller than a chunk needs no buffer larger than itself (a
+	 * file still growing is read on in chunks of its size then) */
+	if ((uint64_t)st.st_size < pf->chunk)
+		pf->chunk = st.st_size < 4096 ? 4096 : (size_t)st.st_size;
 	/* room for a chunk after a record left unread: fill() makes more
 	 * when a longer one needs it */
 	pf->cap = pf->chunk + REC_HDR + REC_ROOM;
