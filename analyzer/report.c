@@ -214,7 +214,7 @@ static const char *q_str(const struct engine *e, const struct roce_seq_dir *d, e
 
 	if (!roce_rtt_stat(d, w)->n)
 		return "0";
-	if (roce_rtt_quantile(e->rtt, d, w, q, &ns))
+	if (roce_rtt_quantile(engine_rtt(e, d), d, w, q, &ns))
 		return none;
 	return us_str(ns, b, cap);
 }
@@ -235,7 +235,7 @@ static void json_rtt_mem(FILE *o, const struct engine *e)
 {
 	struct roce_rtt_totals r;
 
-	roce_rtt_totals(e->rtt, &r);
+	engine_rtt_totals(e, &r);
 	fprintf(o, ",\"rtt_state\":{\"outstanding\":%" PRIu64 ",\"requests_evicted\":%" PRIu64
 		",\"histograms\":%" PRIu64 ",\"histograms_evicted\":%" PRIu64 ",\"bytes\":%" PRIu64
 		",\"peak_bytes\":%" PRIu64 ",\"cap_bytes\":%" PRIu64 "}", r.outstanding, r.requests_evicted,
@@ -849,7 +849,7 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 	{
 		struct roce_rtt_totals r;
 
-		roce_rtt_totals(e->rtt, &r);
+		engine_rtt_totals(e, &r);
 		if (r.requests_evicted || r.histograms_evicted) {
 			fprintf(o, "  RTT memory cap (%" PRIu64 " KiB) reached: %" PRIu64 " outstanding requests dropped"
 				" unsampled, %" PRIu64 " histograms dropped (their quantiles show as -)\n",

@@ -94,6 +94,12 @@ int source_next(struct source *s, struct source_frame *f);
  * ready, 0 otherwise. */
 int source_wait(struct source *s, int timeout_ms);
 const char *source_error(const struct source *s);
+/* rocetop --threads: joins handle i (live) to a PACKET_FANOUT_CBPF group
+ * running the classic BPF program prog (len instructions, struct
+ * sock_filter's layout).  *group 0: a new group, whose id is stored there
+ * for the next member.  0, or -1 with err[] set. */
+int source_fanout(struct source *s, unsigned i, unsigned *group, const void *prog, unsigned len, char *err,
+		  size_t errcap);
 /* Changes cfg.timeout_ms. */
 void source_set_timeout(struct source *s, int timeout_ms);
 
