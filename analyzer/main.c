@@ -248,7 +248,7 @@ static int live_threads_loop(struct run *r, struct source *src, int (*snap)(stru
 	workers_stop(r->wk);
 	if (workers_error(r->wk)) {
 		fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(src), workers_error(r->wk),
-			(unsigned long long)workers_frames(r->wk));
+			(unsigned long long)workers_frames(r->wk, NULL));
 		return 1;
 	}
 	return 0;
@@ -989,6 +989,13 @@ int main(int argc, char **argv)
 		update_drops(&run, src);
 		{
 			const struct engine *e = run_engine(&run);
+			static uint64_t per[WORKERS_MAX];
+
+			if (run.wk) {
+				workers_frames(run.wk, per);
+				run.ctx.nthreads = workers_count(run.wk);
+				run.ctx.thread_frames = per;
+			}
 
 			if (json)
 				report_summary_json(stdout, e, &run.ctx);

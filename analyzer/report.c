@@ -384,6 +384,17 @@ static void json_drops(FILE *o, const struct report_ctx *c)
 	fputs("]}", o);
 }
 
+/* "threads": frames per analysis thread (rocetop --threads) */
+static void json_threads(FILE *o, const struct report_ctx *c)
+{
+	if (c->nthreads < 2)
+		return;
+	fputs(",\"threads\":[", o);
+	for (unsigned i = 0; i < c->nthreads; i++)
+		fprintf(o, "%s%" PRIu64, i ? "," : "", c->thread_frames[i]);
+	fputc(']', o);
+}
+
 void report_snapshot_json(FILE *o, const struct engine *e, const struct report_ctx *c, unsigned n,
 			  uint64_t now)
 {
@@ -448,6 +459,7 @@ void report_summary_json(FILE *o, const struct engine *e, const struct report_ct
 	fprintf(o, ",\"iwarp_frames\":%" PRIu64 ",\"dcb_frames\":%" PRIu64 ",\"cm_mads\":%" PRIu64, t->iwarp,
 		t->dcb, t->cm_mads);
 	json_drops(o, c);
+	json_threads(o, c);
 	fprintf(o, ",\"flows_live\":%" PRIu32 ",\"flows_evicted\":%" PRIu64 ",\"max_flows\":%" PRIu32,
 		e->nflows, t->evicted, e->cfg.max_flows);
 	fprintf(o, ",\"connections\":{\"paired\":%" PRIu32 ",\"cm\":%" PRIu32 ",\"traffic\":%" PRIu32

@@ -112,6 +112,7 @@ struct workers *workers_new(unsigned n, const struct engine_cfg *ecfg, const str
 {
 	struct workers *w;
 	struct engine_cfg ec = *ecfg;
+	uint64_t mem;
 
 	if (n < 2 || n > WORKERS_MAX || !(w = calloc(1, sizeof *w)))
 		return NULL;
@@ -119,9 +120,11 @@ struct workers *workers_new(unsigned n, const struct engine_cfg *ecfg, const str
 	w->rcfg = rcfg;
 	w->count = count;
 	/* --rtt-memory is the whole run's: each thread gets its share */
-	ec.rtt_mem = (ecfg->rtt_mem ? ecfg->rtt_mem : ROCE_RTT_MEM_DEFAULT) / n;
+	mem = ecfg->rtt_mem ? ecfg->rtt_mem : ROCE_RTT_MEM_DEFAULT;
 	for (unsigned i = 0; i < n; i++) {
 		struct worker *k = &w->wk[i];
+
+		ec.rtt_mem = mem / n + (i ? 0 : mem % n);
 
 		k->w = w;
 		pthread_mutex_init(&k->hold, NULL);
@@ -399,13 +402,21 @@ const char *workers_error(const struct workers *w)
 	return w->err[0] ? w->err : NULL;
 }
 
-uint64_t workers_frames(const struct workers *w)
+uint64_t workers_frames(const struct workers *w, uint64_t *per)
 {
 	uint64_t n = 0;
 
-	for (unsigned k = 0; k < w->n; k++)
+	for (unsigned k = 0; k < w->n; k++) {
 		n += w->wk[k].frames;
+		if (per)
+			per[k] = w->wk[k].frames;
+	}
 	return n;
+}
+
+unsigned workers_count(const struct workers *w)
+{
+	return w->n;
 }
 
 void workers_stop(struct workers *w)

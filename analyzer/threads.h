@@ -48,8 +48,10 @@ void workers_release(struct workers *w);
  * workers_error() says why). */
 int workers_done(const struct workers *w);
 const char *workers_error(const struct workers *w);
-/* Frames the threads analysed. */
-uint64_t workers_frames(const struct workers *w);
+/* Frames the threads analysed, and (when per is not NULL) each thread's
+ * in per[0 .. n-1]; n is workers_count(). */
+uint64_t workers_frames(const struct workers *w, uint64_t *per);
+unsigned workers_count(const struct workers *w);
 /* Live: interface i's capture statistics, summed over the threads' sockets. */
 void workers_stats(struct workers *w, unsigned i, struct source_stats *st);
 /* Ends the threads (a replay's once its rings are empty). */
