@@ -897,6 +897,14 @@ void source_stats(struct source *s, unsigned i, struct source_stats *st)
 	st->ring_frames = h->ring_bytes / v3_footprint(h->frame_max);
 }
 
+void source_stats_restart(struct source *s)
+{
+	for (unsigned i = 0; s->live && i < s->n; i++) {
+		read_kstats(&s->h[i]);
+		s->h[i].recv = s->h[i].drop = s->h[i].freeze = 0;
+	}
+}
+
 void source_stats_total(struct source *s, struct source_stats *st)
 {
 	memset(st, 0, sizeof *st);

@@ -141,6 +141,9 @@ struct source_stats {
 /* Handle i (live only; valid = 0 for files).  Each call reads the kernel's
  * counters, which it resets, into the sums. */
 void source_stats(struct source *s, unsigned i, struct source_stats *st);
+/* The kernel's counts start again from 0 (rocetop --threads: after the
+ * frames that reached every socket before the fanout group was whole). */
+void source_stats_restart(struct source *s);
 /* Sum over the handles. */
 void source_stats_total(struct source *s, struct source_stats *st);
 

@@ -293,9 +293,14 @@ int workers_add_live(struct workers *w, struct source *src, const struct source_
 		     size_t errcap)
 {
 	struct source_cfg c = *cfg;
-	struct roce_bpf_insn prog[64];
-	int plen = roce_fanout_cbpf(prog, 64);
+	struct roce_bpf_insn prog[256];
+	int plen = roce_fanout_cbpf(prog, 256);
 	enum source_err what;
+
+	if (plen < 0) {
+		snprintf(err, errcap, "fanout: program too long");
+		return -1;
+	}
 
 	c.count = 0;                  /* -c counts over all threads */
 	c.timeout_ms = 0;             /* a thread waits outside its engine's lock */
@@ -322,6 +327,7 @@ int workers_add_live(struct workers *w, struct source *src, const struct source_
 
 		while (source_next(w->wk[k].src, &fr) == SOURCE_FRAME)
 			;
+		source_stats_restart(w->wk[k].src);
 	}
 	return 0;
 }
