@@ -161,10 +161,11 @@ static struct ref *order(const struct engmerge_part *pp, unsigned n, uint32_t to
 }
 
 /* A copy of flow f of part e as the view's flow; pos maps e's flow indices. */
-static void copy_flow(struct engine *v, struct flow *d, const struct engine *e, const struct flow *f,
+static void copy_flow(struct engine *v, struct flow *d, const struct engmerge_part *pp, const struct flow *f,
 		      const uint32_t *hmap, const uint32_t *pos)
 {
-	uint64_t rel = flow_first_ns(e, f) - v->t.first_ns;
+	const struct engine *e = pp->e;
+	uint64_t rel = (pp->born_ts ? pp->born_ts[f - e->flows] : flow_first_ns(e, f)) - v->t.first_ns;
 
 	*d = *f;
 	d->src = hmap[f->src];
@@ -198,9 +199,9 @@ static int merge_flows(struct engmerge *m, const struct engmerge_part *pp, unsig
 		m->part_of[j] = (uint8_t)r[j].part;
 	}
 	for (uint32_t j = 0; j < total; j++) {
-		const struct engine *e = pp[r[j].part].e;
+		const struct engmerge_part *p = &pp[r[j].part];
 
-		copy_flow(v, &v->flows[j], e, &e->flows[r[j].idx], hmap[r[j].part], pos[r[j].part]);
+		copy_flow(v, &v->flows[j], p, &p->e->flows[r[j].idx], hmap[r[j].part], pos[r[j].part]);
 	}
 	free(r);
 	v->nflows = v->cap = total;

@@ -28,6 +28,8 @@
 struct engmerge_part {
 	struct engine *e;
 	const uint64_t *born;     /* born[i]: order key of flow slot i (NULL: slot order) */
+	const uint64_t *born_ts;  /* its first frame's time, exact (NULL: the engine's, whose
+				     20 ns steps count from the part's own first frame) */
 };
 
 struct engmerge {

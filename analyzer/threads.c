@@ -44,6 +44,7 @@ struct worker {
 	int started;
 	struct engine eng;
 	uint64_t *born;               /* order key of each flow slot (engmerge.h) */
+	uint64_t *born_ts;            /* and the exact time of its first frame */
 	uint32_t nborn, born_cap;
 	uint64_t evicted;
 	struct ring q;                /* replay */
@@ -70,29 +71,36 @@ struct workers {
 
 /* Flows created by the last frame get its order key: new slots, or the
  * slot an eviction reused (the new flow is the most recently seen). */
-static void note_births(struct worker *k, uint64_t key)
+static void note_births(struct worker *k, uint64_t key, uint64_t ts)
 {
 	struct engine *e = &k->eng;
 
 	if (e->nflows > k->nborn) {
 		if (e->nflows > k->born_cap) {
 			uint32_t nc = k->born_cap ? k->born_cap * 2 : 1024;
-			uint64_t *nb;
+			uint64_t *nb, *nt;
 
 			while (nc < e->nflows)
 				nc *= 2;
 			if (!(nb = realloc(k->born, nc * sizeof *nb)))
 				abort();
 			k->born = nb;
+			if (!(nt = realloc(k->born_ts, nc * sizeof *nt)))
+				abort();
+			k->born_ts = nt;
 			k->born_cap = nc;
 		}
-		while (k->nborn < e->nflows)
-			k->born[k->nborn++] = key;
+		for (; k->nborn < e->nflows; k->nborn++) {
+			k->born[k->nborn] = key;
+			k->born_ts[k->nborn] = ts;
+		}
 	}
 	if (e->t.evicted != k->evicted) {
 		k->evicted = e->t.evicted;
-		if (e->lru_head)
+		if (e->lru_head) {
 			k->born[e->lru_head - 1] = key;
+			k->born_ts[e->lru_head - 1] = ts;
+		}
 	}
 }
 
@@ -103,7 +111,7 @@ static void analyse(struct worker *k, int linktype, const uint8_t *data, uint32_
 
 	roce_decode(&p, k->w->rcfg, linktype, data, caplen, len);
 	engine_packet(&k->eng, &p, ts, caplen, len);
-	note_births(k, key);
+	note_births(k, key, ts);
 	k->frames++;
 }
 
@@ -381,7 +389,7 @@ const struct engine *workers_view(struct workers *w)
 			pthread_mutex_lock(&w->wk[k].hold);
 		else if (w->wk[k].started)
 			ring_drain(&w->wk[k].q);
-		pp[k] = (struct engmerge_part){ &w->wk[k].eng, w->wk[k].born };
+		pp[k] = (struct engmerge_part){ &w->wk[k].eng, w->wk[k].born, w->wk[k].born_ts };
 	}
 	atomic_store(&w->want, 0);
 	if (engmerge(&w->m, pp, w->n) < 0) {
@@ -456,6 +464,7 @@ void workers_free(struct workers *w)
 
 		engine_free(&wk->eng);
 		free(wk->born);
+		free(wk->born_ts);
 		free(wk->q.buf);
 		if (wk->own_src)
 			source_close(wk->src);
