@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
 #include <poll.h>
@@ -820,6 +821,36 @@ void source_unwatch(struct source *s, int fd)
 		}
 }
 
+#ifndef PACKET_FANOUT_FLAG_UNIQUEID
+#define PACKET_FANOUT_FLAG_UNIQUEID 0x2000
+#endif
+
+int source_fanout(struct source *s, unsigned i, unsigned *group, const void *prog, unsigned len, char *err,
+		  size_t errcap)
+{
+	struct sock_fprog fp = { (unsigned short)len, (struct sock_filter *)(uintptr_t)prog };
+	int fd, v;
+	socklen_t vl = sizeof v;
+
+	if (!s->live || i >= s->n) {
+		snprintf(err, errcap, "fanout: not a live interface");
+		return -1;
+	}
+	fd = pcap_fileno(s->h[i].pc);
+	/* the first member asks the kernel for an id no other group has */
+	v = *group ? (int)(*group | PACKET_FANOUT_CBPF << 16)
+		   : (int)(PACKET_FANOUT_CBPF << 16 | PACKET_FANOUT_FLAG_UNIQUEID);
+	if (setsockopt(fd, SOL_PACKET, PACKET_FANOUT, &v, sizeof v) < 0 ||
+	    (!*group && getsockopt(fd, SOL_PACKET, PACKET_FANOUT, &v, &vl) < 0) ||
+	    setsockopt(fd, SOL_PACKET, PACKET_FANOUT_DATA, &fp, sizeof fp) < 0) {
+		snprintf(err, errcap, "%s: PACKET_FANOUT: %s", s->h[i].name, strerror(errno));
+		return -1;
+	}
+	if (!*group)
+		*group = (unsigned)v & 0xffff;
+	return 0;
+}
+
 void source_set_timeout(struct source *s, int timeout_ms)
 {
 	s->cfg.timeout_ms = timeout_ms;
@@ -879,6 +910,14 @@ void source_stats(struct source *s, unsigned i, struct source_stats *st)
 	}
 	st->ring_bytes = h->ring_bytes;
 	st->ring_frames = h->ring_bytes / v3_footprint(h->frame_max);
+}
+
+void source_stats_restart(struct source *s)
+{
+	for (unsigned i = 0; s->live && i < s->n; i++) {
+		read_kstats(&s->h[i]);
+		s->h[i].recv = s->h[i].drop = s->h[i].freeze = 0;
+	}
 }
 
 void source_stats_total(struct source *s, struct source_stats *st)

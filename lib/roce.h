@@ -339,6 +339,28 @@ int roce_decode(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
  * captured. */
 int roce_pkt_addrs(const struct roce_pkt *p, const uint8_t **src, const uint8_t **dst);
 
+/* ---- splitting a capture across threads (lib/link/fanout.c) ------------ */
+
+/* A key both directions of a conversation share: the XOR of the frame's
+ * network source and destination addresses (IPv4, IPv6, a RoCEv1 GRH's
+ * GIDs, InfiniBand LIDs), mixed.  Outer headers only (a mirror copy is keyed
+ * on its tunnel's end points); 0 for frames without addresses (PFC, LLDP,
+ * ARP), ERF records and frames too short for their addresses. */
+uint32_t roce_flow_key(int linktype, const uint8_t *data, uint32_t caplen);
+
+/* One classic BPF instruction, laid out as struct sock_filter. */
+struct roce_bpf_insn {
+	uint16_t code;
+	uint8_t jt, jf;
+	uint32_t k;
+};
+/* The same key on a socket buffer, as a classic BPF program for a
+ * PACKET_FANOUT_CBPF group (the kernel takes its value modulo the group's
+ * sockets): Ethernet-borne IPv4, IPv6 and RoCEv1 (it reads skb->protocol
+ * and loads relative to the network header, so VLAN tags do not matter).
+ * Writes the program into v; returns its length, or -1 when cap is short. */
+int roce_fanout_cbpf(struct roce_bpf_insn *v, unsigned cap);
+
 /* ---- BTH opcodes -------------------------------------------------------- */
 
 enum roce_transport {
