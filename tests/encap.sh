@@ -163,6 +163,25 @@ check "--time mirror on a capture without ERSPAN III: host times" \
 	"$("$R" -r "$LAB/roce_rping.pcap" --packets --json | md5sum)" "$("$R" -r "$LAB/roce_rping.pcap" --time mirror --packets --json | md5sum)"
 check "--time bad: usage error" 2 "$("$R" -r "$LAB/roce_rping.pcap" --time switch >/dev/null 2>&1; echo $?)"
 
+# Real ERSPAN copies (captures/public/tcpdump, from tcpdump's test suite):
+# as many mirror copies and the same session IDs as tcpdump's own output
+# (.out) shows; ERSPAN III FT=7 is no frame type libroce decapsulates (its
+# header is read, no copy counted).  --time mirror on the Gra 3 (user
+# configured) copies keeps the host's times, their unit being unknown.
+PUB=$root/captures/public/tcpdump
+for f in "$PUB"/erspan-*.pcap; do
+	b=${f%.pcap}
+	n=$(grep -c erspan "$b.out")
+	case $b in *ft-7) n=0 ;; esac
+	check "$(basename "$f"): mirror copies, sessions as tcpdump's" \
+		"$n $(grep -o 'session [0-9]*' "$b.out" | awk '{print $2}' | sort -u | tr '\n' ' ')" \
+		"$("$R" -r "$f" --json | jq -r '.mirror_copies // 0') $("$R" -r "$f" --packets --json |
+			jq -r '."erspan.spanid" // empty' | sort -u | tr '\n' ' ')"
+done
+check "--time mirror on Gra 3 copies: host times" \
+	"$("$R" -r "$PUB/erspan-type-iii-ft-0.pcap" --packets | md5sum)" \
+	"$("$R" -r "$PUB/erspan-type-iii-ft-0.pcap" --time mirror --packets | md5sum)"
+
 if command -v "$TSHARK" >/dev/null 2>&1; then
 	c=$LAB/roce_rping.pcap
 	"$MK" -k 9 erspan2 "$c" "$T/e2.pcap"
