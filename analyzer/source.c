@@ -10,9 +10,11 @@
  * less than half its time reading it that way.  libpcap then serves a
  * dead handle of the file's link type and snapshot length, for the BPF
  * filter (run per frame with pcap_offline_filter(), as libpcap does for
- * files), the names of link types and -w.  pcapng and everything else is
- * read by libpcap, whose filter is applied here too: every frame of a file
- * is read and counted, so a frame's number is its position in the file as
+ * files), the names of link types and -w.  pcapng files are read there
+ * too, each frame with its interface's link type (the filter is compiled
+ * for each link type met); what pcapfile.c does not take is read by
+ * libpcap, whose filter is applied here too: every frame of a file is read
+ * and counted, so a frame's number is its position in the file as
  * Wireshark counts it (every packet block, across pcapng sections), with or
  * without a filter.
  *
@@ -88,6 +90,11 @@ struct source {
 	int dump_errno;               /* its first write error, or 0 */
 	struct bpf_program prog;      /* the filter of a file, run here */
 	int has_prog;
+	struct {                      /* ... for the other link types of a pcapng file */
+		int dlt, ok;
+		struct bpf_program prog;
+	} xprog[8];
+	unsigned nxprog;
 	struct pcap_pkthdr fhdr;      /* a pcapfile.c file's last frame's header */
 	uint64_t frames, last_ts;     /* frames delivered */
 	uint64_t file_no;             /* a file's frames read, filtered out or not */
@@ -144,6 +151,45 @@ static int set_filter(struct source *s, struct handle *h)
 	}
 	pcap_freecode(&prog);
 	return 0;
+}
+
+/* The filter for a frame of a pcapng interface whose link type is not the
+ * file's first one: compiled for that link type on first use.  A link type
+ * the expression means nothing on (no UDP on InfiniBand, say) passes none. */
+static int filter_other(struct source *s, struct handle *h, int dlt, const struct pcap_pkthdr *ph,
+			const u_char *data)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nxprog && s->xprog[i].dlt != dlt; i++)
+		;
+	if (i == s->nxprog) {
+		pcap_t *dead;
+
+		if (i == sizeof s->xprog / sizeof s->xprog[0])
+			return 0;
+		dead = pcap_open_dead_with_tstamp_precision(dlt, pcap_snapshot(h->pc), PCAP_TSTAMP_PRECISION_NANO);
+		s->xprog[i].dlt = dlt;
+		s->xprog[i].ok = dead && pcap_compile(dead, &s->xprog[i].prog, s->cfg.filter, 1,
+						      PCAP_NETMASK_UNKNOWN) == 0;
+		if (dead)
+			pcap_close(dead);
+		s->nxprog++;
+	}
+	return s->xprog[i].ok && pcap_offline_filter(&s->xprog[i].prog, ph, data);
+}
+
+/* A pcapfile.c frame passes the filter. */
+static int filter_frame(struct source *s, struct handle *h, const struct pcap_pkthdr *ph, const u_char *data)
+{
+	int dlt;
+
+	if (!s->has_prog)
+		return 1;
+	dlt = pcapfile_frame_datalink(h->pf);
+	if (dlt != h->linktype)
+		return filter_other(s, h, dlt, ph, data);
+	return pcap_offline_filter(&s->prog, ph, data);
 }
 
 static int check_linktype(struct source *s, struct handle *h)
@@ -416,6 +462,9 @@ void source_close(struct source *s)
 		pcap_close(s->dead);
 	if (s->has_prog)
 		pcap_freecode(&s->prog);
+	for (unsigned i = 0; i < s->nxprog; i++)
+		if (s->xprog[i].ok)
+			pcap_freecode(&s->xprog[i].prog);
 	for (unsigned i = 0; i < s->n; i++) {
 		if (s->h[i].pc)
 			pcap_close(s->h[i].pc);
@@ -654,13 +703,14 @@ static void deliver(struct source *s, struct source_frame *f, const struct pcap_
 	f->ts_ns = (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec * (hd->nsec ? 1 : 1000);
 	if (hd->nsec && !s->nsec)
 		f->hdr.ts.tv_usec /= 1000;
-	f->linktype = hd->linktype;
+	/* a pcapng file's interfaces may differ in link type */
+	f->linktype = hd->pf ? pcapfile_frame_datalink(hd->pf) : hd->linktype;
 	f->iface = idx;
 	f->no = s->live ? s->frames + 1 : s->file_no;
 	s->frames++;
 	if (f->ts_ns > s->last_ts || !s->live)
 		s->last_ts = f->ts_ns;
-	if (s->dump) {
+	if (s->dump && f->linktype == s->h[0].linktype) {   /* a pcap file holds one link type */
 		errno = 0;
 		pcap_dump((u_char *)s->dump, &f->hdr, data);
 		dump_check(s);
@@ -688,7 +738,7 @@ static int file_frame(struct source *s, struct handle *h, struct pcap_pkthdr **p
 	}
 	while ((rc = pcapfile_next(h->pf, &s->fhdr, data)) == 1) {
 		s->file_no++;
-		if (!s->has_prog || pcap_offline_filter(&s->prog, &s->fhdr, *data)) {
+		if (filter_frame(s, h, &s->fhdr, *data)) {
 			*ph = &s->fhdr;
 			return 1;
 		}

@@ -150,6 +150,28 @@ enum roce_encap_kind {
 };
 const char *roce_encap_name(enum roce_encap_kind k); /* "erspan2", "gre-teb", "vxlan", ... */
 
+/* Frame times from ERSPAN III hardware timestamps (lib/link/mirror_time.c):
+ * one clock per (hardware ID, session, granularity), anchored on the host
+ * time of the first frame it stamps, its 32-bit wraps unwrapped against
+ * the host clock (right while the two stay within half a wrap: 214 s at
+ * 100 ns).  Zero-initialise. */
+#define ROCE_MIRROR_CLOCKS 16
+struct roce_mirror_clk {
+	uint16_t session;
+	uint8_t hwid, gra, anchored;
+	uint32_t raw;              /* the anchor's hardware timestamp */
+	uint64_t host_ns;          /* ... and host time */
+};
+struct roce_mirror_clock {
+	unsigned n;
+	struct roce_mirror_clk clk[ROCE_MIRROR_CLOCKS];
+};
+/* *ns: the frame's time by its mirror's clock (1), or host_ns (0) when it
+ * carries no usable one (not ERSPAN III, granularity 3, more clocks than
+ * ROCE_MIRROR_CLOCKS).  p: a decoded frame. */
+struct roce_pkt;
+int roce_mirror_time(struct roce_mirror_clock *c, const struct roce_pkt *p, uint64_t host_ns, uint64_t *ns);
+
 #define ROCE_GRE_CSUM 0x8000
 #define ROCE_GRE_KEY  0x2000
 #define ROCE_GRE_SEQ  0x1000
