@@ -960,6 +960,10 @@ static int check_combos(struct gen_opts *o, int ack)
 		fprintf(stderr, GEN_NAME ": give --payload or --payload-size, not both\n");
 		return -1;
 	}
+	if (o->wrap && o->iface && !o->wfile && !o->dry_run) {
+		fprintf(stderr, GEN_NAME ": encapsulations are written to files: give -w FILE (or --dry-run)\n");
+		return -1;
+	}
 	return gen_wrap_check(o->wrap);
 }
 
@@ -1120,10 +1124,6 @@ struct tx *gen_open_tx(const struct gen_opts *o, enum tx_kind dflt, uint32_t max
 	/* -i with -w or --dry-run: addresses from the interface, nothing sent */
 	if ((!!o->wfile + !!o->dry_run) > 1 || (!o->wfile && !o->dry_run && !o->iface)) {
 		fprintf(stderr, GEN_NAME ": give one of -w FILE, -i IFACE or --dry-run\n");
-		return NULL;
-	}
-	if (o->wrap && !o->wfile && !o->dry_run) {
-		fprintf(stderr, GEN_NAME ": encapsulations are written to files: give -w FILE (or --dry-run)\n");
 		return NULL;
 	}
 	memset(&cfg, 0, sizeof(cfg));
