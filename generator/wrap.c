@@ -265,8 +265,11 @@ static int stage_erf(struct gen_wrap *w, struct stage *s, uint64_t ts_ns)
 	uint64_t sec = ts_ns / 1000000000u, frac = ((ts_ns % 1000000000u << 32) + 999999999u) / 1000000000u;
 	uint32_t cap = s->cap < s->len ? s->cap : UINT32_MAX;
 	uint8_t *b;
-	int r = pad(w, s);
+	int r;
 
+	if (!w->ib && s->cap == s->len && s->len < 60)
+		s->len = 60;          /* on the wire (where a DAG card sees it) a frame is padded */
+	r = pad(w, s);
 	if (r)
 		return r;
 	if (w->snaplen && cap > w->snaplen)
