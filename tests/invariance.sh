@@ -18,6 +18,9 @@
 #      and unchecked on exactly the packets whose ICRC ends after byte 128
 #      (captures with a deliberately bad ICRC are left out here: cut, that
 #      frame can no longer be told bad and counts as a request);
+#   0. rocegen frames and flood write each format (link type, LRH, ICRC,
+#      VCRC, mirror headers, ERF records, snap length), and the options
+#      that do not go together are refused;
 #   3. tshark reads what rocegen wrote field by field as rocetop does
 #      (tests/difftest.py on ERSPAN II/III, GRE-TEB, VXLAN, ERF Ethernet,
 #      and IB in ERF with and without GRH made from two lab captures).
@@ -155,6 +158,55 @@ one_cut() {
 	fi
 }
 
+# ---- 0. frames and flood ----------------------------------------------------------
+linktype() { od -An -tu4 -j20 -N4 "$1" | tr -d ' '; }
+# made NAME FILE WANT_LINKTYPE JQ WANT: rocegen wrote FILE; JQ over rocetop's packet list gives WANT
+made() {
+	got=$(TZ=UTC "$R" -r "$2" --packets --json | jq -rs "$4" 2>&1)
+	if [ "$(linktype "$2")" = "$3" ] && [ "$got" = "$5" ]; then
+		ok "$1: link type $3, $(echo "$got" | tr '\n' ' ')"
+	else
+		fail "$1" "link type $(linktype "$2"), want $3; got '$got', want '$5'"
+	fi
+}
+# jq over the packet list: ICRC/VCRC verdicts, and LRH fields
+V='([.[] | "\(."roce.icrc.status")/\(."roce.vcrc.status")"] | unique | join(","))'
+LRH='([.[] | "\(."infiniband.lrh.lnh") \(."infiniband.lrh.sl") \(."infiniband.lrh.slid")>\(."infiniband.lrh.dlid") \(."infiniband.bth.psn")"] | join(","))'
+"$G" frames rc-send-only --count 3 --payload-size 100 --ib --sl 5 -w "$T/f.pcap"
+made "frames --ib" "$T/f.pcap" 247 "$LRH, $V" "2 5 1>2 0,2 5 1>2 1,2 5 1>2 2
+good/good"
+"$G" frames rc-write-only --payload-size 33 --bad-icrc --ib-grh --slid 7 --dlid 9 --erf -w "$T/f.pcap"
+made "frames --ib-grh --erf --bad-icrc" "$T/f.pcap" 197 "([.[] | .\"erf.types.type\"] | join(\",\")), $LRH, $V" \
+	"21
+3 0 7>9 0
+bad/good"
+for m in "--erspan 2:erspan.version:1" "--erspan 3:erspan.version:2" "--gre-teb:gre.proto:25944" "--vxlan 77:vxlan.vni:77"; do
+	opt=${m%%:*} m=${m#*:}
+	# shellcheck disable=SC2086
+	"$G" flood --count 5 --qps 2 $opt -w "$T/f.pcap" 2>/dev/null
+	made "flood $opt" "$T/f.pcap" 1 \
+		"([.[] | .\"${m%%:*}\" | tostring] | unique | join(\",\")), ([.[] | select(.\"roce.icrc.status\" == \"good\")] | length)" \
+		"${m#*:}
+5"
+done
+"$G" flood --count 4 --erf --snaplen 64 -w "$T/f.pcap" 2>/dev/null
+made "flood --erf --snaplen 64" "$T/f.pcap" 197 \
+	'[.[] | "\(."erf.types.type") \(."erf.flags.trunc") rlen \(."erf.rlen") cap_len \(."frame.cap_len") \(."roce.icrc.status")"] | unique | join(",")' \
+	"2 true rlen 82 cap_len 64 unchecked"
+for bad in "frames rc-send-only --ib --erspan 2 -w $T/x" "frames pfc --ib -w $T/x" \
+	"frames rc-send-only --ib -i lo --dst 127.0.0.1" "frames rc-send-only --slid 3 -w $T/x" \
+	"convert -w $T/x --erf" "convert -r $T/f.pcap -w $T/x --ib" "flood --vxlan 1 --gre-teb -w $T/x"; do
+	# shellcheck disable=SC2086
+	"$G" $bad >/dev/null 2>"$T/err"
+	rc=$?
+	if [ "$rc" = 2 ] && [ "$(wc -l <"$T/err")" = 1 ]; then
+		ok "refused: rocegen $bad: $(cat "$T/err")"
+	else
+		fail "rocegen $bad: exit $rc, want 2 and one line" "$(head -3 "$T/err" | tr '\n' '|')"
+	fi
+done
+
+# ---- 1, 2. lab captures --------------------------------------------------------------
 for c in $CAPS; do
 	summary "$LAB/$c" "$T/orig.json"
 	if [ "$(jq '[.f[] | .packets] | add // 0' "$T/orig.json.rc")" = 0 ]; then
