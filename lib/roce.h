@@ -815,6 +815,16 @@ struct roce_lrh_spec {
 };
 int roce_build_ib(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec,
 		  const struct roce_lrh_spec *lrh);
+/* Re-heads a decoded RoCE packet (v1 or v2) as native InfiniBand: the
+ * LRH of lrh (LNH 3 with a GRH made from the GRH or IP header when
+ * lrh->grh), the BTH .. payload as captured (IP CE becomes BTH FECN, the
+ * RoCEv2 CNP opcode 0x81 IB's 0x80), a new ICRC (inverted when the
+ * original's was bad) and the VCRC.  Returns the bytes written: fewer than
+ * *wire, the packet's whole length, when the original was truncated (then
+ * without ICRC and VCRC).  ROCE_EINVAL when p is not a RoCE packet that IB
+ * can carry (its BTH .. ICRC not a whole number of words). */
+int roce_build_ib_from(uint8_t *dst, size_t cap, const struct roce_pkt *p,
+		       const struct roce_lrh_spec *lrh, uint32_t *wire);
 
 /* An ERF record: type 2 (Ethernet: 2 pad bytes, the frame, its FCS
  * computed and appended), 21 (InfiniBand) or 25 (IB link packet); ts as
