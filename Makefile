@@ -126,7 +126,7 @@ $(LIBPC): Makefile
 
 $(ROCETOP): $(ANA_OBJS) $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lmnl -lm
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lmnl -libverbs -lm
 
 $(GEN_OBJS): ALLCFLAGS += $(GEN_INC)
 $(ANA_OBJS): ALLCFLAGS += -Ianalyzer -Ianalyzer/device

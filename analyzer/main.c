@@ -293,18 +293,6 @@ static void dev_prom(FILE *f, const void *ctx)
 	devmon_prom(f, m);
 }
 
-/* -i NAME where NAME is an RDMA device (rxe0, mlx5_0) and no netdev. */
-static int rdma_not_netdev(const char *name)
-{
-	char path[512];
-	struct stat st;
-
-	if (if_nametoindex(name) || strchr(name, '/'))
-		return 0;
-	snprintf(path, sizeof path, "%s/class/infiniband/%s", sysfs_root(), name);
-	return stat(path, &st) == 0;
-}
-
 /* Sleeps until t (wall clock) or a signal. */
 static void sleep_until(uint64_t t)
 {
@@ -727,14 +715,7 @@ int main(int argc, char **argv)
 	}
 	if (!file && !iface)
 		return device_only(dev, json, delay, iterations, user, prom_addr, prom_max);
-	for (unsigned i = 0; i < scfg.nifaces; i++)
-		if (rdma_not_netdev(scfg.ifaces[i])) {
-			fprintf(stderr, "rocetop: %s is an RDMA device, not a network interface: this build cannot "
-				"capture through it (offloaded RoCE never reaches a netdev); use --device %s for what "
-				"the NIC itself counts, or -i with its netdev\n", scfg.ifaces[i], scfg.ifaces[i]);
-			devmon_close(dev);
-			return 1;
-		}
+	/* -i RDMA_DEVICE (mlx5_0) captures through the verbs sniffer (source.c, vsniff.c) */
 	if (packets && (batch || iterations > 0)) {
 		fprintf(stderr, "rocetop: -b and -n go with the flow analysis, not with --packets\n");
 		return 2;
@@ -795,6 +776,7 @@ int main(int argc, char **argv)
 		if (dev) {
 			run.dev = dev;
 			run.ctx.devices = dev;
+			dev->wire = &run.eng;   /* one QP, one row: the device's QPs joined with the flows */
 			run.ctx.devices_text = dev_text;
 			run.ctx.devices_json = dev_json;
 			devmon_poll(dev, wall_ns());

@@ -44,6 +44,8 @@ struct dm_port {
 	struct dm_rate *rate;                  /* per sp.ctr entry */
 	struct sysfs_counter *prev;            /* the previous read */
 	size_t nprev;
+	struct sysfs_counter *base;            /* the first read (NIC-vs-wire comparisons) */
+	size_t nbase;
 	int sysfs_ok;
 	uint8_t nl_state, nl_phys;             /* from PORT_GET, when netlink answered */
 	int have_nl_state;
@@ -81,6 +83,8 @@ struct devmon {
 	uint64_t last_ns, last_qp_ns, next_qp_ns;
 	double dt, qp_dt;                      /* seconds since the previous reads */
 	unsigned polls;
+	const void *wire;                      /* a struct engine (flow.h) to join QPs with (qpjoin.h),
+						  or NULL: set by the caller */
 };
 
 /* Finds the devices and ports the specs and netdevs name.  NULL with err[]
