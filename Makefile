@@ -154,6 +154,9 @@ $(BUILD)/tests/test_pcapfile: analyzer/pcapfile.c analyzer/pcapfile.h
 # the device source's netlink parser (libmnl)
 $(BUILD)/tests/test_nlparse: analyzer/device/nlparse.c analyzer/device/nlparse.h tests/unit/test_nlparse_fixtures.h
 TEST_LIBS_test_nlparse := -lmnl
+# one QP, one row: the join of flows and device QPs
+$(BUILD)/tests/test_qpjoin: analyzer/qpjoin.c analyzer/qpjoin.h analyzer/flow.c analyzer/iwstream.c analyzer/device/nlparse.c analyzer/device/devmon.h
+TEST_LIBS_test_qpjoin := -Ianalyzer -Ianalyzer/device -lmnl -lm
 
 -include $(LIB_OBJS:.o=.d) $(LIB_PIC:.o=.d) $(ANA_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
 
