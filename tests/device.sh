@@ -136,18 +136,37 @@ if command -v tmux >/dev/null 2>&1; then
 		$R -r $repo/captures/lab/roce_send_bw_netem.pcap --device rxe0 --speed 0.01" 2>/dev/null
 	sleep 1.5
 	tmux send-keys -t "$TS" D
-	for i in $(seq 20); do
-		sleep 0.5
-		tmux capture-pane -p -t "$TS" > "$T/tui.txt" 2>/dev/null
-		grep -q "cm_id 1 TCP CONNECT" "$T/tui.txt" && break
-	done
+	shot() {  # shot FILE PATTERN: capture the pane until PATTERN shows (10 s at most)
+		for i in $(seq 20); do
+			sleep 0.5
+			tmux capture-pane -p -t "$TS" > "$1" 2>/dev/null
+			grep -qE "$2" "$1" && return 0
+		done
+		return 1
+	}
+	shot "$T/tui.txt" "rxe0 +18 +RC"
+	# the QP table: by lqpn, then reversed
+	tmux send-keys -t "$TS" r
+	shot "$T/tui-rev.txt" "LQPN\\+"
+	# filter on a pid (the recorded processes' comm is not on this host), then Enter for that QP
+	tmux send-keys -t "$TS" / 2 6 3 Enter
+	shot "$T/tui-filter.txt" "^rxe0 +18 "
+	tmux send-keys -t "$TS" Enter
+	shot "$T/tui-qp.txt" "rxe0 QP 18"
+	tmux send-keys -t "$TS" Escape
+	sleep 0.5
 	tmux send-keys -t "$TS" D
 	sleep 0.5
 	tmux capture-pane -p -t "$TS" > "$T/tui2.txt" 2>/dev/null
 	tmux send-keys -t "$TS" q
 	sleep 0.3
 	tmux kill-session -t "$TS" 2>/dev/null
-	check "TUI: D shows the device screen (port, QPs 17 and 18 with pid, CM IDs)" sh -c "grep -q '^device rxe0 port 1: ACTIVE' '$T/tui.txt' && grep -qE '^ +17 +1 RC +RTR .* 243 ' '$T/tui.txt' && grep -qE '^ +18 +1 RC +RTS .* 263 ' '$T/tui.txt' && grep -q 'cm_id 1 TCP CONNECT 10.99.0.1:7174 -> 10.99.0.2:54777 lqpn 18' '$T/tui.txt'"
+	check "TUI: D shows the device screen (port, QPs 17 and 18 with pid and comm)" sh -c "grep -q '^device rxe0 port 1: ACTIVE' '$T/tui.txt' && grep -qE '^rxe0 +17 RC +RTR .* 243 ' '$T/tui.txt' && grep -qE '^rxe0 +18 RC +RTS .* 263 ' '$T/tui.txt'"
+	order() { grep -oE '^rxe0 +[0-9]+ ' "$1" | awk '{print $2}' | tr '\n' ' '; }
+	check "TUI: QP table by lqpn ($(order "$T/tui.txt")), r reverses it ($(order "$T/tui-rev.txt"))" \
+		test "$(order "$T/tui.txt")" = "1 17 18 " -a "$(order "$T/tui-rev.txt")" = "18 17 1 "
+	check "TUI: /263 leaves QP 18 alone ($(order "$T/tui-filter.txt"))" test "$(order "$T/tui-filter.txt")" = "18 "
+	check "TUI: Enter shows QP 18 with its owner and its rdma_cm ID" sh -c "grep -q 'rxe0 QP 18 (port 1): RC RTS' '$T/tui-qp.txt' && grep -q 'owner: pid 263' '$T/tui-qp.txt' && grep -q 'rdma_cm: TCP CONNECT 10.99.0.1:7174 -> 10.99.0.2:54777' '$T/tui-qp.txt'"
 	check "TUI: D again goes back to the flows" grep -q "FLOW\|SRC" "$T/tui2.txt"
 fi
 

@@ -97,6 +97,9 @@ void devmon_poll(struct devmon *m, uint64_t now_ns);
 
 /* Views (devout.c).  The JSON is the value of "devices": an array. */
 void devmon_text(FILE *f, const struct devmon *m);
+/* The ports, resource counts and NIC-vs-wire lines of devmon_text, without
+ * the QP and CM ID rows (the terminal view draws its own QP table). */
+void devmon_text_ports(FILE *f, const struct devmon *m);
 void devmon_json(FILE *f, const struct devmon *m);
 void devmon_prom(FILE *f, const struct devmon *m);
 

@@ -149,6 +149,25 @@ static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		fprintf(f, "  (no counter moved)\n");
 }
 
+void devmon_text_ports(FILE *f, const struct devmon *m)
+{
+	if (!m)
+		return;
+	if (!m->nl)
+		fprintf(f, "devices: no QP table: %s\n", m->nl_err);
+	for (size_t i = 0; i < m->ndevs; i++) {
+		const struct dm_dev *d = &m->devs[i];
+
+		for (size_t j = 0; j < d->nports; j++)
+			port_text(f, m, d, &d->ports[j]);
+		if (d->qp_err)
+			fprintf(f, "  QPs: netlink: %s\n", strerror(-d->qp_err));
+		if (m->nl && d->have_index)
+			fprintf(f, "  QPs %zu  CQs %zu  MRs %zu  CM IDs %zu\n", d->nqps, d->cqs.n, d->mrs.n, d->cmids.n);
+		compare_text(f, m, d);
+	}
+}
+
 void devmon_text(FILE *f, const struct devmon *m)
 {
 	if (!m)
