@@ -57,6 +57,7 @@ static void usage(FILE *f)
 		"                         alone or beside -i/-r\n"
 		"      --qp-interval SECONDS  how often to dump the QP table (default: -d)\n"
 		"      --device-all-counters  rates of every counter, not only those that moved\n"
+		"      --prometheus-node-names  the device's port metrics under node_exporter's names too\n"
 		"  -B, --buffer-size KiB  kernel capture buffer per interface (default 32768)\n"
 		"      --buffer-frames N  ... or larger, to hold N frames of the interface's MTU\n"
 		"                         (up to the snaplen; default 8192)\n"
@@ -454,7 +455,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
 	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
-	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_TOP };
+	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_DEVNODE, OPT_TOP };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -487,6 +488,7 @@ int main(int argc, char **argv)
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "qp-interval", required_argument, NULL, OPT_QPINT },
 		{ "device-all-counters", no_argument, NULL, OPT_DEVALL },
+		{ "prometheus-node-names", no_argument, NULL, OPT_DEVNODE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -588,6 +590,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_DEVALL: dcfg.all_counters = 1; break;
+		case OPT_DEVNODE: dcfg.node_names = 1; break;
 		case OPT_TOP:
 			if (parse_u64(optarg, 1, 100000000, &v64)) {
 				fprintf(stderr, "rocetop: bad --top '%s' (a number of flows, 1 or more)\n", optarg);

@@ -194,6 +194,34 @@ check "--device alone on /metrics: no capture series (nothing is captured)" sh -
 if command -v promtool >/dev/null; then
 	check "--device alone: promtool check metrics, no complaint" sh -c "promtool check metrics < '$T/dmetrics' > '$T/dpromtool.out' 2>&1 && ! grep -q . '$T/dpromtool.out'"
 fi
+check "node_exporter names are off by default" sh -c "! grep -q '^node_' '$T/dmetrics'"
+# --prometheus-node-names: the recorded tree plus PMA counters/ files (rxe has none)
+cp -r "$FX/vma/sys" "$T/nsys"
+NP=$T/nsys/class/infiniband/rxe0/ports/1
+mkdir -p "$NP/counters"
+echo 1000 > "$NP/counters/port_rcv_data"; echo 77 > "$NP/counters/port_xmit_packets"; echo 3 > "$NP/counters/VL15_dropped"
+ROCETOP_SYSFS_ROOT=$T/nsys ROCETOP_NETLINK_REPLAY=$FX/vma/1 "$R" --device all -b -d 0.2 --prometheus-node-names \
+	--prometheus 127.0.0.1:$dport > /dev/null 2>&1 &
+PROM_PID=$!
+python3 - "$dport" > "$T/nmetrics" 2>/dev/null <<'PY'
+import sys, time, urllib.request
+for i in range(150):
+    try:
+        sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
+        break
+    except OSError:
+        time.sleep(0.1)
+PY
+kill -TERM "$PROM_PID" 2>/dev/null; wait "$PROM_PID"; PROM_PID=
+nv() { awk -v k="$1" '$1 == k {print $2}' "$T/nmetrics"; }
+check "--prometheus-node-names: state 4, phys 5, rate 2.5 Gb/s in bytes ($(nv 'node_infiniband_state_id{device="rxe0",port="1"}') $(nv 'node_infiniband_physical_state_id{device="rxe0",port="1"}') $(nv 'node_infiniband_rate_bytes_per_second{device="rxe0",port="1"}'))" \
+	test "$(nv 'node_infiniband_state_id{device="rxe0",port="1"}')" = 4 -a "$(nv 'node_infiniband_physical_state_id{device="rxe0",port="1"}')" = 5 -a "$(nv 'node_infiniband_rate_bytes_per_second{device="rxe0",port="1"}')" = 312500000
+check "--prometheus-node-names: port_rcv_data x 4 in bytes, packets and VL15 as node_exporter names them" \
+	test "$(nv 'node_infiniband_port_data_received_bytes_total{device="rxe0",port="1"}')" = 4000 -a "$(nv 'node_infiniband_port_packets_transmitted_total{device="rxe0",port="1"}')" = 77 -a "$(nv 'node_infiniband_vl15_dropped_total{device="rxe0",port="1"}')" = 3
+check "--prometheus-node-names: rocetop's own series stay" grep -q '^rocetop_rdma_port_stat_total{device="rxe0",port="1",group="counters",counter="port_rcv_data"} 1000' "$T/nmetrics"
+if command -v promtool >/dev/null; then
+	check "--prometheus-node-names: promtool check metrics, no complaint" sh -c "promtool check metrics < '$T/nmetrics' > '$T/npromtool.out' 2>&1 && ! grep -q . '$T/npromtool.out'"
+fi
 
 # ---- 2. errors ----------------------------------------------------------------------
 out=$(ROCETOP_SYSFS_ROOT=$FX/vma/sys ROCETOP_NETLINK_REPLAY=$FX/vma/1 "$R" --device mlx5_9 -n 1 2>&1); rc=$?

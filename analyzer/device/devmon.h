@@ -30,6 +30,7 @@ struct devmon_cfg {
 	unsigned nnetdevs;
 	double qp_interval;                    /* seconds between QP dumps (0: every poll) */
 	int all_counters;                      /* rates of counters that did not move too */
+	int node_names;                        /* Prometheus: node_exporter's node_infiniband_* names too */
 };
 
 struct dm_rate {
@@ -102,5 +103,8 @@ void devmon_text(FILE *f, const struct devmon *m);
 void devmon_text_ports(FILE *f, const struct devmon *m);
 void devmon_json(FILE *f, const struct devmon *m);
 void devmon_prom(FILE *f, const struct devmon *m);
+/* node_exporter's node_infiniband_* series of the ports (devnode.c); devmon_prom
+ * adds them when cfg.node_names. */
+void devmon_prom_node(FILE *f, const struct devmon *m);
 
 #endif

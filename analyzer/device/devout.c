@@ -384,6 +384,8 @@ void devmon_prom(FILE *f, const struct devmon *m)
 {
 	if (!m)
 		return;
+	if (m->cfg.node_names)
+		devmon_prom_node(f, m);
 	phead(f, "rocetop_rdma_port_active", "gauge", "1 when the RDMA port is ACTIVE");
 	for (size_t i = 0; i < m->ndevs; i++)
 		for (size_t j = 0; j < m->devs[i].nports; j++) {
