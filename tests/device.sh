@@ -224,6 +224,10 @@ if command -v promtool >/dev/null; then
 fi
 
 # ---- 2. errors ----------------------------------------------------------------------
+# -i with an RDMA device's name goes to the verbs sniffer; here libibverbs has no such device
+out=$(ROCETOP_SYSFS_ROOT=$FX/vma/sys ROCETOP_NETLINK_REPLAY=$FX/vma/1 "$R" -i rxe0 -b -n 1 2>&1); rc=$?
+check "-i rxe0 (an RDMA device libibverbs cannot open here): exit 1, one line naming --device rxe0" \
+	sh -c "test '$rc' = 1 -a '$(echo "$out" | wc -l)' = 1 && echo '$out' | grep -q -- '--device rxe0' && echo '$out' | grep -q 'rocetop: rxe0: libibverbs'"
 out=$(ROCETOP_SYSFS_ROOT=$FX/vma/sys ROCETOP_NETLINK_REPLAY=$FX/vma/1 "$R" --device mlx5_9 -n 1 2>&1); rc=$?
 check "--device mlx5_9 (none such): exit 1, one line naming it" test "$rc" = 1 -a "$(echo "$out" | wc -l)" = 1
 echo "$out" | grep -q "mlx5_9" || fail "the message names mlx5_9: $out"
