@@ -229,7 +229,6 @@ static void size_ring(struct source *s, struct handle *h, const char *iface)
 	h->ring_bytes = bytes;
 }
 
-/* 0, or the kind of failure with s->err set. */
 /* ---- -i RDMA_DEVICE: the verbs sniffer (vsniff.c) --------------------------- */
 static int open_verbs(struct source *s, struct handle *h, const char *dev)
 {
@@ -246,6 +245,7 @@ static int open_verbs(struct source *s, struct handle *h, const char *dev)
 }
 /* ---- end of the verbs sniffer ------------------------------------------------ */
 
+/* 0, or the kind of failure with s->err set. */
 static int open_live(struct source *s, struct handle *h, const char *iface)
 {
 	char eb[PCAP_ERRBUF_SIZE] = "";
