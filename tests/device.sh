@@ -166,7 +166,7 @@ if command -v tmux >/dev/null 2>&1; then
 	check "TUI: QP table by lqpn ($(order "$T/tui.txt")), r reverses it ($(order "$T/tui-rev.txt"))" \
 		test "$(order "$T/tui.txt")" = "1 17 18 " -a "$(order "$T/tui-rev.txt")" = "18 17 1 "
 	check "TUI: /263 leaves QP 18 alone ($(order "$T/tui-filter.txt"))" test "$(order "$T/tui-filter.txt")" = "18 "
-	check "TUI: Enter shows QP 18 with its owner and its rdma_cm ID" sh -c "grep -q 'rxe0 QP 18 (port 1): RC RTS' '$T/tui-qp.txt' && grep -q 'owner: pid 263' '$T/tui-qp.txt' && grep -q 'rdma_cm: TCP CONNECT 10.99.0.1:7174 -> 10.99.0.2:54777' '$T/tui-qp.txt'"
+	check "TUI: Enter shows QP 18 with its owner and its rdma_cm ID" sh -c "grep -q 'rxe0 QP 18 (port 1): RC RTS' '$T/tui-qp.txt' && grep -q 'owner: pid 263' '$T/tui-qp.txt' && grep -q 'rqpn 18   pdn 3' '$T/tui-qp.txt' && grep -q 'rdma_cm: TCP CONNECT 10.99.0.1:7174 -> 10.99.0.2:54777' '$T/tui-qp.txt'"
 	check "TUI: D again goes back to the flows" grep -q "FLOW\|SRC" "$T/tui2.txt"
 fi
 

@@ -211,12 +211,22 @@ void devqp_detail(struct tui *v, int y, int ymax)
 	qpjoin_qp(v->e, d, q, &w);
 	put(y++, 0, A_BOLD, "%s QP %u (port %u): %s %s, path migration %s", d->name, q->q.lqpn, q->q.port,
 	    nlp_qp_type_str(q->q.type), nlp_qp_state_str(q->q.state), nlp_pmig_str(q->q.pmig));
-	put(y++, 2, A_NORMAL, "sq-psn %u (%s/s)   rq-psn %s (%s/s)   rqpn %s   pdn %s", q->q.sq_psn,
-	    q->sq_rate.valid ? (snprintf(s, sizeof s, "%.0f", q->sq_rate.v), s) : "-",
-	    q->q.have & NLP_HAVE_RQ_PSN ? (snprintf(t, sizeof t, "%u", q->q.rq_psn), t) : "-",
-	    q->rq_rate.valid ? (snprintf(s, sizeof s, "%.0f", q->rq_rate.v), s) : "-",
-	    q->q.have & NLP_HAVE_RQPN ? (snprintf(t, sizeof t, "%u", q->q.rqpn), t) : "-",
-	    q->q.have & NLP_HAVE_PDN ? (snprintf(s, sizeof s, "%u", q->q.pdn), s) : "-");
+	{
+		char sqr[32] = "-", rqpsn[32] = "-", rqr[32] = "-", rqpn[32] = "-", pdn[32] = "-";
+
+		if (q->sq_rate.valid)
+			snprintf(sqr, sizeof sqr, "%.0f", q->sq_rate.v);
+		if (q->rq_rate.valid)
+			snprintf(rqr, sizeof rqr, "%.0f", q->rq_rate.v);
+		if (q->q.have & NLP_HAVE_RQ_PSN)
+			snprintf(rqpsn, sizeof rqpsn, "%u", q->q.rq_psn);
+		if (q->q.have & NLP_HAVE_RQPN)
+			snprintf(rqpn, sizeof rqpn, "%u", q->q.rqpn);
+		if (q->q.have & NLP_HAVE_PDN)
+			snprintf(pdn, sizeof pdn, "%u", q->q.pdn);
+		put(y++, 2, A_NORMAL, "sq-psn %u (%s/s)   rq-psn %s (%s/s)   rqpn %s   pdn %s", q->q.sq_psn, sqr, rqpsn,
+		    rqr, rqpn, pdn);
+	}
 	if (q->q.have & NLP_HAVE_KERN)
 		put(y++, 2, A_NORMAL, "owner: kernel [%s]", q->comm);
 	else
