@@ -57,6 +57,15 @@ $RT --device rxe0 --json -n 3 -d 1 > \$o.rocetop.json 2> \$o.rocetop.err
 rdma -j res show qp > \$o.qp.after; rdma -j statistic show > \$o.stat.after
 SH
 chmod +x "$S/bracket.sh"
+# stop.sh SIGNAL NAME: signals every process of that command name (no pkill in the guests)
+cat > "$S/stop.sh" <<'SH'
+#!/bin/sh
+for p in /proc/[0-9]*; do
+	[ "$(cat "$p/comm" 2>/dev/null)" = "$2" ] && kill "-$1" "${p#/proc/}" 2>/dev/null
+done
+true
+SH
+chmod +x "$S/stop.sh"
 
 fails=0
 ok() { echo "ok   $*"; }
@@ -138,8 +147,8 @@ traffic() {  # NAME TOOL ARGS: server on vma, client on vmb, bracketed rocetop i
 	"$L" exec --timeout 60 vma -- "$G/bracket.sh $name"
 	check_bracket "$name" "$tool"
 	# the tools run until stopped here (a -D run ended early in a slow TCG guest)
-	"$L" exec vmb -- "pkill -x $tool; true" >/dev/null 2>&1 || true
-	"$L" exec vma -- "pkill -x $tool; true" >/dev/null 2>&1 || true
+	"$L" exec vmb -- "$G/stop.sh TERM $tool" >/dev/null 2>&1 || true
+	"$L" exec vma -- "$G/stop.sh TERM $tool" >/dev/null 2>&1 || true
 	wait $cpid || true
 	wait || true
 }
@@ -158,8 +167,8 @@ check_bracket rping rping
 # the device screen with the wire beside it (printed at the end, for the record)
 "$L" exec --timeout 60 vma -- "$RT -i eth0 --device rxe0 -b -d 1 -n 3 udp port 4791" > "$T/screen-rping" 2>&1 || true
 kill $rpid 2>/dev/null || true
-"$L" exec vmb -- 'pkill -x rping; true' >/dev/null 2>&1 || true
-"$L" exec vma -- 'pkill -x rping; true' >/dev/null 2>&1 || true
+"$L" exec vmb -- "$G/stop.sh TERM rping" >/dev/null 2>&1 || true
+"$L" exec vma -- "$G/stop.sh TERM rping" >/dev/null 2>&1 || true
 wait || true
 
 # ---- netem loss on the requester (vmb): NIC against wire on the responder (vma) ------
@@ -172,7 +181,7 @@ sleep 4
 wait_listen vma 18515
 "$L" exec --timeout 120 vmb -- "ib_write_bw -d rxe0 -x 1 -F -s 8192 -n 300 $LAB_VMA_IP" > "$T/lossy.client" 2>&1 || true
 sleep 3   # a snapshot after the traffic, then SIGINT
-"$L" exec vma -- 'pkill -INT -x rocetop; true' >/dev/null 2>&1 || true
+"$L" exec vma -- "$G/stop.sh INT rocetop" >/dev/null 2>&1 || true
 wait $rtpid || true
 "$L" exec vmb -- tc qdisc del dev eth0 root >/dev/null 2>&1 || true
 wait || true
