@@ -128,7 +128,7 @@ $(LIBPC): Makefile
 
 $(ROCETOP): $(ANA_OBJS) $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lmnl -lm
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lmnl -libverbs -lm
 
 $(GEN_OBJS): ALLCFLAGS += $(GEN_INC)
 $(ANA_OBJS): ALLCFLAGS += -Ianalyzer -Ianalyzer/device
@@ -156,6 +156,9 @@ $(BUILD)/tests/test_pcapfile: analyzer/pcapfile.c analyzer/pcapfile.h
 # the device source's netlink parser (libmnl)
 $(BUILD)/tests/test_nlparse: analyzer/device/nlparse.c analyzer/device/nlparse.h tests/unit/test_nlparse_fixtures.h
 TEST_LIBS_test_nlparse := -lmnl
+# one QP, one row: the join of flows and device QPs
+$(BUILD)/tests/test_qpjoin: analyzer/qpjoin.c analyzer/qpjoin.h analyzer/flow.c analyzer/iwstream.c analyzer/device/nlparse.c analyzer/device/devmon.h
+TEST_LIBS_test_qpjoin := -Ianalyzer -Ianalyzer/device -lmnl -lm
 
 -include $(LIB_OBJS:.o=.d) $(LIB_PIC:.o=.d) $(ANA_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
 
@@ -279,6 +282,7 @@ bench-lab: all
 # Each boots the lab if it is down (and takes it down again) and skips
 # without ../shared/softroce-lab or root; fragments may append to the list.
 INTEROP_SCRIPTS += tests/interop.sh tests/interop_flow.sh tests/interop_gen.sh tests/conform.sh
+INTEROP_SCRIPTS += tests/interop_device.sh
 interop: all
 	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; BUILD=$(BUILD) $$s; done
 

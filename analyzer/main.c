@@ -58,6 +58,7 @@ static void usage(FILE *f)
 		"                         alone or beside -i/-r\n"
 		"      --qp-interval SECONDS  how often to dump the QP table (default: -d)\n"
 		"      --device-all-counters  rates of every counter, not only those that moved\n"
+		"      --prometheus-node-names  the device's port metrics under node_exporter's names too\n"
 		"  -B, --buffer-size KiB  kernel capture buffer per interface (default 32768)\n"
 		"      --buffer-frames N  ... or larger, to hold N frames of the interface's MTU\n"
 		"                         (up to the snaplen; default 8192)\n"
@@ -368,18 +369,6 @@ static void dev_prom(FILE *f, const void *ctx)
 	devmon_prom(f, m);
 }
 
-/* -i NAME where NAME is an RDMA device (rxe0, mlx5_0) and no netdev. */
-static int rdma_not_netdev(const char *name)
-{
-	char path[512];
-	struct stat st;
-
-	if (if_nametoindex(name) || strchr(name, '/'))
-		return 0;
-	snprintf(path, sizeof path, "%s/class/infiniband/%s", sysfs_root(), name);
-	return stat(path, &st) == 0;
-}
-
 /* Sleeps until t (wall clock) or a signal. */
 static void sleep_until(uint64_t t)
 {
@@ -555,8 +544,8 @@ int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
 	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
-	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_TOP, OPT_THREADS,
-	       OPT_TIME };
+	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_DEVNODE, OPT_TOP,
+	       OPT_THREADS, OPT_TIME };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -591,6 +580,7 @@ int main(int argc, char **argv)
 		{ "qp-interval", required_argument, NULL, OPT_QPINT },
 		{ "device-all-counters", no_argument, NULL, OPT_DEVALL },
 		{ "threads", required_argument, NULL, OPT_THREADS },
+		{ "prometheus-node-names", no_argument, NULL, OPT_DEVNODE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -695,6 +685,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_DEVALL: dcfg.all_counters = 1; break;
+		case OPT_DEVNODE: dcfg.node_names = 1; break;
 		case OPT_TOP:
 			if (parse_u64(optarg, 1, 100000000, &v64)) {
 				fprintf(stderr, "rocetop: bad --top '%s' (a number of flows, 1 or more)\n", optarg);
@@ -836,14 +827,7 @@ int main(int argc, char **argv)
 	}
 	if (!file && !iface)
 		return device_only(dev, json, delay, iterations, user, prom_addr, prom_max);
-	for (unsigned i = 0; i < scfg.nifaces; i++)
-		if (rdma_not_netdev(scfg.ifaces[i])) {
-			fprintf(stderr, "rocetop: %s is an RDMA device, not a network interface: this build cannot "
-				"capture through it (offloaded RoCE never reaches a netdev); use --device %s for what "
-				"the NIC itself counts, or -i with its netdev\n", scfg.ifaces[i], scfg.ifaces[i]);
-			devmon_close(dev);
-			return 1;
-		}
+	/* -i RDMA_DEVICE (mlx5_0) captures through the verbs sniffer (source.c, vsniff.c) */
 	if (packets && (batch || iterations > 0)) {
 		fprintf(stderr, "rocetop: -b and -n go with the flow analysis, not with --packets\n");
 		return 2;
@@ -917,6 +901,7 @@ int main(int argc, char **argv)
 		if (dev) {
 			run.dev = dev;
 			run.ctx.devices = dev;
+			dev->wire = &run.eng;   /* one QP, one row: the device's QPs joined with the flows */
 			run.ctx.devices_text = dev_text;
 			run.ctx.devices_json = dev_json;
 			devmon_poll(dev, wall_ns());

@@ -51,6 +51,7 @@
 #include "pcapfile.h"
 #include "roce.h"
 #include "source.h"
+#include "vsniff.h"
 
 #define MAX_WATCH 64
 #define V3_BLOCK (256u * 1024)  /* libpcap's TPACKET_V3 block (its MAXIMUM_SNAPLEN) */
@@ -68,6 +69,7 @@ struct handle {
 	int dev_ok;
 	uint64_t ring_bytes;
 	uint32_t frame_max;           /* largest frame expected: min(snaplen, MTU + headers) */
+	struct vsniff *vs;            /* -i RDMA_DEVICE: the verbs sniffer (vsniff.h); pc is a dead handle */
 };
 
 struct watch {
@@ -280,12 +282,30 @@ static void size_ring(struct source *s, struct handle *h, const char *iface)
 	h->ring_bytes = bytes;
 }
 
+/* ---- -i RDMA_DEVICE: the verbs sniffer (vsniff.c) --------------------------- */
+static int open_verbs(struct source *s, struct handle *h, const char *dev)
+{
+	h->name = dev;
+	if (!(h->vs = vsniff_open(dev, s->cfg.snaplen, s->err, sizeof s->err)))
+		return SOURCE_E_OPEN;
+	h->pc = vsniff_pcap(h->vs);
+	h->nsec = 1;
+	h->linktype = pcap_datalink(h->pc);
+	h->fd = vsniff_fd(h->vs);
+	if (vsniff_set_filter(h->vs, s->cfg.filter, s->err, sizeof s->err) < 0)
+		return SOURCE_E_FILTER;
+	return 0;
+}
+/* ---- end of the verbs sniffer ------------------------------------------------ */
+
 /* 0, or the kind of failure with s->err set. */
 static int open_live(struct source *s, struct handle *h, const char *iface)
 {
 	char eb[PCAP_ERRBUF_SIZE] = "";
 	int rc;
 
+	if (vsniff_is_rdma(iface))
+		return open_verbs(s, h, iface);
 	h->name = iface;
 	h->pc = pcap_create(iface, eb);
 	if (!h->pc) {
@@ -466,7 +486,9 @@ void source_close(struct source *s)
 		if (s->xprog[i].ok)
 			pcap_freecode(&s->xprog[i].prog);
 	for (unsigned i = 0; i < s->n; i++) {
-		if (s->h[i].pc)
+		if (s->h[i].vs)
+			vsniff_close(s->h[i].vs);   /* closes its dead pc too */
+		else if (s->h[i].pc)
 			pcap_close(s->h[i].pc);
 		pcapfile_close(s->h[i].pf);
 	}
@@ -719,7 +741,8 @@ static void deliver(struct source *s, struct source_frame *f, const struct pcap_
 
 static int read_error(struct source *s, struct handle *h)
 {
-	snprintf(s->err, sizeof s->err, "%s", h->pf ? pcapfile_error(h->pf) : pcap_geterr(h->pc));
+	snprintf(s->err, sizeof s->err, "%s", h->pf ? pcapfile_error(h->pf) :
+		 h->vs ? vsniff_error(h->vs) : pcap_geterr(h->pc));
 	return SOURCE_ERR;
 }
 
@@ -753,7 +776,8 @@ static int next_live(struct source *s, struct source_frame *f)
 			unsigned i = (s->rr + k) % s->n;
 			struct pcap_pkthdr *h;
 			const u_char *data;
-			int rc = pcap_next_ex(s->h[i].pc, &h, &data);
+			int rc = s->h[i].vs ? vsniff_next(s->h[i].vs, &h, &data) :
+				 pcap_next_ex(s->h[i].pc, &h, &data);
 
 			if (rc == 1) {
 				s->rr = i + 1;
@@ -931,6 +955,10 @@ static void read_kstats(struct handle *h)
 	struct tpacket_stats_v3 k;
 	socklen_t len = sizeof k;
 
+	if (h->vs) {   /* no socket: frames delivered, completions in error */
+		vsniff_stats(h->vs, &h->recv, &h->drop);
+		return;
+	}
 	memset(&k, 0, sizeof k);
 	if (getsockopt(pcap_fileno(h->pc), SOL_PACKET, PACKET_STATISTICS, &k, &len) < 0)
 		return;
