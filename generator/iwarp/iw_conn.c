@@ -158,7 +158,7 @@ void iw_update_mulpdu(struct iw *w)
 
 /* ---- the socket -------------------------------------------------------------- */
 
-static socklen_t sockaddr_of(const struct gen_opts *o, const uint8_t *ip, int ver, int port,
+static socklen_t sockaddr_of(const uint8_t *ip, int ver, int port,
 			     struct sockaddr_storage *ss)
 {
 	memset(ss, 0, sizeof(*ss));
@@ -177,7 +177,7 @@ static socklen_t sockaddr_of(const struct gen_opts *o, const uint8_t *ip, int ve
 		s4->sin_family = AF_INET;
 		s4->sin_port = htons((uint16_t)port);
 		if (ip)
-			memcpy(&s4->sin_addr, ip + (o->peer_ver == 4 || ver == 4 ? 12 : 0), 4);
+			memcpy(&s4->sin_addr, ip, 4);   /* opts.c keeps IPv4 in the first 4 bytes */
 		return sizeof(*s4);
 	}
 }
@@ -189,6 +189,10 @@ static int port_of(const struct gen_opts *o)
 
 static void set_mss(struct iw *w, int fd)
 {
+	int one = 1;
+
+	/* FPDUs go out whole and at once (small ones too: Read Requests, Terminates) */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (w->o->mss > 0)
 		setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &w->o->mss, sizeof(w->o->mss));
 }
@@ -201,7 +205,7 @@ static int tcp_connect(struct iw *w)
 
 	if (!o->peer_ver)
 		return fail(w, "--peer IP is needed", 0);
-	sl = sockaddr_of(o, o->peer, o->peer_ver, port_of(o), &ss);
+	sl = sockaddr_of(o->peer, o->peer_ver, port_of(o), &ss);
 	w->fd = socket(ss.ss_family, SOCK_STREAM, 0);
 	if (w->fd < 0)
 		return fail(w, "socket", errno);
@@ -216,7 +220,7 @@ static int tcp_accept(struct iw *w)
 	const struct gen_opts *o = w->o;
 	struct sockaddr_storage ss;
 	int one = 1, ver = o->src_ver ? o->src_ver : o->peer_ver == 6 ? 6 : 4, lfd, pr;
-	socklen_t sl = sockaddr_of(o, o->src_ver ? o->src : NULL, ver, port_of(o), &ss);
+	socklen_t sl = sockaddr_of(o->src_ver ? o->src : NULL, ver, port_of(o), &ss);
 	struct pollfd p;
 
 	lfd = socket(ss.ss_family, SOCK_STREAM, 0);
@@ -229,6 +233,7 @@ static int tcp_accept(struct iw *w)
 		close(lfd);
 		return -1;
 	}
+	fprintf(stderr, GEN_NAME " server: ready (iWARP, TCP port %d)\n", port_of(o));
 	p.fd = lfd;
 	p.events = POLLIN;
 	do

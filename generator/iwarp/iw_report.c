@@ -132,6 +132,11 @@ static void report_json(FILE *f, const struct iw_report *r)
 		",\"rtr_tx\":%" PRIu64 ",\"rtr_rx\":%" PRIu64 ",\"reads_served\":%" PRIu64 "},", w->st.tx_fpdu,
 		w->st.rx_fpdu, w->st.tx_bytes, w->st.rx_bytes, w->st.rx_crc_bad, w->st.rx_marker_bad, w->st.tx_markers,
 		w->st.rx_markers, w->st.rtr_tx, w->st.rtr_rx, w->st.read_served);
+	fprintf(f, "\"msgs_rx\":{\"send\":%" PRIu64 ",\"write\":%" PRIu64 ",\"read_req\":%" PRIu64
+		",\"read_resp\":%" PRIu64 ",\"terminate\":%" PRIu64 "},", w->st.rx_msgs[ROCE_RDMAP_SEND] +
+		w->st.rx_msgs[ROCE_RDMAP_SEND_SE] + w->st.rx_msgs[ROCE_RDMAP_SEND_INV] + w->st.rx_msgs[ROCE_RDMAP_SEND_SE_INV],
+		w->st.rx_msgs[ROCE_RDMAP_WRITE], w->st.rx_msgs[ROCE_RDMAP_READ_REQ], w->st.rx_msgs[ROCE_RDMAP_READ_RESP],
+		w->st.rx_msgs[ROCE_RDMAP_TERMINATE]);
 	fprintf(f, "\"faults\":{");
 	for (int k = 1; k < IW_F__COUNT; k++)
 		fprintf(f, "%s\"%s\":%" PRIu64, k > 1 ? "," : "", fault_names[k], w->st.faults[k]);

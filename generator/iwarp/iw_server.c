@@ -108,8 +108,8 @@ int iw_server_main(struct gen_opts *o)
 	r.iters = o->have_iters ? o->iters : 0;
 	r.completed = v.sends + v.w.st.rx_msgs[ROCE_RDMAP_WRITE] - (v.w.rtr == IW_RTR_WRITE ? v.w.st.rtr_rx : 0) +
 		      v.w.st.read_served;
-	/* --reject: refusing was the job */
-	r.ok = rc == 0 || (o->mpa_reject && v.w.rejected);
+	/* a reject (--reject, --no-crc, no RTR in common) was the job */
+	r.ok = rc == 0 || v.w.rejected;
 	r.why = v.w.why[0] ? v.w.why : NULL;
 	r.have_crc = 1;
 	r.crc = o->op && strcmp(o->op, "send") ? roce_crc32(0, v.region, v.rlen) : v.send_crc;
