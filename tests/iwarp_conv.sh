@@ -81,18 +81,6 @@ for ns in "$NSA" "$NSB"; do ip -n "$ns" link set lo up; done
 ip -n "$NSA" link set "$VA" up
 ip -n "$NSB" link set "$VB" up
 
-fails=0 oks=0
-ok() {
-	echo "ok   $1"
-	oks=$((oks + 1))
-}
-fail() {
-	echo "FAIL $1"
-	shift
-	for l; do printf '     %s\n' "$l"; done
-	fails=$((fails + 1))
-}
-
 # pair NAME "SERVER ARGS" "CLIENT ARGS": server in B, client in A; sets
 # crc/src (exit statuses) and leaves $T/NAME.{c,s}.{json,err}
 pair() {
@@ -116,101 +104,116 @@ pair() {
 	SPID=""
 }
 
+# Every case runs first, then one python3 checks them all (python3 starts
+# slowly on a loaded machine): $T/cases holds "NAME CLIENT-RC SERVER-RC CHECKS...".
 cat >"$T/check.py" <<'EOF'
 import json, sys
-name, T, crc, src, what = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5:]
+T = sys.argv[1]
 def load(p):
-    try:
-        with open(p) as f:
-            return json.loads(f.read())
-    except Exception as e:
-        print("cannot read %s: %s" % (p, e)); sys.exit(1)
-c = load("%s/%s.c.json" % (T, name)); s = load("%s/%s.s.json" % (T, name))
-bad = []
-def want(cond, msg):
-    if not cond: bad.append(msg)
+    with open(p) as f:
+        return json.loads(f.read())
 def term(t):
     return None if t is None else (t["layer"], t["etype"], t["code"])
-for w in what:
-    k, _, v = w.partition("=")
-    if k == "good":
-        want(crc == 0 and src == 0, "exit: client %d server %d (%s / %s)" % (crc, src, c["why"], s["why"]))
-        want(c["ok"] and s["ok"], "ok: client %s server %s" % (c["ok"], s["ok"]))
-        want(c["completed"] == c["iters"], "client completed %d of %d" % (c["completed"], c["iters"]))
-        want(c["data"]["mismatches"] == 0, "client data mismatches %d" % c["data"]["mismatches"])
-        want(c["term_rx"] is None and c["term_tx"] is None and s["term_tx"] is None,
-             "a Terminate on a clean run")
-        want(c["peer_closed"] and s["peer_closed"], "both sides saw the other close")
-    elif k == "crc":        # the client's CRC-32 == the server's
-        want(c["data"]["crc"] == s["data"]["crc"], "crc: client %s server %s" % (c["data"]["crc"], s["data"]["crc"]))
-    elif k == "sends":      # the server received every SEND
-        want(s["msgs_rx"]["send"] == c["iters"], "server got %d SENDs of %d" % (s["msgs_rx"]["send"], c["iters"]))
-    elif k == "reads":      # the server served every READ (and the fence)
-        want(s["msgs_rx"]["read_req"] >= c["iters"], "server served %d READs" % s["msgs_rx"]["read_req"])
-        want(c["msgs_rx"]["read_resp"] >= c["iters"], "client got %d READ responses" % c["msgs_rx"]["read_resp"])
-        want(c["data"]["verified"], "client did not verify the READ data")
-    elif k == "mpa":        # rev,crc,mk_c2s,mk_s2c,rtr on both sides
-        rev, cc, m1, m2, rtr = v.split(",")
-        for side, r, mtx, mrx in (("client", c, m1, m2), ("server", s, m2, m1)):
-            m = r["mpa"]
-            got = (m["rev"], m["crc"], m["markers_tx"], m["markers_rx"], m["rtr"])
-            exp = (int(rev), cc == "1", mtx == "1", mrx == "1", rtr)
-            want(got == exp, "%s mpa %s, want %s" % (side, got, exp))
-    elif k == "markers":    # markers were really sent and seen inside FPDUs
-        want(c["fpdu"]["markers_tx"] > 0 and s["fpdu"]["markers_rx"] == c["fpdu"]["markers_tx"],
-             "markers client->server: sent %d seen %d" % (c["fpdu"]["markers_tx"], s["fpdu"]["markers_rx"]))
-    elif k == "segmented":  # MULPDU below --size: messages went in several FPDUs
-        want(c["mulpdu"] < c["size"] and c["fpdu"]["tx"] > c["iters"],
-             "mulpdu %d size %d fpdus %d" % (c["mulpdu"], c["size"], c["fpdu"]["tx"]))
-    elif k == "rtr":
-        want(c["fpdu"]["rtr_tx"] == 1 and s["fpdu"]["rtr_rx"] == 1,
-             "RTR sent %d received %d" % (c["fpdu"]["rtr_tx"], s["fpdu"]["rtr_rx"]))
-    elif k == "reject":
-        want(crc == 1 and src == 0, "exit: client %d server %d" % (crc, src))
-        want(c["mpa"]["rejected"] and s["mpa"]["rejected"], "rejected: client %s server %s" %
-             (c["mpa"]["rejected"], s["mpa"]["rejected"]))
-        want(c["completed"] == 0 and c["fpdu"]["tx"] == 0, "the client sent FPDUs after a reject")
-    elif k == "term":       # server sent L,E,C; the client got it
-        exp = tuple(int(x) for x in v.split(","))
-        want(crc == 1 and src == 1, "exit: client %d server %d" % (crc, src))
-        want(term(s["term_tx"]) == exp, "server sent %s, want %s" % (term(s["term_tx"]), exp))
-        want(term(c["term_rx"]) == exp, "client received %s, want %s" % (term(c["term_rx"]), exp))
-        want(c["peer_closed"], "the server did not close after its Terminate")
-        want(sum(c["faults"].values()) == 1, "faults fired %s" % c["faults"])
-    elif k == "term_from_client":
-        exp = tuple(int(x) for x in v.split(","))
-        want(crc == 1 and src == 1, "exit: client %d server %d" % (crc, src))
-        want(term(c["term_tx"]) == exp and term(s["term_rx"]) == exp,
-             "client sent %s server got %s, want %s" % (term(c["term_tx"]), term(s["term_rx"]), exp))
-        want(s["term_tx"] is None, "the server answered a Terminate with %s" % (term(s["term_tx"]),))
-        want(c["peer_closed"], "the server did not close after the Terminate")
-    elif k == "hdr":        # the Terminate copied the DDP header (and the RDMAP header: R)
-        want(s["term_tx"]["hdrct"] & 0x40, "no DDP header in the Terminate (hdrct %d)" % s["term_tx"]["hdrct"])
-        if v == "R":
-            want(s["term_tx"]["hdrct"] & 0x20, "no RDMAP header in the Terminate")
+def check(name, crc, src, what):
+    bad = []
+    def want(cond, msg):
+        if not cond: bad.append(msg)
+    try:
+        c = load("%s/%s.c.json" % (T, name)); s = load("%s/%s.s.json" % (T, name))
+    except Exception as e:
+        return None, ["cannot read the reports: %s" % e]
+    for w in what:
+        k, _, v = w.partition("=")
+        if k == "good":
+            want(crc == 0 and src == 0, "exit: client %d server %d (%s / %s)" % (crc, src, c["why"], s["why"]))
+            want(c["ok"] and s["ok"], "ok: client %s server %s" % (c["ok"], s["ok"]))
+            want(c["completed"] == c["iters"], "client completed %d of %d" % (c["completed"], c["iters"]))
+            want(c["data"]["mismatches"] == 0, "client data mismatches %d" % c["data"]["mismatches"])
+            want(c["term_rx"] is None and c["term_tx"] is None and s["term_tx"] is None,
+                 "a Terminate on a clean run")
+            want(c["peer_closed"] and s["peer_closed"], "both sides saw the other close")
+        elif k == "crc":        # the client's CRC-32 == the server's
+            want(c["data"]["crc"] == s["data"]["crc"], "crc: client %s server %s" % (c["data"]["crc"], s["data"]["crc"]))
+        elif k == "sends":      # the server received every SEND
+            want(s["msgs_rx"]["send"] == c["iters"], "server got %d SENDs of %d" % (s["msgs_rx"]["send"], c["iters"]))
+        elif k == "reads":      # the server served every READ (and the fence)
+            want(s["msgs_rx"]["read_req"] >= c["iters"], "server served %d READs" % s["msgs_rx"]["read_req"])
+            want(c["msgs_rx"]["read_resp"] >= c["iters"], "client got %d READ responses" % c["msgs_rx"]["read_resp"])
+            want(c["data"]["verified"], "client did not verify the READ data")
+        elif k == "mpa":        # rev,crc,markers client->server,markers server->client,rtr
+            rev, cc, m1, m2, rtr = v.split(",")
+            for side, r, mtx, mrx in (("client", c, m1, m2), ("server", s, m2, m1)):
+                m = r["mpa"]
+                got = (m["rev"], m["crc"], m["markers_tx"], m["markers_rx"], m["rtr"])
+                exp = (int(rev), cc == "1", mtx == "1", mrx == "1", rtr)
+                want(got == exp, "%s mpa %s, want %s" % (side, got, exp))
+        elif k == "markers":    # markers were really sent and seen inside FPDUs
+            want(c["fpdu"]["markers_tx"] > 0 and s["fpdu"]["markers_rx"] == c["fpdu"]["markers_tx"],
+                 "markers client->server: sent %d seen %d" % (c["fpdu"]["markers_tx"], s["fpdu"]["markers_rx"]))
+        elif k == "segmented":  # MULPDU below --size: messages went in several FPDUs
+            want(c["mulpdu"] < c["size"] and c["fpdu"]["tx"] > c["iters"],
+                 "mulpdu %d size %d fpdus %d" % (c["mulpdu"], c["size"], c["fpdu"]["tx"]))
+        elif k == "rtr":
+            want(c["fpdu"]["rtr_tx"] == 1 and s["fpdu"]["rtr_rx"] == 1,
+                 "RTR sent %d received %d" % (c["fpdu"]["rtr_tx"], s["fpdu"]["rtr_rx"]))
+        elif k == "reject":
+            want(crc == 1 and src == 0, "exit: client %d server %d" % (crc, src))
+            want(c["mpa"]["rejected"] and s["mpa"]["rejected"], "rejected: client %s server %s" %
+                 (c["mpa"]["rejected"], s["mpa"]["rejected"]))
+            want(c["completed"] == 0 and c["fpdu"]["tx"] == 0, "the client sent FPDUs after a reject")
+        elif k == "term":       # the server sent L,E,C; the client got it
+            exp = tuple(int(x) for x in v.split(","))
+            want(crc == 1 and src == 1, "exit: client %d server %d" % (crc, src))
+            want(term(s["term_tx"]) == exp, "server sent %s, want %s" % (term(s["term_tx"]), exp))
+            want(term(c["term_rx"]) == exp, "client received %s, want %s" % (term(c["term_rx"]), exp))
+            want(c["peer_closed"], "the server did not close after its Terminate")
+            want(sum(c["faults"].values()) == 1, "faults fired %s" % c["faults"])
+        elif k == "term_from_client":
+            exp = tuple(int(x) for x in v.split(","))
+            want(crc == 1 and src == 1, "exit: client %d server %d" % (crc, src))
+            want(term(c["term_tx"]) == exp and term(s["term_rx"]) == exp,
+                 "client sent %s server got %s, want %s" % (term(c["term_tx"]), term(s["term_rx"]), exp))
+            want(s["term_tx"] is None, "the server answered a Terminate with %s" % (term(s["term_tx"]),))
+            want(c["peer_closed"], "the server did not close after the Terminate")
+        elif k == "hdr":        # the Terminate copied the DDP header (and the RDMAP header: R)
+            want(s["term_tx"] and s["term_tx"]["hdrct"] & 0x40, "no DDP header in the Terminate")
+            if v == "R":
+                want(s["term_tx"] and s["term_tx"]["hdrct"] & 0x20, "no RDMAP header in the Terminate")
+        else:
+            bad.append("unknown check " + w)
+    t = s["term_tx"] or c["term_tx"]
+    summary = "%s x%d, crc32 %s, MPA rev %d crc %s markers %s/%s rtr %s, MULPDU %d, FPDUs %d/%d%s" % (
+        c["op"], c["completed"], c["data"].get("crc"), c["mpa"]["rev"], c["mpa"]["crc"],
+        c["mpa"]["markers_tx"], c["mpa"]["markers_rx"], c["mpa"]["rtr"], c["mulpdu"], c["fpdu"]["tx"],
+        s["fpdu"]["rx"], ", Terminate %s/%s/%s" % (t["layer_name"], t["etype_name"], t["code_name"]) if t else "")
+    return summary, bad
+fails = n = 0
+for line in open("%s/cases" % T):
+    f = line.split()
+    n += 1
+    summary, bad = check(f[0], int(f[1]), int(f[2]), f[3:])
+    if bad:
+        fails += 1
+        print("FAIL %s\n     %s" % (f[0], "; ".join(bad)))
+        for side in "cs":
+            try:
+                tail = open("%s/%s.%s.err" % (T, f[0], side)).read().strip().splitlines()[-3:]
+            except OSError:
+                tail = []
+            print("     %s: %s" % ("client" if side == "c" else "server", " | ".join(tail)))
     else:
-        bad.append("unknown check " + w)
-print("; ".join(bad) if bad else "", end="")
-sys.exit(1 if bad else 0)
+        print("ok   %s: %s" % (f[0], summary))
+print("iwarp_conv: %d ok, %d failed" % (n - fails, fails))
+sys.exit(1 if fails else 0)
 EOF
 
 # run NAME "SERVER ARGS" "CLIENT ARGS" CHECKS...
+: >"$T/cases"
 run() {
-	local name=$1 sargs=$2 cargs=$3 out
+	local name=$1 sargs=$2 cargs=$3
 	shift 3
 	pair "$name" "$sargs" "$cargs"
-	if out=$(python3 "$T/check.py" "$name" "$T" "$crc" "$src" "$@"); then
-		ok "$name: $(python3 -c '
-import json,sys; c=json.load(open(sys.argv[1])); s=json.load(open(sys.argv[2]))
-t=s["term_tx"] or c["term_tx"]
-print("%s x%d, %s, MPA rev %d crc %s, MULPDU %d, FPDUs %d/%d%s" % (c["op"], c["completed"], c["data"].get("crc"),
-  c["mpa"]["rev"], c["mpa"]["crc"], c["mulpdu"], c["fpdu"]["tx"], s["fpdu"]["rx"],
-  ", Terminate %s/%s/%s" % (t["layer_name"], t["etype_name"], t["code_name"]) if t else ""))' \
-		"$T/$name.c.json" "$T/$name.s.json" 2>/dev/null)"
-	else
-		fail "$name" "$out" "client: $(tail -3 "$T/$name.c.err" | tr '\n' ' ')" \
-			"server: $(tail -3 "$T/$name.s.err" | tr '\n' ' ')"
-	fi
+	echo "$name $crc $src $*" >>"$T/cases"
 }
 
 S="--size 8192 --iters 40"
@@ -245,5 +248,4 @@ run "fault-bad-qn" "--op send $S" "--op send $S --fault bad-qn" "term=1,2,1" hdr
 run "fault-oversize" "--op send $S" "--op send $S --mss 1000 --fault oversize" "term=1,2,5" hdr
 run "fault-terminate" "--op send $S" "--op send $S --fault terminate" "term_from_client=0,2,255"
 
-echo "iwarp_conv: $oks ok, $fails failed"
-[ "$fails" = 0 ]
+python3 "$T/check.py" "$T"
