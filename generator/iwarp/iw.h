@@ -11,6 +11,7 @@
  *   iw_client.c  the requester: SEND, WRITE, READ, faults, the report
  *   iw_server.c  the responder: its region, SENDs received, READs served
  *   iw_report.c  perftest-like text and --json
+ *   iw_rping.c   rping's client protocol (--oob cm --app rping)
  *
  * Every frame comes from lib/'s builders, every parse from lib/'s decoders.
  */
@@ -168,6 +169,7 @@ struct iw_report {
 void iw_report_print(const struct iw_report *r, int json);
 
 int iw_client_main(struct gen_opts *o);
+int iw_rping_client(struct gen_opts *o);   /* iw_rping.c */
 int iw_server_main(struct gen_opts *o);
 
 #endif /* ROCEGEN_IW_H */

@@ -242,6 +242,13 @@ int iw_client_main(struct gen_opts *o)
 	struct iw_report r;
 	int rc;
 
+	if (o->oob && !strcmp(o->oob, "cm") && (!o->app || !strcmp(o->app, "rping")))
+		return iw_rping_client(o);
+	if (o->oob && strcmp(o->oob, "none") && strcmp(o->oob, "cm")) {
+		fprintf(stderr, GEN_NAME " client: --transport iwarp speaks --oob none (rocegen's own: the "
+			"region in the MPA reply) or --oob cm --app rping\n");
+		return 2;
+	}
 	memset(&c, 0, sizeof(c));
 	c.o = o;
 	c.op = o->op ? o->op : "send";
