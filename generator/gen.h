@@ -106,6 +106,10 @@ struct gen_opts {
 	uint32_t stream_pos;
 	uint32_t sink_stag;
 	uint64_t sink_to;
+	int have_rev;
+	int iwarp;                      /* client/server --transport iwarp */
+	const char *rtr;                /* --rtr none|write|read|send (comma list) */
+	int mss;                        /* --mss: TCP_MAXSEG before connecting (0: the kernel's) */
 
 	/* CM */
 	uint32_t comm_id, remote_comm_id, cm_qpn, start_psn;
