@@ -70,6 +70,8 @@ LIBPIC_A := $(BUILD)/lib/libroce_pic.a
 # order; fragments below may append to it.
 CHECK_SCRIPTS := tests/exports.sh tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/install.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/link.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/device.sh tests/caps.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh
 
+# `rocegen stress` against the in-process reference adapter (generator/stress/)
+CHECK_SCRIPTS += tests/stress_unit.sh
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=
 -include dissectors/plugin.mk

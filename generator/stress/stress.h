@@ -101,6 +101,7 @@ struct st_result {
 	uint64_t adapter[STC_N], wire[STC_N];   /* counter deltas, and what the wire implies */
 	int have_adapter[STC_N];
 	uint64_t wire_episodes;      /* out-of-sequence episodes (one NAK each) */
+	unsigned psn_wraps;          /* QPs whose PSN wrapped past 2^24 - 1 */
 	char driver[32];             /* the counters' driver (counters driver=) */
 	uint64_t sim_ns, wall_ns;    /* run time on the io clock and the wall clock */
 	double fairness;             /* Jain's index over bytes per QP */
@@ -127,14 +128,16 @@ uint64_t st_sum(const uint8_t *b, size_t n);   /* = ctl_sum */
 struct st_wire {
 	uint32_t epsn;
 	uint64_t dup, oos, episodes;  /* what the adapter should have seen */
+	unsigned wraps;              /* times the expected PSN wrapped past 2^24 - 1 */
 	int oos_latched;
 };
 /* A request frame rocegen put on the wire (p decoded, icrc_ok 0 for a corrupted one). */
 void st_wire_req(struct st_wire *w, const struct roce_pkt *p, uint16_t mtu, int icrc_ok);
 
 /* ---- the reference adapter (stress_ref.c) ---- */
+enum st_ref_mode { ST_REF_GOOD = 0, ST_REF_NAKSTORM, ST_REF_BITFLIP };
 struct st_ref;
-struct st_ref *st_ref_new(const uint8_t dut_mac[6], const uint8_t dut_ip4[4], const uint8_t peer_mac[6],
+struct st_ref *st_ref_new(enum st_ref_mode mode, const uint8_t dut_mac[6], const uint8_t dut_ip4[4], const uint8_t peer_mac[6],
 			  const uint8_t peer_ip4[4]);
 void st_ref_io(struct st_ref *r, struct cf_io *io);
 void st_ref_free(struct st_ref *r);

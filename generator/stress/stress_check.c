@@ -87,7 +87,10 @@ void st_wire_req(struct st_wire *w, const struct roce_pkt *p, uint16_t mtu, int 
 		return;                    /* dropped silently by the adapter */
 	d = (p->psn - w->epsn) & 0xffffff;
 	if (d == 0) {
-		w->epsn = (w->epsn + req_span(p, mtu)) & 0xffffff;
+		uint32_t n = (w->epsn + req_span(p, mtu)) & 0xffffff;
+
+		w->wraps += n < w->epsn;
+		w->epsn = n;
 		w->oos_latched = 0;
 	} else if (d >= 0x800000) {
 		w->dup++;

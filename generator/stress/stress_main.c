@@ -4,7 +4,7 @@
  * reference of stress_ref.c), the run (stress.c) and its verdicts
  * (stress_report.c).
  *
- *   rocegen stress --reference [--qps N] [--ops send,write,read,atomic]
+ *   rocegen stress --reference [good|nakstorm|bitflip] [--qps N] [--ops send,write,read,atomic]
  *                  [--sizes A-B] [--qd N] [--duration S | --messages N]
  *                  [--seed N] [--mtu N] [--faults SPEC] [--event SPEC]…
  *                  [--json] [--junit FILE] [--pcap-dir DIR] [-v]
@@ -21,7 +21,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: rocegen stress --reference [--qps N] [--ops send,write,read,atomic] [--sizes A-B]\n"
+"usage: rocegen stress --reference [good|nakstorm|bitflip] [--qps N] [--ops send,write,read,atomic] [--sizes A-B]\n"
 "                      [--qd N] [--duration S | --messages N] [--seed N] [--mtu N]\n"
 "                      [--faults 'drop=P%%,dup=P%%,reorder=P%%,corrupt=P%%,ce=P%%,delay=P%%']\n"
 "                      [--delay-us N] [--event qp=Q,psn=OFF,iter=K,kind=drop|dup]…\n"
@@ -101,7 +101,7 @@ static int parse_faults(const char *arg, struct st_opts *o)
 		for (k = 0; k < STF_EXACT && strcmp(t, st_fault_names[k]); k++)
 			;
 		pct = strtod(eq + 1, &e);
-		if (k == STF_EXACT || e == eq + 1 || (*e && strcmp(e, "%")) || pct < 0 || pct > 100)
+		if (k == STF_EXACT || e == eq + 1 || strcmp(e, "%") || pct < 0 || pct > 100)
 			return -1;
 		o->ppm[k] = (uint32_t)(pct * 10000 + 0.5);
 	}
@@ -170,7 +170,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 	enum { O_REF = 256, O_QPS, O_OPS, O_SIZES, O_QD, O_DUR, O_MSGS, O_SEED, O_MTU, O_FAULTS,
 	       O_DELAY, O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS };
 	static const struct option lo[] = {
-		{ "reference", no_argument, NULL, O_REF },  { "qps", required_argument, NULL, O_QPS },
+		{ "reference", optional_argument, NULL, O_REF },  { "qps", required_argument, NULL, O_QPS },
 		{ "ops", required_argument, NULL, O_OPS },   { "sizes", required_argument, NULL, O_SIZES },
 		{ "qd", required_argument, NULL, O_QD },     { "duration", required_argument, NULL, O_DUR },
 		{ "messages", required_argument, NULL, O_MSGS }, { "seed", required_argument, NULL, O_SEED },
@@ -193,7 +193,18 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		int num_ok = optarg && e != optarg && !*e;
 
 		switch (ch) {
-		case O_REF: c->ref = 1; break;
+		case O_REF:
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				optarg = argv[optind++];
+			if (!optarg || !strcmp(optarg, "good"))
+				c->ref = 1 + ST_REF_GOOD;
+			else if (!strcmp(optarg, "nakstorm"))
+				c->ref = 1 + ST_REF_NAKSTORM;
+			else if (!strcmp(optarg, "bitflip"))
+				c->ref = 1 + ST_REF_BITFLIP;
+			else
+				return bad("--reference (good|nakstorm|bitflip)", optarg);
+			break;
 		case O_QPS:
 			if (!num_ok || !v || v > ST_MAX_QPS)
 				return bad("--qps", optarg);
@@ -254,11 +265,11 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 }
 
 /* The in-process reference adapter at 192.0.2.2, rocegen at 192.0.2.1. */
-static struct st_ref *open_reference(struct st_opts *o, struct cf_io *io)
+static struct st_ref *open_reference(int mode, struct st_opts *o, struct cf_io *io)
 {
 	static const uint8_t us_mac[6] = { 2, 0, 0, 0, 0, 1 }, dut_mac[6] = { 2, 0, 0, 0, 0, 2 };
 	static const uint8_t us_ip[4] = { 192, 0, 2, 1 }, dut_ip[4] = { 192, 0, 2, 2 };
-	struct st_ref *r = st_ref_new(dut_mac, dut_ip, us_mac, us_ip);
+	struct st_ref *r = st_ref_new((enum st_ref_mode)mode, dut_mac, dut_ip, us_mac, us_ip);
 
 	if (!r)
 		return NULL;
@@ -292,7 +303,7 @@ int gen_stress_main(int argc, char **argv)
 		fprintf(stderr, GEN_NAME " stress: --qps × --qd × the largest size need over 3 GiB\n");
 		return 2;
 	}
-	if (!(ref = open_reference(&c.o, &io))) {
+	if (!(ref = open_reference(c.ref - 1, &c.o, &io))) {
 		fprintf(stderr, GEN_NAME " stress: no memory\n");
 		return 1;
 	}

@@ -111,33 +111,33 @@ static void tx_metrics(struct st_run *s, struct st_qp *q, const struct roce_pkt 
 	}
 }
 
-/* 1 to drop, 2 to send twice, 0 to send */
+/* 1 to drop, 2 to send twice, 0 to send (every matching event counts the transmission) */
 static int tx_event(struct st_run *s, struct st_qp *q, uint32_t psn, uint64_t now)
 {
 	const struct st_opts *o = s->o;
+	int act = 0;
 
 	for (unsigned k = 0; k < o->n_ev; k++) {
 		struct st_event *e = &s->ev[k];
 
-		if (e->qp != qidx(s, q) || e->fired || psn != ((q->psn0 + e->psn_off) & 0xffffff))
-			continue;
-		if (++e->seen < e->iter)
+		if (e->qp != qidx(s, q) || e->fired || psn != ((q->psn0 + e->psn_off) & 0xffffff) ||
+		    ++e->seen < e->iter)
 			continue;
 		e->fired = 1;
 		s->res->faults[STF_EXACT]++;
-		if (e->kind == STF_DROP) {
-			if (!q->gap) {
-				q->gap = 1;
-				q->gap_psn = psn;
-				q->gap_t = now;
-				q->gap_retx = 1;
-				q->gap_skip = 0;
-			}
-			return 1;
-		}
-		return 2;
+		if (e->kind == STF_DROP)
+			act = 1;
+		else if (!act)
+			act = 2;
 	}
-	return 0;
+	if (act == 1 && !q->gap) {
+		q->gap = 1;
+		q->gap_psn = psn;
+		q->gap_t = now;
+		q->gap_retx = 1;
+		q->gap_skip = 0;
+	}
+	return act;
 }
 
 int st_tx(void *ctx, const uint8_t *f, uint32_t len)
@@ -241,7 +241,8 @@ static int check_remote(struct st_run *s, struct st_qp *q, const char *what, uin
 			if (s->tmp[j] != want[o + j])
 				return fail_qp(s, q, 1,
 					       "qp %u psn %u %s: byte %u is 0x%02x, expected 0x%02x",
-					       qidx(s, q), psn, what, o + j, s->tmp[j], want[o + j]), -1;
+					       qidx(s, q), (psn + (o + j) / s->o->mtu) & 0xffffff, what, o + j,
+					       s->tmp[j], want[o + j]), -1;
 	}
 	return fail_qp(s, q, 1, "qp %u psn %u %s: checksum 0x%" PRIx64 ", expected 0x%" PRIx64,
 		       qidx(s, q), psn, what, got, st_sum(want, len)), -1;
@@ -292,7 +293,7 @@ static void check_msg(struct st_run *s, struct st_qp *q, const struct st_msg *m,
 		for (uint32_t j = 0; j < m->len; j++)
 			if (buf[j] != s->tmp[j]) {
 				fail_qp(s, q, 1, "qp %u psn %u read: byte %u is 0x%02x, expected 0x%02x",
-					qidx(s, q), wc->psn, j, buf[j], s->tmp[j]);
+					qidx(s, q), (wc->psn + j / s->o->mtu) & 0xffffff, j, buf[j], s->tmp[j]);
 				break;
 			}
 		break;

@@ -7,6 +7,12 @@
  * comes back in time order after a fixed wire delay; waiting jumps the clock
  * to the next frame or engine deadline.  Everything is deterministic.
  *
+ * Modes that break the spec on purpose, to show that FAIL is reachable:
+ *   nakstorm  every NAK is sent twice
+ *   bitflip   the adapter does not check the ICRC, and every 97th request
+ *             carrying payload has one payload byte flipped on its way in
+ *             (an integrity error at a known QP, PSN and offset)
+ *
  * Extension for many QPs: `mr len= qp=ID` registers the MR only in that QP
  * (each engine holds at most 8 MRs); an MR without qp= goes into every QP.
  * `counters` sums the engines' statistics, per device as rxe does.
@@ -47,7 +53,10 @@ struct ref_mr {
 };
 
 struct st_ref {
-	uint64_t now;
+	enum st_ref_mode mode;
+	uint64_t now, n_in;
+	struct roce_qpf_rule rule;
+	struct roce_qp_faults faults;
 	uint8_t mac[6], peer_mac[6], ip[4], peer_ip[4];
 	struct ref_frame *q;       /* ring, time order */
 	size_t qh, qn, qcap;
@@ -131,6 +140,18 @@ static int ref_send(void *ctx, const uint8_t *f, uint32_t len)
 	roce_decode(&p, NULL, ROCE_LINK_ETHERNET, f, len, len);
 	if (p.version == ROCE_VER_NONE || !p.bth_off || !(q = ref_find(r, p.dqpn)))
 		return 0;
+	if (r->mode == ST_REF_BITFLIP) {
+		uint8_t *c = r->tmp;
+
+		if (p.payload_len && ++r->n_in % 97 == 0 && len <= CTL_LINE_MAX / 2) {
+			memcpy(c, f, len);
+			c[p.payload_off + p.payload_len / 2] ^= 0x10;
+			roce_decode(&p, NULL, ROCE_LINK_ETHERNET, c, len, len);
+		}
+		roce_qp_input(q->qp, &p, ROCE_ICRC_GOOD, r->now);
+		ref_arm(r, q);
+		return 0;
+	}
 	roce_qp_input(q->qp, &p, ROCE_ICRC_UNCHECKED, r->now);
 	ref_arm(r, q);
 	return 0;
@@ -332,6 +353,7 @@ static int ref_cmd_connect(struct st_ref *r, const char *l, char *rep, size_t ca
 	a.cnp_gap_ns = 50000;
 	a.max_mr = REF_QP_MR;
 	a.sq_depth = a.rq_depth = REF_WC;
+	a.fault_slots = r->mode == ST_REF_NAKSTORM ? 4 : 0;   /* 4.3 KB each */
 	memcpy(a.eth.src, r->mac, 6);
 	memcpy(a.eth.dst, r->peer_mac, 6);
 	a.ip.version = 4;
@@ -352,6 +374,8 @@ static int ref_cmd_connect(struct st_ref *r, const char *l, char *rep, size_t ca
 			if (!roce_qp_reg_mr(q->qp, &m))
 				nreg++;
 		}
+	if (r->mode == ST_REF_NAKSTORM)
+		roce_qp_set_faults(q->qp, &r->faults);
 	return snprintf(rep, cap, "ok state=rts"), 0;
 }
 
@@ -484,7 +508,7 @@ static int ref_ctl(void *ctx, const char *l, char *rep, size_t cap)
 	return snprintf(rep, cap, "err unknown command %s", cmd), -1;
 }
 
-struct st_ref *st_ref_new(const uint8_t dut_mac[6], const uint8_t dut_ip4[4], const uint8_t peer_mac[6],
+struct st_ref *st_ref_new(enum st_ref_mode mode, const uint8_t dut_mac[6], const uint8_t dut_ip4[4], const uint8_t peer_mac[6],
 			  const uint8_t peer_ip4[4])
 {
 	struct st_ref *r = calloc(1, sizeof(*r));
@@ -497,6 +521,14 @@ struct st_ref *st_ref_new(const uint8_t dut_mac[6], const uint8_t dut_ip4[4], co
 		return NULL;
 	}
 	r->now = 1000000000ull;
+	r->mode = mode;
+	r->rule.kind = ROCE_QPF_DUP;
+	r->rule.match = ROCE_QPF_NAK;
+	r->rule.opcode = -1;
+	r->rule.ppm = 1000000;
+	r->faults.seed = 1;
+	r->faults.rules = &r->rule;
+	r->faults.n_rules = 1;
 	memcpy(r->mac, dut_mac, 6);
 	memcpy(r->ip, dut_ip4, 4);
 	memcpy(r->peer_mac, peer_mac, 6);

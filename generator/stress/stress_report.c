@@ -114,8 +114,8 @@ void st_checks(const struct st_opts *o, struct st_result *r, int run_rc)
 		return;
 	}
 	check(r, "qps_completed", r->qps_completed == r->qps ? CF_PASS : CF_FAIL,
-	      "%u of %u QPs completed%s%s", r->qps_completed, r->qps, r->first_error[0] ? "; first: " : "",
-	      r->first_error);
+	      "%u of %u QPs completed%s%s", r->qps_completed, r->qps,
+	      r->qps_completed < r->qps ? "; first error: " : "", r->qps_completed < r->qps ? r->first_error : "");
 	check(r, "integrity", r->integrity_errors ? CF_FAIL : CF_PASS,
 	      "%" PRIu64 " errors in %" PRIu64 " messages, %" PRIu64 " bytes%s%s", r->integrity_errors,
 	      r->messages, r->bytes, r->integrity_errors ? "; first: " : "",
@@ -228,8 +228,8 @@ void st_report_json(FILE *f, const struct st_opts *o, struct st_result *r)
 	fprintf(f, "},\"wire\":{\"duplicate_packets\":%" PRIu64 ",\"out_of_seq_packets\":%" PRIu64
 		",\"episodes\":%" PRIu64 ",\"seq_naks\":%" PRIu64 ",\"cnps\":%" PRIu64 "}",
 		r->wire[STC_DUP], r->wire[STC_OOS], r->wire_episodes, r->wire[STC_NAK], r->wire[STC_CNP]);
-	fprintf(f, ",\"fairness\":%.4f,\"sim_s\":%.6f,\"wall_s\":%.3f,\"messages_per_s\":%.0f,\"checks\":[",
-		r->fairness, (double)r->sim_ns / 1e9, (double)r->wall_ns / 1e9, r->msg_rate);
+	fprintf(f, ",\"psn_wraps\":%u,\"fairness\":%.4f,\"sim_s\":%.6f,\"wall_s\":%.3f,\"messages_per_s\":%.0f,\"checks\":[",
+		r->psn_wraps, r->fairness, (double)r->sim_ns / 1e9, (double)r->wall_ns / 1e9, r->msg_rate);
 	for (unsigned i = 0; i < r->n_chk; i++) {
 		fprintf(f, "%s{\"name\":\"%s\",\"verdict\":\"%s\",\"detail\":", i ? "," : "", r->chk[i].name,
 			cf_verdict_name(r->chk[i].v));

@@ -48,7 +48,7 @@ static uint32_t first_psn(uint64_t *rng, unsigned i)
 {
 	uint64_t x = mix(*rng += 0x51);
 
-	return i % 4 == 1 ? 0xffffff - (uint32_t)(x % 64) : (uint32_t)(x & 0xffffff);
+	return i % 4 == 1 ? 0xffffff - (uint32_t)(x % 16) : (uint32_t)(x & 0xffffff);
 }
 
 static int engine(struct st_run *s, struct st_qp *q, unsigned i, uint32_t dut_psn)
@@ -68,6 +68,7 @@ static int engine(struct st_run *s, struct st_qp *q, unsigned i, uint32_t dut_ps
 	a.sq_depth = o->qd;
 	a.rq_depth = 1;
 	a.max_mr = 1;
+	a.fault_slots = o->ppm[STF_REORDER] || o->ppm[STF_DELAY] ? 16 : 0;   /* 4.3 KB each */
 	a.eth = o->eth;
 	a.ip = o->ip;
 	sz = roce_qp_mem_size(&a);
@@ -348,6 +349,7 @@ void st_finish(struct st_run *s)
 		r->wire[STC_DUP] += q->w.dup;
 		r->wire[STC_OOS] += q->w.oos;
 		r->wire_episodes += q->w.episodes;
+		r->psn_wraps += q->w.wraps != 0;
 		r->wire[STC_NAK] += q->wire_nak;
 		r->wire[STC_CNP] += q->wire_cnp;
 		rate = q->t_done > s->t0 ? (double)q->completed / (double)(q->t_done - s->t0) : 0;
