@@ -204,7 +204,7 @@ int st_run(const struct st_opts *o, struct cf_io *io, struct st_result *res, FIL
 {
 	struct st_run s;
 	uint64_t w0;
-	char rep[256];
+	char rep[256], req[128];
 	int rc;
 
 	memset(&s, 0, sizeof(s));
@@ -216,7 +216,10 @@ int st_run(const struct st_opts *o, struct cf_io *io, struct st_result *res, FIL
 	s.pcap_dir = o->pcap_dir;
 	res->qps = o->qps;
 	timing_floor(&s);
-	if (io->ctl(io->ctx, "hello", rep, sizeof(rep)) || io->ctl(io->ctx, "reset", rep, sizeof(rep)))
+	snprintf(req, sizeof(req), "open%s%.64s gid_index=%d", o->dev ? " dev=" : "", o->dev ? o->dev : "",
+		 o->gid_index);
+	if (io->ctl(io->ctx, "hello", rep, sizeof(rep)) || io->ctl(io->ctx, req, rep, sizeof(rep)) ||
+	    io->ctl(io->ctx, "reset", rep, sizeof(rep)))
 		return snprintf(res->first_error, sizeof(res->first_error), "control: %.200s", rep), -1;
 	if (st_pcap_open(&s) || st_setup(&s)) {
 		st_teardown(&s);

@@ -67,6 +67,8 @@ struct st_opts {
 	char our_gid[64];            /* rocegen's IPv4 address, for connect rgid= */
 	int verbose, progress, is_ref;
 	const char *pcap_dir;        /* evidence of failing QPs */
+	const char *dev;             /* the adapter's device (open dev=), NULL: the first */
+	int gid_index;
 };
 
 /* a distribution of samples in ns */

@@ -4,6 +4,7 @@
  * reference of stress_ref.c), the run (stress.c) and its verdicts
  * (stress_report.c).
  *
+ *   rocegen stress -i IFACE --peer IP [--target HOST:PORT] [--dev NAME] …
  *   rocegen stress --reference [good|nakstorm|bitflip] [--qps N] [--ops send,write,read,atomic]
  *                  [--sizes A-B] [--qd N] [--duration S | --messages N]
  *                  [--seed N] [--mtu N] [--faults SPEC] [--event SPEC]…
@@ -21,7 +22,10 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: rocegen stress --reference [good|nakstorm|bitflip] [--qps N] [--ops send,write,read,atomic] [--sizes A-B]\n"
+"usage: rocegen stress -i IFACE --peer IP [--target HOST:PORT] [--dev NAME] [--gid-index N]\n"
+"                      [--src IP] [--dmac MAC] [options]\n"
+"       rocegen stress --reference [good|nakstorm|bitflip] [options]\n"
+"options: [--qps N] [--ops send,write,read,atomic] [--sizes A-B]\n"
 "                      [--qd N] [--duration S | --messages N] [--seed N] [--mtu N]\n"
 "                      [--faults 'drop=P%%,dup=P%%,reorder=P%%,corrupt=P%%,ce=P%%,delay=P%%']\n"
 "                      [--delay-us N] [--event qp=Q,psn=OFF,iter=K,kind=drop|dup]…\n"
@@ -145,6 +149,7 @@ static int parse_event(const char *arg, struct st_opts *o)
 
 struct cli {
 	struct st_opts o;
+	struct cf_live_args live;
 	const char *junit;
 	int json, ref;
 };
@@ -162,13 +167,15 @@ static void defaults(struct cli *c)
 	c->o.seed = 1;
 	c->o.timeout = 14;
 	c->o.delay_ns = 50000;
+	c->o.gid_index = 1;
 }
 
 /* -1 to go on, or the exit status. */
 static int parse_opts(int argc, char **argv, struct cli *c)
 {
 	enum { O_REF = 256, O_QPS, O_OPS, O_SIZES, O_QD, O_DUR, O_MSGS, O_SEED, O_MTU, O_FAULTS,
-	       O_DELAY, O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS };
+	       O_DELAY, O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS, O_PEER, O_TARGET,
+	       O_DEV, O_GIDX, O_SRC, O_DMAC };
 	static const struct option lo[] = {
 		{ "reference", optional_argument, NULL, O_REF },  { "qps", required_argument, NULL, O_QPS },
 		{ "ops", required_argument, NULL, O_OPS },   { "sizes", required_argument, NULL, O_SIZES },
@@ -179,6 +186,10 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		{ "timeout", required_argument, NULL, O_TIMEOUT }, { "json", no_argument, NULL, O_JSON },
 		{ "junit", required_argument, NULL, O_JUNIT }, { "pcap-dir", required_argument, NULL, O_PCAP },
 		{ "progress", no_argument, NULL, O_PROGRESS }, { "verbose", no_argument, NULL, 'v' },
+		{ "interface", required_argument, NULL, 'i' }, { "peer", required_argument, NULL, O_PEER },
+		{ "target", required_argument, NULL, O_TARGET }, { "dev", required_argument, NULL, O_DEV },
+		{ "gid-index", required_argument, NULL, O_GIDX }, { "src", required_argument, NULL, O_SRC },
+		{ "dmac", required_argument, NULL, O_DMAC },
 		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 }
 	};
 	const char *events[ST_MAX_EVENTS];
@@ -187,7 +198,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":vh", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":i:vh", lo, NULL)) != -1) {
 		char *e = NULL;
 		unsigned long long v = optarg ? strtoull(optarg, &e, 0) : 0;
 		int num_ok = optarg && e != optarg && !*e;
@@ -249,6 +260,13 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		case O_PCAP: c->o.pcap_dir = optarg; break;
 		case O_PROGRESS: c->o.progress = 1; break;
 		case 'v': c->o.verbose++; break;
+		case 'i': c->live.iface = optarg; break;
+		case O_PEER: c->live.peer = optarg; break;
+		case O_TARGET: c->live.target = optarg; break;
+		case O_DEV: c->o.dev = optarg; break;
+		case O_GIDX: c->o.gid_index = atoi(optarg); break;
+		case O_SRC: c->live.src = optarg; break;
+		case O_DMAC: c->live.dmac = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default:
 			fprintf(stderr, GEN_NAME " stress: %s '%s' (see " GEN_NAME " stress --help)\n",
@@ -284,32 +302,53 @@ static struct st_ref *open_reference(int mode, struct st_opts *o, struct cf_io *
 	return r;
 }
 
+/* A real adapter: the wire on IFACE, rocetarget on --target (conform_live.c). */
+static struct cf_live *open_live(struct cli *c, struct cf_io *io)
+{
+	struct cf *cf = calloc(1, sizeof(*cf));
+	struct cf_live *l;
+
+	if (!cf)
+		return NULL;
+	c->live.verbose = c->o.verbose;
+	if ((l = cf_live_open(cf, &c->live))) {
+		*io = cf->io;
+		c->o.eth = cf->eth;
+		c->o.ip = cf->ip;
+		inet_ntop(AF_INET, cf->ip.src, c->o.our_gid, sizeof(c->o.our_gid));
+	}
+	free(cf);
+	return l;
+}
+
 int gen_stress_main(int argc, char **argv)
 {
 	struct cli c;
 	struct cf_io io;
 	struct st_result res;
-	struct st_ref *ref;
+	struct st_ref *ref = NULL;
+	struct cf_live *live = NULL;
 	int rc;
 
 	defaults(&c);
 	if ((rc = parse_opts(argc, argv, &c)) >= 0)
 		return rc;
-	if (!c.ref) {
-		fprintf(stderr, GEN_NAME " stress: only --reference (the in-process reference adapter) so far\n");
-		return 2;
-	}
 	if ((uint64_t)c.o.qps * (c.o.size_max + 8) * (2 * c.o.qd + 1) * 2 > (3ull << 30)) {
 		fprintf(stderr, GEN_NAME " stress: --qps × --qd × the largest size need over 3 GiB\n");
 		return 2;
 	}
-	if (!(ref = open_reference(c.ref - 1, &c.o, &io))) {
-		fprintf(stderr, GEN_NAME " stress: no memory\n");
-		return 1;
+	if (c.ref)
+		ref = open_reference(c.ref - 1, &c.o, &io);
+	else
+		live = open_live(&c, &io);
+	if (!ref && !live) {
+		fprintf(stderr, GEN_NAME " stress: %s\n", c.ref ? "no memory" : "no adapter (see above)");
+		return c.ref ? 1 : 2;
 	}
 	memset(&res, 0, sizeof(res));
 	rc = st_run(&c.o, &io, &res, c.o.progress || isatty(2) ? stderr : NULL);
 	st_ref_free(ref);
+	cf_live_close(live);
 	st_checks(&c.o, &res, rc);
 	st_report_table(stdout, &c.o, &res);
 	if (c.json)
