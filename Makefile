@@ -79,7 +79,7 @@ PLUGIN :=
 -include target/target.mk
 
 .PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
-        have-deps golden difftest interop fixtures bench-gen bench-lab bench-live \
+        have-deps golden difftest interop fixtures bench-gen bench-lab bench-live bench-stress soak \
         dist-build print-public-headers print-programs print-plugin deb check-deb
 .DEFAULT_GOAL := all
 
@@ -266,6 +266,10 @@ bench: all
 bench-gen: all
 	BUILD=$(BUILD) bench/gen.sh
 
+# rocegen stress against the in-process reference adapter vs --qps (also in bench)
+bench-stress: all
+	BUILD=$(BUILD) bench/stress.sh
+
 # live capture under load on a veth pair: rocetop vs tcpdump (root)
 bench-live: all
 	BUILD=$(BUILD) bench/live.sh
@@ -279,8 +283,13 @@ bench-lab: all
 # Each boots the lab if it is down (and takes it down again) and skips
 # without ../shared/softroce-lab or root; fragments may append to the list.
 INTEROP_SCRIPTS += tests/interop.sh tests/interop_flow.sh tests/interop_gen.sh tests/conform.sh
+INTEROP_SCRIPTS += tests/stress_lab.sh
 interop: all
 	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; BUILD=$(BUILD) $$s; done
+
+# rocegen stress against the lab's rxe for 10 min with 256 QPs (outside CI)
+soak: all
+	STRESS_SOAK=1 BUILD=$(BUILD) tests/stress_lab.sh
 
 # ---- install -------------------------------------------------------------------
 

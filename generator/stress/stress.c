@@ -114,12 +114,17 @@ static void dispatch(struct st_run *s, const uint8_t *f, uint32_t len, uint64_t 
 	st_touch(s, &s->qp[i]);
 }
 
-static uint64_t wall_ns(void)
+static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(id, &t);
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static uint64_t wall_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 static void progress(struct st_run *s, FILE *f, int last)
@@ -203,7 +208,7 @@ static void timing_floor(struct st_run *s)
 int st_run(const struct st_opts *o, struct cf_io *io, struct st_result *res, FILE *pf)
 {
 	struct st_run s;
-	uint64_t w0;
+	uint64_t w0, c0;
 	char rep[256], req[128];
 	int rc;
 
@@ -226,10 +231,12 @@ int st_run(const struct st_opts *o, struct cf_io *io, struct st_result *res, FIL
 		return -1;
 	}
 	w0 = wall_ns();
+	c0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	s.t0 = io->now(io->ctx);
 	rc = loop(&s, pf);
 	res->sim_ns = io->now(io->ctx) - s.t0;
 	res->wall_ns = wall_ns() - w0;
+	res->cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	res->msg_rate = res->wall_ns ? (double)res->messages * 1e9 / (double)res->wall_ns : 0;
 	st_finish(&s);
 	st_teardown(&s);

@@ -106,6 +106,7 @@ struct st_result {
 	unsigned psn_wraps;          /* QPs whose PSN wrapped past 2^24 - 1 */
 	char driver[32];             /* the counters' driver (counters driver=) */
 	uint64_t sim_ns, wall_ns;    /* run time on the io clock and the wall clock */
+	uint64_t cpu_ns;             /* CPU time of the run (rocegen and an in-process adapter) */
 	double fairness;             /* Jain's index over bytes per QP */
 	double msg_rate;             /* messages per second of wall time */
 	const char *clock;           /* "simulated" or "monotonic" */

@@ -149,9 +149,9 @@ void st_result_free(struct st_result *r)
 void st_report_table(FILE *f, const struct st_opts *o, struct st_result *r)
 {
 	fprintf(f, "stress: %u QPs, seed %" PRIu64 ", %" PRIu64 " messages, %" PRIu64
-		" bytes, %.3f s on the %s clock (%.3f s wall, %.0f messages/s)\n",
+		" bytes, %.3f s on the %s clock (%.3f s wall, %.3f s CPU, %.0f messages/s)\n",
 		r->qps, o->seed, r->messages, r->bytes, (double)r->sim_ns / 1e9, r->clock,
-		(double)r->wall_ns / 1e9, r->msg_rate);
+		(double)r->wall_ns / 1e9, (double)r->cpu_ns / 1e9, r->msg_rate);
 	fprintf(f, "faults injected:");
 	for (int k = 0; k < STF_N; k++)
 		fprintf(f, " %s %" PRIu64, st_fault_names[k], r->faults[k]);
@@ -228,8 +228,9 @@ void st_report_json(FILE *f, const struct st_opts *o, struct st_result *r)
 	fprintf(f, "},\"wire\":{\"duplicate_packets\":%" PRIu64 ",\"out_of_seq_packets\":%" PRIu64
 		",\"episodes\":%" PRIu64 ",\"seq_naks\":%" PRIu64 ",\"cnps\":%" PRIu64 "}",
 		r->wire[STC_DUP], r->wire[STC_OOS], r->wire_episodes, r->wire[STC_NAK], r->wire[STC_CNP]);
-	fprintf(f, ",\"psn_wraps\":%u,\"fairness\":%.4f,\"sim_s\":%.6f,\"wall_s\":%.3f,\"messages_per_s\":%.0f,\"checks\":[",
-		r->psn_wraps, r->fairness, (double)r->sim_ns / 1e9, (double)r->wall_ns / 1e9, r->msg_rate);
+	fprintf(f, ",\"psn_wraps\":%u,\"fairness\":%.4f,\"sim_s\":%.6f,\"wall_s\":%.3f,\"cpu_s\":%.3f,"
+		"\"messages_per_s\":%.0f,\"checks\":[", r->psn_wraps, r->fairness, (double)r->sim_ns / 1e9,
+		(double)r->wall_ns / 1e9, (double)r->cpu_ns / 1e9, r->msg_rate);
 	for (unsigned i = 0; i < r->n_chk; i++) {
 		fprintf(f, "%s{\"name\":\"%s\",\"verdict\":\"%s\",\"detail\":", i ? "," : "", r->chk[i].name,
 			cf_verdict_name(r->chk[i].v));
