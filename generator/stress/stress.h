@@ -100,6 +100,7 @@ struct st_result {
 	char first_error[256];
 	uint64_t faults[STF_N];
 	struct st_dist m[STM_N];
+	struct st_dist ctl_rtt;      /* control round trips of the checks (wall clock) */
 	uint64_t adapter[STC_N], wire[STC_N];   /* counter deltas, and what the wire implies */
 	int have_adapter[STC_N];
 	uint64_t wire_episodes;      /* out-of-sequence episodes (one NAK each) */

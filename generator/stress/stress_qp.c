@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "stress.h"
 #include "stress_int.h"
 #include "ctl.h"
@@ -217,6 +218,21 @@ void st_event_cb(void *ctx, const struct roce_qp_event *ev)
 
 /* ---- integrity ---- */
 
+/* A control request of a check; its round trip on the wall clock goes into
+ * control_rtt_us (what rocegen's loop waits per check). */
+static int qctl(struct st_run *s, const char *req, char *rep, size_t cap)
+{
+	struct timespec a, b;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	rc = s->io->ctl(s->io->ctx, req, rep, cap);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	st_dist_add(&s->res->ctl_rtt, (uint64_t)((b.tv_sec - a.tv_sec) * 1000000000ll +
+						 (b.tv_nsec - a.tv_nsec)));
+	return rc;
+}
+
 /* The adapter's bytes [off, off+len) against want; 0 when equal. */
 static int check_remote(struct st_run *s, struct st_qp *q, const char *what, uint32_t psn, uint64_t off,
 			const uint8_t *want, uint32_t len)
@@ -225,7 +241,7 @@ static int check_remote(struct st_run *s, struct st_qp *q, const char *what, uin
 	uint64_t got;
 
 	snprintf(req, sizeof(req), "sum mr=%u off=%" PRIu64 " len=%u", q->dut_mr, off, len);
-	if (s->io->ctl(s->io->ctx, req, rep, sizeof(rep)))
+	if (qctl(s, req, rep, sizeof(rep)))
 		return fail_qp(s, q, 0, "qp %u: %s: %s", qidx(s, q), req, rep), -1;
 	got = ctl_u64(rep, "sum", 0);
 	if (got == st_sum(want, len))
@@ -234,7 +250,7 @@ static int check_remote(struct st_run *s, struct st_qp *q, const char *what, uin
 		uint32_t n = len - o < 2048 ? len - o : 2048;
 
 		snprintf(req, sizeof(req), "rd mr=%u off=%" PRIu64 " len=%u", q->dut_mr, off + o, n);
-		if (s->io->ctl(s->io->ctx, req, rep, sizeof(rep)) || strncmp(rep, "ok hex=", 7) ||
+		if (qctl(s, req, rep, sizeof(rep)) || strncmp(rep, "ok hex=", 7) ||
 		    ctl_unhex(rep + 7, s->tmp, n) != (long)n)
 			break;
 		for (uint32_t j = 0; j < n; j++)
@@ -257,7 +273,7 @@ static void check_send(struct st_run *s, struct st_qp *q, const struct st_msg *m
 	char st[32] = "", op[16] = "";
 
 	snprintf(req, sizeof(req), "poll qp=%u max=1", q->dut_qp);
-	if (s->io->ctl(s->io->ctx, req, rep, sizeof(rep)) || ctl_u64(rep, "n", 0) != 1 ||
+	if (qctl(s, req, rep, sizeof(rep)) || ctl_u64(rep, "n", 0) != 1 ||
 	    !ctl_get(rep, "wc", wc, sizeof(wc)) ||
 	    sscanf(wc, "%llu,%31[^,],%15[^,],%u", &wr, st, op, &blen) != 4) {
 		fail_qp(s, q, 1, "qp %u psn %u send: no receive completion on the adapter (%s)",
@@ -272,7 +288,7 @@ static void check_send(struct st_run *s, struct st_qp *q, const struct st_msg *m
 	check_remote(s, q, "send", psn, st_off_recv(s, m->slot), buf, m->len);
 	snprintf(req, sizeof(req), "recv qp=%u mr=%u len=%u off=%" PRIu64 " n=1 wr=%u", q->dut_qp,
 		 q->dut_mr, s->slot, st_off_recv(s, m->slot), m->slot);
-	if (s->io->ctl(s->io->ctx, req, rep, sizeof(rep)))
+	if (qctl(s, req, rep, sizeof(rep)))
 		fail_qp(s, q, 0, "qp %u: %s: %s", qidx(s, q), req, rep);
 }
 

@@ -144,6 +144,7 @@ void st_result_free(struct st_result *r)
 {
 	for (int k = 0; k < STM_N; k++)
 		free(r->m[k].v);
+	free(r->ctl_rtt.v);
 }
 
 void st_report_table(FILE *f, const struct st_opts *o, struct st_result *r)
@@ -164,6 +165,13 @@ void st_report_table(FILE *f, const struct st_opts *o, struct st_result *r)
 		st_summarize(&r->m[k], &s);
 		fprintf(f, "%-20s %8" PRIu64 " %10.3f %10.3f %10.3f\n", st_metric_names[k], s.n,
 			(double)s.p50 / 1e3, (double)s.p99 / 1e3, (double)s.max / 1e3);
+	}
+	{
+		struct st_summary s;
+
+		st_summarize(&r->ctl_rtt, &s);
+		fprintf(f, "%-20s %8" PRIu64 " %10.3f %10.3f %10.3f   (wall clock: the loop waits)\n",
+			"control_rtt_us", s.n, (double)s.p50 / 1e3, (double)s.p99 / 1e3, (double)s.max / 1e3);
 	}
 	for (unsigned i = 0; i < r->n_chk; i++)
 		fprintf(f, "%-20s %-11s %s\n", r->chk[i].name, cf_verdict_name(r->chk[i].v),
@@ -195,6 +203,13 @@ static void json_metrics(FILE *f, struct st_result *r)
 		fprintf(f, "%s\"%s\":{\"n\":%" PRIu64 ",\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f}", k ? "," : "",
 			st_metric_names[k], s.n, (double)s.p50 / 1e3, (double)s.p99 / 1e3,
 			(double)s.max / 1e3);
+	}
+	{
+		struct st_summary s;
+
+		st_summarize(&r->ctl_rtt, &s);
+		fprintf(f, "},\"control_rtt_us\":{\"n\":%" PRIu64 ",\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f",
+			s.n, (double)s.p50 / 1e3, (double)s.p99 / 1e3, (double)s.max / 1e3);
 	}
 	fprintf(f, "},\"timing_floor\":{\"clock\":\"%s\",\"resolution_ns\":%" PRIu64 ",\"jitter_ns\":%" PRIu64
 		"}", r->clock, r->clock_res_ns, r->clock_jitter_ns);
