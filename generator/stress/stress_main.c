@@ -170,12 +170,57 @@ static void defaults(struct cli *c)
 	c->o.gid_index = 1;
 }
 
+enum { O_REF = 256, O_QPS, O_OPS, O_SIZES, O_QD, O_DUR, O_MSGS, O_SEED, O_MTU, O_FAULTS, O_DELAY,
+       O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS, O_PEER, O_TARGET, O_DEV, O_GIDX,
+       O_SRC, O_DMAC };
+
+/* The numeric options: 0 when taken, 2 when bad, 1 when ch is not one of them. */
+static int opt_number(int ch, const char *arg, struct cli *c)
+{
+	char *e = NULL;
+	unsigned long long v = arg ? strtoull(arg, &e, 0) : 0;
+	int num_ok = arg && e != arg && !*e;
+
+	switch (ch) {
+	case O_QPS:
+		if (!num_ok || !v || v > ST_MAX_QPS)
+			return bad("--qps", arg);
+		c->o.qps = (unsigned)v;
+		return 0;
+	case O_QD:
+		if (!num_ok || !v || v > 32)
+			return bad("--qd (1..32)", arg);
+		c->o.qd = (unsigned)v;
+		return 0;
+	case O_DUR: {
+		double d = strtod(arg, &e);
+
+		if (e == arg || *e || d <= 0 || d > 86400)
+			return bad("--duration", arg);
+		c->o.duration_ns = (uint64_t)(d * 1e9);
+		return 0;
+	}
+	case O_MSGS: if (!num_ok || !v) return bad("--messages", arg); c->o.messages = v; return 0;
+	case O_SEED: if (!num_ok) return bad("--seed", arg); c->o.seed = v; return 0;
+	case O_MTU:
+		if (!num_ok || (v != 256 && v != 512 && v != 1024 && v != 2048 && v != 4096))
+			return bad("--mtu", arg);
+		c->o.mtu = (unsigned)v;
+		return 0;
+	case O_DELAY: if (!num_ok) return bad("--delay-us", arg); c->o.delay_ns = v * 1000; return 0;
+	case O_TIMEOUT:
+		if (!num_ok || !v || v > 31)
+			return bad("--timeout (1..31)", arg);
+		c->o.timeout = (uint8_t)v;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 /* -1 to go on, or the exit status. */
 static int parse_opts(int argc, char **argv, struct cli *c)
 {
-	enum { O_REF = 256, O_QPS, O_OPS, O_SIZES, O_QD, O_DUR, O_MSGS, O_SEED, O_MTU, O_FAULTS,
-	       O_DELAY, O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS, O_PEER, O_TARGET,
-	       O_DEV, O_GIDX, O_SRC, O_DMAC };
 	static const struct option lo[] = {
 		{ "reference", optional_argument, NULL, O_REF },  { "qps", required_argument, NULL, O_QPS },
 		{ "ops", required_argument, NULL, O_OPS },   { "sizes", required_argument, NULL, O_SIZES },
@@ -199,10 +244,13 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 	optind = 1;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":i:vh", lo, NULL)) != -1) {
-		char *e = NULL;
-		unsigned long long v = optarg ? strtoull(optarg, &e, 0) : 0;
-		int num_ok = optarg && e != optarg && !*e;
+		int r = opt_number(ch, optarg, c);
 
+		if (r != 1) {
+			if (r)
+				return r;
+			continue;
+		}
 		switch (ch) {
 		case O_REF:
 			if (!optarg && optind < argc && argv[optind][0] != '-')
@@ -216,44 +264,13 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 			else
 				return bad("--reference (good|nakstorm|bitflip)", optarg);
 			break;
-		case O_QPS:
-			if (!num_ok || !v || v > ST_MAX_QPS)
-				return bad("--qps", optarg);
-			c->o.qps = (unsigned)v;
-			break;
 		case O_OPS: if (parse_ops(optarg, &c->o)) return bad("--ops", optarg); break;
 		case O_SIZES: if (parse_sizes(optarg, &c->o)) return bad("--sizes", optarg); break;
-		case O_QD:
-			if (!num_ok || !v || v > 32)
-				return bad("--qd (1..32)", optarg);
-			c->o.qd = (unsigned)v;
-			break;
-		case O_DUR: {
-			double d = strtod(optarg, &e);
-
-			if (e == optarg || *e || d <= 0 || d > 86400)
-				return bad("--duration", optarg);
-			c->o.duration_ns = (uint64_t)(d * 1e9);
-			break;
-		}
-		case O_MSGS: if (!num_ok || !v) return bad("--messages", optarg); c->o.messages = v; break;
-		case O_SEED: if (!num_ok) return bad("--seed", optarg); c->o.seed = v; break;
-		case O_MTU:
-			if (!num_ok || (v != 256 && v != 512 && v != 1024 && v != 2048 && v != 4096))
-				return bad("--mtu", optarg);
-			c->o.mtu = (unsigned)v;
-			break;
 		case O_FAULTS: if (parse_faults(optarg, &c->o)) return bad("--faults", optarg); break;
-		case O_DELAY: if (!num_ok) return bad("--delay-us", optarg); c->o.delay_ns = v * 1000; break;
 		case O_EVENT:
 			if (n_events >= ST_MAX_EVENTS)
 				return bad("--event (too many)", optarg);
 			events[n_events++] = optarg;
-			break;
-		case O_TIMEOUT:
-			if (!num_ok || !v || v > 31)
-				return bad("--timeout (1..31)", optarg);
-			c->o.timeout = (uint8_t)v;
 			break;
 		case O_JSON: c->json = 1; break;
 		case O_JUNIT: c->junit = optarg; break;
