@@ -105,6 +105,8 @@ struct st_result {
 	int have_adapter[STC_N];
 	uint64_t wire_episodes;      /* out-of-sequence episodes (one NAK each) */
 	unsigned psn_wraps;          /* QPs whose PSN wrapped past 2^24 - 1 */
+	/* rocegen's own go-back-N, by trigger (enum roce_qp_retx): episodes and packets */
+	uint64_t retx_episodes[ROCE_RETX__COUNT], retx_pkts[ROCE_RETX__COUNT], req_pkts;
 	char driver[32];             /* the counters' driver (counters driver=) */
 	uint64_t sim_ns, wall_ns;    /* run time on the io clock and the wall clock */
 	uint64_t cpu_ns;             /* CPU time of the run (rocegen and an in-process adapter) */

@@ -156,6 +156,10 @@ void st_report_table(FILE *f, const struct st_opts *o, struct st_result *r)
 	fprintf(f, "faults injected:");
 	for (int k = 0; k < STF_N; k++)
 		fprintf(f, " %s %" PRIu64, st_fault_names[k], r->faults[k]);
+	fprintf(f, "\nrocegen's requests: %" PRIu64 " packets; go-back-N episodes/packets:", r->req_pkts);
+	for (int k = 0; k < ROCE_RETX__COUNT; k++)
+		fprintf(f, " %s %" PRIu64 "/%" PRIu64, roce_qp_retx_name((enum roce_qp_retx)k),
+			r->retx_episodes[k], r->retx_pkts[k]);
 	fprintf(f, "\n%-20s %8s %10s %10s %10s   (timing floor: %s clock, resolution %" PRIu64
 		" ns, jitter %" PRIu64 " ns)\n", "metric", "n", "p50 us", "p99 us", "max us", r->clock,
 		r->clock_res_ns, r->clock_jitter_ns);
@@ -243,6 +247,11 @@ void st_report_json(FILE *f, const struct st_opts *o, struct st_result *r)
 	fprintf(f, "},\"wire\":{\"duplicate_packets\":%" PRIu64 ",\"out_of_seq_packets\":%" PRIu64
 		",\"episodes\":%" PRIu64 ",\"seq_naks\":%" PRIu64 ",\"cnps\":%" PRIu64 "}",
 		r->wire[STC_DUP], r->wire[STC_OOS], r->wire_episodes, r->wire[STC_NAK], r->wire[STC_CNP]);
+	fprintf(f, ",\"rocegen_requests\":{\"packets\":%" PRIu64, r->req_pkts);
+	for (int k = 0; k < ROCE_RETX__COUNT; k++)
+		fprintf(f, ",\"retx_%s\":{\"episodes\":%" PRIu64 ",\"packets\":%" PRIu64 "}",
+			roce_qp_retx_name((enum roce_qp_retx)k), r->retx_episodes[k], r->retx_pkts[k]);
+	fputc('}', f);
 	fprintf(f, ",\"psn_wraps\":%u,\"fairness\":%.4f,\"sim_s\":%.6f,\"wall_s\":%.3f,\"cpu_s\":%.3f,"
 		"\"messages_per_s\":%.0f,\"checks\":[", r->psn_wraps, r->fairness, (double)r->sim_ns / 1e9,
 		(double)r->wall_ns / 1e9, (double)r->cpu_ns / 1e9, r->msg_rate);

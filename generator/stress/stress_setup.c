@@ -346,6 +346,11 @@ void st_finish(struct st_run *s)
 		r->qps_error += q->err != 0;
 		for (int k = 0; k < STF_EXACT; k++)
 			r->faults[k] += st->faults[fault_kind[k]];
+		for (int k = 0; k < ROCE_RETX__COUNT; k++) {
+			r->retx_episodes[k] += st->retx_episodes[k];
+			r->retx_pkts[k] += st->retx_pkts[k];
+		}
+		r->req_pkts += st->req_pkts;
 		r->wire[STC_DUP] += q->w.dup;
 		r->wire[STC_OOS] += q->w.oos;
 		r->wire_episodes += q->w.episodes;
