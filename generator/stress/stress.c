@@ -199,8 +199,8 @@ static void timing_floor(struct st_run *s)
 		if (b - a > j)
 			j = b - a;
 	}
-	s->res->clock = s->is_ref ? "simulated" : "monotonic";
-	clock_getres(CLOCK_MONOTONIC, &r);
+	s->res->clock = s->is_ref ? "simulated" : "realtime (the pcap clock)";
+	clock_getres(CLOCK_REALTIME, &r);
 	s->res->clock_res_ns = s->is_ref ? 1 : (uint64_t)r.tv_nsec;
 	s->res->clock_jitter_ns = j;
 }
