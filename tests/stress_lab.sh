@@ -20,7 +20,8 @@
 # traffic into go-back-N duplicates (seen: 2548 duplicate_request in 5 s of
 # 4 QPs — rxe's count and the wire's agreed).
 #
-# Environment: STRESS_OUT=DIR keeps the JSON, JUnit XML and pcaps there.
+# Environment: STRESS_OUT=DIR keeps the JSON, JUnit XML and pcaps there;
+# STRESS_ARGS adds options (-vv: every engine event on standard error).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -80,7 +81,7 @@ trap cleanup EXIT
 mkdir -p "$OUT/pcap"
 "$LAB" host -- "$GEN" stress -i br0 --peer "$LAB_VMA_IP" --target "$LAB_VMA_IP:$PORT" --dev "$LAB_VMA_DEV" \
 	--qps "$QPS" --duration "$DUR" --faults "$FAULTS" --seed "${STRESS_SEED:-1}" --sizes 1-4096 --qd 4 --timeout "${STRESS_TIMEOUT:-18}" \
-	--json --junit "$OUT/stress.xml" --pcap-dir "$OUT/pcap" > "$OUT/stress.out"
+	--json --junit "$OUT/stress.xml" --pcap-dir "$OUT/pcap" ${STRESS_ARGS:-} > "$OUT/stress.out"
 echo "stress_lab.sh: rocegen stress exit status $?"
 tail -n 1 "$OUT/stress.out" > "$OUT/stress.json"
 grep -v '^{' "$OUT/stress.out"
