@@ -198,7 +198,7 @@ void st_event_cb(void *ctx, const struct roce_qp_event *ev)
 			int match = q->ep[q->ep_h].epsn == ev->psn;
 
 			if (match)
-				st_dist_add(&s->res->m[STM_NAK_GEN], ev->now - q->ep[q->ep_h].t);
+				st_dist_add(&s->res->m[STM_NAK_GEN], s->rx_ts - q->ep[q->ep_h].t);
 			q->ep_h = (q->ep_h + 1) % ST_EP_RING;
 			q->ep_n--;
 			if (match)
@@ -208,7 +208,7 @@ void st_event_cb(void *ctx, const struct roce_qp_event *ev)
 	case ROCE_QPE_CNP_RX:
 		q->wire_cnp++;
 		if (q->ce)
-			st_dist_add(&s->res->m[STM_CNP_GEN], ev->now - q->ce_t);
+			st_dist_add(&s->res->m[STM_CNP_GEN], s->rx_ts - q->ce_t);
 		q->ce = 0;
 		break;
 	default:
