@@ -25,7 +25,9 @@
  *   wr mr= off= hex=                        ok
  *   sum mr= off= len=                       ok sum=0x…              (ctl_sum of the bytes)
  *   state qp=                               ok state=reset|init|rtr|rts|sqd|sqe|err
- *   counters                                ok NAME=VALUE ...       (hw_counters of port 1)
+ *   counters                                ok driver= NAME=VALUE … (hw_counters of port 1)
+ *   multi REQ ; REQ …                       REPLY ; REPLY …         (each in turn; one round
+ *                                                                    trip for several requests)
  *   reset                                   ok
  *   quit                                    (closes)
  *

@@ -569,6 +569,31 @@ static void cmd_counters(void)
 	pclose(ls);
 }
 
+static int handle(char *l);
+
+/* multi REQ ; REQ ; …: each request in turn, the replies joined by " ; " */
+static void cmd_multi(char *l)
+{
+	static char all[CTL_LINE_MAX];
+	size_t o = 0;
+	char *part = l + 5, *next;
+
+	all[0] = 0;
+	for (; part; part = next) {
+		if ((next = strstr(part, " ; ")))
+			*next = 0, next += 3;
+		part += strspn(part, " ");
+		if (!strncmp(part, "multi", 5) || !strncmp(part, "quit", 4))
+			rep("err multi: no nesting or quit");
+		else
+			handle(part);
+		o += (size_t)snprintf(all + o, sizeof(all) - o, "%s%s", o ? " ; " : "", reply);
+		if (o >= sizeof(all))
+			break;
+	}
+	snprintf(reply, sizeof(reply), "%s", all);
+}
+
 /* One request; returns 1 on quit. */
 static int handle(char *l)
 {
@@ -581,6 +606,10 @@ static int handle(char *l)
 	}
 	if (!strcmp(cmd, "quit"))
 		return 1;
+	if (!strcmp(cmd, "multi")) {
+		cmd_multi(l);
+		return 0;
+	}
 	if (!strcmp(cmd, "hello"))
 		rep("ok proto=%d impl=rocetarget", CTL_PROTO);
 	else if (!strcmp(cmd, "open"))

@@ -110,7 +110,12 @@ static void dispatch(struct st_run *s, const uint8_t *f, uint32_t len, uint64_t 
 	if (p.dqpn < ST_QPN0 || i >= s->n || !s->qp[i].qp)
 		return;
 	st_pcap(s, f, len, ts);
-	roce_qp_input(s->qp[i].qp, &p, ROCE_ICRC_UNCHECKED, ts);
+	/* The engine gets the time it runs at: a frame that waited in the
+	 * capture buffer (while the loop waited on the control channel) must not
+	 * set its timers in the past — that turns lag into a storm of timeout
+	 * retransmissions.  The reaction-time metrics take the wire time, rx_ts. */
+	s->rx_ts = ts;
+	roce_qp_input(s->qp[i].qp, &p, ROCE_ICRC_UNCHECKED, s->io->now(s->io->ctx));
 	st_touch(s, &s->qp[i]);
 }
 
@@ -199,8 +204,8 @@ static void timing_floor(struct st_run *s)
 		if (b - a > j)
 			j = b - a;
 	}
-	s->res->clock = s->is_ref ? "simulated" : "monotonic";
-	clock_getres(CLOCK_MONOTONIC, &r);
+	s->res->clock = s->is_ref ? "simulated" : "realtime (the pcap clock)";
+	clock_getres(CLOCK_REALTIME, &r);
 	s->res->clock_res_ns = s->is_ref ? 1 : (uint64_t)r.tv_nsec;
 	s->res->clock_jitter_ns = j;
 }

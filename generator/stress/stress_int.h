@@ -71,6 +71,7 @@ struct st_run {
 	struct roce_qp_faults *faults;
 	unsigned n_rules;
 	uint64_t t0, last_progress;
+	uint64_t rx_ts;              /* wire time of the frame being input */
 	int is_ref;
 	uint8_t *tmp;
 	struct st_event ev[ST_MAX_EVENTS];

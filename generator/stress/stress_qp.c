@@ -198,7 +198,7 @@ void st_event_cb(void *ctx, const struct roce_qp_event *ev)
 			int match = q->ep[q->ep_h].epsn == ev->psn;
 
 			if (match)
-				st_dist_add(&s->res->m[STM_NAK_GEN], ev->now - q->ep[q->ep_h].t);
+				st_dist_add(&s->res->m[STM_NAK_GEN], s->rx_ts - q->ep[q->ep_h].t);
 			q->ep_h = (q->ep_h + 1) % ST_EP_RING;
 			q->ep_n--;
 			if (match)
@@ -208,7 +208,7 @@ void st_event_cb(void *ctx, const struct roce_qp_event *ev)
 	case ROCE_QPE_CNP_RX:
 		q->wire_cnp++;
 		if (q->ce)
-			st_dist_add(&s->res->m[STM_CNP_GEN], ev->now - q->ce_t);
+			st_dist_add(&s->res->m[STM_CNP_GEN], s->rx_ts - q->ce_t);
 		q->ce = 0;
 		break;
 	default:
@@ -264,17 +264,28 @@ static int check_remote(struct st_run *s, struct st_qp *q, const char *what, uin
 		       qidx(s, q), psn, what, got, st_sum(want, len)), -1;
 }
 
+/* One round trip (multi): the adapter's receive completion, the checksum of
+ * the receive buffer, and the receive posted again. */
 static void check_send(struct st_run *s, struct st_qp *q, const struct st_msg *m, uint32_t psn,
 		       const uint8_t *buf)
 {
-	char req[128], rep[256], wc[96] = "";
+	char req[320], rep[512], wc[96] = "", *part[3] = { rep, NULL, NULL };
 	unsigned long long wr = 0;
 	unsigned blen = 0;
 	char st[32] = "", op[16] = "";
+	uint64_t off = st_off_recv(s, m->slot);
 
-	snprintf(req, sizeof(req), "poll qp=%u max=1", q->dut_qp);
-	if (qctl(s, req, rep, sizeof(rep)) || ctl_u64(rep, "n", 0) != 1 ||
-	    !ctl_get(rep, "wc", wc, sizeof(wc)) ||
+	snprintf(req, sizeof(req),
+		 "multi poll qp=%u max=1 ; sum mr=%u off=%" PRIu64 " len=%u ; recv qp=%u mr=%u len=%u off=%"
+		 PRIu64 " n=1 wr=%u", q->dut_qp, q->dut_mr, off, m->len, q->dut_qp, q->dut_mr, s->slot, off,
+		 m->slot);
+	qctl(s, req, rep, sizeof(rep));
+	for (int k = 1; k < 3 && part[k - 1]; k++)
+		if ((part[k] = strstr(part[k - 1], " ; ")))
+			*part[k] = 0, part[k] += 3;
+	if (!part[2] || strncmp(part[2], "ok", 2))
+		fail_qp(s, q, 0, "qp %u: %s: %s", qidx(s, q), req, part[2] ? part[2] : rep);
+	if (ctl_u64(rep, "n", 0) != 1 || !ctl_get(rep, "wc", wc, sizeof(wc)) ||
 	    sscanf(wc, "%llu,%31[^,],%15[^,],%u", &wr, st, op, &blen) != 4) {
 		fail_qp(s, q, 1, "qp %u psn %u send: no receive completion on the adapter (%s)",
 			qidx(s, q), psn, rep);
@@ -285,11 +296,8 @@ static void check_send(struct st_run *s, struct st_qp *q, const struct st_msg *m
 			qidx(s, q), psn, wc, m->slot, m->len);
 		return;
 	}
-	check_remote(s, q, "send", psn, st_off_recv(s, m->slot), buf, m->len);
-	snprintf(req, sizeof(req), "recv qp=%u mr=%u len=%u off=%" PRIu64 " n=1 wr=%u", q->dut_qp,
-		 q->dut_mr, s->slot, st_off_recv(s, m->slot), m->slot);
-	if (qctl(s, req, rep, sizeof(rep)))
-		fail_qp(s, q, 0, "qp %u: %s: %s", qidx(s, q), req, rep);
+	if (!part[1] || ctl_u64(part[1], "sum", 0) != st_sum(buf, m->len))
+		check_remote(s, q, "send", psn, off, buf, m->len);   /* names the byte */
 }
 
 static void check_msg(struct st_run *s, struct st_qp *q, const struct st_msg *m, const struct roce_wc *wc)

@@ -465,6 +465,33 @@ static int ref_cmd_counters(struct st_ref *r, char *rep, size_t cap)
 			(unsigned long long)ecn), 0;
 }
 
+static int ref_ctl(void *ctx, const char *l, char *rep, size_t cap);
+
+/* multi REQ ; REQ …: the replies joined by " ; "; 0 when the first is ok */
+static int ref_multi(struct st_ref *r, const char *l, char *rep, size_t cap)
+{
+	char part[CTL_LINE_MAX], one[CTL_LINE_MAX];
+	const char *p = l + 5, *next;
+	size_t o = 0;
+
+	rep[0] = 0;
+	for (; p; p = next) {
+		size_t n = (next = strstr(p, " ; ")) ? (size_t)(next - p) : strlen(p);
+
+		if (next)
+			next += 3;
+		snprintf(part, sizeof(part), "%.*s", (int)n, p + strspn(p, " "));
+		if (!strncmp(part, "multi", 5))
+			snprintf(one, sizeof(one), "err multi: no nesting");
+		else
+			ref_ctl(r, part, one, sizeof(one));
+		o += (size_t)snprintf(rep + o, cap - o, "%s%s", o ? " ; " : "", one);
+		if (o >= cap)
+			return -1;
+	}
+	return strncmp(rep, "ok", 2) ? -1 : 0;
+}
+
 static int ref_ctl(void *ctx, const char *l, char *rep, size_t cap)
 {
 	struct st_ref *r = ctx;
@@ -479,6 +506,8 @@ static int ref_ctl(void *ctx, const char *l, char *rep, size_t cap)
 				r->ip[0], r->ip[1], r->ip[2], r->ip[3]), 0;
 	if (!strcmp(cmd, "reset"))
 		return ref_reset(r), snprintf(rep, cap, "ok"), 0;
+	if (!strcmp(cmd, "multi"))
+		return ref_multi(r, l, rep, cap);
 	if (!strcmp(cmd, "mr"))
 		return ref_cmd_mr(r, l, rep, cap);
 	if (!strcmp(cmd, "qp"))
