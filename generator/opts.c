@@ -984,7 +984,7 @@ static void derive(struct gen_opts *o, enum gen_cmd cmd)
 		o->version = ROCE_VER_V2_PORT;
 }
 
-int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
+static int parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 {
 	struct option lo[N_OPTS + 1];
 	struct pst p = { .o = o };
@@ -1009,6 +1009,16 @@ int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 		return -1;
 	}
 	return 0;
+}
+
+/* Callers return at once on anything but 0: what was allocated goes here. */
+int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
+{
+	int r = parse(cmd, argc, argv, o);
+
+	if (r)
+		gen_opts_free(o);
+	return r;
 }
 
 void gen_opts_free(struct gen_opts *o)
