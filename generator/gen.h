@@ -106,6 +106,10 @@ struct gen_opts {
 	uint32_t stream_pos;
 	uint32_t sink_stag;
 	uint64_t sink_to;
+	int have_rev;
+	int iwarp;                      /* client/server --transport iwarp */
+	const char *rtr;                /* --rtr none|write|read|send (comma list) */
+	int mss;                        /* --mss: TCP_MAXSEG before connecting (0: the kernel's) */
 
 	/* CM */
 	uint32_t comm_id, remote_comm_id, cm_qpn, start_psn;
@@ -154,7 +158,8 @@ void gen_signals(void);
 
 /* ---- opts.c ---- */
 /* Parses argv (argv[0] is the command name).  0, or -1 after printing why;
- * 1 when --help was printed. */
+ * 1 when --help was printed.  Only after a 0 does o hold anything for
+ * gen_opts_free() to free. */
 int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o);
 void gen_usage(FILE *f);
 void gen_opts_free(struct gen_opts *o);

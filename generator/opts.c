@@ -42,6 +42,9 @@ void gen_usage(FILE *f)
 "       rocegen client -i IFACE --peer IP --oob pingpong|perftest|cm|none [--port N] --op OP\n"
 "                      --size BYTES --iters N [--qd N] [--mtu N] [--json] [--fault SPEC --seed N]\n"
 "       rocegen server -i IFACE --peer IP --oob pingpong|perftest|cm|none (the same options)\n"
+"       rocegen client|server --transport iwarp [--peer IP] [--port N] [--op send|write|read]\n"
+"                      [--crc|--no-crc] [--markers] [--rev 1|2] [--ird N --ord N] [--rtr none|write|read|send]\n"
+"                      [--mss N] [--reject] [--fault KIND[@N]] [--json]\n"
 "       rocegen conform ...            the conformance catalogue (see rocegen(8))\n"
 "       rocegen convert -r IN -w OUT [encapsulation] [--count N]   re-encapsulate a capture\n"
 "output:   -w FILE  -i IFACE  --dry-run [--no-hex]  --tx pcap|libnet|ring|mmsg  --qdisc-bypass\n"
@@ -333,7 +336,7 @@ enum {
 	O_PPS, O_GBPS, O_NOCAP, O_DURATION, O_QPS, O_MIX, O_FILL, O_CNP, O_PFCSTORM, O_INTERVAL,
 	O_SEED, O_TIMEOUT, O_FILTER,
 	O_OOB, O_OP, O_APP, O_SIZE, O_ITERS, O_QD, O_JSON, O_FAULT, O_RQPN, O_RPSN, O_ACKTO,
-	O_RETRY, O_RNRRETRY, O_MINRNR, O_IDLE,
+	O_RETRY, O_RNRRETRY, O_MINRNR, O_IDLE, O_TRANSPORT, O_RTR, O_MSS,
 	O_READ = 'r',
 	O_WRAP = 1024,        /* + enum gen_wrap_opt */
 	O__END = O_WRAP + GW__END
@@ -376,7 +379,7 @@ static const struct opt {
 	{ { "psn-step", required_argument, NULL, O_PSNSTEP }, F },
 	{ { "pkey", required_argument, NULL, O_PKEY }, FL },
 	{ { "ackreq", no_argument, NULL, O_ACKREQ }, FL },
-	{ { "se", no_argument, NULL, O_SE }, FL },
+	{ { "se", no_argument, NULL, O_SE }, FL | CS },
 	{ { "fecn", no_argument, NULL, O_FECN }, FL },
 	{ { "becn", no_argument, NULL, O_BECN }, FL },
 	{ { "migreq", no_argument, NULL, O_MIGREQ }, FL },
@@ -418,13 +421,13 @@ static const struct opt {
 	{ { "willing", no_argument, NULL, O_WILLING }, F },
 	{ { "ets-bw", required_argument, NULL, O_ETSBW }, F },
 	{ { "lldp-ttl", required_argument, NULL, O_LLDPTTL }, F },
-	{ { "markers", no_argument, NULL, O_MARKERS }, F },
-	{ { "crc", no_argument, NULL, O_CRC }, F },
-	{ { "no-crc", no_argument, NULL, O_NOCRC }, F },
-	{ { "reject", no_argument, NULL, O_REJECT }, F },
-	{ { "rev", required_argument, NULL, O_REV }, F },
-	{ { "ird", required_argument, NULL, O_IRD }, F },
-	{ { "ord", required_argument, NULL, O_ORD }, F },
+	{ { "markers", no_argument, NULL, O_MARKERS }, F | CS },
+	{ { "crc", no_argument, NULL, O_CRC }, F | CS },
+	{ { "no-crc", no_argument, NULL, O_NOCRC }, F | CS },
+	{ { "reject", no_argument, NULL, O_REJECT }, F | CS },
+	{ { "rev", required_argument, NULL, O_REV }, F | CS },
+	{ { "ird", required_argument, NULL, O_IRD }, F | CS },
+	{ { "ord", required_argument, NULL, O_ORD }, F | CS },
 	{ { "rdmap-op", required_argument, NULL, O_RDMAPOP }, F },
 	{ { "not-last", no_argument, NULL, O_NOTLAST }, F },
 	{ { "qn", required_argument, NULL, O_QN }, F },
@@ -486,6 +489,9 @@ static const struct opt {
 	{ { "sl", required_argument, NULL, O_WRAP + GW_SL }, FLC },
 	{ { "erf", no_argument, NULL, O_WRAP + GW_ERF }, FLC },
 	{ { "snaplen", required_argument, NULL, O_WRAP + GW_SNAPLEN }, FLC },
+	{ { "transport", required_argument, NULL, O_TRANSPORT }, CS },
+	{ { "rtr", required_argument, NULL, O_RTR }, CS },
+	{ { "mss", required_argument, NULL, O_MSS }, CS },
 };
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 
@@ -727,7 +733,18 @@ static int opt_iwarp(struct pst *p)
 	case O_CRC: o->mpa_crc = 1; break;
 	case O_NOCRC: o->no_crc = 1; break;
 	case O_REJECT: o->mpa_reject = 1; break;
-	case O_REV: if (p_int(name, a, 255, &o->mpa_rev)) return -1; break;
+	case O_REV: if (p_int(name, a, 255, &o->mpa_rev)) return -1; o->have_rev = 1; break;
+	case O_TRANSPORT:
+		if (strcmp(a, "roce") && strcmp(a, "iwarp"))
+			return bad(name, a, "want roce or iwarp");
+		o->iwarp = !strcmp(a, "iwarp");
+		break;
+	case O_RTR:
+		if (strspn(a, "nonewritereadsend,") != strlen(a))
+			return bad(name, a, "want none or write, read, send (a comma list)");
+		o->rtr = a;
+		break;
+	case O_MSS: if (p_int(name, a, 65535, &o->mss)) return -1; break;
 	case O_IRD: if (p_int(name, a, 0x3fff, &o->ird)) return -1; break;
 	case O_ORD: if (p_int(name, a, 0x3fff, &o->ord)) return -1; break;
 	case O_RDMAPOP: o->rdmap_op = a; break;
@@ -979,12 +996,15 @@ static void derive(struct gen_opts *o, enum gen_cmd cmd)
 		memcpy(o->peer, o->dst, 16);
 		o->peer_ver = o->dst_ver;
 	}
+	/* iWARP conversations: MPA revision 2 unless told */
+	if ((cmd == GEN_CLIENT || cmd == GEN_SERVER) && o->iwarp && !o->have_rev)
+		o->mpa_rev = 2;
 	/* client/server: --port is the out-of-band TCP / rdma_cm port */
 	if (o->port >= 0 && o->version == ROCE_VER_V2 && cmd != GEN_CLIENT && cmd != GEN_SERVER)
 		o->version = ROCE_VER_V2_PORT;
 }
 
-static int parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
+static int parse_all(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 {
 	struct option lo[N_OPTS + 1];
 	struct pst p = { .o = o };
@@ -1011,10 +1031,11 @@ static int parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 	return 0;
 }
 
-/* Callers return at once on anything but 0: what was allocated goes here. */
+/* Whatever the options allocated is freed when it fails (or --help ends
+ * it): only a 0 leaves the caller a gen_opts_free() to do. */
 int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 {
-	int r = parse(cmd, argc, argv, o);
+	int r = parse_all(cmd, argc, argv, o);
 
 	if (r)
 		gen_opts_free(o);

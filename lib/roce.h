@@ -150,6 +150,28 @@ enum roce_encap_kind {
 };
 const char *roce_encap_name(enum roce_encap_kind k); /* "erspan2", "gre-teb", "vxlan", ... */
 
+/* Frame times from ERSPAN III hardware timestamps (lib/link/mirror_time.c):
+ * one clock per (hardware ID, session, granularity), anchored on the host
+ * time of the first frame it stamps, its 32-bit wraps unwrapped against
+ * the host clock (right while the two stay within half a wrap: 214 s at
+ * 100 ns).  Zero-initialise. */
+#define ROCE_MIRROR_CLOCKS 16
+struct roce_mirror_clk {
+	uint16_t session;
+	uint8_t hwid, gra, anchored;
+	uint32_t raw;              /* the anchor's hardware timestamp */
+	uint64_t host_ns;          /* ... and host time */
+};
+struct roce_mirror_clock {
+	unsigned n;
+	struct roce_mirror_clk clk[ROCE_MIRROR_CLOCKS];
+};
+/* *ns: the frame's time by its mirror's clock (1), or host_ns (0) when it
+ * carries no usable one (not ERSPAN III, granularity 3, more clocks than
+ * ROCE_MIRROR_CLOCKS).  p: a decoded frame. */
+struct roce_pkt;
+int roce_mirror_time(struct roce_mirror_clock *c, const struct roce_pkt *p, uint64_t host_ns, uint64_t *ns);
+
 #define ROCE_GRE_CSUM 0x8000
 #define ROCE_GRE_KEY  0x2000
 #define ROCE_GRE_SEQ  0x1000
@@ -338,6 +360,28 @@ int roce_decode(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
  * the address length, or 0 when the frame has none or they were not
  * captured. */
 int roce_pkt_addrs(const struct roce_pkt *p, const uint8_t **src, const uint8_t **dst);
+
+/* ---- splitting a capture across threads (lib/link/fanout.c) ------------ */
+
+/* A key both directions of a conversation share: the XOR of the frame's
+ * network source and destination addresses (IPv4, IPv6, a RoCEv1 GRH's
+ * GIDs, InfiniBand LIDs), mixed.  Outer headers only (a mirror copy is keyed
+ * on its tunnel's end points); 0 for frames without addresses (PFC, LLDP,
+ * ARP), ERF records and frames too short for their addresses. */
+uint32_t roce_flow_key(int linktype, const uint8_t *data, uint32_t caplen);
+
+/* One classic BPF instruction, laid out as struct sock_filter. */
+struct roce_bpf_insn {
+	uint16_t code;
+	uint8_t jt, jf;
+	uint32_t k;
+};
+/* The same key on a socket buffer, as a classic BPF program for a
+ * PACKET_FANOUT_CBPF group (the kernel takes its value modulo the group's
+ * sockets): Ethernet-borne IPv4, IPv6 and RoCEv1 (it reads skb->protocol
+ * and loads relative to the network header, so VLAN tags do not matter).
+ * Writes the program into v; returns its length, or -1 when cap is short. */
+int roce_fanout_cbpf(struct roce_bpf_insn *v, unsigned cap);
 
 /* ---- BTH opcodes -------------------------------------------------------- */
 

@@ -286,6 +286,15 @@ EXPLAINED = [
      "Wireshark registers the IETH header item and the R_Key inside it under the same "
      "name infiniband.ieth, so each IETH appears twice, same 4 bytes"),
 
+    ("public/tcpdump/erspan-*", ("GRE packets that are no mirror copy (IP in GRE, protocol 0x0800; no "
+                                 "roce.encap): tshark's gre.* and its second ip.* value, of the tunnelled packet",
+                                 lambda d: (d.obj or {}).get("ip.proto") == 47 and "roce.encap" not in (d.obj or {})
+                                 and (d.field.startswith("gre.") and d.kind == "missing"
+                                      or d.field.startswith("ip.") and d.kind == "value"
+                                      and len(as_list(d.theirs)) == 2)),
+     "[gi][rp][e.]*",
+     "libroce decodes GRE only as the carrier of a mirror copy (ERSPAN, GRE-TEB); a routed IP-in-GRE "
+     "tunnel is a GRE packet to it, with no gre.* fields and only the outer IPv4 header"),
     ("public/*", ("LLDPDUs libroce marks invalid because the first TLVs are not Chassis ID, "
                   "Port ID, TTL; tshark gives no lldp.* value for the TLVs after the violation",
                   lambda d: d.field.startswith("lldp.") and (d.obj or {}).get("roce.invalid.layer") == "lldp"
