@@ -32,6 +32,7 @@
 #include "roce.h"
 #include "seq.h"
 #include "source.h"
+#include "threads.h"
 #include "tui.h"
 
 #define ROCETOP_VERSION "0.1.0"
@@ -83,6 +84,8 @@ static void usage(FILE *f)
 		"      --iwarp-port PORT  treat TCP PORT as carrying iWARP FPDUs\n"
 		"      --vxlan-port PORT  also decapsulate VXLAN on UDP PORT (4789 and 8472 always)\n"
 		"      --no-decap         do not decapsulate mirror copies (ERSPAN, GRE-TEB, VXLAN)\n"
+		"      --time host|mirror frame times from the capture host (default) or from the\n"
+		"                         ERSPAN III hardware timestamps, anchored on the host time\n"
 		"      --pmtu BYTES       path MTU for READ accounting until the capture tells\n"
 		"                         (256..4096, default 1024)\n"
 		"      --link-speed SPEED link speed for PFC pause time (100G, 25G, 10000M; default 100G)\n"
@@ -90,6 +93,9 @@ static void usage(FILE *f)
 		"      --top N            the summary lists the N largest flows (JSON: all by default,\n"
 		"                         text: 50); its totals count every flow\n"
 		"      --rtt-memory KiB   cap for outstanding requests and RTT histograms (default 262144)\n"
+		"      --threads N        analyse on N threads, each with its own flow table (live: a\n"
+		"                         fanout group per interface; default: CPUs, at most the\n"
+		"                         interface's receive queues; replay: 1); with -b or --json\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          print the version\n");
 }
@@ -188,7 +194,68 @@ struct run {
 	uint64_t pnext;
 	int progress_shown;
 	struct devmon *dev;          /* --device, or NULL */
+	struct workers *wk;          /* --threads N > 1 (threads.h), or NULL */
 };
+
+/* ---- --threads: the engine the views read ---------------------------------- */
+
+/* The run's engine, or the threads' merged view (held until run_release()). */
+static const struct engine *run_engine(struct run *r)
+{
+	const struct engine *e = r->wk ? workers_view(r->wk) : &r->eng;
+
+	if (!e) {
+		fprintf(stderr, "rocetop: out of memory merging the threads' flow tables\n");
+		exit(1);
+	}
+	return e;
+}
+
+static void run_release(struct run *r)
+{
+	if (r->wk)
+		workers_release(r->wk);
+}
+
+/* --threads N: 0 when N threads go with the rest of the command line (n
+ * becomes 1 where they do not: the terminal view, --packets, -w,
+ * --prometheus), else the exit code of a usage error. */
+static int threads_check(unsigned *n, int given, const struct source_cfg *scfg, int tui, int packets,
+			 const char *wfile, const char *prom)
+{
+	const char *why = tui ? "the terminal view (use -b or --json)" : packets ? "--packets" :
+			  wfile ? "-w" : prom ? "--prometheus" : NULL;
+
+	if (!given)
+		*n = workers_default(scfg);
+	if (*n > 1 && why) {
+		if (given) {
+			fprintf(stderr, "rocetop: --threads %u does not go with %s yet\n", *n, why);
+			return 2;
+		}
+		*n = 1;
+	}
+	return 0;
+}
+
+/* Live with threads: the capture threads count; this one takes snapshots. */
+static int live_threads_loop(struct run *r, struct source *src, int (*snap)(struct run *, struct source *, uint64_t))
+{
+	struct timespec ts = { 0, 20000000 };
+
+	while (!stop && !workers_done(r->wk)) {
+		nanosleep(&ts, NULL);
+		if (snap(r, src, wall_ns()))
+			break;
+	}
+	workers_stop(r->wk);
+	if (workers_error(r->wk)) {
+		fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(src), workers_error(r->wk),
+			(unsigned long long)workers_frames(r->wk, NULL));
+		return 1;
+	}
+	return 0;
+}
 
 #define PROGRESS_NS 500000000ull
 
@@ -230,7 +297,10 @@ static void update_drops(struct run *r, struct source *src)
 		struct source_stats st;
 		struct report_drop_counts *one = &d->iface[d->n];
 
-		source_stats(src, i, &st);
+		if (r->wk)
+			workers_stats(r->wk, i, &st);
+		else
+			source_stats(src, i, &st);
 		if (!st.valid)
 			continue;
 		drop_counts(one, &st, source_iface(src, i));
@@ -262,10 +332,15 @@ static int maybe_snapshot(struct run *r, struct source *src, uint64_t now)
 	if (r->dev)
 		devmon_poll(r->dev, wall_ns());
 	r->nsnap++;
-	if (r->json)
-		report_snapshot_json(stdout, &r->eng, &r->ctx, r->nsnap, r->next_snap);
-	else
-		report_snapshot_text(stdout, &r->eng, &r->ctx, r->nsnap, r->next_snap);
+	{
+		const struct engine *e = run_engine(r);
+
+		if (r->json)
+			report_snapshot_json(stdout, e, &r->ctx, r->nsnap, r->next_snap);
+		else
+			report_snapshot_text(stdout, e, &r->ctx, r->nsnap, r->next_snap);
+		run_release(r);
+	}
 	fflush(stdout);
 	r->next_snap += r->interval_ns;
 	return r->iterations > 0 && r->nsnap >= (unsigned long long)r->iterations;
@@ -417,7 +492,20 @@ struct feed {
 	struct source *src;
 	const struct roce_cfg *cfg;
 	struct engine *eng;
+	struct roce_mirror_clock *mclock;
 };
+
+/* --time mirror: the frame's time by its ERSPAN III clock, when it has one. */
+static void mirror_time(struct roce_mirror_clock *mc, int nsec, struct source_frame *fr, const struct roce_pkt *p)
+{
+	uint64_t t;
+
+	if (!mc || !roce_mirror_time(mc, p, fr->ts_ns, &t))
+		return;
+	fr->ts_ns = t;
+	fr->hdr.ts.tv_sec = (time_t)(t / 1000000000ull);
+	fr->hdr.ts.tv_usec = (suseconds_t)(nsec ? t % 1000000000ull : t % 1000000000ull / 1000);
+}
 
 static int feed(void *ctx, unsigned max)
 {
@@ -428,6 +516,7 @@ static int feed(void *ctx, unsigned max)
 
 	for (unsigned i = 0; i < max && (c = source_next(fd->src, &fr)) == SOURCE_FRAME; i++) {
 		roce_decode(&p, fd->cfg, fr.linktype, fr.data, fr.caplen, fr.len);
+		mirror_time(fd->mclock, source_nsec(fd->src), &fr, &p);
 		engine_packet(fd->eng, &p, fr.ts_ns, fr.caplen, fr.len);
 	}
 	return c;
@@ -455,7 +544,8 @@ int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
 	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
-	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_DEVNODE, OPT_TOP };
+	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_DEVNODE, OPT_TOP,
+	       OPT_THREADS, OPT_TIME };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -470,6 +560,7 @@ int main(int argc, char **argv)
 		{ "iwarp-port", required_argument, NULL, OPT_IWARP },
 		{ "vxlan-port", required_argument, NULL, OPT_VXLAN },
 		{ "no-decap", no_argument, NULL, OPT_NODECAP },
+		{ "time", required_argument, NULL, OPT_TIME },
 		{ "pmtu", required_argument, NULL, OPT_PMTU },
 		{ "link-speed", required_argument, NULL, OPT_SPEED },
 		{ "max-flows", required_argument, NULL, OPT_MAXFLOWS },
@@ -488,6 +579,7 @@ int main(int argc, char **argv)
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "qp-interval", required_argument, NULL, OPT_QPINT },
 		{ "device-all-counters", no_argument, NULL, OPT_DEVALL },
+		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "prometheus-node-names", no_argument, NULL, OPT_DEVNODE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -515,7 +607,10 @@ int main(int argc, char **argv)
 	char *filter = NULL;
 	uint16_t port;
 	struct devmon_cfg dcfg = { .qp_interval = -1 };
+	unsigned nthreads = 0;        /* --threads; 0: workers_default() */
 	static struct devmon *dev;
+	static struct roce_mirror_clock mclock_mem;
+	struct roce_mirror_clock *mclock = NULL;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:r:i:c:d:n:bB:s:w:Z:hV", opts, NULL)) != -1) {
@@ -636,6 +731,13 @@ int main(int argc, char **argv)
 			break;
 		case OPT_NOLEGACY: cfg.no_legacy_port = 1; break;
 		case OPT_NODECAP: cfg.no_decap = 1; break;
+		case OPT_TIME:
+			if (strcmp(optarg, "host") && strcmp(optarg, "mirror")) {
+				fprintf(stderr, "rocetop: bad --time '%s' (host or mirror)\n", optarg);
+				return 2;
+			}
+			mclock = strcmp(optarg, "mirror") ? NULL : &mclock_mem;
+			break;
 		case OPT_PMTU:
 			if (parse_u64(optarg, 256, 4096, &v64) || !roce_seq_mtu_code((uint32_t)v64)) {
 				fprintf(stderr, "rocetop: bad --pmtu '%s' (256, 512, 1024, 2048 or 4096)\n", optarg);
@@ -665,6 +767,13 @@ int main(int argc, char **argv)
 			break;
 		case OPT_LINGER:
 			linger = 1;
+			break;
+		case OPT_THREADS:
+			if (parse_u64(optarg, 1, WORKERS_MAX, &v64)) {
+				fprintf(stderr, "rocetop: bad --threads '%s' (1 to %d)\n", optarg, WORKERS_MAX);
+				return 2;
+			}
+			nthreads = (unsigned)v64;
 			break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("rocetop %s\n", ROCETOP_VERSION); return 0;
@@ -742,11 +851,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rocetop: --linger needs --prometheus (see --help)\n");
 		return 2;
 	}
+	if ((c = threads_check(&nthreads, nthreads > 0, &scfg, tui, packets, wfile, prom_addr)) != 0)
+		return c;
+	if (nthreads > 1 && iface)
+		scfg.count = 0;        /* the threads count -c together */
 	src = source_open(&scfg, &what, err, sizeof err);
 	free(filter);
 	if (!src) {
 		fprintf(stderr, "rocetop: %s\n", err);
 		return what == SOURCE_E_FILTER || what == SOURCE_E_USAGE ? 2 : 1;
+	}
+	if (nthreads > 1 && (!(run.wk = workers_new(nthreads, &ecfg, &cfg, count > 0 ? (uint64_t)count : 0)) ||
+			     (iface && workers_add_live(run.wk, src, &scfg, err, sizeof err) < 0))) {
+		fprintf(stderr, "rocetop: %s\n", run.wk ? err : "out of memory");
+		workers_free(run.wk);
+		source_close(src);
+		return 1;
 	}
 	if (prom_addr && (!(prom = prom_open(prom_addr, prom_max, err, sizeof err)) ||
 			  prom_attach(prom, src, &run.eng) < 0)) {
@@ -758,8 +878,10 @@ int main(int argc, char **argv)
 	/* every descriptor is open: no capability is needed to parse what comes */
 	if ((user && source_drop_privileges(user, err, sizeof err) < 0) ||
 	    (wfile && source_dump_open(src, wfile, err, sizeof err) < 0) ||
-	    source_shed_capabilities(err, sizeof err) < 0) {
+	    source_shed_capabilities(err, sizeof err) < 0 ||
+	    (run.wk && workers_start(run.wk, err, sizeof err) < 0)) {
 		fprintf(stderr, "rocetop: %s\n", err);
+		workers_free(run.wk);
 		prom_close(prom);
 		source_close(src);
 		return 1;
@@ -806,7 +928,7 @@ int main(int argc, char **argv)
 	}
 
 	if (tui) {
-		struct feed fd = { src, &cfg, &run.eng };
+		struct feed fd = { src, &cfg, &run.eng, mclock };
 		struct tui_cfg tc = { .eng = &run.eng, .ecfg = &ecfg, .src = src, .feed = feed, .feed_ctx = &fd,
 				      .prom_addr = prom ? prom_address(prom) : NULL, .interval = have_delay ? delay : 1,
 				      .version = ROCETOP_VERSION, .dev = dev };
@@ -824,7 +946,9 @@ int main(int argc, char **argv)
 	lst.out = packets ? stdout : NULL;
 	lst.json = json;
 	lst.nsec = source_nsec(src);
-	while (!stop && (count < 0 || (long long)no < count)) {
+	if (run.wk && iface)
+		rc = live_threads_loop(&run, src, maybe_snapshot);
+	while (!(run.wk && iface) && !stop && (count < 0 || (long long)no < count)) {
 		struct roce_pkt p;
 		uint64_t ts;
 
@@ -848,9 +972,14 @@ int main(int argc, char **argv)
 			break;
 		}
 		no++;
-		roce_decode(&p, &cfg, fr.linktype, fr.data, fr.caplen, fr.len);
+		/* with workers, frames are decoded on their threads; --time mirror
+		 * needs the decoded frame here, before it is handed over */
+		if (!run.wk || mclock || packets) {
+			roce_decode(&p, &cfg, fr.linktype, fr.data, fr.caplen, fr.len);
+			mirror_time(mclock, source_nsec(src), &fr, &p);
+		}
 		if (packets) {
-			listing_frame(&lst, no, &fr.hdr.ts, &p, fr.caplen, fr.len);
+			listing_frame(&lst, fr.no, &fr.hdr.ts, &p, fr.caplen, fr.len);
 			continue;
 		}
 		ts = fr.ts_ns;
@@ -858,7 +987,10 @@ int main(int argc, char **argv)
 			/* -n reached: this frame belongs after the last snapshot */
 			break;
 		}
-		engine_packet(&run.eng, &p, ts, fr.caplen, fr.len);
+		if (run.wk)
+			workers_push(run.wk, &fr);
+		else
+			engine_packet(&run.eng, &p, ts, fr.caplen, fr.len);
 		if (run.psize && !(no & 0xff) && mono_ns() >= run.pnext) {
 			progress(&run, no, 0);
 			run.pnext = mono_ns() + PROGRESS_NS;
@@ -871,10 +1003,22 @@ int main(int argc, char **argv)
 	if (!packets) {
 		progress(&run, no, 1);
 		update_drops(&run, src);
-		if (json)
-			report_summary_json(stdout, &run.eng, &run.ctx);
-		else
-			report_summary_text(stdout, &run.eng, &run.ctx);
+		{
+			const struct engine *e = run_engine(&run);
+			static uint64_t per[WORKERS_MAX];
+
+			if (run.wk) {
+				workers_frames(run.wk, per);
+				run.ctx.nthreads = workers_count(run.wk);
+				run.ctx.thread_frames = per;
+			}
+
+			if (json)
+				report_summary_json(stdout, e, &run.ctx);
+			else
+				report_summary_text(stdout, e, &run.ctx);
+			run_release(&run);
+		}
 	}
 	errno = 0;
 	if ((fflush(stdout) != 0) | ferror(stdout)) {
@@ -886,6 +1030,7 @@ int main(int argc, char **argv)
 		source_wait(src, 200);
 	if (!packets)
 		engine_free(&run.eng);
+	workers_free(run.wk);
 	prom_close(prom);
 	source_close(src);
 	devmon_close(dev);
