@@ -335,11 +335,15 @@ static int maybe_snapshot(struct run *r, struct source *src, uint64_t now)
 	{
 		const struct engine *e = run_engine(r);
 
+		if (r->dev)
+			r->dev->wire = e;   /* the QPs join the flows the views read (threads: merged) */
 		if (r->json)
 			report_snapshot_json(stdout, e, &r->ctx, r->nsnap, r->next_snap);
 		else
 			report_snapshot_text(stdout, e, &r->ctx, r->nsnap, r->next_snap);
 		run_release(r);
+		if (r->dev)
+			r->dev->wire = &r->eng;
 	}
 	fflush(stdout);
 	r->next_snap += r->interval_ns;

@@ -910,6 +910,10 @@ int source_fanout(struct source *s, unsigned i, unsigned *group, const void *pro
 		snprintf(err, errcap, "fanout: not a live interface");
 		return -1;
 	}
+	if (s->h[i].vs) {
+		snprintf(err, errcap, "%s: the verbs sniffer has no fanout (use --threads 1)", s->h[i].name);
+		return -1;
+	}
 	fd = pcap_fileno(s->h[i].pc);
 	/* the first member asks the kernel for an id no other group has */
 	v = *group ? (int)(*group | PACKET_FANOUT_CBPF << 16)

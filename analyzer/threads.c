@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "engmerge.h"
 #include "threads.h"
+#include "vsniff.h"
 
 #define RING_BYTES (8u << 20)         /* per replay thread; a record is at most 32 B + snaplen */
 #define PUBLISH_EVERY 64              /* records between handing a ring's new end over */
@@ -502,6 +503,9 @@ unsigned workers_default(const struct source_cfg *cfg)
 		return 1;
 	for (unsigned i = 0; i < cfg->nifaces; i++) {
 		unsigned q = rx_queues(cfg->ifaces[i]);
+
+		if (vsniff_is_rdma(cfg->ifaces[i]))
+			return 1;   /* -i mlx5_0: the verbs sniffer has no fanout */
 
 		if (q && q < n)
 			n = q;

@@ -130,6 +130,22 @@ replay vmb 1 --device all -b -n 1 -d 0.05 > "$T/vmb.txt" 2>&1
 check "text: QP table header and an RC row" grep -q "LQPN PORT TYPE" "$T/vmb.txt"
 grep -E "^ +[0-9]+ +1 RC " "$T/vmb.txt" | head -3 | sed 's/^/     /'
 
+# one QP, one row: the recorded QP 17 (no CM ID) joins lab/roce_rping.pcap's QP 17 flows, with
+# one analysis thread and with two (the snapshot joins the threads' merged flows)
+for th in 1 2; do
+	ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$TV/1 "$R" -r "$repo/captures/lab/roce_rping.pcap" --device rxe0 \
+		--json -d 0.01 --threads $th 2>/dev/null | grep '"devices"' | tail -1 > "$T/join$th.json"
+	python3 - "$T/join$th.json" "$th" <<'PY' || fail "join, --threads $th"
+import json, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+q = {x["lqpn"]: x for x in d["qps"]}
+w = q[17]["wire"]
+good = w["packets_in"] == 24 and w["packets_out"] == 24 and w["flows_in"] == 1 and q[18]["wire"]["flows_in"] == 0
+print(("ok   " if good else "FAIL ") + "join, --threads %s: QP 17's wire %s; QP 18 (CM ID to another port) none" % (sys.argv[2], w))
+sys.exit(0 if good else 1)
+PY
+done
+
 # the terminal view's device screen (key D), on the replayed traffic recording
 if command -v tmux >/dev/null 2>&1; then
 	tmux new-session -d -s "$TS" -x 130 -y 40 "env ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$TV/1:$TV/2 \
