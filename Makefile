@@ -276,7 +276,7 @@ bench-lab: all
 
 # Each boots the lab if it is down (and takes it down again) and skips
 # without ../shared/softroce-lab or root; fragments may append to the list.
-INTEROP_SCRIPTS += tests/interop.sh tests/interop_flow.sh tests/interop_gen.sh tests/conform.sh
+INTEROP_SCRIPTS += tests/interop.sh tests/interop_flow.sh tests/interop_gen.sh tests/conform.sh tests/interop_iwarp.sh
 interop: all
 	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; BUILD=$(BUILD) $$s; done
 

@@ -50,6 +50,24 @@ static void on_send(void *ctx, struct iw *w, uint8_t op, const uint8_t *data, ui
 	iw_post_recv(w, r->rq, sizeof(r->rq));
 }
 
+/* Round k's start buffer as rping's client makes it: a text line ending in
+ * NUL, because rping's server writes back strlen() + 1 bytes of what it
+ * read. */
+static void fill(uint8_t *b, uint32_t size, uint64_t k)
+{
+	int n;
+	char c = (char)('A' + k % 58);
+
+	if (!size)
+		return;
+	n = snprintf((char *)b, size, "rocegen-ping-%llu: ", (unsigned long long)k);
+	for (uint32_t i = n < 0 ? 0 : (uint32_t)n; i < size; i++) {
+		b[i] = (uint8_t)c;
+		c = c >= 'z' ? 'A' : (char)(c + 1);
+	}
+	b[size - 1] = 0;
+}
+
 static int info(struct rp *r, uint64_t to, uint32_t stag)
 {
 	uint8_t m[RP_INFO];
@@ -97,7 +115,7 @@ static int rounds(struct rp *r, struct iw_report *rep)
 		return -1;
 	rep->t_start = sess_now();
 	for (uint64_t k = 0; k < r->iters && !gen_stop; k++) {
-		sess_fill(r->start, r->size, (uint32_t)k);
+		fill(r->start, r->size, k);
 		memset(r->sink, 0, r->size);
 		if (info(r, START_TO, START_STAG) || sends_reach(r, 2 * k + 1) ||
 		    info(r, SINK_TO, SINK_STAG) || sends_reach(r, 2 * k + 2))
@@ -125,6 +143,11 @@ int iw_rping_client(struct gen_opts *o)
 	if (o->port < 0)
 		o->port = RP_PORT;
 	r.size = o->have_size ? (uint32_t)o->size : 64;
+	/* what rping's rdma_cm asks for (responder_resources, initiator_depth 1) */
+	if (o->ird < 0)
+		o->ird = 1;
+	if (o->ord < 0)
+		o->ord = 1;
 	r.iters = o->have_iters ? o->iters : 10;
 	if (iw_init(&r.w, o, 0))
 		return 2;
