@@ -76,12 +76,12 @@ if d["completed"] != d["iters"]: bad.append("%d of %d rounds" % (d["completed"],
 if d["data"]["mismatches"]: bad.append("%d rounds with data that differs" % d["data"]["mismatches"])
 if d["term_rx"] or d["term_tx"]: bad.append("Terminate %s / %s" % (d["term_rx"], d["term_tx"]))
 print("%s %d rounds, MPA rev %d crc %s rtr %s IRD %d ORD %d, FPDUs %d/%d, reads served %d%s" % (
-    "FAIL" if bad else "ok  ", d["completed"], m["rev"], m["crc"], m["rtr"], m["ird"], m["ord"],
+    "FAIL" if bad else "ok", d["completed"], m["rev"], m["crc"], m["rtr"], m["ird"], m["ord"],
     d["fpdu"]["tx"], d["fpdu"]["rx"], d["fpdu"]["reads_served"], (": " + "; ".join(bad)) if bad else ""))
 EOF
 )
 	case $res in
-	ok*) [ "$crc" = 0 ] && [ "$grc" = 0 ] || res="FAIL exit: rocegen $crc rping $grc; ${res#ok  }" ;;
+	ok*) [ "$crc" = 0 ] && [ "$grc" = 0 ] || res="FAIL exit: rocegen $crc rping $grc; ${res#ok }" ;;
 	esac
 	echo "${res%% *} rping server ($mode) / rocegen client $args: ${res#* }"
 	case $res in
