@@ -6,8 +6,10 @@
 # 10.99.0.1): rping's server (`rping -s -v`) in the lab's siw mode (MPA
 # rev 2, no CRC, no RTR) and siw-crc mode (siw built with CRC required and
 # peer-to-peer: rocegen offers a zero-length WRITE or READ as the RTR and
-# asks for CRC).  Each case: rocegen exits 0, every round completed, the data
-# rping wrote back equals what it read, no Terminate either way; rping exits 0.
+# asks for CRC); and `rocegen server --transport iwarp --oob cm --app rping`
+# against the guest's `rping -c -v` in both modes.  Each case: rocegen exits
+# 0, every round completed, the data rping wrote back equals what it read (or
+# rping -v verified what rocegen wrote), no Terminate either way; rping exits 0.
 #
 # Skips (exit 0) without ../shared/softroce-lab/lab or root.  Holds
 # /tmp/softroce-lab.lock while it uses the lab.  If the lab is already up it
@@ -90,8 +92,55 @@ EOF
 	esac
 }
 
+# server_case NAME MODE "ROCEGEN ARGS": rocegen server, the guest's `rping -c -v`
+server_case() {
+	local name=$1 mode=$2 args=$3 src grc spid i res
+	"$L" up --mode "$mode" >/dev/null || { echo "FAIL $name: lab up --mode $mode"; fails=$((fails + 1)); return; }
+	# shellcheck disable=SC2086
+	"$L" host -- timeout 90 "$G" server --transport iwarp --oob cm --app rping --size 200 --iters 5 \
+		--timeout 40 --json $args >"$T/$name.json" 2>"$T/$name.err" &
+	spid=$!
+	for i in $(seq 300); do
+		grep -q "server: ready" "$T/$name.err" 2>/dev/null && break
+		sleep 0.05
+	done
+	"$L" exec --timeout 60 vma -- "rping -c -a ${LAB_HOST_IP:-10.99.0.254} -C 5 -S 200 -v" >"$T/$name.guest" 2>&1
+	grc=$?
+	wait "$spid"
+	src=$?
+	res=$(python3 - "$T/$name.json" "$T/$name.guest" <<'EOF'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("FAIL no report (%s)" % e); sys.exit(0)
+g = open(sys.argv[2], errors="replace").read()
+m = d["mpa"]
+bad = []
+if not d["ok"]: bad.append("not ok: " + d["why"])
+if d["completed"] != 5: bad.append("%d of 5 rounds" % d["completed"])
+if g.count("ping data: rdma-ping-") != 5: bad.append("rping -v printed %d verified rounds" % g.count("ping data: rdma-ping-"))
+if "mismatch" in g: bad.append("rping: data mismatch")
+if d["term_rx"] or d["term_tx"]: bad.append("Terminate %s / %s" % (d["term_rx"], d["term_tx"]))
+print("%s %d rounds, MPA rev %d crc %s rtr %s IRD %d ORD %d, FPDUs %d/%d%s" % (
+    "FAIL" if bad else "ok", d["completed"], m["rev"], m["crc"], m["rtr"], m["ird"], m["ord"],
+    d["fpdu"]["tx"], d["fpdu"]["rx"], (": " + "; ".join(bad)) if bad else ""))
+EOF
+)
+	case $res in
+	ok*) [ "$src" = 0 ] && [ "$grc" = 0 ] || res="FAIL exit: rocegen $src rping $grc; ${res#ok }" ;;
+	esac
+	echo "${res%% *} rping client ($mode) / rocegen server $args: ${res#* }"
+	case $res in
+	ok*) ;;
+	*) fails=$((fails + 1)); tail -4 "$T/$name.guest" | sed 's/^/     rping: /' ;;
+	esac
+}
+
 rping_case siw siw ""
+server_case siw-server siw ""
 rping_case siw-crc siw-crc "--crc --rtr write,read"
+server_case siw-crc-server siw-crc ""
 "$L" up --mode siw >/dev/null 2>&1 || true
 
 echo "interop_iwarp: $fails failed"
