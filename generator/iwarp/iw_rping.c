@@ -15,6 +15,7 @@
  *
  * and the client checks sink == start (what `rping -v` checks).
  */
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -113,6 +114,12 @@ static int rounds(struct rp *r, struct iw_report *rep)
 		return -1;
 	if (iw_connect(w, NULL, 0))
 		return -1;
+	/* siw (6.1 siw_accept) sends its MPA reply before it hands the socket
+	 * to the QP; without an RTR nothing tells when that is done, and a
+	 * SEND that arrives first was seen to leave siw's Read Request unsent.
+	 * Give it a moment, as a kernel initiator's own path does. */
+	if (!w->p2p)
+		poll(NULL, 0, 100);
 	rep->t_start = sess_now();
 	for (uint64_t k = 0; k < r->iters && !gen_stop; k++) {
 		fill(r->start, r->size, k);
