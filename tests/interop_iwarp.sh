@@ -17,7 +17,7 @@
 # down at the end.
 set -u
 BUILD=${BUILD:-build}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 root=$(pwd)
 case $BUILD in
 /*) ;;
@@ -94,13 +94,13 @@ EOF
 
 # server_case NAME MODE "ROCEGEN ARGS": rocegen server, the guest's `rping -c -v`
 server_case() {
-	local name=$1 mode=$2 args=$3 src grc spid i res
+	local name=$1 mode=$2 args=$3 src grc spid res
 	"$L" up --mode "$mode" >/dev/null || { echo "FAIL $name: lab up --mode $mode"; fails=$((fails + 1)); return; }
 	# shellcheck disable=SC2086
 	"$L" host -- timeout 90 "$G" server --transport iwarp --oob cm --app rping --size 200 --iters 5 \
 		--timeout 40 --json $args >"$T/$name.json" 2>"$T/$name.err" &
 	spid=$!
-	for i in $(seq 300); do
+	for _ in $(seq 300); do
 		grep -q "server: ready" "$T/$name.err" 2>/dev/null && break
 		sleep 0.05
 	done

@@ -86,13 +86,13 @@ ip -n "$NSB" link set "$VB" up
 # pair NAME "SERVER ARGS" "CLIENT ARGS": server in B, client in A; sets
 # crc/src (exit statuses) and leaves $T/NAME.{c,s}.{json,err}
 pair() {
-	local name=$1 sargs=$2 cargs=$3 i
+	local name=$1 sargs=$2 cargs=$3
 	rm -f "$T/$name".*
 	# shellcheck disable=SC2086
 	ip netns exec "$NSB" "$GEN" server --transport iwarp --src "$B" --timeout 30 --json $sargs \
 		>"$T/$name.s.json" 2>"$T/$name.s.err" &
 	SPID=$!
-	for i in $(seq 250); do
+	for _ in $(seq 250); do
 		grep -q "server: ready" "$T/$name.s.err" 2>/dev/null && break
 		kill -0 "$SPID" 2>/dev/null || break
 		sleep 0.02
