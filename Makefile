@@ -291,6 +291,7 @@ bench-lab: all
 INTEROP_SCRIPTS += tests/interop.sh tests/interop_flow.sh tests/interop_gen.sh tests/conform.sh
 INTEROP_SCRIPTS += tests/interop_device.sh
 INTEROP_SCRIPTS += tests/stress_lab.sh
+INTEROP_SCRIPTS += tests/interop_iwarp.sh
 interop: all
 	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; BUILD=$(BUILD) $$s; done
 

@@ -14,7 +14,9 @@
 #      data checked (SEND: CRC-32 of what the client sent == the server's of
 #      what it received; WRITE: the client's expected region == the
 #      server's region; READ: every byte against the known pattern), the
-#      negotiation as asked (CRC, markers each way, revision, RTR);
+#      negotiation as asked (CRC, markers each way, revision, RTR); and
+#      rping's protocol (--oob cm --app rping) both ways, the data rping's
+#      server wrote back equal to what its client sent;
 #   b. MPA reject (--reject; --no-crc against a request with C);
 #   c. faults (the client spoils one message, the server answers):
 #        bad-crc    LLP (2) MPA error (0) CRC error (2)
@@ -84,13 +86,13 @@ ip -n "$NSB" link set "$VB" up
 # pair NAME "SERVER ARGS" "CLIENT ARGS": server in B, client in A; sets
 # crc/src (exit statuses) and leaves $T/NAME.{c,s}.{json,err}
 pair() {
-	local name=$1 sargs=$2 cargs=$3 i
+	local name=$1 sargs=$2 cargs=$3
 	rm -f "$T/$name".*
 	# shellcheck disable=SC2086
 	ip netns exec "$NSB" "$GEN" server --transport iwarp --src "$B" --timeout 30 --json $sargs \
 		>"$T/$name.s.json" 2>"$T/$name.s.err" &
 	SPID=$!
-	for i in $(seq 250); do
+	for _ in $(seq 250); do
 		grep -q "server: ready" "$T/$name.s.err" 2>/dev/null && break
 		kill -0 "$SPID" 2>/dev/null || break
 		sleep 0.02
@@ -230,6 +232,8 @@ done
 run "write-rtr-write" "--op write $S" "--op write $S --rtr write --crc" good crc rtr "mpa=2,1,0,0,write"
 run "read-rtr-read" "--op read $S --rtr read,send" "--op read $S --rtr write,read" good reads rtr "mpa=2,0,0,0,read"
 run "send-rtr-send" "--op send $S" "--op send $S --rtr send" good crc sends rtr "mpa=2,0,0,0,send"
+run "rping" "--oob cm --app rping --size 200 --iters 5" "--oob cm --app rping --size 200 --iters 5 --rtr write --crc" \
+	good crc "mpa=2,1,0,0,write" rtr
 run "send-rev1" "--op send $S --rev 1" "--op send $S --crc" good crc sends "mpa=1,1,0,0,none"
 
 # ---- b. MPA reject ------------------------------------------------------------------

@@ -170,6 +170,7 @@ void iw_report_print(const struct iw_report *r, int json);
 
 int iw_client_main(struct gen_opts *o);
 int iw_rping_client(struct gen_opts *o);   /* iw_rping.c */
+int iw_rping_server(struct gen_opts *o);
 int iw_server_main(struct gen_opts *o);
 
 #endif /* ROCEGEN_IW_H */

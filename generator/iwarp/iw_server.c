@@ -82,6 +82,8 @@ int iw_server_main(struct gen_opts *o)
 	uint64_t slots;
 	int rc;
 
+	if (o->oob && !strcmp(o->oob, "cm") && (!o->app || !strcmp(o->app, "rping")))
+		return iw_rping_server(o);
 	memset(&v, 0, sizeof(v));
 	v.o = o;
 	v.size = o->have_size ? (uint32_t)o->size : 65536;
