@@ -92,7 +92,8 @@ static void usage(FILE *f)
 		"      --rtt-memory KiB   cap for outstanding requests and RTT histograms (default 262144)\n"
 		"      --threads N        analyse on N threads, each with its own flow table (live: a\n"
 		"                         fanout group per interface; default: CPUs, at most the\n"
-		"                         interface's receive queues; replay: 1); with -b or --json\n"
+		"                         interface's receive queues; replay: 1); not with the\n"
+		"                         terminal view, --packets or -w\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          print the version\n");
 }
@@ -192,6 +193,7 @@ struct run {
 	int progress_shown;
 	struct devmon *dev;          /* --device, or NULL */
 	struct workers *wk;          /* --threads N > 1 (threads.h), or NULL */
+	struct source *watch;        /* live with threads and --prometheus: its poll loop */
 };
 
 /* ---- --threads: the engine the views read ---------------------------------- */
@@ -215,13 +217,13 @@ static void run_release(struct run *r)
 }
 
 /* --threads N: 0 when N threads go with the rest of the command line (n
- * becomes 1 where they do not: the terminal view, --packets, -w,
- * --prometheus), else the exit code of a usage error. */
+ * becomes 1 where they do not: the terminal view, --packets, -w), else the
+ * exit code of a usage error. */
 static int threads_check(unsigned *n, int given, const struct source_cfg *scfg, int tui, int packets,
-			 const char *wfile, const char *prom)
+			 const char *wfile)
 {
 	const char *why = tui ? "the terminal view (use -b or --json)" : packets ? "--packets" :
-			  wfile ? "-w" : prom ? "--prometheus" : NULL;
+			  wfile ? "-w" : NULL;
 
 	if (!given)
 		*n = workers_default(scfg);
@@ -235,13 +237,47 @@ static int threads_check(unsigned *n, int given, const struct source_cfg *scfg, 
 	return 0;
 }
 
+/* --prometheus with threads: each scrape reads the merged view. */
+static const struct engine *pe_view(void *ctx)
+{
+	return workers_view(ctx);
+}
+
+static void pe_release(void *ctx)
+{
+	workers_release(ctx);
+}
+
+static void pe_stats(void *ctx, unsigned i, struct source_stats *st)
+{
+	workers_stats(ctx, i, st);
+}
+
+/* Serves --prometheus: live with threads from a poll loop of this thread's
+ * own (the capture threads' would hold their engines). */
+static int prom_serve(struct prom *prom, struct run *r, struct source *src, int live)
+{
+	static struct prom_engines pe;
+
+	if (!r->wk)
+		return prom_attach(prom, src, &r->eng);
+	pe = (struct prom_engines){ pe_view, pe_release, pe_stats, src, r->wk };
+	prom_engines(prom, &pe);
+	if (live && !(r->watch = source_open_watcher(source_name(src))))
+		return -1;
+	return prom_attach(prom, live ? r->watch : src, NULL);
+}
+
 /* Live with threads: the capture threads count; this one takes snapshots. */
 static int live_threads_loop(struct run *r, struct source *src, int (*snap)(struct run *, struct source *, uint64_t))
 {
 	struct timespec ts = { 0, 20000000 };
 
 	while (!stop && !workers_done(r->wk)) {
-		nanosleep(&ts, NULL);
+		if (r->watch)
+			source_wait(r->watch, 20);   /* serves --prometheus */
+		else
+			nanosleep(&ts, NULL);
 		if (snap(r, src, wall_ns()))
 			break;
 	}
@@ -840,7 +876,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rocetop: --linger needs --prometheus (see --help)\n");
 		return 2;
 	}
-	if ((c = threads_check(&nthreads, nthreads > 0, &scfg, tui, packets, wfile, prom_addr)) != 0)
+	if ((c = threads_check(&nthreads, nthreads > 0, &scfg, tui, packets, wfile)) != 0)
 		return c;
 	if (nthreads > 1 && iface)
 		scfg.count = 0;        /* the threads count -c together */
@@ -858,7 +894,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (prom_addr && (!(prom = prom_open(prom_addr, prom_max, err, sizeof err)) ||
-			  prom_attach(prom, src, &run.eng) < 0)) {
+			  prom_serve(prom, &run, src, iface != NULL) < 0)) {
 		fprintf(stderr, "rocetop: %s\n", err);
 		source_close(src);
 		return 1;
@@ -1016,6 +1052,7 @@ int main(int argc, char **argv)
 		engine_free(&run.eng);
 	workers_free(run.wk);
 	prom_close(prom);
+	source_close(run.watch);
 	source_close(src);
 	devmon_close(dev);
 	return rc;
