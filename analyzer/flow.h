@@ -125,6 +125,7 @@ struct engine_cfg {
 	uint64_t link_bps;        /* default 100 Gb/s */
 	int check_icrc;           /* default 1 */
 	uint64_t rtt_mem;         /* RTT table + histograms cap, bytes (0: rtt.h's default) */
+	uint32_t pair_slots;      /* pairing cache slots, rounded up to a power of 2 (0: 65,536) */
 };
 
 /* Capture-wide totals (also those of the listing's closing lines). */
@@ -168,6 +169,7 @@ struct engine {
 	struct port *ports;
 	uint32_t nports;
 	uint32_t (*pair_cache)[2];/* tag, flow index + 1 */
+	uint32_t pair_mask;       /* its slots - 1 */
 	struct roce_seq_anom *spare;
 	struct roce_rtt *rtt;     /* outstanding requests and RTT histograms of all flows */
 	struct roce_seq_anom **anom_free;

@@ -58,6 +58,7 @@ static void usage(FILE *f)
 		"                         alone or beside -i/-r\n"
 		"      --qp-interval SECONDS  how often to dump the QP table (default: -d)\n"
 		"      --device-all-counters  rates of every counter, not only those that moved\n"
+		"      --prometheus-node-names  the device's port metrics under node_exporter's names too\n"
 		"  -B, --buffer-size KiB  kernel capture buffer per interface (default 32768)\n"
 		"      --buffer-frames N  ... or larger, to hold N frames of the interface's MTU\n"
 		"                         (up to the snaplen; default 8192)\n"
@@ -83,6 +84,8 @@ static void usage(FILE *f)
 		"      --iwarp-port PORT  treat TCP PORT as carrying iWARP FPDUs\n"
 		"      --vxlan-port PORT  also decapsulate VXLAN on UDP PORT (4789 and 8472 always)\n"
 		"      --no-decap         do not decapsulate mirror copies (ERSPAN, GRE-TEB, VXLAN)\n"
+		"      --time host|mirror frame times from the capture host (default) or from the\n"
+		"                         ERSPAN III hardware timestamps, anchored on the host time\n"
 		"      --pmtu BYTES       path MTU for READ accounting until the capture tells\n"
 		"                         (256..4096, default 1024)\n"
 		"      --link-speed SPEED link speed for PFC pause time (100G, 25G, 10000M; default 100G)\n"
@@ -402,18 +405,6 @@ static void dev_prom(FILE *f, const void *ctx)
 	devmon_prom(f, m);
 }
 
-/* -i NAME where NAME is an RDMA device (rxe0, mlx5_0) and no netdev. */
-static int rdma_not_netdev(const char *name)
-{
-	char path[512];
-	struct stat st;
-
-	if (if_nametoindex(name) || strchr(name, '/'))
-		return 0;
-	snprintf(path, sizeof path, "%s/class/infiniband/%s", sysfs_root(), name);
-	return stat(path, &st) == 0;
-}
-
 /* Sleeps until t (wall clock) or a signal. */
 static void sleep_until(uint64_t t)
 {
@@ -537,7 +528,20 @@ struct feed {
 	struct source *src;
 	const struct roce_cfg *cfg;
 	struct engine *eng;
+	struct roce_mirror_clock *mclock;
 };
+
+/* --time mirror: the frame's time by its ERSPAN III clock, when it has one. */
+static void mirror_time(struct roce_mirror_clock *mc, int nsec, struct source_frame *fr, const struct roce_pkt *p)
+{
+	uint64_t t;
+
+	if (!mc || !roce_mirror_time(mc, p, fr->ts_ns, &t))
+		return;
+	fr->ts_ns = t;
+	fr->hdr.ts.tv_sec = (time_t)(t / 1000000000ull);
+	fr->hdr.ts.tv_usec = (suseconds_t)(nsec ? t % 1000000000ull : t % 1000000000ull / 1000);
+}
 
 static int feed(void *ctx, unsigned max)
 {
@@ -548,6 +552,7 @@ static int feed(void *ctx, unsigned max)
 
 	for (unsigned i = 0; i < max && (c = source_next(fd->src, &fr)) == SOURCE_FRAME; i++) {
 		roce_decode(&p, fd->cfg, fr.linktype, fr.data, fr.caplen, fr.len);
+		mirror_time(fd->mclock, source_nsec(fd->src), &fr, &p);
 		engine_packet(fd->eng, &p, fr.ts_ns, fr.caplen, fr.len);
 	}
 	return c;
@@ -575,7 +580,8 @@ int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
 	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
-	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_TOP, OPT_THREADS };
+	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_DEVNODE, OPT_TOP,
+	       OPT_THREADS, OPT_TIME };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -590,6 +596,7 @@ int main(int argc, char **argv)
 		{ "iwarp-port", required_argument, NULL, OPT_IWARP },
 		{ "vxlan-port", required_argument, NULL, OPT_VXLAN },
 		{ "no-decap", no_argument, NULL, OPT_NODECAP },
+		{ "time", required_argument, NULL, OPT_TIME },
 		{ "pmtu", required_argument, NULL, OPT_PMTU },
 		{ "link-speed", required_argument, NULL, OPT_SPEED },
 		{ "max-flows", required_argument, NULL, OPT_MAXFLOWS },
@@ -609,6 +616,7 @@ int main(int argc, char **argv)
 		{ "qp-interval", required_argument, NULL, OPT_QPINT },
 		{ "device-all-counters", no_argument, NULL, OPT_DEVALL },
 		{ "threads", required_argument, NULL, OPT_THREADS },
+		{ "prometheus-node-names", no_argument, NULL, OPT_DEVNODE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -637,6 +645,8 @@ int main(int argc, char **argv)
 	struct devmon_cfg dcfg = { .qp_interval = -1 };
 	unsigned nthreads = 0;        /* --threads; 0: workers_default() */
 	static struct devmon *dev;
+	static struct roce_mirror_clock mclock_mem;
+	struct roce_mirror_clock *mclock = NULL;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:r:i:c:d:n:bB:s:w:Z:hV", opts, NULL)) != -1) {
@@ -711,6 +721,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_DEVALL: dcfg.all_counters = 1; break;
+		case OPT_DEVNODE: dcfg.node_names = 1; break;
 		case OPT_TOP:
 			if (parse_u64(optarg, 1, 100000000, &v64)) {
 				fprintf(stderr, "rocetop: bad --top '%s' (a number of flows, 1 or more)\n", optarg);
@@ -756,6 +767,13 @@ int main(int argc, char **argv)
 			break;
 		case OPT_NOLEGACY: cfg.no_legacy_port = 1; break;
 		case OPT_NODECAP: cfg.no_decap = 1; break;
+		case OPT_TIME:
+			if (strcmp(optarg, "host") && strcmp(optarg, "mirror")) {
+				fprintf(stderr, "rocetop: bad --time '%s' (host or mirror)\n", optarg);
+				return 2;
+			}
+			mclock = strcmp(optarg, "mirror") ? NULL : &mclock_mem;
+			break;
 		case OPT_PMTU:
 			if (parse_u64(optarg, 256, 4096, &v64) || !roce_seq_mtu_code((uint32_t)v64)) {
 				fprintf(stderr, "rocetop: bad --pmtu '%s' (256, 512, 1024, 2048 or 4096)\n", optarg);
@@ -845,14 +863,7 @@ int main(int argc, char **argv)
 	}
 	if (!file && !iface)
 		return device_only(dev, json, delay, iterations, user, prom_addr, prom_max);
-	for (unsigned i = 0; i < scfg.nifaces; i++)
-		if (rdma_not_netdev(scfg.ifaces[i])) {
-			fprintf(stderr, "rocetop: %s is an RDMA device, not a network interface: this build cannot "
-				"capture through it (offloaded RoCE never reaches a netdev); use --device %s for what "
-				"the NIC itself counts, or -i with its netdev\n", scfg.ifaces[i], scfg.ifaces[i]);
-			devmon_close(dev);
-			return 1;
-		}
+	/* -i RDMA_DEVICE (mlx5_0) captures through the verbs sniffer (source.c, vsniff.c) */
 	if (packets && (batch || iterations > 0)) {
 		fprintf(stderr, "rocetop: -b and -n go with the flow analysis, not with --packets\n");
 		return 2;
@@ -926,6 +937,7 @@ int main(int argc, char **argv)
 		if (dev) {
 			run.dev = dev;
 			run.ctx.devices = dev;
+			dev->wire = &run.eng;   /* one QP, one row: the device's QPs joined with the flows */
 			run.ctx.devices_text = dev_text;
 			run.ctx.devices_json = dev_json;
 			devmon_poll(dev, wall_ns());
@@ -952,7 +964,7 @@ int main(int argc, char **argv)
 	}
 
 	if (tui) {
-		struct feed fd = { src, &cfg, &run.eng };
+		struct feed fd = { src, &cfg, &run.eng, mclock };
 		struct tui_cfg tc = { .eng = &run.eng, .ecfg = &ecfg, .src = src, .feed = feed, .feed_ctx = &fd,
 				      .prom_addr = prom ? prom_address(prom) : NULL, .interval = have_delay ? delay : 1,
 				      .version = ROCETOP_VERSION, .dev = dev };
@@ -996,10 +1008,14 @@ int main(int argc, char **argv)
 			break;
 		}
 		no++;
-		if (!run.wk)
+		/* with workers, frames are decoded on their threads; --time mirror
+		 * needs the decoded frame here, before it is handed over */
+		if (!run.wk || mclock || packets) {
 			roce_decode(&p, &cfg, fr.linktype, fr.data, fr.caplen, fr.len);
+			mirror_time(mclock, source_nsec(src), &fr, &p);
+		}
 		if (packets) {
-			listing_frame(&lst, no, &fr.hdr.ts, &p, fr.caplen, fr.len);
+			listing_frame(&lst, fr.no, &fr.hdr.ts, &p, fr.caplen, fr.len);
 			continue;
 		}
 		ts = fr.ts_ns;

@@ -61,7 +61,7 @@ struct source_frame {
 	struct pcap_pkthdr hdr;        /* hdr.ts in the source's precision (source_nsec()) */
 	int linktype;
 	unsigned iface;                /* index into cfg.ifaces (0 for a file) */
-	uint64_t no;                   /* frame number from 1 */
+	uint64_t no;                   /* from 1: a file's own frame number (filtered or not); live, delivered */
 };
 
 struct source;
