@@ -220,13 +220,14 @@ static void run_release(struct run *r)
 }
 
 /* --threads N: 0 when N threads go with the rest of the command line (n
- * becomes 1 where they do not: the terminal view, --packets, -w), else the
- * exit code of a usage error. */
+ * becomes 1 where they do not: the terminal view, --packets, -w, live
+ * --time mirror), else the exit code of a usage error. */
 static int threads_check(unsigned *n, int given, const struct source_cfg *scfg, int tui, int packets,
-			 const char *wfile)
+			 const char *wfile, int live_mirror_time)
 {
+	/* live --time mirror: one mirror clock, on one thread */
 	const char *why = tui ? "the terminal view (use -b or --json)" : packets ? "--packets" :
-			  wfile ? "-w" : NULL;
+			  wfile ? "-w" : live_mirror_time ? "live --time mirror" : NULL;
 
 	if (!given)
 		*n = workers_default(scfg);
@@ -887,7 +888,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rocetop: --linger needs --prometheus (see --help)\n");
 		return 2;
 	}
-	if ((c = threads_check(&nthreads, nthreads > 0, &scfg, tui, packets, wfile)) != 0)
+	if ((c = threads_check(&nthreads, nthreads > 0, &scfg, tui, packets, wfile, mclock && iface)) != 0)
 		return c;
 	if (nthreads > 1 && iface)
 		scfg.count = 0;        /* the threads count -c together */
