@@ -110,7 +110,8 @@ void args_usage(FILE *f)
 		"      --rtt-memory KiB   cap for outstanding requests and RTT histograms (default 262144)\n"
 		"      --threads N        analyse on N threads, each with its own flow table (live: a\n"
 		"                         fanout group per interface; default: CPUs, at most the\n"
-		"                         interface's receive queues; replay: 1); with -b or --json\n"
+		"                         interface's receive queues; replay: 1); not with the\n"
+		"                         terminal view, --packets or -w\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          print the version\n");
 }
@@ -444,12 +445,13 @@ int args_parse(struct args *a, int argc, char **argv)
 }
 
 /* --threads N: N threads go with the rest of the command line (N becomes
- * 1 where they do not: the terminal view, --packets, -w, --prometheus);
+ * 1 where they do not: the terminal view, --packets, -w, live --time
+ * mirror: one mirror clock, on one thread);
  * -1, else the exit code of a usage error. */
 static int threads_check(struct args *a)
 {
 	const char *why = a->tui ? "the terminal view (use -b or --json)" : a->packets ? "--packets" :
-			  a->wfile ? "-w" : a->prom_addr ? "--prometheus" : NULL;
+			  a->wfile ? "-w" : a->mirror_time && a->iface ? "live --time mirror" : NULL;
 	int given = a->nthreads > 0;
 
 	if (!given)

@@ -69,6 +69,7 @@ struct run {
 	int progress_shown;
 	struct devmon *dev;          /* --device, or NULL */
 	struct workers *wk;          /* --threads N > 1 (threads.h), or NULL */
+	struct source *watch;        /* live with threads and --prometheus: its poll loop */
 };
 
 /* ---- --threads: the engine the views read ---------------------------------- */
@@ -91,13 +92,47 @@ static void run_release(struct run *r)
 		workers_release(r->wk);
 }
 
+/* --prometheus with threads: each scrape reads the merged view. */
+static const struct engine *pe_view(void *ctx)
+{
+	return workers_view(ctx);
+}
+
+static void pe_release(void *ctx)
+{
+	workers_release(ctx);
+}
+
+static void pe_stats(void *ctx, unsigned i, struct source_stats *st)
+{
+	workers_stats(ctx, i, st);
+}
+
+/* Serves --prometheus: live with threads from a poll loop of this thread's
+ * own (the capture threads' would hold their engines). */
+static int prom_serve(struct prom *prom, struct run *r, struct source *src, int live)
+{
+	static struct prom_engines pe;
+
+	if (!r->wk)
+		return prom_attach(prom, src, &r->eng);
+	pe = (struct prom_engines){ pe_view, pe_release, pe_stats, src, r->wk };
+	prom_engines(prom, &pe);
+	if (live && !(r->watch = source_open_watcher(source_name(src))))
+		return -1;
+	return prom_attach(prom, live ? r->watch : src, NULL);
+}
+
 /* Live with threads: the capture threads count; this one takes snapshots. */
 static int live_threads_loop(struct run *r, struct source *src, int (*snap)(struct run *, struct source *, uint64_t))
 {
 	struct timespec ts = { 0, 20000000 };
 
 	while (!stop && !workers_done(r->wk)) {
-		nanosleep(&ts, NULL);
+		if (r->watch)
+			source_wait(r->watch, 20);   /* serves --prometheus */
+		else
+			nanosleep(&ts, NULL);
 		if (snap(r, src, wall_ns()))
 			break;
 	}
@@ -418,6 +453,8 @@ static void app_close(struct app *x)
 		engine_free(&x->run.eng);
 	workers_free(x->run.wk);
 	prom_close(x->prom);
+	if (x->run.watch)
+		source_close(x->run.watch);
 	if (x->src)
 		source_close(x->src);
 	devmon_close(x->dev);
@@ -468,7 +505,7 @@ static int open_capture(struct app *x)
 	     (a->iface && workers_add_live(x->run.wk, x->src, &a->scfg, x->err, sizeof x->err) < 0)))
 		return fail(x, x->run.wk ? x->err : "out of memory");
 	if (a->prom_addr && (!(x->prom = prom_open(a->prom_addr, a->prom_max, x->err, sizeof x->err)) ||
-			     prom_attach(x->prom, x->src, &x->run.eng) < 0))
+			     prom_serve(x->prom, &x->run, x->src, a->iface != NULL) < 0))
 		return fail(x, x->err);
 	/* as tcpdump: privileges go once the capture is open, before -w opens its file;
 	 * with every descriptor open, no capability is needed to parse what comes */

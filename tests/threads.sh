@@ -9,8 +9,9 @@
 # made here that puts seven lab captures (RC with loss, RNR, CM, iWARP) on
 # seven address pairs, interleaved (IPv4 checksums and ICRCs made again):
 # the --json summaries (and -d snapshots) of --threads 2 and 3 equal
-# --threads 1's, but for the RTT state's memory figures; the mixed capture
-# really is split (every thread counts frames: "threads").
+# --threads 1's, but for the RTT state's memory figures, and so do their
+# --prometheus /metrics; the mixed capture really is split (every thread
+# counts frames: "threads").
 # Live (root): that capture sent by tcpreplay into a veth pair in network
 # namespaces made here; rocetop --threads 1 and --threads 2 capture it side
 # by side (-c: every frame), and their summaries are equal but for the
@@ -159,6 +160,29 @@ done
 paired=$(tail -n 1 "$T/m2.json" | python3 -c 'import json,sys; c=json.load(sys.stdin)["connections"]; print(c["paired"], c["unpaired_request_flows"])')
 [ "$paired" = "8 0" ] && ok "replay: both directions of each connection met (8 paired, 0 unpaired)" ||
 	fail "replay: pairing" "paired, unpaired: $paired"
+
+# GET /metrics after the replay (--linger): the same text from both
+cat >"$T/scrape.py" <<'EOF'
+import sys, time, urllib.request
+for _ in range(300):
+    try:
+        sys.stdout.write(urllib.request.urlopen("http://" + sys.argv[1] + "/metrics", timeout=5).read().decode())
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.1)
+sys.exit("no answer on " + sys.argv[1])
+EOF
+port=$((20000 + $$ % 20000))
+for t in 1 2; do
+	"$R" -r "$MIX" --json --threads $t --prometheus "127.0.0.1:$((port + t))" --linger >/dev/null 2>"$T/p$t.err" &
+	PIDS="$PIDS $!"
+	python3 "$T/scrape.py" "127.0.0.1:$((port + t))" >"$T/p$t.txt" 2>>"$T/p$t.err"
+done
+for p in $PIDS; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+PIDS=""
+grep -q "^rocetop_frames_total $frames\$" "$T/p2.txt" && cmp -s "$T/p1.txt" "$T/p2.txt" &&
+	ok "--prometheus: /metrics of --threads 2 equals --threads 1's ($(wc -l <"$T/p1.txt") lines)" ||
+	fail "--prometheus with --threads 2" "$(diff "$T/p1.txt" "$T/p2.txt" | head -n 5)" "$(cat "$T/p1.err" "$T/p2.err")"
 
 "$R" -r "$MIX" --packets --threads 2 >/dev/null 2>"$T/err"
 [ $? = 2 ] && ok "--threads 2 with --packets: usage error" || fail "--threads with --packets" "$(cat "$T/err")"

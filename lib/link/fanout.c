@@ -32,6 +32,11 @@
 #define K2 0x2c1b3c6du
 #define K3 0x9e3779b1u
 
+static uint32_t g(uint32_t p)
+{
+	return (p ^ p >> 15) * K2;
+}
+
 /* g() of the n-word address at d */
 static uint32_t addr_hash(const uint8_t *d, unsigned n)
 {
@@ -39,7 +44,7 @@ static uint32_t addr_hash(const uint8_t *d, unsigned n)
 
 	for (unsigned i = 1; i < n; i++)
 		p = p * K1 + rd32(d + 4 * i);
-	return (p ^ p >> 15) * K2;
+	return g(p);
 }
 
 static uint32_t key_mix(uint32_t x)
@@ -101,9 +106,7 @@ uint32_t roce_flow_key(int linktype, const uint8_t *d, uint32_t caplen)
 	case ROCE_LINK_INFINIBAND:
 		if (caplen < 8)
 			return 0;
-		/* LIDs as 32-bit "addresses" */
-		return key_mix(((uint32_t)rd16(d + 2) ^ (uint32_t)rd16(d + 2) >> 15) * K2 +
-			       ((uint32_t)rd16(d + 6) ^ (uint32_t)rd16(d + 6) >> 15) * K2);
+		return key_mix(g(rd16(d + 2)) + g(rd16(d + 6)));   /* DLID, SLID */
 	}
 	return 0;
 }
