@@ -120,5 +120,40 @@ if command -v mergecap >/dev/null && command -v tshark >/dev/null; then
 	fi
 fi
 
+# ---- truncated native IB copies (item 4) -----------------------------------
+# Every IB frame cut to 128 bytes (as a snaplen or a mirror would): the same
+# summary but for the truncated count and ICRC verdicts; byte counts from
+# the LRH PktLen; a truncated frame's ICRC is unchecked, never bad; cut to
+# 40 bytes (inside the GRH of LNH 3 frames) the byte total still holds.
+cut() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+n = int(sys.argv[3])
+e = "<" if d[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+out, off = bytearray(d[:24]), 24
+while off + 16 <= len(d):
+    s, f, cl, wl = struct.unpack(e + "IIII", d[off:off + 16])
+    k = min(cl, n)
+    out += struct.pack(e + "IIII", s, f, k, wl) + d[off + 16:off + 16 + k]
+    off += 16 + cl
+open(sys.argv[2], "wb").write(out)
+PY
+}
+cut "$L/ib_native.pcap" "$T/ib128.pcap" 128
+cut "$L/ib_native.pcap" "$T/ib40.pcap" 40
+TZ=UTC "$R" -r "$T/ib128.pcap" --json | jq -S 'del(.source)' >"$T/ib128.json"
+jq -S 'del(.truncated, .icrc)' "$T/native.json" >"$T/a.json"
+jq -S 'del(.truncated, .icrc)' "$T/ib128.json" >"$T/b.json"
+check "IB cut to 128 bytes: summary as the whole copy's but truncation and ICRC" "" \
+	"$(diff "$T/a.json" "$T/b.json" | head -3 | tr '\n' '|')"
+check "IB cut to 128 bytes: truncated, ICRC good/bad/unchecked" "1 166 1 1" \
+	"$(jq -r '"\(.truncated) \(.icrc.good) \(.icrc.bad) \(.icrc.unchecked)"' "$T/ib128.json")"
+TZ=UTC "$R" -r "$T/ib40.pcap" --packets --json >"$T/ib40pk.json"
+check "IB cut to 40 bytes: no ICRC cut short called bad (the one bad ICRC lost only its VCRC)" "0 8" \
+	"$(jq -rs '"\([.[] | select(."frame.cap_len" < ."frame.len" - 2 and (."roce.icrc.status" == "good" or ."roce.icrc.status" == "bad"))] | length) \([.[] | select(."roce.icrc.status" == "bad") | ."frame.number"] | join(","))"' "$T/ib40pk.json")"
+check "IB cut to 40 bytes: bytes from PktLen" "$(jq .bytes "$T/native.json")" \
+	"$(TZ=UTC "$R" -r "$T/ib40.pcap" --json | jq .bytes)"
+
 echo "link: $oks ok, $fails failed"
 [ "$fails" = 0 ]
