@@ -301,6 +301,8 @@ struct roce_pkt {
 
 	/* CM MAD on QP1 */
 	uint32_t mad_off;
+	/* a MAD of another class (SMP on QP0, SA, PerfMgt, ... on QP1): its header */
+	uint32_t mgmt_off;
 
 	/* TCP / iWARP (issue 3 fills these) */
 	uint32_t tcp_payload_off;

@@ -15,7 +15,10 @@
 #     in both byte orders, ns and µs resolutions, a time offset) are read
 #     whole: each frame listed as in its own file, numbered by its position;
 #     against tshark on an Ethernet + ERF merge; a filter passes no frame of
-#     a link type it means nothing on.
+#     a link type it means nothing on;
+#   - IB copies cut to 128 and 40 bytes (truncation, PktLen byte counts);
+#   - management MADs (tests/mkibmad.py: SMP LID-routed and directed-route
+#     on QP0, SA with RMPP, PerfMgt): headers against tshark on ERF.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -154,6 +157,42 @@ check "IB cut to 40 bytes: no ICRC cut short called bad (the one bad ICRC lost o
 	"$(jq -rs '"\([.[] | select(."frame.cap_len" < ."frame.len" - 2 and (."roce.icrc.status" == "good" or ."roce.icrc.status" == "bad"))] | length) \([.[] | select(."roce.icrc.status" == "bad") | ."frame.number"] | join(","))"' "$T/ib40pk.json")"
 check "IB cut to 40 bytes: bytes from PktLen" "$(jq .bytes "$T/native.json")" \
 	"$(TZ=UTC "$R" -r "$T/ib40.pcap" --json | jq .bytes)"
+
+# ---- management MADs on native IB (SMP LID-routed and directed, SA, PerfMgt) --
+python3 "$here/mkibmad.py" "$T/mad_ib.pcap" ib
+python3 "$here/mkibmad.py" "$T/mad_erf.pcap" erf
+TZ=UTC "$R" -r "$T/mad_ib.pcap" --packets >"$T/mad.txt"
+check "MAD classes, ICRC and VCRC" "SMP good good|SMP-DR good good|SA good good|PerfMgt good good" \
+	"$(sed -n 's/.* MAD \([A-Za-z-]*\) .*icrc \([a-z]*\) vcrc \([a-z]*\).*/\1 \2 \3/p' "$T/mad.txt" | paste -sd '|')"
+check "SMP-DR hop pointer/count, SA RMPP RRespTime:5 Flags:3" "1 2 10 7" \
+	"$(TZ=UTC "$R" -r "$T/mad_ib.pcap" --packets --json | jq -rs '"\(.[1]."infiniband.smpdirected.hoppointer") \(.[1]."infiniband.smpdirected.hopcount") \(.[2]."roce.rmpp.rresptime") \(.[2]."roce.rmpp.flags")"')"
+if command -v tshark >/dev/null; then
+	TZ=UTC "$R" -r "$T/mad_erf.pcap" --packets --json >"$T/mad.json"
+	keys=$(jq -r 'keys[] | select(test("^infiniband\\.(mad|smplid|smpdirected|rmpp|sa)\\."))' "$T/mad.json" | sort -u)
+	# shellcheck disable=SC2086
+	tshark -r "$T/mad_erf.pcap" -T fields $(for k in $keys; do printf ' -e %s' "$k"; done) 2>/dev/null >"$T/mad.tsh"
+	check "MAD fields against tshark ($(echo "$keys" | wc -l) names)" 0 "$(python3 - "$T/mad.json" "$T/mad.tsh" $keys <<'PY'
+import json, sys
+ours = [json.loads(l) for l in open(sys.argv[1])]
+theirs = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+keys, bad = sys.argv[3:], 0
+def norm(v):
+    if isinstance(v, int):
+        return v
+    v = str(v).replace(":", "").lower()
+    try:
+        return int(v, 0) if v.startswith("0x") else int(v)
+    except ValueError:
+        return v
+for o, t in zip(ours, theirs):
+    for k, tv in zip(keys, t):
+        if k in o and (tv == "" or norm(o[k]) != norm(tv)):
+            bad += 1
+            print(k, o[k], tv, file=sys.stderr)
+print(bad + abs(len(ours) - len(theirs)))
+PY
+)"
+fi
 
 echo "link: $oks ok, $fails failed"
 [ "$fails" = 0 ]
