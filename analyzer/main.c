@@ -454,7 +454,8 @@ static int feed(void *ctx, unsigned max)
 
 	for (unsigned i = 0; i < max && (c = source_next(fd->src, &fr)) == SOURCE_FRAME; i++) {
 		roce_decode(&p, fd->cfg, fr.linktype, fr.data, fr.caplen, fr.len);
-		mirror_time(fd->mclock, source_nsec(fd->src), &fr, &p);
+		if (fd->mclock)
+			mirror_time(fd->mclock, source_nsec(fd->src), &fr, &p);
 		engine_packet(fd->eng, &p, fr.ts_ns, fr.caplen, fr.len);
 	}
 	return c;
@@ -890,7 +891,8 @@ int main(int argc, char **argv)
 		}
 		no++;
 		roce_decode(&p, &cfg, fr.linktype, fr.data, fr.caplen, fr.len);
-		mirror_time(mclock, source_nsec(src), &fr, &p);
+		if (mclock)
+			mirror_time(mclock, source_nsec(src), &fr, &p);
 		if (packets) {
 			listing_frame(&lst, no, &fr.hdr.ts, &p, fr.caplen, fr.len);
 			continue;

@@ -58,6 +58,7 @@ struct handle {
 	int fd;
 	int nsec;
 	int linktype;
+	int ng;                       /* a pcapng file read by pcapfile.c: link types per frame */
 	const char *name;
 	/* 64-bit sums of PACKET_STATISTICS, and /proc/net/dev rx drop+fifo at open */
 	uint64_t recv, drop, freeze, dev_base;
@@ -377,6 +378,7 @@ struct source *source_open(const struct source_cfg *cfg, enum source_err *what, 
 		h->fd = -1;
 		h->pf = pcapfile_open(cfg->file, 0);
 		if (h->pf) {
+			h->ng = pcapfile_pcapng(h->pf);
 			h->pc = pcap_open_dead_with_tstamp_precision(pcapfile_datalink(h->pf), pcapfile_snapshot(h->pf),
 								     PCAP_TSTAMP_PRECISION_NANO);
 			if (!h->pc)
@@ -697,7 +699,7 @@ static void deliver(struct source *s, struct source_frame *f, const struct pcap_
 	if (hd->nsec && !s->nsec)
 		f->hdr.ts.tv_usec /= 1000;
 	/* a pcapng file's interfaces may differ in link type */
-	f->linktype = hd->pf ? pcapfile_frame_datalink(hd->pf) : hd->linktype;
+	f->linktype = hd->ng ? pcapfile_frame_datalink(hd->pf) : hd->linktype;
 	f->iface = idx;
 	f->no = ++s->frames;
 	if (f->ts_ns > s->last_ts || !s->live)
@@ -723,7 +725,7 @@ static int file_frame(struct source *s, struct handle *h, struct pcap_pkthdr **p
 	if (!h->pf)
 		return pcap_next_ex(h->pc, ph, data);
 	while ((rc = pcapfile_next(h->pf, &s->fhdr, data)) == 1)
-		if (filter_frame(s, h, &s->fhdr, *data)) {
+		if (!s->has_prog || filter_frame(s, h, &s->fhdr, *data)) {
 			*ph = &s->fhdr;
 			return 1;
 		}
