@@ -18,7 +18,8 @@
 #     a link type it means nothing on;
 #   - IB copies cut to 128 and 40 bytes (truncation, PktLen byte counts);
 #   - management MADs (tests/mkibmad.py: SMP LID-routed and directed-route
-#     on QP0, SA with RMPP, PerfMgt): headers against tshark on ERF.
+#     on QP0, SA with RMPP, PerfMgt): headers against tshark on ERF;
+#   - raw datagrams (tests/mkibraw.py: LNH 1 IPv6, LNH 0 IPv4): against tshark.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -192,6 +193,23 @@ for o, t in zip(ours, theirs):
 print(bad + abs(len(ours) - len(theirs)))
 PY
 )"
+fi
+
+# ---- raw IB datagrams (LNH 1 IPv6, LNH 0 raw header + IPv4) ---------------------
+python3 "$here/mkibraw.py" "$T/raw_ib.pcap" ib
+python3 "$here/mkibraw.py" "$T/raw_erf.pcap" erf
+rawf="infiniband.rwh.etype ipv6.src ipv6.plen ip.src ip.len udp.srcport udp.length"
+check "raw LNH 1/0: VCRC good, IPv6 then IPv4 inside" "good ::1 - good - 10.0.0.1" \
+	"$(TZ=UTC "$R" -r "$T/raw_ib.pcap" --packets --json | jq -rs '[.[] | ."roce.vcrc.status", (."ipv6.src" // "-"), (."ip.src" // "-")] | join(" ")')"
+if command -v tshark >/dev/null; then
+	# shellcheck disable=SC2086
+	tshark -r "$T/raw_erf.pcap" -T fields $(for k in $rawf; do printf ' -e %s' "$k"; done) 2>/dev/null |
+		python3 -c 'import sys
+for l in sys.stdin:
+    print("\t".join(str(int(v, 0)) if v[:2] == "0x" else v for v in l.rstrip("\n").split("\t")))' >"$T/raw.tsh"
+	TZ=UTC "$R" -r "$T/raw_erf.pcap" --packets --json |
+		jq -r --arg f "$rawf" '[($f | split(" "))[] as $k | (.[$k] // "") | tostring] | join("\t")' >"$T/raw.ours"
+	check "raw LNH 1/0 fields against tshark ($rawf)" "" "$(diff "$T/raw.tsh" "$T/raw.ours" | head -4 | tr '\n' '|')"
 fi
 
 echo "link: $oks ok, $fails failed"
