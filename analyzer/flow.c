@@ -15,7 +15,7 @@
 
 #define TICK_SHIFT 30                 /* rate tick: 2^30 ns = 1.074 s */
 #define TICK_S 1.073741824
-#define PAIR_CACHE 65536u             /* direct-mapped (hosts, PSN/256) -> request flow */
+#define PAIR_CACHE 65536u             /* direct-mapped (hosts, PSN/256) -> request flow: default slots */
 #define CM_MAX 64                     /* REQs waiting for a REP */
 #define KEY_IWARP 0x80000000u         /* hashed with the key to keep RoCE and TCP apart */
 
@@ -103,7 +103,7 @@ static double exp_small(double x)
 int engine_init(struct engine *e, const struct engine_cfg *cfg)
 {
 	static const double tau[3] = { 2, 10, 40 };
-	uint32_t n = 1024;
+	uint32_t n = 1024, pc = 1;
 
 	memset(e, 0, sizeof *e);
 	e->cfg = *cfg;
@@ -119,7 +119,10 @@ int engine_init(struct engine *e, const struct engine_cfg *cfg)
 	e->heads = calloc(n, sizeof *e->heads);
 	e->host_mask = 255;
 	e->host_tab = calloc(256, sizeof *e->host_tab);
-	e->pair_cache = calloc(PAIR_CACHE, sizeof *e->pair_cache);
+	while (pc < (e->cfg.pair_slots ? e->cfg.pair_slots : PAIR_CACHE) && pc < (1u << 24))
+		pc <<= 1;
+	e->pair_mask = pc - 1;
+	e->pair_cache = calloc(pc, sizeof *e->pair_cache);
 	e->cm = calloc(CM_MAX, sizeof *e->cm);
 	e->rtt = roce_rtt_new(e->cfg.rtt_mem);
 	if (!e->heads || !e->host_tab || !e->pair_cache || !e->cm || !e->rtt) {
@@ -136,11 +139,41 @@ int engine_init(struct engine *e, const struct engine_cfg *cfg)
 	return 0;
 }
 
+const struct roce_rtt *engine_rtt(const struct engine *e, const struct roce_seq_dir *d)
+{
+	uintptr_t off = (uintptr_t)d - (uintptr_t)e->flows, i = off / sizeof(struct flow);
+
+	if (!e->part_of)
+		return e->rtt;
+	return (uintptr_t)d >= (uintptr_t)e->flows && i < e->nflows ? e->parts[e->part_of[i]]->rtt : NULL;
+}
+
+void engine_rtt_totals(const struct engine *e, struct roce_rtt_totals *t)
+{
+	struct roce_rtt_totals one;
+
+	if (!e->parts) {
+		roce_rtt_totals(e->rtt, t);
+		return;
+	}
+	memset(t, 0, sizeof *t);
+	for (unsigned k = 0; k < e->nparts; k++) {
+		roce_rtt_totals(e->parts[k]->rtt, &one);
+		t->outstanding += one.outstanding;
+		t->requests_evicted += one.requests_evicted;
+		t->histograms += one.histograms;
+		t->histograms_evicted += one.histograms_evicted;
+		t->mem_bytes += one.mem_bytes;
+		t->mem_peak += one.mem_peak;
+		t->mem_cap += one.mem_cap;
+	}
+}
+
 uint32_t flow_rtt_q_us(const struct engine *e, const struct flow *f, enum roce_rtt_which w, double q)
 {
 	uint64_t ns;
 
-	if (f->kind == FK_IWARP || roce_rtt_quantile(e->rtt, &f->u.seq, w, q, &ns))
+	if (f->kind == FK_IWARP || roce_rtt_quantile(engine_rtt(e, &f->u.seq), &f->u.seq, w, q, &ns))
 		return 0;
 	ns = (ns + 500) / 1000;
 	return ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
@@ -538,7 +571,7 @@ static inline uint32_t pc_hash(uint32_t src, uint32_t dst, uint32_t bucket)
 /* An unpaired request flow announces where its PSNs are. */
 static void pair_note(struct engine *e, struct flow *f, uint32_t psn)
 {
-	uint32_t h = pc_hash(f->src, f->dst, psn >> 8), *slot = e->pair_cache[h & (PAIR_CACHE - 1)];
+	uint32_t h = pc_hash(f->src, f->dst, psn >> 8), *slot = e->pair_cache[h & e->pair_mask];
 
 	slot[0] = h;
 	slot[1] = idx_of(e, f);
@@ -550,7 +583,7 @@ static struct flow *pair_lookup(struct engine *e, struct flow *r, uint32_t psn)
 {
 	for (uint32_t back = 0; back < 8; back++) {
 		uint32_t b = ((psn >> 8) - back) & 0xffff, h = pc_hash(r->dst, r->src, b);
-		uint32_t *slot = e->pair_cache[h & (PAIR_CACHE - 1)];
+		uint32_t *slot = e->pair_cache[h & e->pair_mask];
 		struct flow *c;
 
 		if (slot[0] != h || !slot[1] || slot[1] > e->nflows)

@@ -32,6 +32,7 @@
 #include "roce.h"
 #include "seq.h"
 #include "source.h"
+#include "threads.h"
 #include "tui.h"
 
 #define ROCETOP_VERSION "0.1.0"
@@ -57,6 +58,7 @@ static void usage(FILE *f)
 		"                         alone or beside -i/-r\n"
 		"      --qp-interval SECONDS  how often to dump the QP table (default: -d)\n"
 		"      --device-all-counters  rates of every counter, not only those that moved\n"
+		"      --prometheus-node-names  the device's port metrics under node_exporter's names too\n"
 		"  -B, --buffer-size KiB  kernel capture buffer per interface (default 32768)\n"
 		"      --buffer-frames N  ... or larger, to hold N frames of the interface's MTU\n"
 		"                         (up to the snaplen; default 8192)\n"
@@ -91,6 +93,9 @@ static void usage(FILE *f)
 		"      --top N            the summary lists the N largest flows (JSON: all by default,\n"
 		"                         text: 50); its totals count every flow\n"
 		"      --rtt-memory KiB   cap for outstanding requests and RTT histograms (default 262144)\n"
+		"      --threads N        analyse on N threads, each with its own flow table (live: a\n"
+		"                         fanout group per interface; default: CPUs, at most the\n"
+		"                         interface's receive queues; replay: 1); with -b or --json\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          print the version\n");
 }
@@ -189,7 +194,68 @@ struct run {
 	uint64_t pnext;
 	int progress_shown;
 	struct devmon *dev;          /* --device, or NULL */
+	struct workers *wk;          /* --threads N > 1 (threads.h), or NULL */
 };
+
+/* ---- --threads: the engine the views read ---------------------------------- */
+
+/* The run's engine, or the threads' merged view (held until run_release()). */
+static const struct engine *run_engine(struct run *r)
+{
+	const struct engine *e = r->wk ? workers_view(r->wk) : &r->eng;
+
+	if (!e) {
+		fprintf(stderr, "rocetop: out of memory merging the threads' flow tables\n");
+		exit(1);
+	}
+	return e;
+}
+
+static void run_release(struct run *r)
+{
+	if (r->wk)
+		workers_release(r->wk);
+}
+
+/* --threads N: 0 when N threads go with the rest of the command line (n
+ * becomes 1 where they do not: the terminal view, --packets, -w,
+ * --prometheus), else the exit code of a usage error. */
+static int threads_check(unsigned *n, int given, const struct source_cfg *scfg, int tui, int packets,
+			 const char *wfile, const char *prom)
+{
+	const char *why = tui ? "the terminal view (use -b or --json)" : packets ? "--packets" :
+			  wfile ? "-w" : prom ? "--prometheus" : NULL;
+
+	if (!given)
+		*n = workers_default(scfg);
+	if (*n > 1 && why) {
+		if (given) {
+			fprintf(stderr, "rocetop: --threads %u does not go with %s yet\n", *n, why);
+			return 2;
+		}
+		*n = 1;
+	}
+	return 0;
+}
+
+/* Live with threads: the capture threads count; this one takes snapshots. */
+static int live_threads_loop(struct run *r, struct source *src, int (*snap)(struct run *, struct source *, uint64_t))
+{
+	struct timespec ts = { 0, 20000000 };
+
+	while (!stop && !workers_done(r->wk)) {
+		nanosleep(&ts, NULL);
+		if (snap(r, src, wall_ns()))
+			break;
+	}
+	workers_stop(r->wk);
+	if (workers_error(r->wk)) {
+		fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(src), workers_error(r->wk),
+			(unsigned long long)workers_frames(r->wk, NULL));
+		return 1;
+	}
+	return 0;
+}
 
 #define PROGRESS_NS 500000000ull
 
@@ -231,7 +297,10 @@ static void update_drops(struct run *r, struct source *src)
 		struct source_stats st;
 		struct report_drop_counts *one = &d->iface[d->n];
 
-		source_stats(src, i, &st);
+		if (r->wk)
+			workers_stats(r->wk, i, &st);
+		else
+			source_stats(src, i, &st);
 		if (!st.valid)
 			continue;
 		drop_counts(one, &st, source_iface(src, i));
@@ -263,10 +332,15 @@ static int maybe_snapshot(struct run *r, struct source *src, uint64_t now)
 	if (r->dev)
 		devmon_poll(r->dev, wall_ns());
 	r->nsnap++;
-	if (r->json)
-		report_snapshot_json(stdout, &r->eng, &r->ctx, r->nsnap, r->next_snap);
-	else
-		report_snapshot_text(stdout, &r->eng, &r->ctx, r->nsnap, r->next_snap);
+	{
+		const struct engine *e = run_engine(r);
+
+		if (r->json)
+			report_snapshot_json(stdout, e, &r->ctx, r->nsnap, r->next_snap);
+		else
+			report_snapshot_text(stdout, e, &r->ctx, r->nsnap, r->next_snap);
+		run_release(r);
+	}
 	fflush(stdout);
 	r->next_snap += r->interval_ns;
 	return r->iterations > 0 && r->nsnap >= (unsigned long long)r->iterations;
@@ -293,18 +367,6 @@ static void dev_prom(FILE *f, const void *ctx)
 	if (now - m->last_ns > 1000000000ull)
 		devmon_poll(m, now);
 	devmon_prom(f, m);
-}
-
-/* -i NAME where NAME is an RDMA device (rxe0, mlx5_0) and no netdev. */
-static int rdma_not_netdev(const char *name)
-{
-	char path[512];
-	struct stat st;
-
-	if (if_nametoindex(name) || strchr(name, '/'))
-		return 0;
-	snprintf(path, sizeof path, "%s/class/infiniband/%s", sysfs_root(), name);
-	return stat(path, &st) == 0;
 }
 
 /* Sleeps until t (wall clock) or a signal. */
@@ -483,7 +545,8 @@ int main(int argc, char **argv)
 {
 	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
 	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
-	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_TOP, OPT_TIME };
+	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_DEVNODE, OPT_TOP,
+	       OPT_THREADS, OPT_TIME };
 	static const struct option opts[] = {
 		{ "read", required_argument, NULL, 'r' },
 		{ "interface", required_argument, NULL, 'i' },
@@ -517,6 +580,8 @@ int main(int argc, char **argv)
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "qp-interval", required_argument, NULL, OPT_QPINT },
 		{ "device-all-counters", no_argument, NULL, OPT_DEVALL },
+		{ "threads", required_argument, NULL, OPT_THREADS },
+		{ "prometheus-node-names", no_argument, NULL, OPT_DEVNODE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -543,6 +608,7 @@ int main(int argc, char **argv)
 	char *filter = NULL;
 	uint16_t port;
 	struct devmon_cfg dcfg = { .qp_interval = -1 };
+	unsigned nthreads = 0;        /* --threads; 0: workers_default() */
 	static struct devmon *dev;
 	static struct roce_mirror_clock mclock_mem;
 	struct roce_mirror_clock *mclock = NULL;
@@ -620,6 +686,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_DEVALL: dcfg.all_counters = 1; break;
+		case OPT_DEVNODE: dcfg.node_names = 1; break;
 		case OPT_TOP:
 			if (parse_u64(optarg, 1, 100000000, &v64)) {
 				fprintf(stderr, "rocetop: bad --top '%s' (a number of flows, 1 or more)\n", optarg);
@@ -702,6 +769,13 @@ int main(int argc, char **argv)
 		case OPT_LINGER:
 			linger = 1;
 			break;
+		case OPT_THREADS:
+			if (parse_u64(optarg, 1, WORKERS_MAX, &v64)) {
+				fprintf(stderr, "rocetop: bad --threads '%s' (1 to %d)\n", optarg, WORKERS_MAX);
+				return 2;
+			}
+			nthreads = (unsigned)v64;
+			break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("rocetop %s\n", ROCETOP_VERSION); return 0;
 		default:
@@ -754,14 +828,7 @@ int main(int argc, char **argv)
 	}
 	if (!file && !iface)
 		return device_only(dev, json, delay, iterations, user, prom_addr, prom_max);
-	for (unsigned i = 0; i < scfg.nifaces; i++)
-		if (rdma_not_netdev(scfg.ifaces[i])) {
-			fprintf(stderr, "rocetop: %s is an RDMA device, not a network interface: this build cannot "
-				"capture through it (offloaded RoCE never reaches a netdev); use --device %s for what "
-				"the NIC itself counts, or -i with its netdev\n", scfg.ifaces[i], scfg.ifaces[i]);
-			devmon_close(dev);
-			return 1;
-		}
+	/* -i RDMA_DEVICE (mlx5_0) captures through the verbs sniffer (source.c, vsniff.c) */
 	if (packets && (batch || iterations > 0)) {
 		fprintf(stderr, "rocetop: -b and -n go with the flow analysis, not with --packets\n");
 		return 2;
@@ -785,11 +852,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rocetop: --linger needs --prometheus (see --help)\n");
 		return 2;
 	}
+	if ((c = threads_check(&nthreads, nthreads > 0, &scfg, tui, packets, wfile, prom_addr)) != 0)
+		return c;
+	if (nthreads > 1 && iface)
+		scfg.count = 0;        /* the threads count -c together */
 	src = source_open(&scfg, &what, err, sizeof err);
 	free(filter);
 	if (!src) {
 		fprintf(stderr, "rocetop: %s\n", err);
 		return what == SOURCE_E_FILTER || what == SOURCE_E_USAGE ? 2 : 1;
+	}
+	if (nthreads > 1 && (!(run.wk = workers_new(nthreads, &ecfg, &cfg, count > 0 ? (uint64_t)count : 0)) ||
+			     (iface && workers_add_live(run.wk, src, &scfg, err, sizeof err) < 0))) {
+		fprintf(stderr, "rocetop: %s\n", run.wk ? err : "out of memory");
+		workers_free(run.wk);
+		source_close(src);
+		return 1;
 	}
 	if (prom_addr && (!(prom = prom_open(prom_addr, prom_max, err, sizeof err)) ||
 			  prom_attach(prom, src, &run.eng) < 0)) {
@@ -801,8 +879,10 @@ int main(int argc, char **argv)
 	/* every descriptor is open: no capability is needed to parse what comes */
 	if ((user && source_drop_privileges(user, err, sizeof err) < 0) ||
 	    (wfile && source_dump_open(src, wfile, err, sizeof err) < 0) ||
-	    source_shed_capabilities(err, sizeof err) < 0) {
+	    source_shed_capabilities(err, sizeof err) < 0 ||
+	    (run.wk && workers_start(run.wk, err, sizeof err) < 0)) {
 		fprintf(stderr, "rocetop: %s\n", err);
+		workers_free(run.wk);
 		prom_close(prom);
 		source_close(src);
 		return 1;
@@ -822,6 +902,7 @@ int main(int argc, char **argv)
 		if (dev) {
 			run.dev = dev;
 			run.ctx.devices = dev;
+			dev->wire = &run.eng;   /* one QP, one row: the device's QPs joined with the flows */
 			run.ctx.devices_text = dev_text;
 			run.ctx.devices_json = dev_json;
 			devmon_poll(dev, wall_ns());
@@ -866,7 +947,9 @@ int main(int argc, char **argv)
 	lst.out = packets ? stdout : NULL;
 	lst.json = json;
 	lst.nsec = source_nsec(src);
-	while (!stop && (count < 0 || (long long)no < count)) {
+	if (run.wk && iface)
+		rc = live_threads_loop(&run, src, maybe_snapshot);
+	while (!(run.wk && iface) && !stop && (count < 0 || (long long)no < count)) {
 		struct roce_pkt p;
 		uint64_t ts;
 
@@ -890,11 +973,15 @@ int main(int argc, char **argv)
 			break;
 		}
 		no++;
-		roce_decode(&p, &cfg, fr.linktype, fr.data, fr.caplen, fr.len);
-		if (mclock)
-			mirror_time(mclock, source_nsec(src), &fr, &p);
+		/* with workers, frames are decoded on their threads; --time mirror
+		 * needs the decoded frame here, before it is handed over */
+		if (!run.wk || mclock || packets) {
+			roce_decode(&p, &cfg, fr.linktype, fr.data, fr.caplen, fr.len);
+			if (mclock)
+				mirror_time(mclock, source_nsec(src), &fr, &p);
+		}
 		if (packets) {
-			listing_frame(&lst, no, &fr.hdr.ts, &p, fr.caplen, fr.len);
+			listing_frame(&lst, fr.no, &fr.hdr.ts, &p, fr.caplen, fr.len);
 			continue;
 		}
 		ts = fr.ts_ns;
@@ -902,7 +989,10 @@ int main(int argc, char **argv)
 			/* -n reached: this frame belongs after the last snapshot */
 			break;
 		}
-		engine_packet(&run.eng, &p, ts, fr.caplen, fr.len);
+		if (run.wk)
+			workers_push(run.wk, &fr);
+		else
+			engine_packet(&run.eng, &p, ts, fr.caplen, fr.len);
 		if (run.psize && !(no & 0xff) && mono_ns() >= run.pnext) {
 			progress(&run, no, 0);
 			run.pnext = mono_ns() + PROGRESS_NS;
@@ -915,10 +1005,22 @@ int main(int argc, char **argv)
 	if (!packets) {
 		progress(&run, no, 1);
 		update_drops(&run, src);
-		if (json)
-			report_summary_json(stdout, &run.eng, &run.ctx);
-		else
-			report_summary_text(stdout, &run.eng, &run.ctx);
+		{
+			const struct engine *e = run_engine(&run);
+			static uint64_t per[WORKERS_MAX];
+
+			if (run.wk) {
+				workers_frames(run.wk, per);
+				run.ctx.nthreads = workers_count(run.wk);
+				run.ctx.thread_frames = per;
+			}
+
+			if (json)
+				report_summary_json(stdout, e, &run.ctx);
+			else
+				report_summary_text(stdout, e, &run.ctx);
+			run_release(&run);
+		}
 	}
 	errno = 0;
 	if ((fflush(stdout) != 0) | ferror(stdout)) {
@@ -930,6 +1032,7 @@ int main(int argc, char **argv)
 		source_wait(src, 200);
 	if (!packets)
 		engine_free(&run.eng);
+	workers_free(run.wk);
 	prom_close(prom);
 	source_close(src);
 	devmon_close(dev);

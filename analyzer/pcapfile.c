@@ -39,6 +39,7 @@
 #define REC_HDR 16
 #define MAX_CAPLEN 262144u        /* libpcap's MAXIMUM_SNAPLEN: a longer record is damage */
 #define RA_SLOTS 4                /* read-ahead chunks */
+#define REC_ROOM 16384u           /* room for a partial record at first: grown to MAX_CAPLEN */
 #define NG_SHB 0x0A0D0D0Au        /* pcapng section header block: the same in both orders */
 #define NG_BOM 0x1A2B3C4Du
 #define NG_BLOCK_MAX (MAX_CAPLEN + 65536u) /* longest block held whole; longer non-packet blocks are skipped */
@@ -212,15 +213,20 @@ static size_t read_full(int fd, uint8_t *b, size_t n)
 
 static int ng_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **data, int stop_at_idb);
 
-static struct pcapfile *pf_new(FILE *f, size_t chunk, size_t longest)
+static struct pcapfile *pf_new(FILE *f, size_t chunk, uint64_t fsize)
 {
 	struct pcapfile *pf = calloc(1, sizeof *pf);
 
 	if (!pf)
 		return NULL;
 	pf->chunk = chunk ? chunk : PCAPFILE_CHUNK;
-	/* room for a chunk after the longest record left unread */
-	pf->cap = pf->chunk + longest;
+	/* a file smaller than a chunk needs no buffer larger than itself (a
+	 * file still growing is read on in chunks of its size then) */
+	if (fsize < pf->chunk)
+		pf->chunk = fsize < 4096 ? 4096 : (size_t)fsize;
+	/* room for a chunk after a record left unread: fill() makes more
+	 * when a longer one needs it */
+	pf->cap = pf->chunk + REC_HDR + REC_ROOM;
 	pf->buf = malloc(pf->cap);
 	if (!pf->buf) {
 		free(pf);
@@ -233,13 +239,13 @@ static struct pcapfile *pf_new(FILE *f, size_t chunk, size_t longest)
 
 /* A pcapng file, read from its start up to its first interface, which
  * gives the file's link type and snapshot as libpcap gives them. */
-static struct pcapfile *ng_open(FILE *f, size_t chunk)
+static struct pcapfile *ng_open(FILE *f, size_t chunk, uint64_t fsize)
 {
 	struct pcapfile *pf;
 	struct pcap_pkthdr h;
 	const uint8_t *d;
 
-	if (lseek(fileno(f), 0, SEEK_SET) != 0 || !(pf = pf_new(f, chunk, NG_BLOCK_MAX)))
+	if (lseek(fileno(f), 0, SEEK_SET) != 0 || !(pf = pf_new(f, chunk, fsize)))
 		return NULL;
 	pf->ng = pf->nsec = 1;
 	if (ng_next(pf, &h, &d, 1) != 2 || linktype_dlt((uint32_t)pf->ifs[0].dlt) < 0) {
@@ -254,6 +260,11 @@ static struct pcapfile *ng_open(FILE *f, size_t chunk)
 }
 
 struct pcapfile *pcapfile_open(const char *path, size_t chunk)
+{
+	return pcapfile_open_flags(path, chunk, 0);
+}
+
+struct pcapfile *pcapfile_open_flags(const char *path, size_t chunk, unsigned flags)
 {
 	struct pcapfile *pf;
 	uint8_t h[FILE_HDR];
@@ -270,7 +281,7 @@ struct pcapfile *pcapfile_open(const char *path, size_t chunk)
 		goto other;
 	memcpy(&magic, h, 4);
 	if (magic == NG_SHB) {
-		if (!(pf = ng_open(f, chunk)))
+		if (!(pf = ng_open(f, chunk, (uint64_t)st.st_size)))
 			goto other;
 		goto opened;
 	}
@@ -291,7 +302,7 @@ struct pcapfile *pcapfile_open(const char *path, size_t chunk)
 	 * carry flags (FCS length) */
 	if ((magic != MAGIC_US && magic != MAGIC_NS) || major != 2 || minor != 4 || linktype_dlt(lt) < 0)
 		goto other;
-	if (!(pf = pf_new(f, chunk, REC_HDR + MAX_CAPLEN)))
+	if (!(pf = pf_new(f, chunk, (uint64_t)st.st_size)))
 		goto other;
 	pf->swapped = swapped;
 	pf->nsec = magic == MAGIC_NS;
@@ -302,7 +313,7 @@ struct pcapfile *pcapfile_open(const char *path, size_t chunk)
 opened:
 	posix_fadvise(pf->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	/* worth a thread only when there are chunks to read ahead */
-	if ((uint64_t)st.st_size > FILE_HDR + (uint64_t)RA_SLOTS * pf->chunk)
+	if (!(flags & PCAPFILE_NO_READAHEAD) && (uint64_t)st.st_size > FILE_HDR + (uint64_t)RA_SLOTS * pf->chunk)
 		pf->ra = ra_start(pf->fd, pf->chunk);
 	return pf;
 other:
@@ -339,7 +350,8 @@ static int damaged(struct pcapfile *pf, const char *fmt, ...)
 /* Makes need unread bytes available (need <= pf->cap - pf->chunk), fewer
  * only at the end of the file.  The unread bytes move to the front of the
  * buffer only when a chunk no longer fits behind them: one partial record
- * per chunk. */
+ * per chunk; the buffer grows when a chunk does not fit behind a record
+ * longer than any before (up to chunk + REC_HDR + MAX_CAPLEN). */
 static int fill(struct pcapfile *pf, size_t need)
 {
 	while (pf->have - pf->off < need && !pf->at_eof) {
@@ -350,6 +362,15 @@ static int fill(struct pcapfile *pf, size_t need)
 			pf->pos += pf->off;
 			pf->have -= pf->off;
 			pf->off = 0;
+		}
+		if (pf->cap - pf->have < pf->chunk) {
+			size_t cap = pf->chunk + NG_BLOCK_MAX; /* the longest record or block held whole */
+			uint8_t *b = realloc(pf->buf, cap);
+
+			if (!b)
+				return damaged(pf, "error reading dump file: %s", strerror(ENOMEM));
+			pf->buf = b;
+			pf->cap = cap;
 		}
 		n = pf->ra ? ra_read(pf->ra, pf->buf + pf->have) : read(pf->fd, pf->buf + pf->have, pf->chunk);
 		if (n < 0 && errno == EINTR)

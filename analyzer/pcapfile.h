@@ -42,6 +42,10 @@ struct pcapfile;
 /* NULL: not a file this reader takes (or out of memory); use libpcap.
  * chunk: bytes per read(), 0 for PCAPFILE_CHUNK (tests use tiny ones). */
 struct pcapfile *pcapfile_open(const char *path, size_t chunk);
+/* The same, with PCAPFILE_NO_READAHEAD: read() in the caller's thread only
+ * (the fuzzer starts the read-ahead thread on some inputs, not all). */
+#define PCAPFILE_NO_READAHEAD 1u
+struct pcapfile *pcapfile_open_flags(const char *path, size_t chunk, unsigned flags);
 void pcapfile_close(struct pcapfile *pf);
 
 /* 1: a frame (data valid until the next call); 0: end of file; -1: damaged

@@ -263,7 +263,7 @@ static void rtt_acc_add(struct rtt_acc *a, const struct engine *e, const struct 
 	a->n += s->n;
 	a->sum_ns += s->sum_ns;
 	for (unsigned k = 0; k < N_LE; k++) {
-		int64_t c = roce_rtt_count_le(e->rtt, &fl->u.seq, w, (uint64_t)(rtt_le[k] * 1e9 + 0.5));
+		int64_t c = roce_rtt_count_le(engine_rtt(e, &fl->u.seq), &fl->u.seq, w, (uint64_t)(rtt_le[k] * 1e9 + 0.5));
 
 		if (c > 0)
 			a->le[k] += (uint64_t)c;

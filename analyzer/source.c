@@ -13,7 +13,10 @@
  * files), the names of link types and -w.  pcapng files are read there
  * too, each frame with its interface's link type (the filter is compiled
  * for each link type met); what pcapfile.c does not take is read by
- * libpcap.
+ * libpcap, whose filter is applied here too: every frame of a file is read
+ * and counted, so a frame's number is its position in the file as
+ * Wireshark counts it (every packet block, across pcapng sections), with or
+ * without a filter.
  *
  * Live handles are not in immediate mode: libpcap then uses TPACKET_V3,
  * whose ring is made of blocks holding frames back to back at their
@@ -31,6 +34,7 @@
 #include <errno.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
 #include <poll.h>
@@ -47,6 +51,7 @@
 #include "pcapfile.h"
 #include "roce.h"
 #include "source.h"
+#include "vsniff.h"
 
 #define MAX_WATCH 64
 #define V3_BLOCK (256u * 1024)  /* libpcap's TPACKET_V3 block (its MAXIMUM_SNAPLEN) */
@@ -65,6 +70,7 @@ struct handle {
 	int dev_ok;
 	uint64_t ring_bytes;
 	uint32_t frame_max;           /* largest frame expected: min(snaplen, MTU + headers) */
+	struct vsniff *vs;            /* -i RDMA_DEVICE: the verbs sniffer (vsniff.h); pc is a dead handle */
 };
 
 struct watch {
@@ -85,15 +91,16 @@ struct source {
 	pcap_dumper_t *dump;
 	char dump_path[256];          /* the -w file, for messages */
 	int dump_errno;               /* its first write error, or 0 */
-	struct bpf_program prog;      /* the filter of a pcapfile.c file */
+	struct bpf_program prog;      /* the filter of a file, run here */
 	int has_prog;
 	struct {                      /* ... for the other link types of a pcapng file */
 		int dlt, ok;
 		struct bpf_program prog;
 	} xprog[8];
 	unsigned nxprog;
-	struct pcap_pkthdr fhdr;      /* its last frame's header */
-	uint64_t frames, last_ts;
+	struct pcap_pkthdr fhdr;      /* a pcapfile.c file's last frame's header */
+	uint64_t frames, last_ts;     /* frames delivered */
+	uint64_t file_no;             /* a file's frames read, filtered out or not */
 	unsigned since_watch;
 	int eof;
 	/* replay */
@@ -129,8 +136,10 @@ static int set_filter(struct source *s, struct handle *h)
 
 	if (!s->cfg.filter)
 		return 0;
-	if (h->pf) {
-		/* compiled for the file's link type and snapshot, as libpcap would */
+	if (!s->live) {
+		/* a file's filter runs here, on every frame read, which is then
+		 * counted: compiled for the file's link type and snapshot, as
+		 * pcap_setfilter() would */
 		if (pcap_compile(h->pc, &s->prog, s->cfg.filter, 1, PCAP_NETMASK_UNKNOWN) < 0) {
 			snprintf(s->err, sizeof s->err, "%s", pcap_geterr(h->pc));
 			return -1;
@@ -274,12 +283,30 @@ static void size_ring(struct source *s, struct handle *h, const char *iface)
 	h->ring_bytes = bytes;
 }
 
+/* ---- -i RDMA_DEVICE: the verbs sniffer (vsniff.c) --------------------------- */
+static int open_verbs(struct source *s, struct handle *h, const char *dev)
+{
+	h->name = dev;
+	if (!(h->vs = vsniff_open(dev, s->cfg.snaplen, s->err, sizeof s->err)))
+		return SOURCE_E_OPEN;
+	h->pc = vsniff_pcap(h->vs);
+	h->nsec = 1;
+	h->linktype = pcap_datalink(h->pc);
+	h->fd = vsniff_fd(h->vs);
+	if (vsniff_set_filter(h->vs, s->cfg.filter, s->err, sizeof s->err) < 0)
+		return SOURCE_E_FILTER;
+	return 0;
+}
+/* ---- end of the verbs sniffer ------------------------------------------------ */
+
 /* 0, or the kind of failure with s->err set. */
 static int open_live(struct source *s, struct handle *h, const char *iface)
 {
 	char eb[PCAP_ERRBUF_SIZE] = "";
 	int rc;
 
+	if (vsniff_is_rdma(iface))
+		return open_verbs(s, h, iface);
 	h->name = iface;
 	h->pc = pcap_create(iface, eb);
 	if (!h->pc) {
@@ -461,7 +488,9 @@ void source_close(struct source *s)
 		if (s->xprog[i].ok)
 			pcap_freecode(&s->xprog[i].prog);
 	for (unsigned i = 0; i < s->n; i++) {
-		if (s->h[i].pc)
+		if (s->h[i].vs)
+			vsniff_close(s->h[i].vs);   /* closes its dead pc too */
+		else if (s->h[i].pc)
 			pcap_close(s->h[i].pc);
 		pcapfile_close(s->h[i].pf);
 	}
@@ -701,7 +730,8 @@ static void deliver(struct source *s, struct source_frame *f, const struct pcap_
 	/* a pcapng file's interfaces may differ in link type */
 	f->linktype = hd->ng ? pcapfile_frame_datalink(hd->pf) : hd->linktype;
 	f->iface = idx;
-	f->no = ++s->frames;
+	f->no = s->live ? s->frames + 1 : s->file_no;
+	s->frames++;
 	if (f->ts_ns > s->last_ts || !s->live)
 		s->last_ts = f->ts_ns;
 	if (s->dump && f->linktype == s->h[0].linktype) {   /* a pcap file holds one link type */
@@ -713,7 +743,8 @@ static void deliver(struct source *s, struct source_frame *f, const struct pcap_
 
 static int read_error(struct source *s, struct handle *h)
 {
-	snprintf(s->err, sizeof s->err, "%s", h->pf ? pcapfile_error(h->pf) : pcap_geterr(h->pc));
+	snprintf(s->err, sizeof s->err, "%s", h->pf ? pcapfile_error(h->pf) :
+		 h->vs ? vsniff_error(h->vs) : pcap_geterr(h->pc));
 	return SOURCE_ERR;
 }
 
@@ -722,13 +753,21 @@ static int file_frame(struct source *s, struct handle *h, struct pcap_pkthdr **p
 {
 	int rc;
 
-	if (!h->pf)
-		return pcap_next_ex(h->pc, ph, data);
-	while ((rc = pcapfile_next(h->pf, &s->fhdr, data)) == 1)
+	if (!h->pf) {
+		while ((rc = pcap_next_ex(h->pc, ph, data)) == 1) {
+			s->file_no++;
+			if (!s->has_prog || pcap_offline_filter(&s->prog, *ph, *data))
+				return 1;
+		}
+		return rc;
+	}
+	while ((rc = pcapfile_next(h->pf, &s->fhdr, data)) == 1) {
+		s->file_no++;
 		if (!s->has_prog || filter_frame(s, h, &s->fhdr, *data)) {
 			*ph = &s->fhdr;
 			return 1;
 		}
+	}
 	return rc < 0 ? PCAP_ERROR : PCAP_ERROR_BREAK;
 }
 
@@ -739,7 +778,8 @@ static int next_live(struct source *s, struct source_frame *f)
 			unsigned i = (s->rr + k) % s->n;
 			struct pcap_pkthdr *h;
 			const u_char *data;
-			int rc = pcap_next_ex(s->h[i].pc, &h, &data);
+			int rc = s->h[i].vs ? vsniff_next(s->h[i].vs, &h, &data) :
+				 pcap_next_ex(s->h[i].pc, &h, &data);
 
 			if (rc == 1) {
 				s->rr = i + 1;
@@ -857,6 +897,36 @@ void source_unwatch(struct source *s, int fd)
 		}
 }
 
+#ifndef PACKET_FANOUT_FLAG_UNIQUEID
+#define PACKET_FANOUT_FLAG_UNIQUEID 0x2000
+#endif
+
+int source_fanout(struct source *s, unsigned i, unsigned *group, const void *prog, unsigned len, char *err,
+		  size_t errcap)
+{
+	struct sock_fprog fp = { (unsigned short)len, (struct sock_filter *)(uintptr_t)prog };
+	int fd, v;
+	socklen_t vl = sizeof v;
+
+	if (!s->live || i >= s->n) {
+		snprintf(err, errcap, "fanout: not a live interface");
+		return -1;
+	}
+	fd = pcap_fileno(s->h[i].pc);
+	/* the first member asks the kernel for an id no other group has */
+	v = *group ? (int)(*group | PACKET_FANOUT_CBPF << 16)
+		   : (int)(PACKET_FANOUT_CBPF << 16 | PACKET_FANOUT_FLAG_UNIQUEID);
+	if (setsockopt(fd, SOL_PACKET, PACKET_FANOUT, &v, sizeof v) < 0 ||
+	    (!*group && getsockopt(fd, SOL_PACKET, PACKET_FANOUT, &v, &vl) < 0) ||
+	    setsockopt(fd, SOL_PACKET, PACKET_FANOUT_DATA, &fp, sizeof fp) < 0) {
+		snprintf(err, errcap, "%s: PACKET_FANOUT: %s", s->h[i].name, strerror(errno));
+		return -1;
+	}
+	if (!*group)
+		*group = (unsigned)v & 0xffff;
+	return 0;
+}
+
 void source_set_timeout(struct source *s, int timeout_ms)
 {
 	s->cfg.timeout_ms = timeout_ms;
@@ -887,6 +957,10 @@ static void read_kstats(struct handle *h)
 	struct tpacket_stats_v3 k;
 	socklen_t len = sizeof k;
 
+	if (h->vs) {   /* no socket: frames delivered, completions in error */
+		vsniff_stats(h->vs, &h->recv, &h->drop);
+		return;
+	}
 	memset(&k, 0, sizeof k);
 	if (getsockopt(pcap_fileno(h->pc), SOL_PACKET, PACKET_STATISTICS, &k, &len) < 0)
 		return;
@@ -916,6 +990,14 @@ void source_stats(struct source *s, unsigned i, struct source_stats *st)
 	}
 	st->ring_bytes = h->ring_bytes;
 	st->ring_frames = h->ring_bytes / v3_footprint(h->frame_max);
+}
+
+void source_stats_restart(struct source *s)
+{
+	for (unsigned i = 0; s->live && i < s->n; i++) {
+		read_kstats(&s->h[i]);
+		s->h[i].recv = s->h[i].drop = s->h[i].freeze = 0;
+	}
 }
 
 void source_stats_total(struct source *s, struct source_stats *st)

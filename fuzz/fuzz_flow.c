@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *null;
 	static struct engine e;
-	struct engine_cfg ec = { .link_bps = 100000000000ull, .check_icrc = 1 };
+	struct engine_cfg ec = { .link_bps = 100000000000ull, .check_icrc = 1, .pair_slots = 64 };
 	struct roce_cfg rc = { 0 };
 	struct report_ctx ctx = { .source = "fuzz", .top = 5, .summary_top = 5 };
 	uint64_t ts = 1700000000ull * 1000000000ull;

@@ -2,9 +2,13 @@
 /*
  * libFuzzer harness for rocetop's own pcap reader (analyzer/pcapfile.c),
  * held against libpcap.  Input: one control byte, then the file.  The
- * control byte picks the reader's chunk size (1..64 bytes, or the default
- * 1 MiB when it is 0), so records straddle chunks and the read-ahead thread
- * runs.  The file lives in a memfd (a regular file, as the reader needs).
+ * control byte picks the reader's chunk size (its low 6 bits + 1: 1..64
+ * bytes, or the default 1 MiB when it is 0), so records straddle chunks;
+ * when its top two bits are set, the read-ahead thread runs (on a file of
+ * more than 4 chunks).  Not on every input: a thread per input, created and
+ * joined, would cost more than all the rest (the mappings of its stack are
+ * shot down on every core).  The file lives in a memfd (a regular file, as
+ * the reader needs).
  *
  * Checked: no crash or over-read (every byte of every frame is read), and
  * the contract of pcapfile.h: when the reader takes the file, it gives what
@@ -64,10 +68,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pcapfile *pf;
 	pcap_t *pc;
 	size_t chunk;
+	unsigned flags;
 
 	if (size < 1)
 		return 0;
 	chunk = data[0] ? (size_t)(data[0] % 64) + 1 : 0;
+	flags = (data[0] >> 6) == 3 ? 0 : PCAPFILE_NO_READAHEAD;
 	data++;
 	size--;
 	if (fd < 0 && (fd = memfd_create("fuzz_pcapfile", 0)) < 0)
@@ -76,7 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 
-	pf = pcapfile_open(path, chunk);
+	pf = pcapfile_open_flags(path, chunk, flags);
 	if (!pf)
 		return 0;              /* left to libpcap */
 	if (size >= 4 && !memcmp(data, "\x0a\x0d\x0d\x0a", 4))

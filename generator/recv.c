@@ -26,6 +26,7 @@ int gen_recv_main(int argc, char **argv)
 		return rc > 0 ? 0 : 2;
 	if (!o.iface) {
 		fprintf(stderr, GEN_NAME " recv: -i IFACE is needed\n");
+		gen_opts_free(&o);
 		return 2;
 	}
 	memset(&cfg, 0, sizeof(cfg));
@@ -36,6 +37,7 @@ int gen_recv_main(int argc, char **argv)
 	r = rx_open(&cfg, err);
 	if (!r) {
 		fprintf(stderr, GEN_NAME " recv: %s\n", err);
+		gen_opts_free(&o);
 		return 2;
 	}
 	if (o.verbose)

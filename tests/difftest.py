@@ -267,13 +267,15 @@ EXPLAINED = [
      "Wireshark's IPv6 dissector adds a hidden copy of the IPv4 field ip.version "
      "(\"This field makes the filter match on ip.version == 6 possible\"); libroce gives "
      "the version as ipv6.version, which is compared"),
-    ("*", ("mirror copies (roce.encap) with an IPv6 outer header: tshark's hidden ip.version 6 "
-           "of the outer IPv6 before the inner IPv4's",
+    ("*", ("mirror copies (roce.encap) with IPv6 outside or inside: tshark's hidden ip.version 6 "
+           "of each IPv6 header among the IPv4 headers' ip.version",
            lambda d: d.kind == "value" and "roce.encap" in (d.obj or {})
-           and [norm("FT_UINT8", x) for x in as_list(d.theirs)]
-           == [6] + [norm("FT_UINT8", x) for x in as_list(d.ours)]),
+           and 6 in [norm("FT_UINT8", x) for x in as_list(d.theirs)]
+           and [v for v in (norm("FT_UINT8", x) for x in as_list(d.theirs)) if v != 6]
+           == [norm("FT_UINT8", x) for x in as_list(d.ours)]),
      "ip.version",
-     "the same hidden ip.version of Wireshark's IPv6 dissector, here for the mirror's outer IPv6 header"),
+     "the same hidden ip.version of Wireshark's IPv6 dissector, here for a mirror's outer or inner "
+     "IPv6 header next to the other's IPv4 header"),
     ("*", ("frames with ImmDt, tshark's two values both equal to rocetop's",
            lambda d: _twice(d) and _opcode(d) not in RD_OPS),
      "infiniband.immdt",

@@ -254,6 +254,8 @@ static void test_long_records(void **state)
 	assert_int_equal(compare(path, 0, &err), 4);
 	assert_int_equal(err, 0);
 	assert_int_equal(compare(path, 3000, &err), 4);
+	assert_int_equal(compare(path, 7, &err), 4);   /* the buffer grows under tiny chunks */
+	assert_int_equal(err, 0);
 	record(&m, 1, 5, 262145, 262145, big);      /* damage */
 	record(&m, 1, 6, 10, 10, big);
 	write_file(path, m.b, m.n);
