@@ -98,6 +98,7 @@ struct source {
 		struct bpf_program prog;
 	} xprog[8];
 	unsigned nxprog;
+	char *filter;                 /* our copy of cfg.filter */
 	struct pcap_pkthdr fhdr;      /* a pcapfile.c file's last frame's header */
 	uint64_t frames, last_ts;     /* frames delivered */
 	uint64_t file_no;             /* a file's frames read, filtered out or not */
@@ -383,6 +384,14 @@ struct source *source_open(const struct source_cfg *cfg, enum source_err *what, 
 		return NULL;
 	}
 	s->cfg = *cfg;
+	/* the filter is compiled again for each other link type a pcapng file
+	 * holds, after the caller has let its string go */
+	if (cfg->filter && !(s->cfg.filter = s->filter = strdup(cfg->filter))) {
+		snprintf(err, errcap, "out of memory");
+		*what = SOURCE_E_OPEN;
+		free(s);
+		return NULL;
+	}
 	/* frames longer than a jumbo frame: -s */
 	if (s->cfg.snaplen <= 0)
 		s->cfg.snaplen = SOURCE_SNAPLEN;
@@ -487,6 +496,7 @@ void source_close(struct source *s)
 	for (unsigned i = 0; i < s->nxprog; i++)
 		if (s->xprog[i].ok)
 			pcap_freecode(&s->xprog[i].prog);
+	free(s->filter);
 	for (unsigned i = 0; i < s->n; i++) {
 		if (s->h[i].vs)
 			vsniff_close(s->h[i].vs);   /* closes its dead pc too */
