@@ -597,7 +597,8 @@ static int one_frame(struct app *x, struct source_frame *fr)
 	 * needs the decoded frame here, before it is handed over */
 	if (!r->wk || x->mclock || a->packets) {
 		roce_decode(&p, &a->cfg, fr->linktype, fr->data, fr->caplen, fr->len);
-		mirror_time(x->mclock, source_nsec(x->src), fr, &p);
+		if (x->mclock)
+			mirror_time(x->mclock, source_nsec(x->src), fr, &p);
 	}
 	if (a->packets) {
 		listing_frame(&x->lst, fr->no, &fr->hdr.ts, &p, fr->caplen, fr->len);

@@ -650,6 +650,7 @@ int pcapfile_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **da
 const char *pcapfile_error(const struct pcapfile *pf) { return pf->err; }
 int pcapfile_datalink(const struct pcapfile *pf) { return pf->dlt; }
 int pcapfile_frame_datalink(const struct pcapfile *pf) { return pf->frame_dlt; }
+int pcapfile_pcapng(const struct pcapfile *pf) { return pf->ng; }
 int pcapfile_snapshot(const struct pcapfile *pf) { return pf->snapshot; }
 int pcapfile_nsec_magic(const struct pcapfile *pf) { return pf->nsec; }
 int pcapfile_swapped(const struct pcapfile *pf) { return pf->swapped; }

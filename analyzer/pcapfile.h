@@ -57,6 +57,7 @@ int pcapfile_datalink(const struct pcapfile *pf);   /* DLT_ value, as pcap_datal
 /* The DLT_ value of the frame pcapfile_next() returned last: its pcapng
  * interface's (the file's in a classic pcap file). */
 int pcapfile_frame_datalink(const struct pcapfile *pf);
+int pcapfile_pcapng(const struct pcapfile *pf);     /* a pcapng file */
 int pcapfile_snapshot(const struct pcapfile *pf);   /* as pcap_snapshot() */
 int pcapfile_nsec_magic(const struct pcapfile *pf); /* the file holds nanoseconds */
 int pcapfile_swapped(const struct pcapfile *pf);    /* written in the other byte order */

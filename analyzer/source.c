@@ -63,6 +63,7 @@ struct handle {
 	int fd;
 	int nsec;
 	int linktype;
+	int ng;                       /* a pcapng file read by pcapfile.c: link types per frame */
 	const char *name;
 	/* 64-bit sums of PACKET_STATISTICS, and /proc/net/dev rx drop+fifo at open */
 	uint64_t recv, drop, freeze, dev_base;
@@ -97,6 +98,7 @@ struct source {
 		struct bpf_program prog;
 	} xprog[8];
 	unsigned nxprog;
+	char *filter;                 /* our copy of cfg.filter */
 	struct pcap_pkthdr fhdr;      /* a pcapfile.c file's last frame's header */
 	uint64_t frames, last_ts;     /* frames delivered */
 	uint64_t file_no;             /* a file's frames read, filtered out or not */
@@ -382,6 +384,14 @@ struct source *source_open(const struct source_cfg *cfg, enum source_err *what, 
 		return NULL;
 	}
 	s->cfg = *cfg;
+	/* the filter is compiled again for each other link type a pcapng file
+	 * holds, after the caller has let its string go */
+	if (cfg->filter && !(s->cfg.filter = s->filter = strdup(cfg->filter))) {
+		snprintf(err, errcap, "out of memory");
+		*what = SOURCE_E_OPEN;
+		free(s);
+		return NULL;
+	}
 	/* frames longer than a jumbo frame: -s */
 	if (s->cfg.snaplen <= 0)
 		s->cfg.snaplen = SOURCE_SNAPLEN;
@@ -404,6 +414,7 @@ struct source *source_open(const struct source_cfg *cfg, enum source_err *what, 
 		h->fd = -1;
 		h->pf = pcapfile_open(cfg->file, 0);
 		if (h->pf) {
+			h->ng = pcapfile_pcapng(h->pf);
 			h->pc = pcap_open_dead_with_tstamp_precision(pcapfile_datalink(h->pf), pcapfile_snapshot(h->pf),
 								     PCAP_TSTAMP_PRECISION_NANO);
 			if (!h->pc)
@@ -485,6 +496,7 @@ void source_close(struct source *s)
 	for (unsigned i = 0; i < s->nxprog; i++)
 		if (s->xprog[i].ok)
 			pcap_freecode(&s->xprog[i].prog);
+	free(s->filter);
 	for (unsigned i = 0; i < s->n; i++) {
 		if (s->h[i].vs)
 			vsniff_close(s->h[i].vs);   /* closes its dead pc too */
@@ -726,7 +738,7 @@ static void deliver(struct source *s, struct source_frame *f, const struct pcap_
 	if (hd->nsec && !s->nsec)
 		f->hdr.ts.tv_usec /= 1000;
 	/* a pcapng file's interfaces may differ in link type */
-	f->linktype = hd->pf ? pcapfile_frame_datalink(hd->pf) : hd->linktype;
+	f->linktype = hd->ng ? pcapfile_frame_datalink(hd->pf) : hd->linktype;
 	f->iface = idx;
 	f->no = s->live ? s->frames + 1 : s->file_no;
 	s->frames++;
@@ -761,7 +773,7 @@ static int file_frame(struct source *s, struct handle *h, struct pcap_pkthdr **p
 	}
 	while ((rc = pcapfile_next(h->pf, &s->fhdr, data)) == 1) {
 		s->file_no++;
-		if (filter_frame(s, h, &s->fhdr, *data)) {
+		if (!s->has_prog || filter_frame(s, h, &s->fhdr, *data)) {
 			*ph = &s->fhdr;
 			return 1;
 		}

@@ -100,6 +100,10 @@ int roce__decode_erf(struct roce_pkt *p, const struct roce_cfg *cfg, const uint8
 void roce__fields_erf(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 /* mad.c: a UD SEND to QP1 whose payload starts at p->payload_off. */
 void roce__decode_mad(struct roce_pkt *p);
+/* mgmt.c: a MAD of another class than CM (QP0 or QP1). */
+void roce__decode_mgmt(struct roce_pkt *p);
+void roce__fields_mgmt(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
+void roce__summary_mgmt(const struct roce_pkt *p, char *buf, size_t cap, size_t *n);
 
 /* ---- field walker hooks ---------------------------------------------------- */
 

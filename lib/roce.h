@@ -301,6 +301,10 @@ struct roce_pkt {
 
 	/* CM MAD on QP1 */
 	uint32_t mad_off;
+	/* a MAD of another class (SMP on QP0, SA, PerfMgt, ... on QP1): its header */
+	uint32_t mgmt_off;
+	/* native IB raw packet (LNH 0): the 4-byte raw header */
+	uint32_t rwh_off;
 
 	/* TCP / iWARP (issue 3 fills these) */
 	uint32_t tcp_payload_off;

@@ -15,7 +15,11 @@
 #     in both byte orders, ns and µs resolutions, a time offset) are read
 #     whole: each frame listed as in its own file, numbered by its position;
 #     against tshark on an Ethernet + ERF merge; a filter passes no frame of
-#     a link type it means nothing on.
+#     a link type it means nothing on;
+#   - IB copies cut to 128 and 40 bytes (truncation, PktLen byte counts);
+#   - management MADs (tests/mkibmad.py: SMP LID-routed and directed-route
+#     on QP0, SA with RMPP, PerfMgt): headers against tshark on ERF;
+#   - raw datagrams (tests/mkibraw.py: LNH 1 IPv6, LNH 0 IPv4): against tshark.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -118,6 +122,94 @@ if command -v mergecap >/dev/null && command -v tshark >/dev/null; then
 	else
 		fail "mergecap Ethernet + ERF pcapng against tshark" "$(diff "$T/ts.txt" "$T/rt.txt" | head -4 | tr '\n' '|')"
 	fi
+fi
+
+# ---- truncated native IB copies (item 4) -----------------------------------
+# Every IB frame cut to 128 bytes (as a snaplen or a mirror would): the same
+# summary but for the truncated count and ICRC verdicts; byte counts from
+# the LRH PktLen; a truncated frame's ICRC is unchecked, never bad; cut to
+# 40 bytes (inside the GRH of LNH 3 frames) the byte total still holds.
+cut() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+n = int(sys.argv[3])
+e = "<" if d[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+out, off = bytearray(d[:24]), 24
+while off + 16 <= len(d):
+    s, f, cl, wl = struct.unpack(e + "IIII", d[off:off + 16])
+    k = min(cl, n)
+    out += struct.pack(e + "IIII", s, f, k, wl) + d[off + 16:off + 16 + k]
+    off += 16 + cl
+open(sys.argv[2], "wb").write(out)
+PY
+}
+cut "$L/ib_native.pcap" "$T/ib128.pcap" 128
+cut "$L/ib_native.pcap" "$T/ib40.pcap" 40
+TZ=UTC "$R" -r "$T/ib128.pcap" --json | jq -S 'del(.source)' >"$T/ib128.json"
+jq -S 'del(.truncated, .icrc)' "$T/native.json" >"$T/a.json"
+jq -S 'del(.truncated, .icrc)' "$T/ib128.json" >"$T/b.json"
+check "IB cut to 128 bytes: summary as the whole copy's but truncation and ICRC" "" \
+	"$(diff "$T/a.json" "$T/b.json" | head -3 | tr '\n' '|')"
+check "IB cut to 128 bytes: truncated, ICRC good/bad/unchecked" "1 166 1 1" \
+	"$(jq -r '"\(.truncated) \(.icrc.good) \(.icrc.bad) \(.icrc.unchecked)"' "$T/ib128.json")"
+TZ=UTC "$R" -r "$T/ib40.pcap" --packets --json >"$T/ib40pk.json"
+check "IB cut to 40 bytes: no ICRC cut short called bad (the one bad ICRC lost only its VCRC)" "0 8" \
+	"$(jq -rs '"\([.[] | select(."frame.cap_len" < ."frame.len" - 2 and (."roce.icrc.status" == "good" or ."roce.icrc.status" == "bad"))] | length) \([.[] | select(."roce.icrc.status" == "bad") | ."frame.number"] | join(","))"' "$T/ib40pk.json")"
+check "IB cut to 40 bytes: bytes from PktLen" "$(jq .bytes "$T/native.json")" \
+	"$(TZ=UTC "$R" -r "$T/ib40.pcap" --json | jq .bytes)"
+
+# ---- management MADs on native IB (SMP LID-routed and directed, SA, PerfMgt) --
+python3 "$here/mkibmad.py" "$T/mad_ib.pcap" ib
+python3 "$here/mkibmad.py" "$T/mad_erf.pcap" erf
+TZ=UTC "$R" -r "$T/mad_ib.pcap" --packets >"$T/mad.txt"
+check "MAD classes, ICRC and VCRC" "SMP good good|SMP-DR good good|SA good good|PerfMgt good good" \
+	"$(sed -n 's/.* MAD \([A-Za-z-]*\) .*icrc \([a-z]*\) vcrc \([a-z]*\).*/\1 \2 \3/p' "$T/mad.txt" | paste -sd '|')"
+check "SMP-DR hop pointer/count, SA RMPP RRespTime:5 Flags:3" "1 2 10 7" \
+	"$(TZ=UTC "$R" -r "$T/mad_ib.pcap" --packets --json | jq -rs '"\(.[1]."infiniband.smpdirected.hoppointer") \(.[1]."infiniband.smpdirected.hopcount") \(.[2]."roce.rmpp.rresptime") \(.[2]."roce.rmpp.flags")"')"
+if command -v tshark >/dev/null; then
+	TZ=UTC "$R" -r "$T/mad_erf.pcap" --packets --json >"$T/mad.json"
+	keys=$(jq -r 'keys[] | select(test("^infiniband\\.(mad|smplid|smpdirected|rmpp|sa)\\."))' "$T/mad.json" | sort -u)
+	# shellcheck disable=SC2086
+	tshark -r "$T/mad_erf.pcap" -T fields $(for k in $keys; do printf ' -e %s' "$k"; done) 2>/dev/null >"$T/mad.tsh"
+	check "MAD fields against tshark ($(echo "$keys" | wc -l) names)" 0 "$(python3 - "$T/mad.json" "$T/mad.tsh" $keys <<'PY'
+import json, sys
+ours = [json.loads(l) for l in open(sys.argv[1])]
+theirs = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+keys, bad = sys.argv[3:], 0
+def norm(v):
+    if isinstance(v, int):
+        return v
+    v = str(v).replace(":", "").lower()
+    try:
+        return int(v, 0) if v.startswith("0x") else int(v)
+    except ValueError:
+        return v
+for o, t in zip(ours, theirs):
+    for k, tv in zip(keys, t):
+        if k in o and (tv == "" or norm(o[k]) != norm(tv)):
+            bad += 1
+            print(k, o[k], tv, file=sys.stderr)
+print(bad + abs(len(ours) - len(theirs)))
+PY
+)"
+fi
+
+# ---- raw IB datagrams (LNH 1 IPv6, LNH 0 raw header + IPv4) ---------------------
+python3 "$here/mkibraw.py" "$T/raw_ib.pcap" ib
+python3 "$here/mkibraw.py" "$T/raw_erf.pcap" erf
+rawf="infiniband.rwh.etype ipv6.src ipv6.plen ip.src ip.len udp.srcport udp.length"
+check "raw LNH 1/0: VCRC good, IPv6 then IPv4 inside" "good ::1 - good - 10.0.0.1" \
+	"$(TZ=UTC "$R" -r "$T/raw_ib.pcap" --packets --json | jq -rs '[.[] | ."roce.vcrc.status", (."ipv6.src" // "-"), (."ip.src" // "-")] | join(" ")')"
+if command -v tshark >/dev/null; then
+	# shellcheck disable=SC2086
+	tshark -r "$T/raw_erf.pcap" -T fields $(for k in $rawf; do printf ' -e %s' "$k"; done) 2>/dev/null |
+		python3 -c 'import sys
+for l in sys.stdin:
+    print("\t".join(str(int(v, 0)) if v[:2] == "0x" else v for v in l.rstrip("\n").split("\t")))' >"$T/raw.tsh"
+	TZ=UTC "$R" -r "$T/raw_erf.pcap" --packets --json |
+		jq -r --arg f "$rawf" '[($f | split(" "))[] as $k | (.[$k] // "") | tostring] | join("\t")' >"$T/raw.ours"
+	check "raw LNH 1/0 fields against tshark ($rawf)" "" "$(diff "$T/raw.tsh" "$T/raw.ours" | head -4 | tr '\n' '|')"
 fi
 
 echo "link: $oks ok, $fails failed"

@@ -438,6 +438,28 @@ static void decode_raw_ip(struct roce_pkt *p, const struct roce_cfg *cfg, uint32
 	}
 }
 
+/* Raw InfiniBand datagrams after a valid LRH (IBTA vol 1 5.3): LNH 1 an
+ * IPv6 packet, LNH 0 the 4-byte raw header (reserved 16 | EtherType 16)
+ * and a packet of that EtherType; no ICRC, the VCRC at end. */
+static void decode_raw_ib(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t end)
+{
+	const uint32_t off = 8;      /* after the LRH */
+
+	if (p->lnh == 1) {
+		p->ethertype = ROCE_ETH_IPV6;
+		decode_ipv6(p, cfg, off, end);
+		return;
+	}
+	if (end < off + 4)
+		return;
+	if (roce__avail(p, off) < 4) {
+		roce__trunc(p, ROCE_L_LRH);
+		return;
+	}
+	p->rwh_off = off;
+	decode_ethertype(p, cfg, rd16(p->data + off + 2), off + 4, end);
+}
+
 static inline __attribute__((always_inline)) int
 decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
 	     const uint8_t *data, uint32_t caplen, uint32_t wirelen)
@@ -505,6 +527,8 @@ decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
 		break;
 	case ROCE_LINK_INFINIBAND:
 		roce__decode_lrh(p, end);
+		if (p->lnh < 2 && p->vcrc_off)   /* raw, with a PktLen that holds */
+			decode_raw_ib(p, cfg, p->vcrc_off);
 		break;
 	default:
 		return ROCE_EUNSUP;

@@ -327,6 +327,8 @@ void roce_foreach_field_flags(const struct roce_pkt *p, unsigned flags, roce_fie
 		bth_fields(p, cb, ctx);
 		if (p->mad_off)
 			roce__fields_mad(p, cb, ctx);
+		else if (p->mgmt_off)
+			roce__fields_mgmt(p, cb, ctx);
 		icrc_fields(p, cb, ctx);
 	}
 	roce__fields_vcrc(p, cb, ctx);

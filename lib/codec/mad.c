@@ -391,8 +391,10 @@ void roce__decode_mad(struct roce_pkt *p)
 		return;
 	}
 	m = p->data + off;
-	if (m[1] != ROCE_MGMT_CLASS_CM)
-		return;         /* other management classes are not decoded */
+	if (m[1] != ROCE_MGMT_CLASS_CM) {
+		roce__decode_mgmt(p);   /* SMP, SA, PerfMgt, ...: their headers */
+		return;
+	}
 	p->mad_off = off;
 	roce__seen(p, ROCE_L_MAD);
 	if (m[0] != 1)

@@ -79,7 +79,7 @@ void roce__decode_lrh(struct roce_pkt *p, uint32_t end)
 	if (roce__avail(p, ib_end) < VCRC_LEN)
 		roce__trunc(p, ROCE_L_LRH);
 	if (p->lnh < 2)
-		return;       /* raw packets: not decoded */
+		return;       /* raw packets: decode.c decodes what they carry */
 	p->version = ROCE_VER_IB;
 	if (p->lnh == 3)
 		decode_ib_grh(p, LRH_LEN, ib_end);
@@ -163,6 +163,8 @@ void roce__fields_ib(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 	EMIT_U("infiniband.lrh.reserved5", b[4] >> 3);
 	EMIT_U("infiniband.lrh.pktlen", p->pktlen);
 	EMIT_U("infiniband.lrh.slid", p->slid);
+	if (p->rwh_off && roce__avail(p, p->rwh_off) >= 4)
+		EMIT_U("infiniband.rwh.etype", rd16(p->data + p->rwh_off + 2));
 }
 
 /* After the ICRC's fields: the VCRC and its status. */
