@@ -569,7 +569,7 @@ else
 	RX=$!
 	BGPIDS="$BGPIDS $RX"
 	# flood once recv says it listens (its filter line on stderr), not after a fixed sleep
-	for _ in $(seq 100); do grep -q 'recv: .*filter' "$T/recv.err" 2>/dev/null && break; sleep 0.05; done
+	for _ in $(seq 400); do grep -q 'recv: .*filter' "$T/recv.err" 2>/dev/null && break; sleep 0.05; done
 	inA "$GEN" flood -i "$VA" --dst 10.99.7.2 --count 1000 --pps 20000 --qps 2 2>"$T/err" ||
 		fail "live flood" "$(cat "$T/err")"
 	cap_stop
