@@ -20,7 +20,7 @@ CFLAGS  ?= -O2 -g
 # per header), analysis (sequence and stream engines), transport (RC engine).
 LIB_DIRS   := lib/link lib/codec lib/analysis lib/transport
 LIB_INC    := -Ilib $(addprefix -I,$(LIB_DIRS))
-GEN_INC    := -Igenerator $(addprefix -Igenerator/,tx conv conform) -Itarget
+GEN_INC    := -Igenerator $(addprefix -Igenerator/,tx conv conform iwarp stress) -Itarget
 BASECFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE $(LIB_INC) -fno-strict-aliasing
 ifeq ($(SAN),1)
   BASECFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -69,7 +69,12 @@ LIBPIC_A := $(BUILD)/lib/libroce_pic.a
 # Test scripts run by check-one, each with BUILD in its environment, in this
 # order; fragments below may append to it.
 CHECK_SCRIPTS := tests/exports.sh tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/install.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/link.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/device.sh tests/caps.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh tests/frameno.sh
+CHECK_SCRIPTS += tests/threads.sh
+CHECK_SCRIPTS += tests/invariance.sh
+CHECK_SCRIPTS += tests/iwarp_conv.sh
 
+# `rocegen stress` against the in-process reference adapter (generator/stress/)
+CHECK_SCRIPTS += tests/stress_unit.sh
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=
 -include dissectors/plugin.mk
@@ -77,7 +82,7 @@ PLUGIN :=
 -include target/target.mk
 
 .PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
-        have-deps golden difftest interop fixtures bench-gen bench-lab bench-live \
+        have-deps golden difftest interop fixtures bench-gen bench-lab bench-live bench-stress soak \
         dist-build print-public-headers print-programs print-plugin deb check-deb
 .DEFAULT_GOAL := all
 
@@ -126,7 +131,7 @@ $(LIBPC): Makefile
 
 $(ROCETOP): $(ANA_OBJS) $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lmnl -lm
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lmnl -libverbs -lm
 
 $(GEN_OBJS): ALLCFLAGS += $(GEN_INC)
 $(ANA_OBJS): ALLCFLAGS += -Ianalyzer -Ianalyzer/device
@@ -154,6 +159,9 @@ $(BUILD)/tests/test_pcapfile: analyzer/pcapfile.c analyzer/pcapfile.h
 # the device source's netlink parser (libmnl)
 $(BUILD)/tests/test_nlparse: analyzer/device/nlparse.c analyzer/device/nlparse.h tests/unit/test_nlparse_fixtures.h
 TEST_LIBS_test_nlparse := -lmnl
+# one QP, one row: the join of flows and device QPs
+$(BUILD)/tests/test_qpjoin: analyzer/qpjoin.c analyzer/qpjoin.h analyzer/flow.c analyzer/iwstream.c analyzer/device/nlparse.c analyzer/device/devmon.h
+TEST_LIBS_test_qpjoin := -Ianalyzer -Ianalyzer/device -lmnl -lm
 
 -include $(LIB_OBJS:.o=.d) $(LIB_PIC:.o=.d) $(ANA_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
 
@@ -264,6 +272,10 @@ bench: all
 bench-gen: all
 	BUILD=$(BUILD) bench/gen.sh
 
+# rocegen stress against the in-process reference adapter vs --qps (also in bench)
+bench-stress: all
+	BUILD=$(BUILD) bench/stress.sh
+
 # live capture under load on a veth pair: rocetop vs tcpdump (root)
 bench-live: all
 	BUILD=$(BUILD) bench/live.sh
@@ -277,8 +289,15 @@ bench-lab: all
 # Each boots the lab if it is down (and takes it down again) and skips
 # without ../shared/softroce-lab or root; fragments may append to the list.
 INTEROP_SCRIPTS += tests/interop.sh tests/interop_flow.sh tests/interop_gen.sh tests/conform.sh
+INTEROP_SCRIPTS += tests/interop_device.sh
+INTEROP_SCRIPTS += tests/stress_lab.sh
+INTEROP_SCRIPTS += tests/interop_iwarp.sh
 interop: all
 	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; BUILD=$(BUILD) $$s; done
+
+# rocegen stress against the lab's rxe for 10 min with 256 QPs (outside CI)
+soak: all
+	STRESS_SOAK=1 BUILD=$(BUILD) tests/stress_lab.sh
 
 # ---- install -------------------------------------------------------------------
 

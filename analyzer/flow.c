@@ -139,11 +139,41 @@ int engine_init(struct engine *e, const struct engine_cfg *cfg)
 	return 0;
 }
 
+const struct roce_rtt *engine_rtt(const struct engine *e, const struct roce_seq_dir *d)
+{
+	uintptr_t off = (uintptr_t)d - (uintptr_t)e->flows, i = off / sizeof(struct flow);
+
+	if (!e->part_of)
+		return e->rtt;
+	return (uintptr_t)d >= (uintptr_t)e->flows && i < e->nflows ? e->parts[e->part_of[i]]->rtt : NULL;
+}
+
+void engine_rtt_totals(const struct engine *e, struct roce_rtt_totals *t)
+{
+	struct roce_rtt_totals one;
+
+	if (!e->parts) {
+		roce_rtt_totals(e->rtt, t);
+		return;
+	}
+	memset(t, 0, sizeof *t);
+	for (unsigned k = 0; k < e->nparts; k++) {
+		roce_rtt_totals(e->parts[k]->rtt, &one);
+		t->outstanding += one.outstanding;
+		t->requests_evicted += one.requests_evicted;
+		t->histograms += one.histograms;
+		t->histograms_evicted += one.histograms_evicted;
+		t->mem_bytes += one.mem_bytes;
+		t->mem_peak += one.mem_peak;
+		t->mem_cap += one.mem_cap;
+	}
+}
+
 uint32_t flow_rtt_q_us(const struct engine *e, const struct flow *f, enum roce_rtt_which w, double q)
 {
 	uint64_t ns;
 
-	if (f->kind == FK_IWARP || roce_rtt_quantile(e->rtt, &f->u.seq, w, q, &ns))
+	if (f->kind == FK_IWARP || roce_rtt_quantile(engine_rtt(e, &f->u.seq), &f->u.seq, w, q, &ns))
 		return 0;
 	ns = (ns + 500) / 1000;
 	return ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;

@@ -184,6 +184,11 @@ struct engine {
 	uint32_t conns_cm, conns_traffic;
 	float decay[3][65];       /* a_i^k for k ticks */
 	float weight[3];
+	/* A merged view of several engines (engmerge.h, rocetop --threads):
+	 * flow i's RTT state is in parts[part_of[i]]->rtt; NULL otherwise. */
+	struct engine *const *parts;
+	const uint8_t *part_of;
+	unsigned nparts;
 };
 
 int engine_init(struct engine *e, const struct engine_cfg *cfg);
@@ -200,6 +205,12 @@ static inline struct flow *flow_peer(const struct engine *e, const struct flow *
 {
 	return engine_flow(e, f->peer);
 }
+
+/* The RTT state (rtt.h) that holds direction d of one of e's flows (a
+ * merged view keeps each flow's in the engine it came from). */
+const struct roce_rtt *engine_rtt(const struct engine *e, const struct roce_seq_dir *d);
+/* roce_rtt_totals() of the engine, summed over the parts of a merged view. */
+void engine_rtt_totals(const struct engine *e, struct roce_rtt_totals *t);
 
 /* Rates in bits per second at time now_ns (decayed to it). */
 void flow_rates(const struct engine *e, const struct flow *f, uint64_t now_ns, double bps[3]);

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "args.h"
 #include "devmon.h"
 #include "flow.h"
 #include "listing.h"
@@ -32,9 +33,9 @@
 #include "roce.h"
 #include "seq.h"
 #include "source.h"
+#include "threads.h"
 #include "tui.h"
 
-#define ROCETOP_VERSION "0.1.0"
 
 static volatile sig_atomic_t stop;
 
@@ -42,126 +43,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: rocetop -r FILE [options] [BPF filter...]\n"
-		"       rocetop -i IFACE [options] [BPF filter...]\n"
-		"  -r, --read FILE        read a pcap or pcapng capture\n"
-		"  -i, --interface IFACE  capture live from IFACE (repeat for several); the RDMA\n"
-		"                         ports whose netdev it is join the device view\n"
-		"      --device DEV[:PORT]  show what the RDMA device itself knows: QPs, CQs, MRs,\n"
-		"                         CM IDs, port counters, GIDs, ethtool -S (repeatable; 'all'),\n"
-		"                         alone or beside -i/-r\n"
-		"      --qp-interval SECONDS  how often to dump the QP table (default: -d)\n"
-		"      --device-all-counters  rates of every counter, not only those that moved\n"
-		"  -B, --buffer-size KiB  kernel capture buffer per interface (default 32768)\n"
-		"      --buffer-frames N  ... or larger, to hold N frames of the interface's MTU\n"
-		"                         (up to the snaplen; default 8192)\n"
-		"  -s, --snaplen BYTES    bytes captured per frame (default 9216)\n"
-		"  -w, --write FILE       also save the frames read to a pcap file\n"
-		"      --speed X          replay at X times the capture's pace (0: as fast as possible;\n"
-		"                         default 1 in the TUI, 0 otherwise)\n"
-		"      --realtime         --speed 1\n"
-		"  -Z, --relinquish-privileges USER  become USER once the capture is open\n"
-		"      --prometheus ADDR:PORT  serve GET /metrics (Prometheus text format) there\n"
-		"      --prometheus-max-flows N  flows with per-flow series (largest by packets; default 1000)\n"
-		"      --linger           after a replay, keep serving --prometheus until SIGINT/SIGTERM\n"
-		"      --packets          list frames one per line (tcpdump-like)\n"
-		"      --json             with --packets: one JSON object per frame; without:\n"
-		"                         JSON lines (snapshots with -d/-n, then the summary)\n"
-		"  -b, --batch            periodic text snapshots (like top -b), then the summary\n"
-		"  -d, --delay SECONDS    snapshot interval (default 2; capture time on replay)\n"
-		"                         (with --packets, -d PORT is the old --roce-port)\n"
-		"  -n, --iterations N     stop after N snapshots\n"
-		"  -c, --count N          stop after N frames\n"
-		"      --roce-port PORT   also decode UDP destination PORT as RoCEv2 (up to 8)\n"
-		"      --no-legacy-port   do not decode UDP port 1021 as RoCEv2\n"
-		"      --iwarp-port PORT  treat TCP PORT as carrying iWARP FPDUs\n"
-		"      --vxlan-port PORT  also decapsulate VXLAN on UDP PORT (4789 and 8472 always)\n"
-		"      --no-decap         do not decapsulate mirror copies (ERSPAN, GRE-TEB, VXLAN)\n"
-		"      --pmtu BYTES       path MTU for READ accounting until the capture tells\n"
-		"                         (256..4096, default 1024)\n"
-		"      --link-speed SPEED link speed for PFC pause time (100G, 25G, 10000M; default 100G)\n"
-		"      --max-flows N      flow table size; least recently seen evicted (default 1000000)\n"
-		"      --top N            the summary lists the N largest flows (JSON: all by default,\n"
-		"                         text: 50); its totals count every flow\n"
-		"      --rtt-memory KiB   cap for outstanding requests and RTT histograms (default 262144)\n"
-		"  -h, --help             this text\n"
-		"  -V, --version          print the version\n");
-}
-
-static char *join_args(int argc, char **argv)
-{
-	size_t len = 1;
-	char *s;
-
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = calloc(1, len);
-	if (!s)
-		return NULL;
-	for (int i = 0; i < argc; i++) {
-		if (i)
-			strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
-static int parse_port(const char *s, uint16_t *port)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < 1 || v > 65535)
-		return -1;
-	*port = (uint16_t)v;
-	return 0;
-}
-
-static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	if (!*s || *s == '-')
-		return -1;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* "100G", "25g", "40000M", "10000000000" → bits per second */
-static int parse_speed(const char *s, uint64_t *bps)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !(v > 0))
-		return -1;
-	switch (*end) {
-	case 'T': case 't': v *= 1e12; end++; break;
-	case 'G': case 'g': v *= 1e9; end++; break;
-	case 'M': case 'm': v *= 1e6; end++; break;
-	case 'K': case 'k': v *= 1e3; end++; break;
-	default: break;
-	}
-	if (*end == 'b' && end[1] == 0)
-		end++;
-	if (*end || v < 1e6 || v > 1e13)
-		return -1;
-	*bps = (uint64_t)v;
-	return 0;
 }
 
 static uint64_t wall_ns(void)
@@ -187,7 +68,82 @@ struct run {
 	uint64_t pnext;
 	int progress_shown;
 	struct devmon *dev;          /* --device, or NULL */
+	struct workers *wk;          /* --threads N > 1 (threads.h), or NULL */
+	struct source *watch;        /* live with threads and --prometheus: its poll loop */
 };
+
+/* ---- --threads: the engine the views read ---------------------------------- */
+
+/* The run's engine, or the threads' merged view (held until run_release()). */
+static const struct engine *run_engine(struct run *r)
+{
+	const struct engine *e = r->wk ? workers_view(r->wk) : &r->eng;
+
+	if (!e) {
+		fprintf(stderr, "rocetop: out of memory merging the threads' flow tables\n");
+		exit(1);
+	}
+	return e;
+}
+
+static void run_release(struct run *r)
+{
+	if (r->wk)
+		workers_release(r->wk);
+}
+
+/* --prometheus with threads: each scrape reads the merged view. */
+static const struct engine *pe_view(void *ctx)
+{
+	return workers_view(ctx);
+}
+
+static void pe_release(void *ctx)
+{
+	workers_release(ctx);
+}
+
+static void pe_stats(void *ctx, unsigned i, struct source_stats *st)
+{
+	workers_stats(ctx, i, st);
+}
+
+/* Serves --prometheus: live with threads from a poll loop of this thread's
+ * own (the capture threads' would hold their engines). */
+static int prom_serve(struct prom *prom, struct run *r, struct source *src, int live)
+{
+	static struct prom_engines pe;
+
+	if (!r->wk)
+		return prom_attach(prom, src, &r->eng);
+	pe = (struct prom_engines){ pe_view, pe_release, pe_stats, src, r->wk };
+	prom_engines(prom, &pe);
+	if (live && !(r->watch = source_open_watcher(source_name(src))))
+		return -1;
+	return prom_attach(prom, live ? r->watch : src, NULL);
+}
+
+/* Live with threads: the capture threads count; this one takes snapshots. */
+static int live_threads_loop(struct run *r, struct source *src, int (*snap)(struct run *, struct source *, uint64_t))
+{
+	struct timespec ts = { 0, 20000000 };
+
+	while (!stop && !workers_done(r->wk)) {
+		if (r->watch)
+			source_wait(r->watch, 20);   /* serves --prometheus */
+		else
+			nanosleep(&ts, NULL);
+		if (snap(r, src, wall_ns()))
+			break;
+	}
+	workers_stop(r->wk);
+	if (workers_error(r->wk)) {
+		fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(src), workers_error(r->wk),
+			(unsigned long long)workers_frames(r->wk, NULL));
+		return 1;
+	}
+	return 0;
+}
 
 #define PROGRESS_NS 500000000ull
 
@@ -229,7 +185,10 @@ static void update_drops(struct run *r, struct source *src)
 		struct source_stats st;
 		struct report_drop_counts *one = &d->iface[d->n];
 
-		source_stats(src, i, &st);
+		if (r->wk)
+			workers_stats(r->wk, i, &st);
+		else
+			source_stats(src, i, &st);
 		if (!st.valid)
 			continue;
 		drop_counts(one, &st, source_iface(src, i));
@@ -261,10 +220,19 @@ static int maybe_snapshot(struct run *r, struct source *src, uint64_t now)
 	if (r->dev)
 		devmon_poll(r->dev, wall_ns());
 	r->nsnap++;
-	if (r->json)
-		report_snapshot_json(stdout, &r->eng, &r->ctx, r->nsnap, r->next_snap);
-	else
-		report_snapshot_text(stdout, &r->eng, &r->ctx, r->nsnap, r->next_snap);
+	{
+		const struct engine *e = run_engine(r);
+
+		if (r->dev)
+			r->dev->wire = e;   /* the QPs join the flows the views read (threads: merged) */
+		if (r->json)
+			report_snapshot_json(stdout, e, &r->ctx, r->nsnap, r->next_snap);
+		else
+			report_snapshot_text(stdout, e, &r->ctx, r->nsnap, r->next_snap);
+		run_release(r);
+		if (r->dev)
+			r->dev->wire = &r->eng;
+	}
 	fflush(stdout);
 	r->next_snap += r->interval_ns;
 	return r->iterations > 0 && r->nsnap >= (unsigned long long)r->iterations;
@@ -291,18 +259,6 @@ static void dev_prom(FILE *f, const void *ctx)
 	if (now - m->last_ns > 1000000000ull)
 		devmon_poll(m, now);
 	devmon_prom(f, m);
-}
-
-/* -i NAME where NAME is an RDMA device (rxe0, mlx5_0) and no netdev. */
-static int rdma_not_netdev(const char *name)
-{
-	char path[512];
-	struct stat st;
-
-	if (if_nametoindex(name) || strchr(name, '/'))
-		return 0;
-	snprintf(path, sizeof path, "%s/class/infiniband/%s", sysfs_root(), name);
-	return stat(path, &st) == 0;
 }
 
 /* Sleeps until t (wall clock) or a signal. */
@@ -428,7 +384,20 @@ struct feed {
 	struct source *src;
 	const struct roce_cfg *cfg;
 	struct engine *eng;
+	struct roce_mirror_clock *mclock;
 };
+
+/* --time mirror: the frame's time by its ERSPAN III clock, when it has one. */
+static void mirror_time(struct roce_mirror_clock *mc, int nsec, struct source_frame *fr, const struct roce_pkt *p)
+{
+	uint64_t t;
+
+	if (!mc || !roce_mirror_time(mc, p, fr->ts_ns, &t))
+		return;
+	fr->ts_ns = t;
+	fr->hdr.ts.tv_sec = (time_t)(t / 1000000000ull);
+	fr->hdr.ts.tv_usec = (suseconds_t)(nsec ? t % 1000000000ull : t % 1000000000ull / 1000);
+}
 
 static int feed(void *ctx, unsigned max)
 {
@@ -439,6 +408,7 @@ static int feed(void *ctx, unsigned max)
 
 	for (unsigned i = 0; i < max && (c = source_next(fd->src, &fr)) == SOURCE_FRAME; i++) {
 		roce_decode(&p, fd->cfg, fr.linktype, fr.data, fr.caplen, fr.len);
+		mirror_time(fd->mclock, source_nsec(fd->src), &fr, &p);
 		engine_packet(fd->eng, &p, fr.ts_ns, fr.caplen, fr.len);
 	}
 	return c;
@@ -462,447 +432,287 @@ static void progress(struct run *r, uint64_t frames, int done)
 	r->progress_shown = 1;
 }
 
-int main(int argc, char **argv)
-{
-	enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
-	       OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
-	       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_TOP };
-	static const struct option opts[] = {
-		{ "read", required_argument, NULL, 'r' },
-		{ "interface", required_argument, NULL, 'i' },
-		{ "packets", no_argument, NULL, OPT_PACKETS },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "batch", no_argument, NULL, 'b' },
-		{ "delay", required_argument, NULL, 'd' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "roce-port", required_argument, NULL, OPT_ROCEPORT },
-		{ "no-legacy-port", no_argument, NULL, OPT_NOLEGACY },
-		{ "iwarp-port", required_argument, NULL, OPT_IWARP },
-		{ "vxlan-port", required_argument, NULL, OPT_VXLAN },
-		{ "no-decap", no_argument, NULL, OPT_NODECAP },
-		{ "pmtu", required_argument, NULL, OPT_PMTU },
-		{ "link-speed", required_argument, NULL, OPT_SPEED },
-		{ "max-flows", required_argument, NULL, OPT_MAXFLOWS },
-		{ "buffer-size", required_argument, NULL, 'B' },
-		{ "buffer-frames", required_argument, NULL, OPT_BUFFRAMES },
-		{ "snaplen", required_argument, NULL, 's' },
-		{ "write", required_argument, NULL, 'w' },
-		{ "speed", required_argument, NULL, OPT_REPLAY },
-		{ "realtime", no_argument, NULL, OPT_REALTIME },
-		{ "relinquish-privileges", required_argument, NULL, 'Z' },
-		{ "prometheus", required_argument, NULL, OPT_PROM },
-		{ "prometheus-max-flows", required_argument, NULL, OPT_PROM_MAX },
-		{ "top", required_argument, NULL, OPT_TOP },
-		{ "linger", no_argument, NULL, OPT_LINGER },
-		{ "rtt-memory", required_argument, NULL, OPT_RTTMEM },
-		{ "device", required_argument, NULL, OPT_DEVICE },
-		{ "qp-interval", required_argument, NULL, OPT_QPINT },
-		{ "device-all-counters", no_argument, NULL, OPT_DEVALL },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char err[PCAP_ERRBUF_SIZE + 256] = "";
-	const char *file = NULL, *iface = NULL, *dopt[8], *wfile = NULL, *user = NULL, *prom_addr = NULL;
-	struct source_cfg scfg = { .speed = -1 };
-	struct source_frame fr;
+/* ---- the run: capture → decode → flow table → view ------------------------- */
+
+struct app {
+	struct args a;
+	struct run run;
 	struct source *src;
-	struct prom *prom = NULL;
-	enum source_err what;
-	unsigned prom_max = PROM_DEFAULT_MAX_FLOWS;
-	int tui;
-	struct roce_cfg cfg = { 0 };
-	struct listing lst = { 0 };
-	struct engine_cfg ecfg = { .max_flows = 1000000, .pmtu = 1024, .link_bps = 100000000000ull,
-				   .check_icrc = 1 };
-	static struct run run;
-	int packets = 0, json = 0, batch = 0, c, rc = 0, ndopt = 0, have_delay = 0, linger = 0;
-	long long count = -1, iterations = -1;
-	unsigned top = 0;
-	double delay = 2;
-	uint64_t no = 0, v64;
-	char *filter = NULL;
-	uint16_t port;
-	struct devmon_cfg dcfg = { .qp_interval = -1 };
-	static struct devmon *dev;
+	struct prom *prom;
+	struct devmon *dev;           /* --device, or the RDMA ports of -i's netdevs */
+	struct roce_mirror_clock mclock_mem, *mclock;   /* --time mirror */
+	struct listing lst;           /* --packets */
+	int engine_up;
+	uint64_t no;                  /* frames read */
+	char err[PCAP_ERRBUF_SIZE + 256];
+};
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:r:i:c:d:n:bB:s:w:Z:hV", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r': file = optarg; break;
-		case 'i':
-			if (scfg.nifaces == SOURCE_MAX_IFACES) {
-				fprintf(stderr, "rocetop: at most %d interfaces\n", SOURCE_MAX_IFACES);
-				return 2;
-			}
-			iface = scfg.ifaces[scfg.nifaces++] = optarg;
-			break;
-		case 'B':
-		case 's':
-			if (parse_u64(optarg, c == 'B' ? 1 : 64, c == 'B' ? 4194304 : 262144, &v64)) {
-				fprintf(stderr, "rocetop: bad %s '%s'\n", c == 'B' ? "buffer size (KiB)" : "snaplen", optarg);
-				return 2;
-			}
-			*(c == 'B' ? &scfg.buffer_kib : &scfg.snaplen) = (int)v64;
-			break;
-		case OPT_BUFFRAMES:
-			if (parse_u64(optarg, 1, 16777216, &v64)) {
-				fprintf(stderr, "rocetop: bad --buffer-frames '%s' (1 to 16777216)\n", optarg);
-				return 2;
-			}
-			scfg.buffer_frames = (unsigned)v64;
-			break;
-		case 'w': wfile = optarg; break;
-		case 'Z': user = optarg; break;
-		case OPT_REALTIME: scfg.speed = 1; break;
-		case OPT_REPLAY: {
-			char *end;
+static void app_close(struct app *x)
+{
+	if (x->engine_up)
+		engine_free(&x->run.eng);
+	workers_free(x->run.wk);
+	prom_close(x->prom);
+	if (x->run.watch)
+		source_close(x->run.watch);
+	if (x->src)
+		source_close(x->src);
+	devmon_close(x->dev);
+}
 
-			errno = 0;
-			scfg.speed = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(scfg.speed >= 0) || scfg.speed > 1e6) {
-				fprintf(stderr, "rocetop: bad --speed '%s' (0 for as fast as possible, 1 real time)\n", optarg);
-				return 2;
-			}
-			break;
-		}
-		case OPT_PROM:
-			if (prom_check_spec(optarg, err, sizeof err) < 0) {
-				fprintf(stderr, "rocetop: %s\n", err);
-				return 2;
-			}
-			prom_addr = optarg;
-			break;
-		case OPT_PROM_MAX:
-			if (parse_u64(optarg, 0, 10000000, &v64)) {
-				fprintf(stderr, "rocetop: bad --prometheus-max-flows '%s'\n", optarg);
-				return 2;
-			}
-			prom_max = (unsigned)v64;
-			break;
-		case OPT_DEVICE:
-			if (dcfg.nspecs == DEVMON_MAX_SPECS) {
-				fprintf(stderr, "rocetop: at most %d --device options\n", DEVMON_MAX_SPECS);
-				return 2;
-			}
-			dcfg.specs[dcfg.nspecs++] = optarg;
-			break;
-		case OPT_QPINT: {
-			char *end;
+static int fail(struct app *x, const char *msg)
+{
+	fprintf(stderr, "rocetop: %s\n", msg);
+	app_close(x);
+	return 1;
+}
 
-			errno = 0;
-			dcfg.qp_interval = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(dcfg.qp_interval >= 0.1) || dcfg.qp_interval > 86400) {
-				fprintf(stderr, "rocetop: bad --qp-interval '%s' (seconds, 0.1 to 86400)\n", optarg);
-				return 2;
-			}
-			break;
-		}
-		case OPT_DEVALL: dcfg.all_counters = 1; break;
-		case OPT_TOP:
-			if (parse_u64(optarg, 1, 100000000, &v64)) {
-				fprintf(stderr, "rocetop: bad --top '%s' (a number of flows, 1 or more)\n", optarg);
-				return 2;
-			}
-			top = (unsigned)v64;
-			break;
-		case OPT_PACKETS: packets = 1; break;
-		case OPT_JSON: json = 1; break;
-		case 'b': batch = 1; break;
-		case 'c':
-			if (parse_u64(optarg, 1, (uint64_t)1 << 62, &v64)) {
-				fprintf(stderr, "rocetop: bad count '%s'\n", optarg);
-				return 2;
-			}
-			count = (long long)v64;
-			break;
-		case 'n':
-			if (parse_u64(optarg, 1, 1000000000, &v64)) {
-				fprintf(stderr, "rocetop: bad iteration count '%s'\n", optarg);
-				return 2;
-			}
-			iterations = (long long)v64;
-			break;
-		case 'd':
-			/* SECONDS, or with --packets the old spelling of --roce-port:
-			 * decided once every option is read */
-			if (ndopt == (int)(sizeof dopt / sizeof dopt[0])) {
-				fprintf(stderr, "rocetop: too many -d options\n");
-				return 2;
-			}
-			dopt[ndopt++] = optarg;
-			break;
-		case OPT_ROCEPORT:
-		case OPT_IWARP:
-		case OPT_VXLAN:
-			if (parse_port(optarg, &port) ||
-			    (c == OPT_ROCEPORT ? roce_cfg_add_udp_port(&cfg, port) :
-			     c == OPT_IWARP ? roce_cfg_add_iwarp_port(&cfg, port) : roce_cfg_add_vxlan_port(&cfg, port))) {
-				fprintf(stderr, "rocetop: bad or too many ports: '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case OPT_NOLEGACY: cfg.no_legacy_port = 1; break;
-		case OPT_NODECAP: cfg.no_decap = 1; break;
-		case OPT_PMTU:
-			if (parse_u64(optarg, 256, 4096, &v64) || !roce_seq_mtu_code((uint32_t)v64)) {
-				fprintf(stderr, "rocetop: bad --pmtu '%s' (256, 512, 1024, 2048 or 4096)\n", optarg);
-				return 2;
-			}
-			ecfg.pmtu = (uint32_t)v64;
-			break;
-		case OPT_SPEED:
-			if (parse_speed(optarg, &ecfg.link_bps)) {
-				fprintf(stderr, "rocetop: bad --link-speed '%s' (e.g. 100G, 25G, 10000M)\n", optarg);
-				return 2;
-			}
-			break;
-		case OPT_MAXFLOWS:
-			if (parse_u64(optarg, 1, 100000000, &v64)) {
-				fprintf(stderr, "rocetop: bad --max-flows '%s'\n", optarg);
-				return 2;
-			}
-			ecfg.max_flows = (uint32_t)v64;
-			break;
-		case OPT_RTTMEM:
-			if (parse_u64(optarg, 16, (uint64_t)1 << 30, &v64)) {
-				fprintf(stderr, "rocetop: bad --rtt-memory '%s' (KiB, 16 or more)\n", optarg);
-				return 2;
-			}
-			ecfg.rtt_mem = v64 << 10;
-			break;
-		case OPT_LINGER:
-			linger = 1;
-			break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("rocetop %s\n", ROCETOP_VERSION); return 0;
-		default:
-			/* one line, not the whole usage */
-			if (c == ':')
-				fprintf(stderr, "rocetop: option '%s' needs a value (see --help)\n", argv[optind - 1]);
-			else
-				fprintf(stderr, "rocetop: unknown option '%s' (see --help)\n", argv[optind - 1]);
-			return 2;
-		}
-	}
-	for (int i = 0; i < ndopt; i++) {
-		if (packets) {
-			if (parse_port(dopt[i], &port) || roce_cfg_add_udp_port(&cfg, port)) {
-				fprintf(stderr, "rocetop: bad or too many ports: '%s'\n", dopt[i]);
-				return 2;
-			}
-			continue;
-		}
-		{
-			char *end;
+/* The device source: --device, and the RDMA ports of the -i netdevs. */
+static int open_devices(struct app *x)
+{
+	struct args *a = &x->a;
 
-			errno = 0;
-			delay = strtod(dopt[i], &end);
-			if (errno || *end || end == dopt[i] || !(delay >= 0.01) || delay > 86400) {
-				fprintf(stderr, "rocetop: bad delay '%s' (seconds, 0.01 to 86400)\n", dopt[i]);
-				return 2;
-			}
-			have_delay = 1;
-		}
-	}
-	if ((file && iface) || (!file && !iface && !dcfg.nspecs)) {
-		fprintf(stderr, "rocetop: give exactly one of -r FILE or -i IFACE, or --device (see --help)\n");
-		return 2;
-	}
-	if (dcfg.qp_interval < 0)
-		dcfg.qp_interval = delay;
-	if (dcfg.nspecs && packets) {
-		fprintf(stderr, "rocetop: --device goes with the flow analysis, not with --packets\n");
-		return 2;
-	}
-	if (dcfg.nspecs || (iface && !packets)) {
-		for (unsigned i = 0; i < scfg.nifaces && !packets; i++)
-			dcfg.netdevs[dcfg.nnetdevs++] = scfg.ifaces[i];
-		dev = devmon_open(&dcfg, err, sizeof err);
-		if (!dev && err[0]) {
-			fprintf(stderr, "rocetop: %s\n", err);
-			return 1;
-		}
-	}
-	if (!file && !iface)
-		return device_only(dev, json, delay, iterations, user, prom_addr, prom_max);
-	for (unsigned i = 0; i < scfg.nifaces; i++)
-		if (rdma_not_netdev(scfg.ifaces[i])) {
-			fprintf(stderr, "rocetop: %s is an RDMA device, not a network interface: this build cannot "
-				"capture through it (offloaded RoCE never reaches a netdev); use --device %s for what "
-				"the NIC itself counts, or -i with its netdev\n", scfg.ifaces[i], scfg.ifaces[i]);
-			devmon_close(dev);
-			return 1;
-		}
-	if (packets && (batch || iterations > 0)) {
-		fprintf(stderr, "rocetop: -b and -n go with the flow analysis, not with --packets\n");
-		return 2;
-	}
-	if (packets && prom_addr) {
-		fprintf(stderr, "rocetop: --prometheus goes with the flow analysis, not with --packets\n");
-		return 2;
-	}
-	tui = !packets && !batch && !json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-	if (optind < argc && !(filter = join_args(argc - optind, argv + optind))) {
-		fprintf(stderr, "rocetop: out of memory\n");
+	if (!a->dcfg.nspecs && !(a->iface && !a->packets))
+		return -1;
+	for (unsigned i = 0; i < a->scfg.nifaces && !a->packets; i++)
+		a->dcfg.netdevs[a->dcfg.nnetdevs++] = a->scfg.ifaces[i];
+	x->dev = devmon_open(&a->dcfg, x->err, sizeof x->err);
+	if (!x->dev && x->err[0]) {
+		fprintf(stderr, "rocetop: %s\n", x->err);
 		return 1;
 	}
-	scfg.file = file;
-	scfg.filter = filter;
-	scfg.count = count > 0 ? (uint64_t)count : 0;
-	scfg.timeout_ms = tui ? 0 : 100;   /* batch: wake up for snapshots on a quiet link */
-	if (scfg.speed < 0)
-		scfg.speed = tui && file ? 1 : 0;
-	if (linger && !prom_addr) {
-		fprintf(stderr, "rocetop: --linger needs --prometheus (see --help)\n");
-		return 2;
-	}
-	src = source_open(&scfg, &what, err, sizeof err);
-	free(filter);
-	if (!src) {
-		fprintf(stderr, "rocetop: %s\n", err);
+	return -1;
+}
+
+/* The capture source (-i RDMA_DEVICE such as mlx5_0 goes to the verbs
+ * sniffer: source.c, vsniff.c), its threads, Prometheus and -w; then the
+ * privileges go.  -1, or the exit status. */
+static int open_capture(struct app *x)
+{
+	struct args *a = &x->a;
+	enum source_err what;
+
+	x->src = source_open(&a->scfg, &what, x->err, sizeof x->err);
+	free(a->filter);
+	a->filter = NULL;
+	if (!x->src) {
+		fprintf(stderr, "rocetop: %s\n", x->err);
+		app_close(x);
 		return what == SOURCE_E_FILTER || what == SOURCE_E_USAGE ? 2 : 1;
 	}
-	if (prom_addr && (!(prom = prom_open(prom_addr, prom_max, err, sizeof err)) ||
-			  prom_attach(prom, src, &run.eng) < 0)) {
-		fprintf(stderr, "rocetop: %s\n", err);
-		source_close(src);
+	if (a->nthreads > 1 &&
+	    (!(x->run.wk = workers_new(a->nthreads, &a->ecfg, &a->cfg, a->count > 0 ? (uint64_t)a->count : 0)) ||
+	     (a->iface && workers_add_live(x->run.wk, x->src, &a->scfg, x->err, sizeof x->err) < 0)))
+		return fail(x, x->run.wk ? x->err : "out of memory");
+	if (a->prom_addr && (!(x->prom = prom_open(a->prom_addr, a->prom_max, x->err, sizeof x->err)) ||
+			     prom_serve(x->prom, &x->run, x->src, a->iface != NULL) < 0))
+		return fail(x, x->err);
+	/* as tcpdump: privileges go once the capture is open, before -w opens its file;
+	 * with every descriptor open, no capability is needed to parse what comes */
+	if ((a->user && source_drop_privileges(a->user, x->err, sizeof x->err) < 0) ||
+	    (a->wfile && source_dump_open(x->src, a->wfile, x->err, sizeof x->err) < 0) ||
+	    source_shed_capabilities(x->err, sizeof x->err) < 0 ||
+	    (x->run.wk && workers_start(x->run.wk, x->err, sizeof x->err) < 0))
+		return fail(x, x->err);
+	return -1;
+}
+
+/* The flow engine and the views' settings; -1, or the exit status. */
+static int setup_engine(struct app *x)
+{
+	struct args *a = &x->a;
+	struct run *r = &x->run;
+
+	if (engine_init(&r->eng, &a->ecfg)) {
+		snprintf(x->err, sizeof x->err, "out of memory for %u flows", a->ecfg.max_flows);
+		return fail(x, x->err);
+	}
+	x->engine_up = 1;
+	r->ctx.source = source_name(x->src);
+	if (x->dev) {
+		r->dev = x->dev;
+		r->ctx.devices = x->dev;
+		x->dev->wire = &r->eng;   /* one QP, one row: the device's QPs joined with the flows */
+		r->ctx.devices_text = dev_text;
+		r->ctx.devices_json = dev_json;
+		devmon_poll(x->dev, wall_ns());
+		if (x->prom)
+			prom_extra(x->prom, dev_prom, x->dev);
+	}
+	r->ctx.live = !a->file;
+	r->ctx.json_top = a->top;     /* --top: the summary's flow lists, JSON and text */
+	r->ctx.summary_top = a->top;
+	r->json = a->json;
+	/* live: text snapshots (-b, or no terminal); JSON ones with -d or -n.
+	 * Replay: snapshots only when -d or -n asks for them. */
+	r->snapshots = a->json || a->file ? (a->have_delay || a->iterations > 0) : 1;
+	r->interval_ns = (uint64_t)llround(a->delay * 1e9);
+	r->iterations = a->iterations;
+	if (a->file && isatty(2)) {
+		struct stat st;
+
+		r->pf = source_file(x->src);
+		if (r->pf && fstat(fileno(r->pf), &st) == 0 && st.st_size > 0)
+			r->psize = st.st_size;
+		r->pnext = mono_ns() + PROGRESS_NS;
+	}
+	return -1;
+}
+
+static int run_tui(struct app *x)
+{
+	struct args *a = &x->a;
+	struct feed fd = { x->src, &a->cfg, &x->run.eng, x->mclock };
+	struct tui_cfg tc = { .eng = &x->run.eng, .ecfg = &a->ecfg, .src = x->src, .feed = feed, .feed_ctx = &fd,
+			      .prom_addr = x->prom ? prom_address(x->prom) : NULL,
+			      .interval = a->have_delay ? a->delay : 1, .version = ROCETOP_VERSION, .dev = x->dev };
+	int rc = tui_run(&tc);
+
+	if (source_dump_close(x->src, x->err, sizeof x->err) < 0) {
+		fprintf(stderr, "rocetop: %s\n", x->err);
+		rc = 1;
+	}
+	app_close(x);
+	return rc;
+}
+
+static void read_error(struct app *x)
+{
+	if (source_write_failed(x->src))
+		fprintf(stderr, "rocetop: %s (after %llu frames)\n", source_error(x->src), (unsigned long long)x->no);
+	else
+		fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(x->src), source_error(x->src),
+			(unsigned long long)x->no);
+}
+
+/* One frame: listed (--packets), or to the engine or its thread. 1 when -n
+ * is reached. */
+static int one_frame(struct app *x, struct source_frame *fr)
+{
+	struct args *a = &x->a;
+	struct run *r = &x->run;
+	struct roce_pkt p;
+
+	/* with workers, frames are decoded on their threads; --time mirror
+	 * needs the decoded frame here, before it is handed over */
+	if (!r->wk || x->mclock || a->packets) {
+		roce_decode(&p, &a->cfg, fr->linktype, fr->data, fr->caplen, fr->len);
+		mirror_time(x->mclock, source_nsec(x->src), fr, &p);
+	}
+	if (a->packets) {
+		listing_frame(&x->lst, fr->no, &fr->hdr.ts, &p, fr->caplen, fr->len);
+		return 0;
+	}
+	/* -n reached: this frame belongs after the last snapshot */
+	if (r->snapshots && maybe_snapshot(r, x->src, a->file ? fr->ts_ns : wall_ns()))
 		return 1;
+	if (r->wk)
+		workers_push(r->wk, fr);
+	else
+		engine_packet(&r->eng, &p, fr->ts_ns, fr->caplen, fr->len);
+	if (r->psize && !(x->no & 0xff) && mono_ns() >= r->pnext) {
+		progress(r, x->no, 0);
+		r->pnext = mono_ns() + PROGRESS_NS;
 	}
-	/* as tcpdump: privileges go once the capture is open, before -w opens its file */
-	/* every descriptor is open: no capability is needed to parse what comes */
-	if ((user && source_drop_privileges(user, err, sizeof err) < 0) ||
-	    (wfile && source_dump_open(src, wfile, err, sizeof err) < 0) ||
-	    source_shed_capabilities(err, sizeof err) < 0) {
-		fprintf(stderr, "rocetop: %s\n", err);
-		prom_close(prom);
-		source_close(src);
-		return 1;
-	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGXFSZ, SIG_IGN);      /* a file size limit: write() fails with EFBIG, reported */
+	return 0;
+}
 
-	if (!packets) {
-		if (engine_init(&run.eng, &ecfg)) {
-			fprintf(stderr, "rocetop: out of memory for %u flows\n", ecfg.max_flows);
-			prom_close(prom);
-			source_close(src);
-			return 1;
-		}
-		run.ctx.source = source_name(src);
-		if (dev) {
-			run.dev = dev;
-			run.ctx.devices = dev;
-			run.ctx.devices_text = dev_text;
-			run.ctx.devices_json = dev_json;
-			devmon_poll(dev, wall_ns());
-			if (prom)
-				prom_extra(prom, dev_prom, dev);
-		}
-		run.ctx.live = !file;
-		run.ctx.json_top = top;       /* --top: the summary's flow lists, JSON and text */
-		run.ctx.summary_top = top;
-		run.json = json;
-		/* live: text snapshots (-b, or no terminal); JSON ones with -d or -n.
-		 * Replay: snapshots only when -d or -n asks for them. */
-		run.snapshots = json || file ? (have_delay || iterations > 0) : 1;
-		run.interval_ns = (uint64_t)llround(delay * 1e9);
-		run.iterations = iterations;
-		if (file && isatty(2)) {
-			struct stat st;
+/* Frames until the end, -c, -n, a signal or an error: 0 or 1. */
+static int read_loop(struct app *x)
+{
+	struct args *a = &x->a;
+	struct source_frame fr;
+	int c;
 
-			run.pf = source_file(src);
-			if (run.pf && fstat(fileno(run.pf), &st) == 0 && st.st_size > 0)
-				run.psize = st.st_size;
-			run.pnext = mono_ns() + PROGRESS_NS;
-		}
-	}
-
-	if (tui) {
-		struct feed fd = { src, &cfg, &run.eng };
-		struct tui_cfg tc = { .eng = &run.eng, .ecfg = &ecfg, .src = src, .feed = feed, .feed_ctx = &fd,
-				      .prom_addr = prom ? prom_address(prom) : NULL, .interval = have_delay ? delay : 1,
-				      .version = ROCETOP_VERSION, .dev = dev };
-
-		rc = tui_run(&tc);
-		if (source_dump_close(src, err, sizeof err) < 0) {
-			fprintf(stderr, "rocetop: %s\n", err);
-			rc = 1;
-		}
-		engine_free(&run.eng);
-		prom_close(prom);
-		source_close(src);
-		return rc;
-	}
-	lst.out = packets ? stdout : NULL;
-	lst.json = json;
-	lst.nsec = source_nsec(src);
-	while (!stop && (count < 0 || (long long)no < count)) {
-		struct roce_pkt p;
-		uint64_t ts;
-
-		c = source_next(src, &fr);
+	x->lst.out = a->packets ? stdout : NULL;
+	x->lst.json = a->json;
+	x->lst.nsec = source_nsec(x->src);
+	if (x->run.wk && a->iface)
+		return live_threads_loop(&x->run, x->src, maybe_snapshot);
+	while (!stop && (a->count < 0 || (long long)x->no < a->count)) {
+		c = source_next(x->src, &fr);
 		if (c == SOURCE_NONE) {
 			/* live: quiet; paced replay: not due yet */
-			if (!packets && maybe_snapshot(&run, src, file ? source_now(src) : wall_ns()))
+			if (!a->packets && maybe_snapshot(&x->run, x->src, a->file ? source_now(x->src) : wall_ns()))
 				break;
 			continue;
 		}
 		if (c == SOURCE_EOF)
-			break;             /* end of file */
+			break;
 		if (c < 0) {
-			if (source_write_failed(src))
-				fprintf(stderr, "rocetop: %s (after %llu frames)\n", source_error(src),
-					(unsigned long long)no);
-			else
-				fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(src),
-					source_error(src), (unsigned long long)no);
-			rc = 1;
+			read_error(x);
+			return 1;
+		}
+		x->no++;
+		if (one_frame(x, &fr))
 			break;
-		}
-		no++;
-		roce_decode(&p, &cfg, fr.linktype, fr.data, fr.caplen, fr.len);
-		if (packets) {
-			listing_frame(&lst, fr.no, &fr.hdr.ts, &p, fr.caplen, fr.len);
-			continue;
-		}
-		ts = fr.ts_ns;
-		if (run.snapshots && maybe_snapshot(&run, src, file ? ts : wall_ns())) {
-			/* -n reached: this frame belongs after the last snapshot */
-			break;
-		}
-		engine_packet(&run.eng, &p, ts, fr.caplen, fr.len);
-		if (run.psize && !(no & 0xff) && mono_ns() >= run.pnext) {
-			progress(&run, no, 0);
-			run.pnext = mono_ns() + PROGRESS_NS;
-		}
 	}
-	if (!source_write_failed(src) && source_dump_close(src, err, sizeof err) < 0) {
-		fprintf(stderr, "rocetop: %s\n", err);
+	return 0;
+}
+
+static void summary(struct app *x)
+{
+	struct run *r = &x->run;
+	static uint64_t per[WORKERS_MAX];
+	const struct engine *e;
+
+	progress(r, x->no, 1);
+	update_drops(r, x->src);
+	e = run_engine(r);
+	if (r->wk) {
+		workers_frames(r->wk, per);
+		r->ctx.nthreads = workers_count(r->wk);
+		r->ctx.thread_frames = per;
+	}
+	if (x->a.json)
+		report_summary_json(stdout, e, &r->ctx);
+	else
+		report_summary_text(stdout, e, &r->ctx);
+	run_release(r);
+}
+
+/* -w closed, the summary, stdout checked, --linger; the exit status. */
+static int finish(struct app *x, int rc)
+{
+	if (!source_write_failed(x->src) && source_dump_close(x->src, x->err, sizeof x->err) < 0) {
+		fprintf(stderr, "rocetop: %s\n", x->err);
 		rc = 1;
 	}
-	if (!packets) {
-		progress(&run, no, 1);
-		update_drops(&run, src);
-		if (json)
-			report_summary_json(stdout, &run.eng, &run.ctx);
-		else
-			report_summary_text(stdout, &run.eng, &run.ctx);
-	}
+	if (!x->a.packets)
+		summary(x);
 	errno = 0;
 	if ((fflush(stdout) != 0) | ferror(stdout)) {
 		fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno ? errno : EIO));
 		rc = 1;
 	}
 	/* --linger: the final values stay scrapeable until we are told to stop */
-	while (linger && prom && !packets && !stop)
-		source_wait(src, 200);
-	if (!packets)
-		engine_free(&run.eng);
-	prom_close(prom);
-	source_close(src);
-	devmon_close(dev);
+	while (x->a.linger && x->prom && !x->a.packets && !stop)
+		source_wait(x->src, 200);
+	app_close(x);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static struct app x;
+	struct args *a = &x.a;
+	int rc;
+
+	if ((rc = args_parse(a, argc, argv)) >= 0 || (rc = open_devices(&x)) >= 0)
+		return rc;
+	if (!a->file && !a->iface)
+		return device_only(x.dev, a->json, a->delay, a->iterations, a->user, a->prom_addr, a->prom_max);
+	if ((rc = args_finish(a, argc, argv)) >= 0)
+		return rc;
+	x.mclock = a->mirror_time ? &x.mclock_mem : NULL;
+	if ((rc = open_capture(&x)) >= 0)
+		return rc;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGXFSZ, SIG_IGN);      /* a file size limit: write() fails with EFBIG, reported */
+	if (!a->packets && (rc = setup_engine(&x)) >= 0)
+		return rc;
+	if (a->tui)
+		return run_tui(&x);
+	return finish(&x, read_loop(&x));
 }

@@ -20,6 +20,8 @@
  * kernel's copy out of the page cache (about half the cost of a replay)
  * runs on the other core, and the reader only copies each chunk from a
  * buffer that is still in the shared cache.
+ *
+ * pcapng is read here too (below), interface by interface.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +40,17 @@
 #define MAX_CAPLEN 262144u        /* libpcap's MAXIMUM_SNAPLEN: a longer record is damage */
 #define RA_SLOTS 4                /* read-ahead chunks */
 #define REC_ROOM 16384u           /* room for a partial record at first: grown to MAX_CAPLEN */
+#define NG_SHB 0x0A0D0D0Au        /* pcapng section header block: the same in both orders */
+#define NG_BOM 0x1A2B3C4Du
+#define NG_BLOCK_MAX (MAX_CAPLEN + 65536u) /* longest block held whole; longer non-packet blocks are skipped */
+
+/* A pcapng interface (IDB): its link type, snapshot and timestamp units. */
+struct ngif {
+	int dlt;
+	uint32_t snap;
+	uint64_t units;               /* per second: if_tsresol, 10^6 by default */
+	int64_t offset;               /* if_tsoffset, seconds */
+};
 
 /* The read-ahead ring: the thread fills slots in order, the reader empties
  * them in order.  n < 0 carries the read() errno, n == 0 the end of file. */
@@ -66,6 +79,10 @@ struct pcapfile {
 	uint64_t frames;              /* records returned */
 	char err[PCAP_ERRBUF_SIZE + 64];
 	struct readahead *ra;         /* NULL: read() in the caller's thread */
+	int ng;                       /* pcapng: the interfaces of the current section */
+	struct ngif *ifs;
+	unsigned nifs, capifs;
+	int frame_dlt;                /* link type of the last frame returned */
 };
 
 static void *ra_main(void *arg)
@@ -194,6 +211,54 @@ static size_t read_full(int fd, uint8_t *b, size_t n)
 	return got;
 }
 
+static int ng_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **data, int stop_at_idb);
+
+static struct pcapfile *pf_new(FILE *f, size_t chunk, uint64_t fsize)
+{
+	struct pcapfile *pf = calloc(1, sizeof *pf);
+
+	if (!pf)
+		return NULL;
+	pf->chunk = chunk ? chunk : PCAPFILE_CHUNK;
+	/* a file smaller than a chunk needs no buffer larger than itself (a
+	 * file still growing is read on in chunks of its size then) */
+	if (fsize < pf->chunk)
+		pf->chunk = fsize < 4096 ? 4096 : (size_t)fsize;
+	/* room for a chunk after a record left unread: fill() makes more
+	 * when a longer one needs it */
+	pf->cap = pf->chunk + REC_HDR + REC_ROOM;
+	pf->buf = malloc(pf->cap);
+	if (!pf->buf) {
+		free(pf);
+		return NULL;
+	}
+	pf->f = f;
+	pf->fd = fileno(f);
+	return pf;
+}
+
+/* A pcapng file, read from its start up to its first interface, which
+ * gives the file's link type and snapshot as libpcap gives them. */
+static struct pcapfile *ng_open(FILE *f, size_t chunk, uint64_t fsize)
+{
+	struct pcapfile *pf;
+	struct pcap_pkthdr h;
+	const uint8_t *d;
+
+	if (lseek(fileno(f), 0, SEEK_SET) != 0 || !(pf = pf_new(f, chunk, fsize)))
+		return NULL;
+	pf->ng = pf->nsec = 1;
+	if (ng_next(pf, &h, &d, 1) != 2 || linktype_dlt((uint32_t)pf->ifs[0].dlt) < 0) {
+		free(pf->ifs);
+		free(pf->buf);
+		free(pf);
+		return NULL;
+	}
+	pf->dlt = pf->frame_dlt = pf->ifs[0].dlt;
+	pf->snapshot = (int)(pf->ifs[0].snap == 0 || pf->ifs[0].snap > INT32_MAX ? MAX_CAPLEN : pf->ifs[0].snap);
+	return pf;
+}
+
 struct pcapfile *pcapfile_open(const char *path, size_t chunk)
 {
 	return pcapfile_open_flags(path, chunk, 0);
@@ -215,6 +280,11 @@ struct pcapfile *pcapfile_open_flags(const char *path, size_t chunk, unsigned fl
 	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || read_full(fileno(f), h, FILE_HDR) != FILE_HDR)
 		goto other;
 	memcpy(&magic, h, 4);
+	if (magic == NG_SHB) {
+		if (!(pf = ng_open(f, chunk, (uint64_t)st.st_size)))
+			goto other;
+		goto opened;
+	}
 	swapped = magic == __builtin_bswap32(MAGIC_US) || magic == __builtin_bswap32(MAGIC_NS);
 	if (swapped)
 		magic = __builtin_bswap32(magic);
@@ -232,30 +302,15 @@ struct pcapfile *pcapfile_open_flags(const char *path, size_t chunk, unsigned fl
 	 * carry flags (FCS length) */
 	if ((magic != MAGIC_US && magic != MAGIC_NS) || major != 2 || minor != 4 || linktype_dlt(lt) < 0)
 		goto other;
-	pf = calloc(1, sizeof *pf);
-	if (!pf)
+	if (!(pf = pf_new(f, chunk, (uint64_t)st.st_size)))
 		goto other;
-	pf->chunk = chunk ? chunk : PCAPFILE_CHUNK;
-	/* a file smaller than a chunk needs no buffer larger than itself (a
-	 * file still growing is read on in chunks of its size then) */
-	if ((uint64_t)st.st_size < pf->chunk)
-		pf->chunk = st.st_size < 4096 ? 4096 : (size_t)st.st_size;
-	/* room for a chunk after a record left unread: fill() makes more
-	 * when a longer one needs it */
-	pf->cap = pf->chunk + REC_HDR + REC_ROOM;
-	pf->buf = malloc(pf->cap);
-	if (!pf->buf) {
-		free(pf);
-		goto other;
-	}
-	pf->f = f;
-	pf->fd = fileno(f);
 	pf->swapped = swapped;
 	pf->nsec = magic == MAGIC_NS;
-	pf->dlt = linktype_dlt(lt);
+	pf->dlt = pf->frame_dlt = linktype_dlt(lt);
 	/* as libpcap 1.10's pcap_adjust_snapshot(): it may exceed MAX_CAPLEN */
 	pf->snapshot = (int)(snaplen == 0 || snaplen > INT32_MAX ? MAX_CAPLEN : snaplen);
 	pf->pos = FILE_HDR;
+opened:
 	posix_fadvise(pf->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	/* worth a thread only when there are chunks to read ahead */
 	if (!(flags & PCAPFILE_NO_READAHEAD) && (uint64_t)st.st_size > FILE_HDR + (uint64_t)RA_SLOTS * pf->chunk)
@@ -273,6 +328,7 @@ void pcapfile_close(struct pcapfile *pf)
 	if (pf->ra)
 		ra_stop(pf->ra);
 	fclose(pf->f);
+	free(pf->ifs);
 	free(pf->buf);
 	free(pf);
 }
@@ -291,7 +347,7 @@ static int damaged(struct pcapfile *pf, const char *fmt, ...)
 	return -1;
 }
 
-/* Makes need unread bytes available (need <= REC_HDR + MAX_CAPLEN), fewer
+/* Makes need unread bytes available (need <= pf->cap - pf->chunk), fewer
  * only at the end of the file.  The unread bytes move to the front of the
  * buffer only when a chunk no longer fits behind them: one partial record
  * per chunk; the buffer grows when a chunk does not fit behind a record
@@ -308,7 +364,7 @@ static int fill(struct pcapfile *pf, size_t need)
 			pf->off = 0;
 		}
 		if (pf->cap - pf->have < pf->chunk) {
-			size_t cap = pf->chunk + REC_HDR + MAX_CAPLEN;
+			size_t cap = pf->chunk + NG_BLOCK_MAX; /* the longest record or block held whole */
 			uint8_t *b = realloc(pf->buf, cap);
 
 			if (!b)
@@ -328,6 +384,207 @@ static int fill(struct pcapfile *pf, size_t need)
 	return 0;
 }
 
+/* ---- pcapng (draft-ietf-opsawg-pcapng): read here, interface by
+ * interface, so that a file whose interfaces differ in link type (an
+ * Ethernet port and an ERF or InfiniBand one, as ibdump and merged
+ * captures make) is read whole; libpcap stops at the first interface of
+ * another link type.  Each frame carries its interface's link type
+ * (pcapfile_frame_datalink()); the file's is its first interface's.
+ *
+ *   block   type | total length | body | total length   (4-byte aligned)
+ *   SHB     0x0A0D0D0A | len | 0x1A2B3C4D (byte order) | major 1 | minor | section length | options
+ *   IDB 1   link type (2) | reserved (2) | snaplen | options (if_tsresol 9, if_tsoffset 14)
+ *   EPB 6   interface | ts high | ts low | caplen | len | data, padded | options
+ *   SPB 3   len | data (caplen: the block's room, the snaplen of interface 0)
+ *   OPB 2   interface (2) | drops (2) | ts high | ts low | caplen | len | data
+ * Other blocks (name resolution, statistics, custom, …) are skipped. */
+
+static uint32_t ng32(const struct pcapfile *pf, const uint8_t *b)
+{
+	uint32_t v;
+
+	memcpy(&v, b, 4);
+	return pf->swapped ? __builtin_bswap32(v) : v;
+}
+
+static uint16_t ng16(const struct pcapfile *pf, const uint8_t *b)
+{
+	uint16_t v;
+
+	memcpy(&v, b, 2);
+	return pf->swapped ? __builtin_bswap16(v) : v;
+}
+
+/* An IDB's options: if_tsresol and if_tsoffset. */
+static void ng_idb_options(const struct pcapfile *pf, struct ngif *i, const uint8_t *o, const uint8_t *end)
+{
+	while (end - o >= 4) {
+		uint16_t code = ng16(pf, o), olen = ng16(pf, o + 2);
+
+		o += 4;
+		if (code == 0 || olen > end - o)
+			break;
+		if (code == 9 && olen >= 1) {
+			unsigned e = o[0] & 127;
+
+			if (o[0] & 128)
+				i->units = e < 64 ? 1ull << e : 0;
+			else
+				for (i->units = 1; e--;)
+					i->units = i->units > UINT64_MAX / 10 ? 0 : i->units * 10;
+		} else if (code == 14 && olen >= 8) {
+			uint64_t v;
+
+			memcpy(&v, o, 8);
+			i->offset = (int64_t)(pf->swapped ? __builtin_bswap64(v) : v);
+		}
+		o += (olen + 3u) & ~3u;
+	}
+}
+
+static int ng_idb(struct pcapfile *pf, const uint8_t *b, uint32_t len)
+{
+	struct ngif *i;
+	int dlt;
+
+	if (len < 20)
+		return damaged(pf, "interface description block of %u bytes", len);
+	if (pf->nifs == pf->capifs) {
+		unsigned n = pf->capifs ? pf->capifs * 2 : 4;
+		struct ngif *a = realloc(pf->ifs, n * sizeof *a);
+
+		if (!a)
+			return damaged(pf, "out of memory");
+		pf->ifs = a;
+		pf->capifs = n;
+	}
+	i = &pf->ifs[pf->nifs++];
+	dlt = linktype_dlt(ng16(pf, b + 8));
+	*i = (struct ngif){ .dlt = dlt >= 0 ? dlt : ng16(pf, b + 8), .snap = ng32(pf, b + 12), .units = 1000000 };
+	ng_idb_options(pf, i, b + 16, b + len - 4);
+	if (!i->units)
+		return damaged(pf, "interface %u: timestamp resolution out of range", pf->nifs - 1);
+	return 0;
+}
+
+/* A packet block into h and *data; 0 when the block holds none. */
+static int ng_packet(struct pcapfile *pf, uint32_t type, const uint8_t *b, uint32_t len, struct pcap_pkthdr *h,
+		     const uint8_t **data)
+{
+	uint32_t ifn, caplen, wirelen, hdr = type == 3 ? 12 : 28;
+	uint64_t t = 0, sec;
+	const struct ngif *i;
+
+	if (len < hdr + 4)
+		return damaged(pf, "packet block of %u bytes", len);
+	ifn = type == 6 ? ng32(pf, b + 8) : type == 2 ? ng16(pf, b + 8) : 0;
+	if (ifn >= pf->nifs)
+		return damaged(pf, "packet of interface %u, which was not described", ifn);
+	i = &pf->ifs[ifn];
+	if (type == 3) {
+		wirelen = ng32(pf, b + 8);
+		caplen = wirelen < len - 16 ? wirelen : len - 16;
+		if (i->snap && caplen > i->snap)
+			caplen = i->snap;
+	} else {
+		t = (uint64_t)ng32(pf, b + 12) << 32 | ng32(pf, b + 16);
+		caplen = ng32(pf, b + 20);
+		wirelen = ng32(pf, b + 24);
+		if (caplen > len - hdr - 4)
+			return damaged(pf, "packet of %u captured bytes in a block of %u", caplen, len);
+	}
+	if (caplen > MAX_CAPLEN)
+		return damaged(pf, "invalid packet capture length %u, bigger than maximum of %u", caplen, MAX_CAPLEN);
+	sec = t / i->units;
+	h->ts.tv_sec = (time_t)(sec + (uint64_t)i->offset);
+	h->ts.tv_usec = (suseconds_t)((unsigned __int128)(t % i->units) * 1000000000u / i->units);
+	h->caplen = caplen > (uint32_t)pf->snapshot ? (uint32_t)pf->snapshot : caplen;
+	h->len = wirelen;
+	*data = b + hdr;
+	pf->frame_dlt = i->dlt;
+	return 1;
+}
+
+/* A section header: its byte order; the interfaces start again. */
+static int ng_shb(struct pcapfile *pf, const uint8_t *b)
+{
+	uint32_t bom;
+
+	memcpy(&bom, b + 8, 4);
+	if (bom != NG_BOM && bom != __builtin_bswap32(NG_BOM))
+		return damaged(pf, "section header with byte-order magic 0x%08x", bom);
+	pf->swapped = bom != NG_BOM;
+	if (ng16(pf, b + 12) != 1)
+		return damaged(pf, "pcapng major version %u", ng16(pf, b + 12));
+	pf->nifs = 0;
+	return 0;
+}
+
+/* Skips the rest of a block too long to hold (its first bytes are read). */
+static int ng_skip(struct pcapfile *pf, uint64_t n)
+{
+	while (n) {
+		size_t have = pf->have - pf->off, k = have < n ? have : (size_t)n;
+
+		pf->off += k;
+		n -= k;
+		if (n && (fill(pf, 1) < 0 || pf->have == pf->off))
+			return pf->failed ? -1 : damaged(pf, "truncated block");
+	}
+	return 0;
+}
+
+/* 1: a frame; 0: end of file; -1: damage.  stop_at_idb: return 2 after the
+ * first interface (pcapfile_open() learns the file's link type). */
+static int ng_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **data, int stop_at_idb)
+{
+	for (;;) {
+		const uint8_t *b;
+		uint32_t type, len;
+		size_t avail;
+		int rc = 0;
+
+		if (pf->have - pf->off < 12 && fill(pf, 12) < 0)
+			return -1;
+		avail = pf->have - pf->off;
+		if (avail < 12)
+			return avail ? damaged(pf, "truncated block header; only %zu bytes", avail) : 0;
+		b = pf->buf + pf->off;
+		memcpy(&type, b, 4);
+		if (type == NG_SHB && ng_shb(pf, b) < 0)
+			return -1;
+		type = ng32(pf, b);
+		len = ng32(pf, b + 4);
+		if (len < 12 || len % 4)
+			return damaged(pf, "block of type 0x%x with length %u", type, len);
+		if (len > NG_BLOCK_MAX) {
+			if (type == 1 || type == 2 || type == 3 || type == 6)
+				return damaged(pf, "block of type %u with length %u, more than %u", type, len, NG_BLOCK_MAX);
+			if (ng_skip(pf, len) < 0)
+				return -1;
+			continue;
+		}
+		if (avail < len && fill(pf, len) < 0)
+			return -1;
+		if (pf->have - pf->off < len)
+			return damaged(pf, "truncated block; %u bytes, only %zu", len, pf->have - pf->off);
+		b = pf->buf + pf->off;
+		if (type == 1)
+			rc = ng_idb(pf, b, len);
+		else if (type == 2 || type == 3 || type == 6)
+			rc = ng_packet(pf, type, b, len, h, data);
+		if (rc < 0)
+			return -1;
+		pf->off += len;
+		if (rc == 1) {
+			pf->frames++;
+			return 1;
+		}
+		if (type == 1 && stop_at_idb)
+			return 2;
+	}
+}
+
 int pcapfile_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **data)
 {
 	const uint8_t *r;
@@ -336,6 +593,8 @@ int pcapfile_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **da
 
 	if (pf->failed)
 		return -1;
+	if (pf->ng)
+		return ng_next(pf, h, data, 0);
 	if (pf->have - pf->off < REC_HDR && fill(pf, REC_HDR) < 0)
 		return -1;
 	avail = pf->have - pf->off;
@@ -390,6 +649,7 @@ int pcapfile_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **da
 
 const char *pcapfile_error(const struct pcapfile *pf) { return pf->err; }
 int pcapfile_datalink(const struct pcapfile *pf) { return pf->dlt; }
+int pcapfile_frame_datalink(const struct pcapfile *pf) { return pf->frame_dlt; }
 int pcapfile_snapshot(const struct pcapfile *pf) { return pf->snapshot; }
 int pcapfile_nsec_magic(const struct pcapfile *pf) { return pf->nsec; }
 int pcapfile_swapped(const struct pcapfile *pf) { return pf->swapped; }

@@ -12,7 +12,13 @@
  * (ts.tv_usec holds nanoseconds; a record longer than the file's snapshot
  * length is cut to it), the end of the file at the same place, and an error
  * where libpcap reports one, with libpcap's text after "frame N at byte B: ".
- * Anything else (pcapng, other magic numbers or versions, link-type flags,
+ * pcapng files are read here too, whole, even when their interfaces differ
+ * in link type (libpcap stops at the first interface whose link type is not
+ * the first one's): each frame has its interface's link type
+ * (pcapfile_frame_datalink()), timestamps in nanoseconds after the
+ * interface's if_tsresol and if_tsoffset, the file's link type and
+ * snapshot being its first interface's, as libpcap gives them.
+ * Anything else (other magic numbers or versions, link-type flags,
  * link types other than Ethernet, raw IP (101), Linux SLL and SLL2, IPv4
  * and IPv6 (228, 229), pipes, files it cannot open or whose header is
  * short) is left to libpcap: pcapfile_open() returns NULL and the caller
@@ -48,6 +54,9 @@ int pcapfile_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **da
 const char *pcapfile_error(const struct pcapfile *pf);
 
 int pcapfile_datalink(const struct pcapfile *pf);   /* DLT_ value, as pcap_datalink() */
+/* The DLT_ value of the frame pcapfile_next() returned last: its pcapng
+ * interface's (the file's in a classic pcap file). */
+int pcapfile_frame_datalink(const struct pcapfile *pf);
 int pcapfile_snapshot(const struct pcapfile *pf);   /* as pcap_snapshot() */
 int pcapfile_nsec_magic(const struct pcapfile *pf); /* the file holds nanoseconds */
 int pcapfile_swapped(const struct pcapfile *pf);    /* written in the other byte order */

@@ -45,6 +45,7 @@ struct prom {
 	unsigned long scrapes;
 	void (*extra)(FILE *f, const void *ctx);  /* more series (the device source) */
 	const void *extra_ctx;
+	const struct prom_engines *pe;  /* rocetop --threads: the merged view, or NULL */
 };
 
 /* ---- the text ------------------------------------------------------------------------------ */
@@ -263,7 +264,7 @@ static void rtt_acc_add(struct rtt_acc *a, const struct engine *e, const struct 
 	a->n += s->n;
 	a->sum_ns += s->sum_ns;
 	for (unsigned k = 0; k < N_LE; k++) {
-		int64_t c = roce_rtt_count_le(e->rtt, &fl->u.seq, w, (uint64_t)(rtt_le[k] * 1e9 + 0.5));
+		int64_t c = roce_rtt_count_le(engine_rtt(e, &fl->u.seq), &fl->u.seq, w, (uint64_t)(rtt_le[k] * 1e9 + 0.5));
 
 		if (c > 0)
 			a->le[k] += (uint64_t)c;
@@ -333,7 +334,16 @@ static void rtt_histograms(FILE *f, const struct engine *e, const uint32_t *top,
 	}
 }
 
+static void write_all(FILE *f, const struct engine *e, struct source *src, unsigned max_flows,
+		      const struct prom_engines *pe);
+
 void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned max_flows)
+{
+	write_all(f, e, src, max_flows, NULL);
+}
+
+static void write_all(FILE *f, const struct engine *e, struct source *src, unsigned max_flows,
+		      const struct prom_engines *pe)
 {
 	const struct engine_totals *t = &e->t;
 	static const char *const vn[6] = { "none", "v1", "v2", "v2-1021", "v2-port", "ib" };
@@ -375,7 +385,10 @@ void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned ma
 		struct source_stats st[SOURCE_MAX_IFACES];
 
 		for (unsigned i = 0; i < n; i++)
-			source_stats(src, i, &st[i]);
+			if (pe)
+				pe->stats(pe->ctx, i, &st[i]);
+			else
+				source_stats(src, i, &st[i]);
 		capture_counter(f, src, st, n, "rocetop_capture_received_total",
 				"Frames the capture socket saw, dropped ones included (PACKET_STATISTICS tp_packets).", 0);
 		capture_counter(f, src, st, n, "rocetop_capture_dropped_total",
@@ -540,8 +553,15 @@ static void handle_request(struct prom *p, struct client *c)
 			drop_client(p, c);
 			return;
 		}
-		if (p->e)   /* NULL: a --device run without a capture */
+		if (p->pe) {
+			const struct engine *e = p->pe->view(p->pe->ctx);
+
+			if (e)
+				write_all(m, e, p->pe->capture, p->max_flows, p->pe);
+			p->pe->release(p->pe->ctx);
+		} else if (p->e) {   /* NULL: a --device run without a capture */
 			prom_write(m, p->e, p->src, p->max_flows);
+		}
 		if (p->extra)
 			p->extra(m, p->extra_ctx);
 		if (fclose(m) != 0) {
@@ -751,6 +771,11 @@ int prom_attach(struct prom *p, struct source *src, const struct engine *e)
 	p->src = src;
 	p->e = e;
 	return source_watch(src, p->fd, POLLIN, on_listen, p);
+}
+
+void prom_engines(struct prom *p, const struct prom_engines *pe)
+{
+	p->pe = pe;
 }
 
 void prom_close(struct prom *p)

@@ -38,6 +38,17 @@ void prom_close(struct prom *p);
 const char *prom_address(const struct prom *p);
 /* fn(f, ctx) appends more series to every scrape (the device source's). */
 void prom_extra(struct prom *p, void (*fn)(FILE *f, const void *ctx), const void *ctx);
+/* rocetop --threads: each scrape reads view(ctx) (NULL: none), then calls
+ * release(ctx); the capture counters of capture's interfaces come from
+ * stats(ctx, i, st).  pe must outlive p. */
+struct prom_engines {
+	const struct engine *(*view)(void *ctx);
+	void (*release)(void *ctx);
+	void (*stats)(void *ctx, unsigned i, struct source_stats *st);
+	struct source *capture;
+	void *ctx;
+};
+void prom_engines(struct prom *p, const struct prom_engines *pe);
 /* Scrapes answered so far. */
 unsigned long prom_scrapes(const struct prom *p);
 

@@ -214,7 +214,7 @@ static const char *q_str(const struct engine *e, const struct roce_seq_dir *d, e
 
 	if (!roce_rtt_stat(d, w)->n)
 		return "0";
-	if (roce_rtt_quantile(e->rtt, d, w, q, &ns))
+	if (roce_rtt_quantile(engine_rtt(e, d), d, w, q, &ns))
 		return none;
 	return us_str(ns, b, cap);
 }
@@ -235,7 +235,7 @@ static void json_rtt_mem(FILE *o, const struct engine *e)
 {
 	struct roce_rtt_totals r;
 
-	roce_rtt_totals(e->rtt, &r);
+	engine_rtt_totals(e, &r);
 	fprintf(o, ",\"rtt_state\":{\"outstanding\":%" PRIu64 ",\"requests_evicted\":%" PRIu64
 		",\"histograms\":%" PRIu64 ",\"histograms_evicted\":%" PRIu64 ",\"bytes\":%" PRIu64
 		",\"peak_bytes\":%" PRIu64 ",\"cap_bytes\":%" PRIu64 "}", r.outstanding, r.requests_evicted,
@@ -384,6 +384,17 @@ static void json_drops(FILE *o, const struct report_ctx *c)
 	fputs("]}", o);
 }
 
+/* "threads": frames per analysis thread (rocetop --threads) */
+static void json_threads(FILE *o, const struct report_ctx *c)
+{
+	if (c->nthreads < 2)
+		return;
+	fputs(",\"threads\":[", o);
+	for (unsigned i = 0; i < c->nthreads; i++)
+		fprintf(o, "%s%" PRIu64, i ? "," : "", c->thread_frames[i]);
+	fputc(']', o);
+}
+
 void report_snapshot_json(FILE *o, const struct engine *e, const struct report_ctx *c, unsigned n,
 			  uint64_t now)
 {
@@ -448,6 +459,7 @@ void report_summary_json(FILE *o, const struct engine *e, const struct report_ct
 	fprintf(o, ",\"iwarp_frames\":%" PRIu64 ",\"dcb_frames\":%" PRIu64 ",\"cm_mads\":%" PRIu64, t->iwarp,
 		t->dcb, t->cm_mads);
 	json_drops(o, c);
+	json_threads(o, c);
 	fprintf(o, ",\"flows_live\":%" PRIu32 ",\"flows_evicted\":%" PRIu64 ",\"max_flows\":%" PRIu32,
 		e->nflows, t->evicted, e->cfg.max_flows);
 	fprintf(o, ",\"connections\":{\"paired\":%" PRIu32 ",\"cm\":%" PRIu32 ",\"traffic\":%" PRIu32
@@ -849,7 +861,7 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 	{
 		struct roce_rtt_totals r;
 
-		roce_rtt_totals(e->rtt, &r);
+		engine_rtt_totals(e, &r);
 		if (r.requests_evicted || r.histograms_evicted) {
 			fprintf(o, "  RTT memory cap (%" PRIu64 " KiB) reached: %" PRIu64 " outstanding requests dropped"
 				" unsampled, %" PRIu64 " histograms dropped (their quantiles show as -)\n",

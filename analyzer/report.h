@@ -37,6 +37,9 @@ struct report_ctx {
 	void (*devices_json)(FILE *f, const void *ctx);
 	const void *devices;
 	unsigned json_top;           /* flows in the JSON summary's list (0: all); totals stay whole */
+	/* --threads N > 1: frames each thread analysed (JSON summary "threads") */
+	unsigned nthreads;
+	const uint64_t *thread_frames;
 };
 
 /* Snapshot number n at time now_ns. */

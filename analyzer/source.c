@@ -10,9 +10,11 @@
  * less than half its time reading it that way.  libpcap then serves a
  * dead handle of the file's link type and snapshot length, for the BPF
  * filter (run per frame with pcap_offline_filter(), as libpcap does for
- * files), the names of link types and -w.  pcapng and everything else is
- * read by libpcap, whose filter is applied here too: every frame of a file
- * is read and counted, so a frame's number is its position in the file as
+ * files), the names of link types and -w.  pcapng files are read there
+ * too, each frame with its interface's link type (the filter is compiled
+ * for each link type met); what pcapfile.c does not take is read by
+ * libpcap, whose filter is applied here too: every frame of a file is read
+ * and counted, so a frame's number is its position in the file as
  * Wireshark counts it (every packet block, across pcapng sections), with or
  * without a filter.
  *
@@ -32,6 +34,7 @@
 #include <errno.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
 #include <poll.h>
@@ -48,6 +51,7 @@
 #include "pcapfile.h"
 #include "roce.h"
 #include "source.h"
+#include "vsniff.h"
 
 #define MAX_WATCH 64
 #define V3_BLOCK (256u * 1024)  /* libpcap's TPACKET_V3 block (its MAXIMUM_SNAPLEN) */
@@ -65,6 +69,7 @@ struct handle {
 	int dev_ok;
 	uint64_t ring_bytes;
 	uint32_t frame_max;           /* largest frame expected: min(snaplen, MTU + headers) */
+	struct vsniff *vs;            /* -i RDMA_DEVICE: the verbs sniffer (vsniff.h); pc is a dead handle */
 };
 
 struct watch {
@@ -87,6 +92,11 @@ struct source {
 	int dump_errno;               /* its first write error, or 0 */
 	struct bpf_program prog;      /* the filter of a file, run here */
 	int has_prog;
+	struct {                      /* ... for the other link types of a pcapng file */
+		int dlt, ok;
+		struct bpf_program prog;
+	} xprog[8];
+	unsigned nxprog;
 	struct pcap_pkthdr fhdr;      /* a pcapfile.c file's last frame's header */
 	uint64_t frames, last_ts;     /* frames delivered */
 	uint64_t file_no;             /* a file's frames read, filtered out or not */
@@ -143,6 +153,45 @@ static int set_filter(struct source *s, struct handle *h)
 	}
 	pcap_freecode(&prog);
 	return 0;
+}
+
+/* The filter for a frame of a pcapng interface whose link type is not the
+ * file's first one: compiled for that link type on first use.  A link type
+ * the expression means nothing on (no UDP on InfiniBand, say) passes none. */
+static int filter_other(struct source *s, struct handle *h, int dlt, const struct pcap_pkthdr *ph,
+			const u_char *data)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nxprog && s->xprog[i].dlt != dlt; i++)
+		;
+	if (i == s->nxprog) {
+		pcap_t *dead;
+
+		if (i == sizeof s->xprog / sizeof s->xprog[0])
+			return 0;
+		dead = pcap_open_dead_with_tstamp_precision(dlt, pcap_snapshot(h->pc), PCAP_TSTAMP_PRECISION_NANO);
+		s->xprog[i].dlt = dlt;
+		s->xprog[i].ok = dead && pcap_compile(dead, &s->xprog[i].prog, s->cfg.filter, 1,
+						      PCAP_NETMASK_UNKNOWN) == 0;
+		if (dead)
+			pcap_close(dead);
+		s->nxprog++;
+	}
+	return s->xprog[i].ok && pcap_offline_filter(&s->xprog[i].prog, ph, data);
+}
+
+/* A pcapfile.c frame passes the filter. */
+static int filter_frame(struct source *s, struct handle *h, const struct pcap_pkthdr *ph, const u_char *data)
+{
+	int dlt;
+
+	if (!s->has_prog)
+		return 1;
+	dlt = pcapfile_frame_datalink(h->pf);
+	if (dlt != h->linktype)
+		return filter_other(s, h, dlt, ph, data);
+	return pcap_offline_filter(&s->prog, ph, data);
 }
 
 static int check_linktype(struct source *s, struct handle *h)
@@ -233,12 +282,30 @@ static void size_ring(struct source *s, struct handle *h, const char *iface)
 	h->ring_bytes = bytes;
 }
 
+/* ---- -i RDMA_DEVICE: the verbs sniffer (vsniff.c) --------------------------- */
+static int open_verbs(struct source *s, struct handle *h, const char *dev)
+{
+	h->name = dev;
+	if (!(h->vs = vsniff_open(dev, s->cfg.snaplen, s->err, sizeof s->err)))
+		return SOURCE_E_OPEN;
+	h->pc = vsniff_pcap(h->vs);
+	h->nsec = 1;
+	h->linktype = pcap_datalink(h->pc);
+	h->fd = vsniff_fd(h->vs);
+	if (vsniff_set_filter(h->vs, s->cfg.filter, s->err, sizeof s->err) < 0)
+		return SOURCE_E_FILTER;
+	return 0;
+}
+/* ---- end of the verbs sniffer ------------------------------------------------ */
+
 /* 0, or the kind of failure with s->err set. */
 static int open_live(struct source *s, struct handle *h, const char *iface)
 {
 	char eb[PCAP_ERRBUF_SIZE] = "";
 	int rc;
 
+	if (vsniff_is_rdma(iface))
+		return open_verbs(s, h, iface);
 	h->name = iface;
 	h->pc = pcap_create(iface, eb);
 	if (!h->pc) {
@@ -415,8 +482,13 @@ void source_close(struct source *s)
 		pcap_close(s->dead);
 	if (s->has_prog)
 		pcap_freecode(&s->prog);
+	for (unsigned i = 0; i < s->nxprog; i++)
+		if (s->xprog[i].ok)
+			pcap_freecode(&s->xprog[i].prog);
 	for (unsigned i = 0; i < s->n; i++) {
-		if (s->h[i].pc)
+		if (s->h[i].vs)
+			vsniff_close(s->h[i].vs);   /* closes its dead pc too */
+		else if (s->h[i].pc)
 			pcap_close(s->h[i].pc);
 		pcapfile_close(s->h[i].pf);
 	}
@@ -653,13 +725,14 @@ static void deliver(struct source *s, struct source_frame *f, const struct pcap_
 	f->ts_ns = (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec * (hd->nsec ? 1 : 1000);
 	if (hd->nsec && !s->nsec)
 		f->hdr.ts.tv_usec /= 1000;
-	f->linktype = hd->linktype;
+	/* a pcapng file's interfaces may differ in link type */
+	f->linktype = hd->pf ? pcapfile_frame_datalink(hd->pf) : hd->linktype;
 	f->iface = idx;
 	f->no = s->live ? s->frames + 1 : s->file_no;
 	s->frames++;
 	if (f->ts_ns > s->last_ts || !s->live)
 		s->last_ts = f->ts_ns;
-	if (s->dump) {
+	if (s->dump && f->linktype == s->h[0].linktype) {   /* a pcap file holds one link type */
 		errno = 0;
 		pcap_dump((u_char *)s->dump, &f->hdr, data);
 		dump_check(s);
@@ -668,7 +741,8 @@ static void deliver(struct source *s, struct source_frame *f, const struct pcap_
 
 static int read_error(struct source *s, struct handle *h)
 {
-	snprintf(s->err, sizeof s->err, "%s", h->pf ? pcapfile_error(h->pf) : pcap_geterr(h->pc));
+	snprintf(s->err, sizeof s->err, "%s", h->pf ? pcapfile_error(h->pf) :
+		 h->vs ? vsniff_error(h->vs) : pcap_geterr(h->pc));
 	return SOURCE_ERR;
 }
 
@@ -687,7 +761,7 @@ static int file_frame(struct source *s, struct handle *h, struct pcap_pkthdr **p
 	}
 	while ((rc = pcapfile_next(h->pf, &s->fhdr, data)) == 1) {
 		s->file_no++;
-		if (!s->has_prog || pcap_offline_filter(&s->prog, &s->fhdr, *data)) {
+		if (filter_frame(s, h, &s->fhdr, *data)) {
 			*ph = &s->fhdr;
 			return 1;
 		}
@@ -702,7 +776,8 @@ static int next_live(struct source *s, struct source_frame *f)
 			unsigned i = (s->rr + k) % s->n;
 			struct pcap_pkthdr *h;
 			const u_char *data;
-			int rc = pcap_next_ex(s->h[i].pc, &h, &data);
+			int rc = s->h[i].vs ? vsniff_next(s->h[i].vs, &h, &data) :
+				 pcap_next_ex(s->h[i].pc, &h, &data);
 
 			if (rc == 1) {
 				s->rr = i + 1;
@@ -820,6 +895,40 @@ void source_unwatch(struct source *s, int fd)
 		}
 }
 
+#ifndef PACKET_FANOUT_FLAG_UNIQUEID
+#define PACKET_FANOUT_FLAG_UNIQUEID 0x2000
+#endif
+
+int source_fanout(struct source *s, unsigned i, unsigned *group, const void *prog, unsigned len, char *err,
+		  size_t errcap)
+{
+	struct sock_fprog fp = { (unsigned short)len, (struct sock_filter *)(uintptr_t)prog };
+	int fd, v;
+	socklen_t vl = sizeof v;
+
+	if (!s->live || i >= s->n) {
+		snprintf(err, errcap, "fanout: not a live interface");
+		return -1;
+	}
+	if (s->h[i].vs) {
+		snprintf(err, errcap, "%s: the verbs sniffer has no fanout (use --threads 1)", s->h[i].name);
+		return -1;
+	}
+	fd = pcap_fileno(s->h[i].pc);
+	/* the first member asks the kernel for an id no other group has */
+	v = *group ? (int)(*group | PACKET_FANOUT_CBPF << 16)
+		   : (int)(PACKET_FANOUT_CBPF << 16 | PACKET_FANOUT_FLAG_UNIQUEID);
+	if (setsockopt(fd, SOL_PACKET, PACKET_FANOUT, &v, sizeof v) < 0 ||
+	    (!*group && getsockopt(fd, SOL_PACKET, PACKET_FANOUT, &v, &vl) < 0) ||
+	    setsockopt(fd, SOL_PACKET, PACKET_FANOUT_DATA, &fp, sizeof fp) < 0) {
+		snprintf(err, errcap, "%s: PACKET_FANOUT: %s", s->h[i].name, strerror(errno));
+		return -1;
+	}
+	if (!*group)
+		*group = (unsigned)v & 0xffff;
+	return 0;
+}
+
 void source_set_timeout(struct source *s, int timeout_ms)
 {
 	s->cfg.timeout_ms = timeout_ms;
@@ -850,6 +959,10 @@ static void read_kstats(struct handle *h)
 	struct tpacket_stats_v3 k;
 	socklen_t len = sizeof k;
 
+	if (h->vs) {   /* no socket: frames delivered, completions in error */
+		vsniff_stats(h->vs, &h->recv, &h->drop);
+		return;
+	}
 	memset(&k, 0, sizeof k);
 	if (getsockopt(pcap_fileno(h->pc), SOL_PACKET, PACKET_STATISTICS, &k, &len) < 0)
 		return;
@@ -879,6 +992,14 @@ void source_stats(struct source *s, unsigned i, struct source_stats *st)
 	}
 	st->ring_bytes = h->ring_bytes;
 	st->ring_frames = h->ring_bytes / v3_footprint(h->frame_max);
+}
+
+void source_stats_restart(struct source *s)
+{
+	for (unsigned i = 0; s->live && i < s->n; i++) {
+		read_kstats(&s->h[i]);
+		s->h[i].recv = s->h[i].drop = s->h[i].freeze = 0;
+	}
 }
 
 void source_stats_total(struct source *s, struct source_stats *st)

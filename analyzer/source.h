@@ -94,6 +94,12 @@ int source_next(struct source *s, struct source_frame *f);
  * ready, 0 otherwise. */
 int source_wait(struct source *s, int timeout_ms);
 const char *source_error(const struct source *s);
+/* rocetop --threads: joins handle i (live) to a PACKET_FANOUT_CBPF group
+ * running the classic BPF program prog (len instructions, struct
+ * sock_filter's layout).  *group 0: a new group, whose id is stored there
+ * for the next member.  0, or -1 with err[] set. */
+int source_fanout(struct source *s, unsigned i, unsigned *group, const void *prog, unsigned len, char *err,
+		  size_t errcap);
 /* Changes cfg.timeout_ms. */
 void source_set_timeout(struct source *s, int timeout_ms);
 
@@ -135,6 +141,9 @@ struct source_stats {
 /* Handle i (live only; valid = 0 for files).  Each call reads the kernel's
  * counters, which it resets, into the sums. */
 void source_stats(struct source *s, unsigned i, struct source_stats *st);
+/* The kernel's counts start again from 0 (rocetop --threads: after the
+ * frames that reached every socket before the fanout group was whole). */
+void source_stats_restart(struct source *s);
 /* Sum over the handles. */
 void source_stats_total(struct source *s, struct source_stats *st);
 

@@ -10,7 +10,9 @@
 #      0.16 s here, is then counted ten times, which flatters rocetop a
 #      little; BENCH_TSHARK_FULL=1 times tshark on all 1,000,000 frames);
 #      target >= 80x;
-#   4. memory with 1,000,000 live QPs (one RC SEND to each of 1,000,000
+#   4. replay frames/s against --threads (1 .. the CPUs, at least 2) on the
+#      lab frames spread over 8 address pairs;
+#   5. memory with 1,000,000 live QPs (one RC SEND to each of 1,000,000
 #      destination QPs): struct size + hash heads per flow, and the peak RSS
 #      growth per flow, in process and for rocetop itself; target <= 256 B.
 # Exit status 1 when a target is missed.
@@ -58,6 +60,25 @@ else
 	echo "  tshark/editcap not installed: tshark comparison skipped"
 fi
 rm -f "$D/flow-1m.pcap"
+
+# replay frames/s against --threads: the same lab frames on 8 address pairs
+# (rocetop splits by address pair), the median wall time of 3 runs per count
+"$B" mk1m "$D/pairs-1m.pcap" 1000000 --pairs 8 \
+	captures/lab/roce_rping.pcap captures/lab/roce_send_bw.pcap \
+	captures/lab/roce_write_bw.pcap captures/lab/roce_read_bw.pcap \
+	captures/lab/roce_atomic_bw_fadd.pcap captures/lab/roce_rc_pingpong.pcap >/dev/null || exit 2
+cpus=$(nproc)
+for t in $(seq 1 $((cpus > 2 ? cpus : 2))); do
+	for k in 1 2 3; do
+		t0=$(now)
+		"$R" -r "$D/pairs-1m.pcap" --json --threads "$t" >/dev/null
+		t1=$(now)
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'
+	done | sort -n | sed -n 2p | awk -v t="$t" -v c="$cpus" '{
+		printf "  rocetop -r --threads %d (8 address pairs, 1,000,000 frames, %d CPUs): %.3f s, %.2f M frames/s (median of 3)\n",
+		       t, c, $1, 1 / $1 }'
+done
+rm -f "$D/pairs-1m.pcap"
 
 "$B" mkqps "$D/qps-1m.pcap" 1000000 || exit 2
 "$B" mem "$D/qps-1m.pcap" || rc=1

@@ -14,6 +14,8 @@ echo "== decode rate vs bare libpcap loop"
 rm -f "$BUILD/bench/lab-1m.pcap"
 echo "== CRC-32, CRC-32C and ICRC throughput vs zlib / table-driven"
 "$BUILD/tools/bench_crc" || rc=1
+echo "== rocegen stress against the in-process reference adapter, one core, vs --qps"
+bench/stress.sh || rc=1
 echo "== flow analysis: rocetop -r vs bare libpcap loop and tshark; memory per flow"
 bench/flow.sh || rc=1
 if [ "$(id -u)" = 0 ]; then

@@ -180,6 +180,10 @@ static int flood_kind(struct flood *f)
 		return -1;
 	}
 	f->storm_mode = s->k.cls != GK_ROCE;
+	if (f->storm_mode && o->wrap && o->wrap->ib) {
+		fprintf(stderr, GEN_NAME " flood: --ib carries RoCE frames, not %s\n", o->kind);
+		return -1;
+	}
 	if (gen_resolve(o, !f->storm_mode, !f->storm_mode))
 		return -1;
 	if (!f->storm_mode && o->version != ROCE_VER_V1 && o->src_ver != o->dst_ver) {

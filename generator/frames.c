@@ -545,6 +545,10 @@ int gen_frames_main(int argc, char **argv)
 		fprintf(stderr, GEN_NAME " frames: unknown KIND '%s' (rocegen kinds lists them)\n", o.kind);
 		goto out;
 	}
+	if (o.wrap && o.wrap->ib && k.cls != GK_ROCE && k.cls != GK_CM) {
+		fprintf(stderr, GEN_NAME " frames: --ib carries RoCE frames, not %s\n", o.kind);
+		goto out;
+	}
 	need_ip = k.cls == GK_ROCE || k.cls == GK_CM || k.cls == GK_MPA_REQ || k.cls == GK_MPA_REP ||
 		  k.cls == GK_FPDU;
 	need_dmac = need_ip || k.cls == GK_CNM;

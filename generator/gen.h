@@ -12,13 +12,14 @@
 #include <stdint.h>
 #include "roce.h"
 #include "tx.h"
+#include "wrap.h"
 
 #define GEN_NAME "rocegen"
 #define GEN_DEFAULT_PPS_CAP 10000.0
 #define GEN_MAX_FRAME 16384
 #define GEN_MIX_MAX 16
 
-enum gen_cmd { GEN_FRAMES, GEN_FLOOD, GEN_RECV, GEN_CLIENT, GEN_SERVER };
+enum gen_cmd { GEN_FRAMES, GEN_FLOOD, GEN_RECV, GEN_CLIENT, GEN_SERVER, GEN_CONVERT };
 
 #define GEN_MAX_FAULTS 16
 
@@ -35,6 +36,8 @@ struct gen_opts {
 	/* where frames go */
 	const char *iface;
 	const char *wfile;
+	const char *rfile;              /* convert: -r */
+	struct gen_wrap *wrap;          /* encapsulations (wrap.h); NULL: frames as built */
 	int dry_run;
 	int no_hex;
 	enum tx_kind tx;
@@ -103,6 +106,10 @@ struct gen_opts {
 	uint32_t stream_pos;
 	uint32_t sink_stag;
 	uint64_t sink_to;
+	int have_rev;
+	int iwarp;                      /* client/server --transport iwarp */
+	const char *rtr;                /* --rtr none|write|read|send (comma list) */
+	int mss;                        /* --mss: TCP_MAXSEG before connecting (0: the kernel's) */
 
 	/* CM */
 	uint32_t comm_id, remote_comm_id, cm_qpn, start_psn;
@@ -219,5 +226,6 @@ int gen_flood_main(int argc, char **argv);
 int gen_recv_main(int argc, char **argv);
 int gen_client_main(int argc, char **argv);
 int gen_server_main(int argc, char **argv);
+int gen_convert_main(int argc, char **argv);
 
 #endif /* ROCEGEN_GEN_H */

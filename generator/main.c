@@ -6,7 +6,9 @@
  *   rocegen flood [KIND] …  stateless streams: templates patched per frame
  *   rocegen recv -i IFACE … the receive path on its own
  *   rocegen conform …       the conformance catalogue (conform.c)
+ *   rocegen stress …        many QPs, fault mixes, integrity (stress/)
  *   rocegen client / server  RC conversations with real peers (client.c, server.c)
+ *   rocegen convert -r IN -w OUT  a capture re-encapsulated (convert.c, wrap.c)
  *
  * main.c only picks the command; each lives in its own file.
  */
@@ -16,6 +18,7 @@
 #include <string.h>
 #include "gen.h"
 #include "conform.h"
+#include "stress.h"
 
 #define ROCEGEN_VERSION "0.1.0"
 
@@ -42,7 +45,7 @@ static int run(int argc, char **argv)
 	signal(SIGXFSZ, SIG_IGN);      /* a file size limit: write() fails with EFBIG, reported */
 
 	if (!cmd) {
-		fprintf(stderr, "rocegen: give a command: frames, flood, recv, kinds, client, server or conform (see rocegen --help)\n");
+		fprintf(stderr, "rocegen: give a command: frames, flood, recv, kinds, client, server, conform, stress or convert (see rocegen --help)\n");
 		return 2;
 	}
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
@@ -67,8 +70,12 @@ static int run(int argc, char **argv)
 		return gen_client_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "server"))
 		return gen_server_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "convert"))
+		return gen_convert_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "conform"))
 		return gen_conform_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "stress"))
+		return gen_stress_main(argc - 1, argv + 1);
 	fprintf(stderr, "rocegen: unknown command '%s' (see rocegen --help)\n", cmd);
 	return 2;
 }

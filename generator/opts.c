@@ -42,8 +42,14 @@ void gen_usage(FILE *f)
 "       rocegen client -i IFACE --peer IP --oob pingpong|perftest|cm|none [--port N] --op OP\n"
 "                      --size BYTES --iters N [--qd N] [--mtu N] [--json] [--fault SPEC --seed N]\n"
 "       rocegen server -i IFACE --peer IP --oob pingpong|perftest|cm|none (the same options)\n"
+"       rocegen client|server --transport iwarp [--peer IP] [--port N] [--op send|write|read]\n"
+"                      [--crc|--no-crc] [--markers] [--rev 1|2] [--ird N --ord N] [--rtr none|write|read|send]\n"
+"                      [--mss N] [--reject] [--fault KIND[@N]] [--json]\n"
 "       rocegen conform ...            the conformance catalogue (see rocegen(8))\n"
+"       rocegen convert -r IN -w OUT [encapsulation] [--count N]   re-encapsulate a capture\n"
 "output:   -w FILE  -i IFACE  --dry-run [--no-hex]  --tx pcap|libnet|ring|mmsg  --qdisc-bypass\n"
+"encap:    --erspan 1|2|3 | --gre-teb | --vxlan VNI [--vxlan-port N]  --outer-src IP --outer-dst IP\n"
+"          --span-id N --mirror-trunc N  --ib [--ib-grh] [--slid N --dlid N --sl N]  --erf  --snaplen N\n"
 "          -v, --verbose (addresses and backend on stderr)  -h, --help\n"
 "link:     --smac MAC --dmac MAC --vlan VID[:PCP] (twice: QinQ, outer first)\n"
 "network:  --src IP --dst IP --peer IP  --v1 --v2 --1021 --port N  --dscp N --ecn N --ttl N\n"
@@ -309,6 +315,8 @@ static int p_nak(const char *opt, const char *s, int *code)
 #define R (1u << GEN_RECV)
 #define FL (F | L)
 #define CS ((1u << GEN_CLIENT) | (1u << GEN_SERVER))
+#define C (1u << GEN_CONVERT)
+#define FLC (F | L | C)
 
 enum {
 	O_HELP = 'h', O_IFACE = 'i', O_WFILE = 'w', O_COUNT = 'c', O_VERBOSE = 'v',
@@ -328,19 +336,22 @@ enum {
 	O_PPS, O_GBPS, O_NOCAP, O_DURATION, O_QPS, O_MIX, O_FILL, O_CNP, O_PFCSTORM, O_INTERVAL,
 	O_SEED, O_TIMEOUT, O_FILTER,
 	O_OOB, O_OP, O_APP, O_SIZE, O_ITERS, O_QD, O_JSON, O_FAULT, O_RQPN, O_RPSN, O_ACKTO,
-	O_RETRY, O_RNRRETRY, O_MINRNR, O_IDLE,
-	O__END
+	O_RETRY, O_RNRRETRY, O_MINRNR, O_IDLE, O_TRANSPORT, O_RTR, O_MSS,
+	O_READ = 'r',
+	O_WRAP = 1024,        /* + enum gen_wrap_opt */
+	O__END = O_WRAP + GW__END
 };
 
 static const struct opt {
 	struct option lo;
 	unsigned cmds;
 } opts[] = {
-	{ { "help", no_argument, NULL, O_HELP }, F | L | R | CS },
+	{ { "help", no_argument, NULL, O_HELP }, F | L | R | CS | C },
 	{ { "interface", required_argument, NULL, O_IFACE }, F | L | R | CS },
-	{ { "write", required_argument, NULL, O_WFILE }, FL },
-	{ { "count", required_argument, NULL, O_COUNT }, F | L | R },
-	{ { "verbose", no_argument, NULL, O_VERBOSE }, F | L | R | CS },
+	{ { "write", required_argument, NULL, O_WFILE }, FLC },
+	{ { "read", required_argument, NULL, O_READ }, C },
+	{ { "count", required_argument, NULL, O_COUNT }, F | L | R | C },
+	{ { "verbose", no_argument, NULL, O_VERBOSE }, F | L | R | CS | C },
 	{ { "dry-run", no_argument, NULL, O_DRY }, FL },
 	{ { "no-hex", no_argument, NULL, O_NOHEX }, FL | R },
 	{ { "tx", required_argument, NULL, O_TX }, FL | CS },
@@ -368,7 +379,7 @@ static const struct opt {
 	{ { "psn-step", required_argument, NULL, O_PSNSTEP }, F },
 	{ { "pkey", required_argument, NULL, O_PKEY }, FL },
 	{ { "ackreq", no_argument, NULL, O_ACKREQ }, FL },
-	{ { "se", no_argument, NULL, O_SE }, FL },
+	{ { "se", no_argument, NULL, O_SE }, FL | CS },
 	{ { "fecn", no_argument, NULL, O_FECN }, FL },
 	{ { "becn", no_argument, NULL, O_BECN }, FL },
 	{ { "migreq", no_argument, NULL, O_MIGREQ }, FL },
@@ -410,13 +421,13 @@ static const struct opt {
 	{ { "willing", no_argument, NULL, O_WILLING }, F },
 	{ { "ets-bw", required_argument, NULL, O_ETSBW }, F },
 	{ { "lldp-ttl", required_argument, NULL, O_LLDPTTL }, F },
-	{ { "markers", no_argument, NULL, O_MARKERS }, F },
-	{ { "crc", no_argument, NULL, O_CRC }, F },
-	{ { "no-crc", no_argument, NULL, O_NOCRC }, F },
-	{ { "reject", no_argument, NULL, O_REJECT }, F },
-	{ { "rev", required_argument, NULL, O_REV }, F },
-	{ { "ird", required_argument, NULL, O_IRD }, F },
-	{ { "ord", required_argument, NULL, O_ORD }, F },
+	{ { "markers", no_argument, NULL, O_MARKERS }, F | CS },
+	{ { "crc", no_argument, NULL, O_CRC }, F | CS },
+	{ { "no-crc", no_argument, NULL, O_NOCRC }, F | CS },
+	{ { "reject", no_argument, NULL, O_REJECT }, F | CS },
+	{ { "rev", required_argument, NULL, O_REV }, F | CS },
+	{ { "ird", required_argument, NULL, O_IRD }, F | CS },
+	{ { "ord", required_argument, NULL, O_ORD }, F | CS },
 	{ { "rdmap-op", required_argument, NULL, O_RDMAPOP }, F },
 	{ { "not-last", no_argument, NULL, O_NOTLAST }, F },
 	{ { "qn", required_argument, NULL, O_QN }, F },
@@ -463,10 +474,28 @@ static const struct opt {
 	{ { "rnr-retry", required_argument, NULL, O_RNRRETRY }, CS },
 	{ { "min-rnr-timer", required_argument, NULL, O_MINRNR }, CS },
 	{ { "idle", required_argument, NULL, O_IDLE }, CS },
+	{ { "erspan", required_argument, NULL, O_WRAP + GW_ERSPAN }, FLC },
+	{ { "gre-teb", no_argument, NULL, O_WRAP + GW_GRETEB }, FLC },
+	{ { "vxlan", required_argument, NULL, O_WRAP + GW_VXLAN }, FLC },
+	{ { "vxlan-port", required_argument, NULL, O_WRAP + GW_VXLANPORT }, FLC },
+	{ { "outer-src", required_argument, NULL, O_WRAP + GW_OSRC }, FLC },
+	{ { "outer-dst", required_argument, NULL, O_WRAP + GW_ODST }, FLC },
+	{ { "span-id", required_argument, NULL, O_WRAP + GW_SPANID }, FLC },
+	{ { "mirror-trunc", required_argument, NULL, O_WRAP + GW_MTRUNC }, FLC },
+	{ { "ib", no_argument, NULL, O_WRAP + GW_IB }, FLC },
+	{ { "ib-grh", no_argument, NULL, O_WRAP + GW_IBGRH }, FLC },
+	{ { "slid", required_argument, NULL, O_WRAP + GW_SLID }, FLC },
+	{ { "dlid", required_argument, NULL, O_WRAP + GW_DLID }, FLC },
+	{ { "sl", required_argument, NULL, O_WRAP + GW_SL }, FLC },
+	{ { "erf", no_argument, NULL, O_WRAP + GW_ERF }, FLC },
+	{ { "snaplen", required_argument, NULL, O_WRAP + GW_SNAPLEN }, FLC },
+	{ { "transport", required_argument, NULL, O_TRANSPORT }, CS },
+	{ { "rtr", required_argument, NULL, O_RTR }, CS },
+	{ { "mss", required_argument, NULL, O_MSS }, CS },
 };
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
 
-static const char *const cmd_names[] = { "frames", "flood", "recv", "client", "server" };
+static const char *const cmd_names[] = { "frames", "flood", "recv", "client", "server", "convert" };
 
 static void defaults(struct gen_opts *o, enum gen_cmd cmd)
 {
@@ -521,6 +550,7 @@ static int opt_run(struct pst *p)
 	case O_HELP: gen_usage(stdout); return 1;
 	case O_IFACE: o->iface = a; break;
 	case O_WFILE: o->wfile = a; break;
+	case O_READ: o->rfile = a; break;
 	case O_COUNT:
 		if (p_u64(name, a, UINT64_MAX, &o->count)) return -1;
 		if (!o->count)
@@ -703,7 +733,18 @@ static int opt_iwarp(struct pst *p)
 	case O_CRC: o->mpa_crc = 1; break;
 	case O_NOCRC: o->no_crc = 1; break;
 	case O_REJECT: o->mpa_reject = 1; break;
-	case O_REV: if (p_int(name, a, 255, &o->mpa_rev)) return -1; break;
+	case O_REV: if (p_int(name, a, 255, &o->mpa_rev)) return -1; o->have_rev = 1; break;
+	case O_TRANSPORT:
+		if (strcmp(a, "roce") && strcmp(a, "iwarp"))
+			return bad(name, a, "want roce or iwarp");
+		o->iwarp = !strcmp(a, "iwarp");
+		break;
+	case O_RTR:
+		if (strspn(a, "nonewritereadsend,") != strlen(a))
+			return bad(name, a, "want none or write, read, send (a comma list)");
+		o->rtr = a;
+		break;
+	case O_MSS: if (p_int(name, a, 65535, &o->mss)) return -1; break;
 	case O_IRD: if (p_int(name, a, 0x3fff, &o->ird)) return -1; break;
 	case O_ORD: if (p_int(name, a, 0x3fff, &o->ord)) return -1; break;
 	case O_RDMAPOP: o->rdmap_op = a; break;
@@ -870,9 +911,17 @@ static int opt_qp(struct pst *p)
 	return 0;
 }
 
+/* Encapsulations: wrap.c parses them. */
+static int opt_wrap(struct pst *p)
+{
+	if (p->c < O_WRAP || p->c >= O__END)
+		return NOT_MINE;
+	return gen_wrap_opt(&p->o->wrap, p->c - O_WRAP, p->name, p->a);
+}
+
 static int (*const groups[])(struct pst *) = {
 	opt_run, opt_addr, opt_bth, opt_aeth, opt_ext, opt_dcb, opt_iwarp, opt_cm, opt_rate, opt_conv,
-	opt_qp,
+	opt_qp, opt_wrap,
 };
 
 /* The option's long name for messages; -1 (said why) when the command does not take it. */
@@ -928,7 +977,11 @@ static int check_combos(struct gen_opts *o, int ack)
 		fprintf(stderr, GEN_NAME ": give --payload or --payload-size, not both\n");
 		return -1;
 	}
-	return 0;
+	if (o->wrap && o->iface && !o->wfile && !o->dry_run) {
+		fprintf(stderr, GEN_NAME ": encapsulations are written to files: give -w FILE (or --dry-run)\n");
+		return -1;
+	}
+	return gen_wrap_check(o->wrap);
 }
 
 /* Defaults that depend on other options. */
@@ -943,6 +996,9 @@ static void derive(struct gen_opts *o, enum gen_cmd cmd)
 		memcpy(o->peer, o->dst, 16);
 		o->peer_ver = o->dst_ver;
 	}
+	/* iWARP conversations: MPA revision 2 unless told */
+	if ((cmd == GEN_CLIENT || cmd == GEN_SERVER) && o->iwarp && !o->have_rev)
+		o->mpa_rev = 2;
 	/* client/server: --port is the out-of-band TCP / rdma_cm port */
 	if (o->port >= 0 && o->version == ROCE_VER_V2 && cmd != GEN_CLIENT && cmd != GEN_SERVER)
 		o->version = ROCE_VER_V2_PORT;
@@ -960,7 +1016,7 @@ static int parse_all(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o
 	memset(&lo[N_OPTS], 0, sizeof(lo[N_OPTS]));
 	optind = 1;
 	opterr = 0;   /* our own line, naming the command */
-	while ((c = getopt_long(argc, argv, ":hi:w:c:v", lo, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, cmd == GEN_CONVERT ? ":hw:r:c:v" : ":hi:w:c:v", lo, NULL)) != -1)
 		if ((r = one_opt(cmd, c, argv, &p)))
 			return r;
 	if (check_combos(o, p.ack))
@@ -990,6 +1046,8 @@ void gen_opts_free(struct gen_opts *o)
 {
 	free(o->payload);
 	o->payload = NULL;
+	free(o->wrap);
+	o->wrap = NULL;
 }
 
 /* ---- addresses --------------------------------------------------------------------- */
@@ -1102,6 +1160,13 @@ struct tx *gen_open_tx(const struct gen_opts *o, enum tx_kind dflt, uint32_t max
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.max_frame = max_frame;
 	cfg.qdisc_bypass = o->qdisc_bypass;
+	if (o->wrap) {
+		cfg.linktype = gen_wrap_dlt(o->wrap);
+		cfg.snaplen = o->wrap->erf ? 0 : o->wrap->snaplen;
+		cfg.xform = gen_wrap_xform;
+		cfg.xform_ctx = o->wrap;
+		cfg.xform_cap = GEN_WRAP_MAX;
+	}
 	if (o->dry_run) {
 		cfg.kind = TX_DRY;
 		cfg.dry_hex = o->no_hex ? -1 : 1;
@@ -1178,4 +1243,7 @@ void gen_report(const char *what, struct tx *t, uint64_t t0, uint64_t t1)
 		((double)s.bytes + 24.0 * (double)s.frames) * 8 / sec / 1e9, tx_kind_name(tx_backend(t)),
 		(unsigned long long)s.batches, (unsigned long long)s.errors,
 		(unsigned long long)s.drops, (unsigned long long)s.refused);
+	if (s.left_out)
+		fprintf(stderr, GEN_NAME ": %s: %llu frames left out (--ib carries RoCE frames only)\n", what,
+			(unsigned long long)s.left_out);
 }

@@ -150,6 +150,28 @@ enum roce_encap_kind {
 };
 const char *roce_encap_name(enum roce_encap_kind k); /* "erspan2", "gre-teb", "vxlan", ... */
 
+/* Frame times from ERSPAN III hardware timestamps (lib/link/mirror_time.c):
+ * one clock per (hardware ID, session, granularity), anchored on the host
+ * time of the first frame it stamps, its 32-bit wraps unwrapped against
+ * the host clock (right while the two stay within half a wrap: 214 s at
+ * 100 ns).  Zero-initialise. */
+#define ROCE_MIRROR_CLOCKS 16
+struct roce_mirror_clk {
+	uint16_t session;
+	uint8_t hwid, gra, anchored;
+	uint32_t raw;              /* the anchor's hardware timestamp */
+	uint64_t host_ns;          /* ... and host time */
+};
+struct roce_mirror_clock {
+	unsigned n;
+	struct roce_mirror_clk clk[ROCE_MIRROR_CLOCKS];
+};
+/* *ns: the frame's time by its mirror's clock (1), or host_ns (0) when it
+ * carries no usable one (not ERSPAN III, granularity 3, more clocks than
+ * ROCE_MIRROR_CLOCKS).  p: a decoded frame. */
+struct roce_pkt;
+int roce_mirror_time(struct roce_mirror_clock *c, const struct roce_pkt *p, uint64_t host_ns, uint64_t *ns);
+
 #define ROCE_GRE_CSUM 0x8000
 #define ROCE_GRE_KEY  0x2000
 #define ROCE_GRE_SEQ  0x1000
@@ -338,6 +360,28 @@ int roce_decode(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
  * the address length, or 0 when the frame has none or they were not
  * captured. */
 int roce_pkt_addrs(const struct roce_pkt *p, const uint8_t **src, const uint8_t **dst);
+
+/* ---- splitting a capture across threads (lib/link/fanout.c) ------------ */
+
+/* A key both directions of a conversation share: the XOR of the frame's
+ * network source and destination addresses (IPv4, IPv6, a RoCEv1 GRH's
+ * GIDs, InfiniBand LIDs), mixed.  Outer headers only (a mirror copy is keyed
+ * on its tunnel's end points); 0 for frames without addresses (PFC, LLDP,
+ * ARP), ERF records and frames too short for their addresses. */
+uint32_t roce_flow_key(int linktype, const uint8_t *data, uint32_t caplen);
+
+/* One classic BPF instruction, laid out as struct sock_filter. */
+struct roce_bpf_insn {
+	uint16_t code;
+	uint8_t jt, jf;
+	uint32_t k;
+};
+/* The same key on a socket buffer, as a classic BPF program for a
+ * PACKET_FANOUT_CBPF group (the kernel takes its value modulo the group's
+ * sockets): Ethernet-borne IPv4, IPv6 and RoCEv1 (it reads skb->protocol
+ * and loads relative to the network header, so VLAN tags do not matter).
+ * Writes the program into v; returns its length, or -1 when cap is short. */
+int roce_fanout_cbpf(struct roce_bpf_insn *v, unsigned cap);
 
 /* ---- BTH opcodes -------------------------------------------------------- */
 
@@ -771,6 +815,16 @@ struct roce_lrh_spec {
 };
 int roce_build_ib(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec,
 		  const struct roce_lrh_spec *lrh);
+/* Re-heads a decoded RoCE packet (v1 or v2) as native InfiniBand: the
+ * LRH of lrh (LNH 3 with a GRH made from the GRH or IP header when
+ * lrh->grh), the BTH .. payload as captured (IP CE becomes BTH FECN, the
+ * RoCEv2 CNP opcode 0x81 IB's 0x80), a new ICRC (inverted when the
+ * original's was bad) and the VCRC.  Returns the bytes written: fewer than
+ * *wire, the packet's whole length, when the original was truncated (then
+ * without ICRC and VCRC).  ROCE_EINVAL when p is not a RoCE packet that IB
+ * can carry (its BTH .. ICRC not a whole number of words). */
+int roce_build_ib_from(uint8_t *dst, size_t cap, const struct roce_pkt *p,
+		       const struct roce_lrh_spec *lrh, uint32_t *wire);
 
 /* An ERF record: type 2 (Ethernet: 2 pad bytes, the frame, its FCS
  * computed and appended), 21 (InfiniBand) or 25 (IB link packet); ts as

@@ -23,8 +23,11 @@
  *   poll qp= [max=]                         ok n= wc=WR,STATUS,OP,LEN ...   (never waits)
  *   rd mr= off= len=                        ok hex=...              (len <= CTL_RD_MAX)
  *   wr mr= off= hex=                        ok
+ *   sum mr= off= len=                       ok sum=0x…              (ctl_sum of the bytes)
  *   state qp=                               ok state=reset|init|rtr|rts|sqd|sqe|err
- *   counters                                ok NAME=VALUE ...       (hw_counters of port 1)
+ *   counters                                ok driver= NAME=VALUE … (hw_counters of port 1)
+ *   multi REQ ; REQ …                       REPLY ; REPLY …         (each in turn; one round
+ *                                                                    trip for several requests)
  *   reset                                   ok
  *   quit                                    (closes)
  *
@@ -118,6 +121,16 @@ static inline void ctl_hex(const uint8_t *b, size_t n, char *out)
 		out[2 * i + 1] = d[b[i] & 15];
 	}
 	out[2 * n] = 0;
+}
+
+/* The checksum `sum` answers: FNV-1a, 64 bits. */
+static inline uint64_t ctl_sum(const uint8_t *b, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
 }
 
 #endif /* ROCE_CTL_H */

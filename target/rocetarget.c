@@ -31,7 +31,7 @@
 #include <unistd.h>
 #include "ctl.h"
 
-#define MAX_OBJ 64
+#define MAX_OBJ 1024   /* MRs and QPs, each (rocegen stress: one of each per QP) */
 
 struct tmr {
 	struct ibv_mr *mr;
@@ -490,6 +490,20 @@ static void cmd_rd(const char *l)
 	rep("ok hex=%s", hex);
 }
 
+static void cmd_sum(const char *l)
+{
+	struct tmr *m = get_mr(l);
+	uint64_t off = ctl_u64(l, "off", 0), len = ctl_u64(l, "len", 0);
+
+	if (!m)
+		return;
+	if (off + len > m->len) {
+		rep("err bad range");
+		return;
+	}
+	rep("ok sum=0x%llx", (unsigned long long)ctl_sum(m->buf + off, (size_t)len));
+}
+
 static void cmd_wr(const char *l)
 {
 	struct tmr *m = get_mr(l);
@@ -529,7 +543,8 @@ static void cmd_counters(void)
 {
 	char path[256], name[128], val[64];
 	FILE *ls;
-	size_t o = (size_t)snprintf(reply, sizeof(reply), "ok");
+	size_t o = (size_t)snprintf(reply, sizeof(reply), "ok driver=%.*s", (int)strcspn(T.dev, "0123456789_"),
+				    T.dev);
 
 	snprintf(path, sizeof(path), "ls /sys/class/infiniband/%s/ports/1/hw_counters 2>/dev/null",
 		 T.dev);
@@ -554,6 +569,31 @@ static void cmd_counters(void)
 	pclose(ls);
 }
 
+static int handle(char *l);
+
+/* multi REQ ; REQ ; …: each request in turn, the replies joined by " ; " */
+static void cmd_multi(char *l)
+{
+	static char all[CTL_LINE_MAX];
+	size_t o = 0;
+	char *part = l + 5, *next;
+
+	all[0] = 0;
+	for (; part; part = next) {
+		if ((next = strstr(part, " ; ")))
+			*next = 0, next += 3;
+		part += strspn(part, " ");
+		if (!strncmp(part, "multi", 5) || !strncmp(part, "quit", 4))
+			rep("err multi: no nesting or quit");
+		else
+			handle(part);
+		o += (size_t)snprintf(all + o, sizeof(all) - o, "%s%s", o ? " ; " : "", reply);
+		if (o >= sizeof(all))
+			break;
+	}
+	snprintf(reply, sizeof(reply), "%s", all);
+}
+
 /* One request; returns 1 on quit. */
 static int handle(char *l)
 {
@@ -566,6 +606,10 @@ static int handle(char *l)
 	}
 	if (!strcmp(cmd, "quit"))
 		return 1;
+	if (!strcmp(cmd, "multi")) {
+		cmd_multi(l);
+		return 0;
+	}
 	if (!strcmp(cmd, "hello"))
 		rep("ok proto=%d impl=rocetarget", CTL_PROTO);
 	else if (!strcmp(cmd, "open"))
@@ -586,6 +630,8 @@ static int handle(char *l)
 		cmd_rd(l);
 	else if (!strcmp(cmd, "wr"))
 		cmd_wr(l);
+	else if (!strcmp(cmd, "sum"))
+		cmd_sum(l);
 	else if (!strcmp(cmd, "state"))
 		cmd_state(l);
 	else if (!strcmp(cmd, "counters"))

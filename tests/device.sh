@@ -130,24 +130,59 @@ replay vmb 1 --device all -b -n 1 -d 0.05 > "$T/vmb.txt" 2>&1
 check "text: QP table header and an RC row" grep -q "LQPN PORT TYPE" "$T/vmb.txt"
 grep -E "^ +[0-9]+ +1 RC " "$T/vmb.txt" | head -3 | sed 's/^/     /'
 
+# one QP, one row: the recorded QP 17 (no CM ID) joins lab/roce_rping.pcap's QP 17 flows, with
+# one analysis thread and with two (the snapshot joins the threads' merged flows)
+for th in 1 2; do
+	ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$TV/1 "$R" -r "$repo/captures/lab/roce_rping.pcap" --device rxe0 \
+		--json -d 0.01 --threads $th 2>/dev/null | grep '"devices"' | tail -1 > "$T/join$th.json"
+	python3 - "$T/join$th.json" "$th" <<'PY' || fail "join, --threads $th"
+import json, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+q = {x["lqpn"]: x for x in d["qps"]}
+w = q[17]["wire"]
+good = w["packets_in"] == 24 and w["packets_out"] == 24 and w["flows_in"] == 1 and q[18]["wire"]["flows_in"] == 0
+print(("ok   " if good else "FAIL ") + "join, --threads %s: QP 17's wire %s; QP 18 (CM ID to another port) none" % (sys.argv[2], w))
+sys.exit(0 if good else 1)
+PY
+done
+
 # the terminal view's device screen (key D), on the replayed traffic recording
 if command -v tmux >/dev/null 2>&1; then
 	tmux new-session -d -s "$TS" -x 130 -y 40 "env ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$TV/1:$TV/2 \
 		$R -r $repo/captures/lab/roce_send_bw_netem.pcap --device rxe0 --speed 0.01" 2>/dev/null
 	sleep 1.5
 	tmux send-keys -t "$TS" D
-	for i in $(seq 20); do
-		sleep 0.5
-		tmux capture-pane -p -t "$TS" > "$T/tui.txt" 2>/dev/null
-		grep -q "cm_id 1 TCP CONNECT" "$T/tui.txt" && break
-	done
+	shot() {  # shot FILE PATTERN: capture the pane until PATTERN shows (10 s at most)
+		for i in $(seq 20); do
+			sleep 0.5
+			tmux capture-pane -p -t "$TS" > "$1" 2>/dev/null
+			grep -qE "$2" "$1" && return 0
+		done
+		return 1
+	}
+	shot "$T/tui.txt" "rxe0 +18 +RC"
+	# the QP table: by lqpn, then reversed
+	tmux send-keys -t "$TS" r
+	shot "$T/tui-rev.txt" "LQPN\\+"
+	# filter on a pid (the recorded processes' comm is not on this host), then Enter for that QP
+	tmux send-keys -t "$TS" / 2 6 3 Enter
+	shot "$T/tui-filter.txt" "^rxe0 +18 "
+	tmux send-keys -t "$TS" Enter
+	shot "$T/tui-qp.txt" "rxe0 QP 18"
+	tmux send-keys -t "$TS" Escape
+	sleep 0.5
 	tmux send-keys -t "$TS" D
 	sleep 0.5
 	tmux capture-pane -p -t "$TS" > "$T/tui2.txt" 2>/dev/null
 	tmux send-keys -t "$TS" q
 	sleep 0.3
 	tmux kill-session -t "$TS" 2>/dev/null
-	check "TUI: D shows the device screen (port, QPs 17 and 18 with pid, CM IDs)" sh -c "grep -q '^device rxe0 port 1: ACTIVE' '$T/tui.txt' && grep -qE '^ +17 +1 RC +RTR .* 243 ' '$T/tui.txt' && grep -qE '^ +18 +1 RC +RTS .* 263 ' '$T/tui.txt' && grep -q 'cm_id 1 TCP CONNECT 10.99.0.1:7174 -> 10.99.0.2:54777 lqpn 18' '$T/tui.txt'"
+	check "TUI: D shows the device screen (port, QPs 17 and 18 with pid and comm)" sh -c "grep -q '^device rxe0 port 1: ACTIVE' '$T/tui.txt' && grep -qE '^rxe0 +17 RC +RTR .* 243 ' '$T/tui.txt' && grep -qE '^rxe0 +18 RC +RTS .* 263 ' '$T/tui.txt'"
+	order() { grep -oE '^rxe0 +[0-9]+ ' "$1" | awk '{print $2}' | tr '\n' ' '; }
+	check "TUI: QP table by lqpn ($(order "$T/tui.txt")), r reverses it ($(order "$T/tui-rev.txt"))" \
+		test "$(order "$T/tui.txt")" = "1 17 18 " -a "$(order "$T/tui-rev.txt")" = "18 17 1 "
+	check "TUI: /263 leaves QP 18 alone ($(order "$T/tui-filter.txt"))" test "$(order "$T/tui-filter.txt")" = "18 "
+	check "TUI: Enter shows QP 18 with its owner and its rdma_cm ID" sh -c "grep -q 'rxe0 QP 18 (port 1): RC RTS' '$T/tui-qp.txt' && grep -q 'owner: pid 263' '$T/tui-qp.txt' && grep -q 'rqpn 18   pdn 3' '$T/tui-qp.txt' && grep -q 'rdma_cm: TCP CONNECT 10.99.0.1:7174 -> 10.99.0.2:54777' '$T/tui-qp.txt'"
 	check "TUI: D again goes back to the flows" grep -q "FLOW\|SRC" "$T/tui2.txt"
 fi
 
@@ -175,8 +210,40 @@ check "--device alone on /metrics: no capture series (nothing is captured)" sh -
 if command -v promtool >/dev/null; then
 	check "--device alone: promtool check metrics, no complaint" sh -c "promtool check metrics < '$T/dmetrics' > '$T/dpromtool.out' 2>&1 && ! grep -q . '$T/dpromtool.out'"
 fi
+check "node_exporter names are off by default" sh -c "! grep -q '^node_' '$T/dmetrics'"
+# --prometheus-node-names: the recorded tree plus PMA counters/ files (rxe has none)
+cp -r "$FX/vma/sys" "$T/nsys"
+NP=$T/nsys/class/infiniband/rxe0/ports/1
+mkdir -p "$NP/counters"
+echo 1000 > "$NP/counters/port_rcv_data"; echo 77 > "$NP/counters/port_xmit_packets"; echo 3 > "$NP/counters/VL15_dropped"
+ROCETOP_SYSFS_ROOT=$T/nsys ROCETOP_NETLINK_REPLAY=$FX/vma/1 "$R" --device all -b -d 0.2 --prometheus-node-names \
+	--prometheus 127.0.0.1:$dport > /dev/null 2>&1 &
+PROM_PID=$!
+python3 - "$dport" > "$T/nmetrics" 2>/dev/null <<'PY'
+import sys, time, urllib.request
+for i in range(150):
+    try:
+        sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
+        break
+    except OSError:
+        time.sleep(0.1)
+PY
+kill -TERM "$PROM_PID" 2>/dev/null; wait "$PROM_PID"; PROM_PID=
+nv() { awk -v k="$1" '$1 == k {print $2}' "$T/nmetrics"; }
+check "--prometheus-node-names: state 4, phys 5, rate 2.5 Gb/s in bytes ($(nv 'node_infiniband_state_id{device="rxe0",port="1"}') $(nv 'node_infiniband_physical_state_id{device="rxe0",port="1"}') $(nv 'node_infiniband_rate_bytes_per_second{device="rxe0",port="1"}'))" \
+	test "$(nv 'node_infiniband_state_id{device="rxe0",port="1"}')" = 4 -a "$(nv 'node_infiniband_physical_state_id{device="rxe0",port="1"}')" = 5 -a "$(nv 'node_infiniband_rate_bytes_per_second{device="rxe0",port="1"}')" = 312500000
+check "--prometheus-node-names: port_rcv_data x 4 in bytes, packets and VL15 as node_exporter names them" \
+	test "$(nv 'node_infiniband_port_data_received_bytes_total{device="rxe0",port="1"}')" = 4000 -a "$(nv 'node_infiniband_port_packets_transmitted_total{device="rxe0",port="1"}')" = 77 -a "$(nv 'node_infiniband_vl15_dropped_total{device="rxe0",port="1"}')" = 3
+check "--prometheus-node-names: rocetop's own series stay" grep -q '^rocetop_rdma_port_stat_total{device="rxe0",port="1",group="counters",counter="port_rcv_data"} 1000' "$T/nmetrics"
+if command -v promtool >/dev/null; then
+	check "--prometheus-node-names: promtool check metrics, no complaint" sh -c "promtool check metrics < '$T/nmetrics' > '$T/npromtool.out' 2>&1 && ! grep -q . '$T/npromtool.out'"
+fi
 
 # ---- 2. errors ----------------------------------------------------------------------
+# -i with an RDMA device's name goes to the verbs sniffer; here libibverbs has no such device
+out=$(ROCETOP_SYSFS_ROOT=$FX/vma/sys ROCETOP_NETLINK_REPLAY=$FX/vma/1 "$R" -i rxe0 -b -n 1 2>&1); rc=$?
+check "-i rxe0 (an RDMA device libibverbs cannot open here): exit 1, one line naming --device rxe0" \
+	sh -c "test '$rc' = 1 -a '$(echo "$out" | wc -l)' = 1 && echo '$out' | grep -q -- '--device rxe0' && echo '$out' | grep -q 'rocetop: rxe0: libibverbs'"
 out=$(ROCETOP_SYSFS_ROOT=$FX/vma/sys ROCETOP_NETLINK_REPLAY=$FX/vma/1 "$R" --device mlx5_9 -n 1 2>&1); rc=$?
 check "--device mlx5_9 (none such): exit 1, one line naming it" test "$rc" = 1 -a "$(echo "$out" | wc -l)" = 1
 echo "$out" | grep -q "mlx5_9" || fail "the message names mlx5_9: $out"

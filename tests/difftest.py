@@ -267,13 +267,15 @@ EXPLAINED = [
      "Wireshark's IPv6 dissector adds a hidden copy of the IPv4 field ip.version "
      "(\"This field makes the filter match on ip.version == 6 possible\"); libroce gives "
      "the version as ipv6.version, which is compared"),
-    ("*", ("mirror copies (roce.encap) with an IPv6 outer header: tshark's hidden ip.version 6 "
-           "of the outer IPv6 before the inner IPv4's",
+    ("*", ("mirror copies (roce.encap) with IPv6 outside or inside: tshark's hidden ip.version 6 "
+           "of each IPv6 header among the IPv4 headers' ip.version",
            lambda d: d.kind == "value" and "roce.encap" in (d.obj or {})
-           and [norm("FT_UINT8", x) for x in as_list(d.theirs)]
-           == [6] + [norm("FT_UINT8", x) for x in as_list(d.ours)]),
+           and 6 in [norm("FT_UINT8", x) for x in as_list(d.theirs)]
+           and [v for v in (norm("FT_UINT8", x) for x in as_list(d.theirs)) if v != 6]
+           == [norm("FT_UINT8", x) for x in as_list(d.ours)]),
      "ip.version",
-     "the same hidden ip.version of Wireshark's IPv6 dissector, here for the mirror's outer IPv6 header"),
+     "the same hidden ip.version of Wireshark's IPv6 dissector, here for a mirror's outer or inner "
+     "IPv6 header next to the other's IPv4 header"),
     ("*", ("frames with ImmDt, tshark's two values both equal to rocetop's",
            lambda d: _twice(d) and _opcode(d) not in RD_OPS),
      "infiniband.immdt",
@@ -284,6 +286,15 @@ EXPLAINED = [
      "Wireshark registers the IETH header item and the R_Key inside it under the same "
      "name infiniband.ieth, so each IETH appears twice, same 4 bytes"),
 
+    ("public/tcpdump/erspan-*", ("GRE packets that are no mirror copy (IP in GRE, protocol 0x0800; no "
+                                 "roce.encap): tshark's gre.* and its second ip.* value, of the tunnelled packet",
+                                 lambda d: (d.obj or {}).get("ip.proto") == 47 and "roce.encap" not in (d.obj or {})
+                                 and (d.field.startswith("gre.") and d.kind == "missing"
+                                      or d.field.startswith("ip.") and d.kind == "value"
+                                      and len(as_list(d.theirs)) == 2)),
+     "[gi][rp][e.]*",
+     "libroce decodes GRE only as the carrier of a mirror copy (ERSPAN, GRE-TEB); a routed IP-in-GRE "
+     "tunnel is a GRE packet to it, with no gre.* fields and only the outer IPv4 header"),
     ("public/*", ("LLDPDUs libroce marks invalid because the first TLVs are not Chassis ID, "
                   "Port ID, TTL; tshark gives no lldp.* value for the TLVs after the violation",
                   lambda d: d.field.startswith("lldp.") and (d.obj or {}).get("roce.invalid.layer") == "lldp"

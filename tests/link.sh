@@ -9,7 +9,13 @@
 #   - LID-routed flows are keyed by LIDs, GRH flows by GIDs;
 #   - ERF lctr is reported as loss; ERF Ethernet FCS checked (one bad) and
 #     stripped; a truncated ERF record is truncated with ICRC unchecked.
-#   - the mirror fixtures report their copies and the truncated one.
+#   - the mirror fixtures report their copies and the truncated one;
+#   - pcapng files whose interfaces differ in link type (Ethernet, ERF,
+#     InfiniBand: tests/mkpcapng.py interleaves the fixtures, two sections
+#     in both byte orders, ns and µs resolutions, a time offset) are read
+#     whole: each frame listed as in its own file, numbered by its position;
+#     against tshark on an Ethernet + ERF merge; a filter passes no frame of
+#     a link type it means nothing on.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -72,6 +78,47 @@ ts, us, cl, wl = struct.unpack("<IIII", rec[:16])
 open(sys.argv[2], "wb").write(hdr + struct.pack("<IIII", ts, us, 10, wl) + rec[16:26])
 PY
 check "ERF record cut inside its header" "erf" "$(TZ=UTC "$R" -r "$T/cut.pcap" --packets --json | jq -r '."roce.truncated"')"
+
+# ---- pcapng with interfaces of different link types ---------------------------
+ins="$root/captures/lab/roce_rping.pcap $L/ib_native.pcap $L/erf_eth.pcap $L/ib_erf.pcap"
+# shellcheck disable=SC2086
+python3 "$here/mkpcapng.py" "$T/mix.pcapng" $ins >"$T/order"
+i=0
+for f in $ins; do
+	i=$((i + 1))
+	TZ=UTC "$R" -r "$f" --packets --json >"$T/in$i.json"
+done
+TZ=UTC "$R" -r "$T/mix.pcapng" --packets --json >"$T/mix.json" 2>"$T/mix.err"
+check "mixed pcapng: frames read" "$(wc -l <"$T/order")" "$(wc -l <"$T/mix.json")"
+check "mixed pcapng: each frame as in its own file, numbered by position" 0 "$(python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+ins = {i: [json.loads(l) for l in open(f"{t}/in{i}.json")] for i in range(1, 5)}
+mix = [json.loads(l) for l in open(f"{t}/mix.json")]
+bad = 0
+for n, line in enumerate(open(f"{t}/order"), 1):
+    i, k = map(int, line.split())
+    want = dict(ins[i][k - 1], **{"frame.number": n})
+    bad += n > len(mix) or mix[n - 1] != want
+print(bad)
+PY
+)"
+check "mixed pcapng: link types seen" "erf eth ib" \
+	"$(jq -rs '[.[] | if ."erf.types.type" != null then "erf" elif ."infiniband.lrh.lnh" != null then "ib" else "eth" end] | unique | join(" ")' "$T/mix.json")"
+check "mixed pcapng with filter udp: the Ethernet interface's UDP frames only" \
+	"$("$R" -r "$root/captures/lab/roce_rping.pcap" --packets udp | wc -l)" "$("$R" -r "$T/mix.pcapng" --packets udp | wc -l)"
+if command -v mergecap >/dev/null && command -v tshark >/dev/null; then
+	mergecap -a -F pcapng -w "$T/merged.pcapng" "$root/captures/lab/roce_rping.pcap" "$L/ib_erf.pcap" "$L/erf_eth.pcap"
+	tshark -r "$T/merged.pcapng" -T fields -e frame.number -e frame.time_epoch -e frame.len -e frame.cap_len \
+		2>/dev/null >"$T/ts.txt"
+	TZ=UTC "$R" -r "$T/merged.pcapng" --packets --json |
+		jq -r '"\(."frame.number")\t\(."frame.time_epoch")\t\(."frame.len")\t\(."frame.cap_len")"' >"$T/rt.txt"
+	if [ -s "$T/ts.txt" ] && cmp -s "$T/ts.txt" "$T/rt.txt"; then
+		ok "mergecap Ethernet + ERF pcapng: $(wc -l <"$T/rt.txt") frames, numbers, times and lengths as tshark's"
+	else
+		fail "mergecap Ethernet + ERF pcapng against tshark" "$(diff "$T/ts.txt" "$T/rt.txt" | head -4 | tr '\n' '|')"
+	fi
+fi
 
 echo "link: $oks ok, $fails failed"
 [ "$fails" = 0 ]

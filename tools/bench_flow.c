@@ -13,8 +13,10 @@
  *                   a child process; output to /dev/null)
  *       and prints frames/s and the rate of each against the bare loop.
  *       Target: rocetop >= 0.7 x the bare loop's rate.
- *   bench_flow mk1m OUT.pcap N SOURCE.pcap...
- *       Writes the N-frame capture (see mk1m below).
+ *   bench_flow mk1m OUT.pcap N [--pairs P] SOURCE.pcap...
+ *       Writes the N-frame capture (see mk1m below); with --pairs, frames
+ *       go round-robin to P address pairs (10.99.j.x), each replaying the
+ *       whole sequence (rocetop --threads splits by address pair).
  *   bench_flow mkqps OUT.pcap N
  *       Writes N RC SEND_ONLY frames, each to its own destination QP (so N
  *       flows), for the memory test.
@@ -301,7 +303,30 @@ static size_t load_frames(char **files, int nf, struct src_frame **out)
 	return cnt;
 }
 
-static int mk1m(const char *path, long frames, char **files, int nf)
+/* Pair j of --pairs: the third byte of both IPv4 addresses set to j, the
+ * header checksum made again (the ICRC is, by the caller). */
+static void set_pair(uint8_t *buf, uint32_t len, uint32_t j)
+{
+	struct roce_pkt p;
+	uint32_t sum = 0, ihl;
+	uint8_t *ip;
+
+	roce_decode(&p, NULL, ROCE_LINK_ETHERNET, buf, len, len);
+	if (p.ip_version != 4)
+		return;
+	ip = buf + p.ip_off;
+	ihl = (ip[0] & 15u) * 4;
+	ip[14] = ip[18] = (uint8_t)j;
+	ip[10] = ip[11] = 0;
+	for (uint32_t k = 0; k + 1 < ihl; k += 2)
+		sum += (uint32_t)ip[k] << 8 | ip[k + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	ip[10] = (uint8_t)(~sum >> 8);
+	ip[11] = (uint8_t)~sum;
+}
+
+static int mk1m(const char *path, long frames, long pairs, char **files, int nf)
 {
 	struct src_frame *src = NULL;
 	size_t nsrc = load_frames(files, nf, &src);
@@ -315,12 +340,16 @@ static int mk1m(const char *path, long frames, char **files, int nf)
 		return 2;
 	}
 	for (long i = 0; i < frames; i++) {
-		const struct src_frame *f = &src[(size_t)i % nsrc];
-		uint32_t cycle = (uint32_t)((size_t)i / nsrc);
+		/* with --pairs, frame i belongs to pair i % pairs, each pair replaying the whole sequence */
+		size_t seq = (size_t)(i / pairs);
+		const struct src_frame *f = &src[seq % nsrc];
+		uint32_t cycle = (uint32_t)(seq / nsrc);
 		struct pcap_pkthdr h = { .caplen = f->len, .len = f->len };
 
 		memcpy(buf, f->data, f->len);
-		if (f->psn_off && cycle) {
+		if (pairs > 1)
+			set_pair(buf, f->len, (uint32_t)(i % pairs) + 1);
+		if ((f->psn_off && cycle) || pairs > 1) {
 			uint8_t *b = buf + f->psn_off;
 			uint32_t psn = ((uint32_t)b[0] << 16 | (uint32_t)b[1] << 8 | b[2]) + cycle * f->span;
 			struct roce_pkt p;
@@ -404,9 +433,11 @@ int main(int argc, char **argv)
 		return mkqps(argv[2], strtol(argv[3], NULL, 10));
 	if (argc == 3 && !strcmp(argv[1], "mem"))
 		return mem(argv[2]);
+	if (argc >= 7 && !strcmp(argv[1], "mk1m") && !strcmp(argv[4], "--pairs"))
+		return mk1m(argv[2], strtol(argv[3], NULL, 10), strtol(argv[5], NULL, 10), argv + 6, argc - 6);
 	if (argc >= 5 && !strcmp(argv[1], "mk1m"))
-		return mk1m(argv[2], strtol(argv[3], NULL, 10), argv + 4, argc - 4);
-	fprintf(stderr, "usage: bench_flow mk1m OUT.pcap N SOURCE.pcap... | rate FILE.pcap ROCETOP |\n"
+		return mk1m(argv[2], strtol(argv[3], NULL, 10), 1, argv + 4, argc - 4);
+	fprintf(stderr, "usage: bench_flow mk1m OUT.pcap N [--pairs P] SOURCE.pcap... | rate FILE.pcap ROCETOP |\n"
 			"       bench_flow mkqps OUT.pcap N | mem FILE.pcap\n");
 	return 2;
 }

@@ -100,8 +100,8 @@ static int wanted(const struct devmon_cfg *c, const char *dev, const struct dm_p
 		if (spec_match(c->specs[i], dev, p->port))
 			return 1;
 	for (unsigned i = 0; i < c->nnetdevs; i++)
-		if (p->netdev[0] && !strcmp(c->netdevs[i], p->netdev))
-			return 1;
+		if ((p->netdev[0] && !strcmp(c->netdevs[i], p->netdev)) || !strcmp(c->netdevs[i], dev))
+			return 1;   /* -i eth0, or -i mlx5_0 (the verbs sniffer) */
 	return 0;
 }
 
@@ -159,6 +159,7 @@ static void free_port(struct dm_port *p)
 	sysfs_port_free(&p->sp);
 	free(p->rate);
 	free(p->prev);
+	free(p->base);
 	etht_free(&p->eth);
 	free(p->eth_prev);
 	free(p->eth_rate);
@@ -313,6 +314,10 @@ static void read_port(struct devmon *m, struct dm_dev *d, struct dm_port *p, int
 	sysfs_port_free(&p->sp);
 	p->sp = sp;
 	p->sysfs_ok = 1;
+	if (!p->base && sp.nctr && (p->base = malloc(sp.nctr * sizeof *p->base))) {
+		memcpy(p->base, sp.ctr, sp.nctr * sizeof *p->base);
+		p->nbase = sp.nctr;
+	}
 	free(p->rate);
 	p->rate = calloc(sp.nctr ? sp.nctr : 1, sizeof *p->rate);
 	for (size_t i = 0; p->rate && i < sp.nctr; i++) {

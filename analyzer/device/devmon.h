@@ -30,6 +30,7 @@ struct devmon_cfg {
 	unsigned nnetdevs;
 	double qp_interval;                    /* seconds between QP dumps (0: every poll) */
 	int all_counters;                      /* rates of counters that did not move too */
+	int node_names;                        /* Prometheus: node_exporter's node_infiniband_* names too */
 };
 
 struct dm_rate {
@@ -44,6 +45,8 @@ struct dm_port {
 	struct dm_rate *rate;                  /* per sp.ctr entry */
 	struct sysfs_counter *prev;            /* the previous read */
 	size_t nprev;
+	struct sysfs_counter *base;            /* the first read (NIC-vs-wire comparisons) */
+	size_t nbase;
 	int sysfs_ok;
 	uint8_t nl_state, nl_phys;             /* from PORT_GET, when netlink answered */
 	int have_nl_state;
@@ -81,6 +84,8 @@ struct devmon {
 	uint64_t last_ns, last_qp_ns, next_qp_ns;
 	double dt, qp_dt;                      /* seconds since the previous reads */
 	unsigned polls;
+	const void *wire;                      /* a struct engine (flow.h) to join QPs with (qpjoin.h),
+						  or NULL: set by the caller */
 };
 
 /* Finds the devices and ports the specs and netdevs name.  NULL with err[]
@@ -93,7 +98,13 @@ void devmon_poll(struct devmon *m, uint64_t now_ns);
 
 /* Views (devout.c).  The JSON is the value of "devices": an array. */
 void devmon_text(FILE *f, const struct devmon *m);
+/* The ports, resource counts and NIC-vs-wire lines of devmon_text, without
+ * the QP and CM ID rows (the terminal view draws its own QP table). */
+void devmon_text_ports(FILE *f, const struct devmon *m);
 void devmon_json(FILE *f, const struct devmon *m);
 void devmon_prom(FILE *f, const struct devmon *m);
+/* node_exporter's node_infiniband_* series of the ports (devnode.c); devmon_prom
+ * adds them when cfg.node_names. */
+void devmon_prom_node(FILE *f, const struct devmon *m);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "devmon.h"
 #include "json.h"
+#include "qpjoin.h"
 
 static const char *port_state(const struct dm_port *p)
 {
@@ -31,15 +32,49 @@ static void psn_text(FILE *f, const struct dm_rate *r)
 		fprintf(f, " %8s", "-");
 }
 
-static void qps_text(FILE *f, const struct dm_dev *d)
+/* The wire's columns of a QP row (qpjoin.h), when a capture runs beside. */
+static void wire_text(FILE *f, const struct devmon *m, const struct dm_dev *d, const struct dm_qp *q)
+{
+	struct qp_wire w;
+
+	if (!m->wire)
+		return;
+	qpjoin_qp(m->wire, d, q, &w);
+	if (!w.nflows_in && !w.nflows_out) {
+		fprintf(f, " %8s %8s %5s %4s %5s %5s %6s", "-", "-", "-", "-", "-", "-", "-");
+		return;
+	}
+	fprintf(f, " %8" PRIu64 " %8" PRIu64 " %5u %4u %5u %5u", w.pkts_in, w.pkts_out, w.retrans, w.naks_got,
+		w.dup, w.oosr);
+	if (w.rtt_p50_us)
+		fprintf(f, " %6u", w.rtt_p50_us);
+	else
+		fprintf(f, " %6s", "-");
+}
+
+/* Where the NIC and the wire count the same thing: both, and whether they agree. */
+static void compare_text(FILE *f, const struct devmon *m, const struct dm_dev *d)
+{
+	struct qpjoin_cmp c[QPJOIN_MAX_CMP];
+	size_t n = m->wire ? qpjoin_compare(m->wire, d, c, QPJOIN_MAX_CMP) : 0;
+
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "  NIC vs wire %-20s nic %+" PRId64 " wire %" PRIu64 " %s (%s; per device)\n", c[i].counter,
+			(int64_t)c[i].nic, c[i].wire, c[i].nic == c[i].wire ? "agree" : "DISAGREE", c[i].meaning);
+}
+
+static void qps_text(FILE *f, const struct devmon *m, const struct dm_dev *d)
 {
 	if (d->qp_err)
 		fprintf(f, "  QPs: netlink: %s\n", strerror(-d->qp_err));
 	fprintf(f, "  QPs %zu  CQs %zu  MRs %zu  CM IDs %zu\n", d->nqps, d->cqs.n, d->mrs.n, d->cmids.n);
 	if (!d->nqps)
 		return;
-	fprintf(f, "  %6s %4s %-5s %-4s %8s %8s %8s %8s %8s %4s %7s %s\n", "LQPN", "PORT", "TYPE", "STATE",
-		"SQ-PSN", "SQ-PSN/s", "RQPN", "RQ-PSN", "RQ-PSN/s", "PDN", "PID", "COMM");
+	fprintf(f, "  %6s %4s %-5s %-4s %8s %8s %8s %8s %8s %4s %7s", "LQPN", "PORT", "TYPE", "STATE",
+		"SQ-PSN", "SQ-PSN/s", "RQPN", "RQ-PSN", "RQ-PSN/s", "PDN", "PID");
+	if (m->wire)   /* the wire's view of the same QP (qpjoin.h) */
+		fprintf(f, " %8s %8s %5s %4s %5s %5s %6s", "W-IN", "W-OUT", "RETX", "NAKS", "DUP", "OOSR", "RTT-us");
+	fprintf(f, " %s\n", "COMM");
 	for (size_t i = 0; i < d->nqps; i++) {
 		const struct dm_qp *q = &d->qps[i];
 		char rqpn[16] = "-", rqpsn[16] = "-", pdn[16] = "-", pid[16] = "-";
@@ -57,9 +92,12 @@ static void qps_text(FILE *f, const struct dm_dev *d)
 		psn_text(f, &q->sq_rate);
 		fprintf(f, " %8s %8s", rqpn, rqpsn);
 		psn_text(f, &q->rq_rate);
-		fprintf(f, " %4s %7s %s%s%s\n", pdn, pid, q->q.have & NLP_HAVE_KERN ? "[" : "", q->comm[0] ? q->comm : "-",
+		fprintf(f, " %4s %7s", pdn, pid);
+		wire_text(f, m, d, q);
+		fprintf(f, " %s%s%s\n", q->q.have & NLP_HAVE_KERN ? "[" : "", q->comm[0] ? q->comm : "-",
 			q->q.have & NLP_HAVE_KERN ? "]" : "");
 	}
+	compare_text(f, m, d);
 	for (size_t i = 0; i < d->cmids.n; i++) {
 		const struct nlp_cmid *c = NLP_AT(&d->cmids, struct nlp_cmid, i);
 		char s[80], t[80];
@@ -111,6 +149,25 @@ static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		fprintf(f, "  (no counter moved)\n");
 }
 
+void devmon_text_ports(FILE *f, const struct devmon *m)
+{
+	if (!m)
+		return;
+	if (!m->nl)
+		fprintf(f, "devices: no QP table: %s\n", m->nl_err);
+	for (size_t i = 0; i < m->ndevs; i++) {
+		const struct dm_dev *d = &m->devs[i];
+
+		for (size_t j = 0; j < d->nports; j++)
+			port_text(f, m, d, &d->ports[j]);
+		if (d->qp_err)
+			fprintf(f, "  QPs: netlink: %s\n", strerror(-d->qp_err));
+		if (m->nl && d->have_index)
+			fprintf(f, "  QPs %zu  CQs %zu  MRs %zu  CM IDs %zu\n", d->nqps, d->cqs.n, d->mrs.n, d->cmids.n);
+		compare_text(f, m, d);
+	}
+}
+
 void devmon_text(FILE *f, const struct devmon *m)
 {
 	if (!m)
@@ -123,7 +180,7 @@ void devmon_text(FILE *f, const struct devmon *m)
 		for (size_t j = 0; j < d->nports; j++)
 			port_text(f, m, d, &d->ports[j]);
 		if (m->nl && d->have_index)
-			qps_text(f, d);
+			qps_text(f, m, d);
 	}
 }
 
@@ -193,7 +250,39 @@ static void port_json(FILE *f, const struct devmon *m, const struct dm_port *p)
 	fputs("]}", f);
 }
 
-static void qp_json(FILE *f, const struct dm_qp *q)
+static void wire_json(FILE *f, const struct devmon *m, const struct dm_dev *d, const struct dm_qp *q)
+{
+	struct qp_wire w;
+
+	qpjoin_qp(m->wire, d, q, &w);
+	fprintf(f, ",\"wire\":{\"flows_in\":%u,\"flows_out\":%u,\"packets_in\":%" PRIu64 ",\"packets_out\":%" PRIu64
+		",\"bytes_in\":%" PRIu64 ",\"bytes_out\":%" PRIu64 ",\"retransmissions\":%u,\"nak_seq_err\":%u"
+		",\"duplicate_request\":%u,\"out_of_seq_request\":%u,\"rtt_p50_us\":", w.nflows_in, w.nflows_out,
+		w.pkts_in, w.pkts_out, w.bytes_in, w.bytes_out, w.retrans, w.naks_got, w.dup, w.oosr);
+	if (w.rtt_p50_us)
+		fprintf(f, "%u}", w.rtt_p50_us);
+	else
+		fputs("null}", f);
+}
+
+static void compare_json(FILE *f, const struct devmon *m, const struct dm_dev *d)
+{
+	struct qpjoin_cmp c[QPJOIN_MAX_CMP];
+	size_t n = qpjoin_compare(m->wire, d, c, QPJOIN_MAX_CMP);
+
+	fputs(",\"nic_vs_wire\":[", f);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s{\"counter\":", i ? "," : "");
+		json_string(f, c[i].counter);
+		fprintf(f, ",\"nic\":%" PRIu64 ",\"wire\":%" PRIu64 ",\"agree\":%s,\"meaning\":", c[i].nic, c[i].wire,
+			c[i].nic == c[i].wire ? "true" : "false");
+		json_string(f, c[i].meaning);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
+static void qp_json(FILE *f, const struct devmon *m, const struct dm_dev *d, const struct dm_qp *q)
 {
 	fprintf(f, "{\"lqpn\":%u,\"port\":%u,\"type\":\"%s\",\"state\":\"%s\",\"path_mig_state\":\"%s\",\"sq_psn\":%u",
 		q->q.lqpn, q->q.port, nlp_qp_type_str(q->q.type), nlp_qp_state_str(q->q.state),
@@ -214,6 +303,8 @@ static void qp_json(FILE *f, const struct dm_qp *q)
 	json_rate(f, &q->sq_rate);
 	fputs(",\"rq_psn_per_s\":", f);
 	json_rate(f, &q->rq_rate);
+	if (m->wire)
+		wire_json(f, m, d, q);
 	fputc('}', f);
 }
 
@@ -252,9 +343,12 @@ void devmon_json(FILE *f, const struct devmon *m)
 		for (size_t j = 0; j < d->nqps; j++) {
 			if (j)
 				fputc(',', f);
-			qp_json(f, &d->qps[j]);
+			qp_json(f, m, d, &d->qps[j]);
 		}
-		fprintf(f, "],\"cqs\":%zu,\"mrs\":%zu,\"cm_ids\":[", d->cqs.n, d->mrs.n);
+		fputc(']', f);
+		if (m->wire)
+			compare_json(f, m, d);
+		fprintf(f, ",\"cqs\":%zu,\"mrs\":%zu,\"cm_ids\":[", d->cqs.n, d->mrs.n);
 		for (size_t j = 0; j < d->cmids.n; j++) {
 			if (j)
 				fputc(',', f);
@@ -290,6 +384,8 @@ void devmon_prom(FILE *f, const struct devmon *m)
 {
 	if (!m)
 		return;
+	if (m->cfg.node_names)
+		devmon_prom_node(f, m);
 	phead(f, "rocetop_rdma_port_active", "gauge", "1 when the RDMA port is ACTIVE");
 	for (size_t i = 0; i < m->ndevs; i++)
 		for (size_t j = 0; j < m->devs[i].nports; j++) {

@@ -268,6 +268,7 @@ int tui_run(const struct tui_cfg *cfg)
 		fprintf(stderr, "rocetop: %s: %s (after %" PRIu64 " frames)\n", source_name(v.src), source_error(v.src),
 			v.e->t.frames);
 	free(v.rows);
+	free(v.qrows);
 	free(v.host_match);
 	free(v.tr);
 	return rc;

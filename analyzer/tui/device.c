@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * device.c — the device screen (key D, with --device or an -i netdev that
- * has an RDMA port): what the NIC itself knows, as the batch text shows it
- * (devout.c): per port the state, GIDs and the counters that moved with
- * their rates, then the QP table with PSN/s, pid and comm, and the CM IDs.
+ * has an RDMA port): what the NIC itself knows.  At the top, as the batch
+ * text shows it (devout.c), per port the state, GIDs and the counters that
+ * moved with their rates, and the NIC-vs-wire comparisons; below, the QP
+ * table (devqp.c): sortable, filterable, Enter for one QP.
  * The devices are read again every interval while the screen is shown.
  */
 #include <stdio.h>
@@ -21,14 +22,33 @@ static uint64_t wall_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* The port part, from line dev_off, at most up to ymax; the next free row. */
+static int draw_ports(struct tui *v, int y, int ymax)
+{
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *f;
+	int skip = v->dev_off;
+
+	if (!(f = open_memstream(&text, &len)))
+		return y;
+	devmon_text_ports(f, v->cfg->dev);
+	fclose(f);
+	for (line = strtok_r(text, "\n", &save); line && y < ymax; line = strtok_r(NULL, "\n", &save)) {
+		if (skip-- > 0)
+			continue;
+		put(y++, 0, !strncmp(line, "device ", 7) ? A_BOLD : strstr(line, "DISAGREE") ? pair_attr(v, P_BAD) :
+		    A_NORMAL, "%.*s", COLS > 0 ? COLS - 1 : 0, line);
+	}
+	free(text);
+	return y;
+}
+
 static void draw_device(struct tui *v, int y0, uint64_t now)
 {
 	struct devmon *m = v->cfg->dev;
 	uint64_t interval = (uint64_t)((v->cfg->interval > 0 ? v->cfg->interval : 1) * 1e9);
-	char *text = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *f;
-	int y = y0, skip = v->dev_off;
+	int y;
 
 	(void)now;
 	if (!m)
@@ -37,44 +57,30 @@ static void draw_device(struct tui *v, int y0, uint64_t now)
 		devmon_poll(m, wall_now());
 		v->dev_polled = mono_ns();
 	}
-	if (!(f = open_memstream(&text, &len)))
-		return;
-	devmon_text(f, m);
-	fclose(f);
-	for (line = strtok_r(text, "\n", &save); line && y < LINES - 1; line = strtok_r(NULL, "\n", &save)) {
-		if (skip-- > 0)
-			continue;
-		put(y++, 0, !strncmp(line, "device ", 7) || strstr(line, "LQPN") ? A_BOLD : A_NORMAL, "%.*s",
-		    COLS > 0 ? COLS - 1 : 0, line);
-	}
-	free(text);
+	devqp_build(v);
+	/* the ports take at most half the screen; the QPs the rest */
+	y = draw_ports(v, y0, y0 + (LINES - 1 - y0) / 2);
+	if (v->q_detail)
+		devqp_detail(v, y + 1, LINES - 1);
+	else
+		devqp_draw(v, y + 1, LINES - 1);
 }
 
 static int device_key(struct tui *v, int ch, int *quit)
 {
 	(void)quit;
+	if (devqp_key(v, ch))
+		return 1;
 	switch (ch) {
 	case 27:
 	case 'D':
 		v->mode = V_TABLE;
 		return 1;
-	case KEY_DOWN:
-	case 'j':
+	case KEY_NPAGE:
 		v->dev_off++;
 		return 1;
-	case KEY_UP:
-	case 'k':
-		v->dev_off = v->dev_off > 0 ? v->dev_off - 1 : 0;
-		return 1;
-	case KEY_NPAGE:
-		v->dev_off += page_rows();
-		return 1;
 	case KEY_PPAGE:
-		v->dev_off = v->dev_off > page_rows() ? v->dev_off - page_rows() : 0;
-		return 1;
-	case KEY_HOME:
-	case 'g':
-		v->dev_off = 0;
+		v->dev_off = v->dev_off > 0 ? v->dev_off - 1 : 0;
 		return 1;
 	default:
 		return 0;
@@ -83,7 +89,8 @@ static int device_key(struct tui *v, int ch, int *quit)
 
 const struct tui_view tui_device_view = {
 	.name = "device",
-	.hint = "RDMA devices (--device): Up/Down scroll  D or Esc: back to the flows  q: quit",
+	.hint = "RDMA devices: Up/Down QP  Enter: one QP  s/</>: sort  r: reverse  /: filter  PgUp/PgDn: "
+		"scroll ports  D or Esc: flows  q: quit",
 	.draw = draw_device,
 	.key = device_key,
 };

@@ -9,7 +9,10 @@
 
 static void draw_filter(struct tui *v, int y0, uint64_t now)
 {
-	draw_table(v, y0, now);
+	if (v->filter_qps)
+		tui_device_view.draw(v, y0, now);
+	else
+		draw_table(v, y0, now);
 	put(LINES - 1, 0, A_BOLD, "filter: %s", v->prompt);
 	curs_set(1);
 	move(LINES - 1, 8 + (int)strlen(v->prompt));
@@ -21,7 +24,15 @@ static int filter_key(struct tui *v, int ch, int *quit)
 
 	(void)quit;
 	if (ch == 27) {
-		v->mode = V_TABLE;
+		v->mode = v->filter_qps ? V_DEVICE : V_TABLE;
+		v->filter_qps = 0;
+	} else if ((ch == '\n' || ch == '\r' || ch == KEY_ENTER) && v->filter_qps) {
+		snprintf(v->q_filter, sizeof v->q_filter, "%s", v->prompt);   /* the device screen's QPs */
+		lower(v->q_filter);
+		v->mode = V_DEVICE;
+		v->filter_qps = 0;
+		v->q_cur = v->q_top = 0;
+		v->q_sel_set = 0;
 	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
 		snprintf(v->filter, sizeof v->filter, "%s", v->prompt);
 		lower(v->filter);

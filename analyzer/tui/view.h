@@ -76,6 +76,15 @@ struct row {
 	double key;
 };
 
+/* the device screen's QP table (devqp.c) */
+enum qcol { Q_DEV, Q_LQPN, Q_TYPE, Q_STATE, Q_SQR, Q_RQR, Q_RQPN, Q_PID, Q_WIN, Q_WOUT, Q_RETX, Q_NAK,
+	    Q_RTT, Q_COMM, Q__N };
+
+struct devqp_row {
+	uint32_t dev, qp, lqpn;       /* device index, QP index in it, its number */
+	double key;
+};
+
 /* ---- the state -------------------------------------------------------------------------------- */
 
 enum { V_TABLE, V_DETAIL, V_HELP, V_FILTER, V_DEVICE, V__N };
@@ -111,6 +120,13 @@ struct tui {
 	uint64_t last_rs_wall;
 	int dev_off;                  /* device screen: first line shown */
 	uint64_t dev_polled;          /* device screen: when the devices were last read */
+	struct devqp_row *qrows;      /* device screen: the QP table's rows, sorted, filtered */
+	uint32_t nq, q_cap, q_cur, q_top;
+	int q_sort, q_rev, q_detail;  /* column (enum qcol), reversed, showing one QP */
+	uint32_t q_sel_lqpn, q_sel_dev; /* the cursor's QP, to follow it */
+	int q_sel_set, q_init;
+	char q_filter[64];
+	int filter_qps;               /* the filter prompt edits q_filter (from the device screen) */
 	char msg[128];                /* one-shot status line */
 	uint64_t msg_until;
 };
@@ -174,5 +190,13 @@ void build_rows(struct tui *v, uint64_t now);
 void remember_cursor(struct tui *v);
 int draw_header(struct tui *v, uint64_t now);
 void draw_table(struct tui *v, int y0, uint64_t now);
+
+/* ---- the device screen's QP table (devqp.c) ---------------------------------------------------- */
+
+void devqp_build(struct tui *v);
+void devqp_draw(struct tui *v, int y, int ymax);
+void devqp_detail(struct tui *v, int y, int ymax);
+int devqp_key(struct tui *v, int ch);
+const char *devqp_sort_name(int c);
 
 #endif

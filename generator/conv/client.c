@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cm.h"
+#include "iw.h"
 #include "oob.h"
 #include "session.h"
 
@@ -849,6 +850,8 @@ int gen_client_main(int argc, char **argv)
 	rc = gen_parse(GEN_CLIENT, argc, argv, &c.o);
 	if (rc)
 		return rc > 0 ? 0 : 2;
+	if (c.o.iwarp)
+		return iw_client_main(&c.o);
 	if (!c.o.oob) {
 		fprintf(stderr, GEN_NAME " client: --oob pingpong|perftest|cm|none is needed\n");
 		return 2;

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cm.h"
+#include "iw.h"
 #include "oob.h"
 #include "session.h"
 
@@ -710,6 +711,8 @@ int gen_server_main(int argc, char **argv)
 	rc = gen_parse(GEN_SERVER, argc, argv, &v.o);
 	if (rc)
 		return rc > 0 ? 0 : 2;
+	if (v.o.iwarp)
+		return iw_server_main(&v.o);
 	if (!v.o.oob) {
 		fprintf(stderr, GEN_NAME " server: --oob pingpong|perftest|cm|none is needed\n");
 		return 2;

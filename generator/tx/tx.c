@@ -147,6 +147,10 @@ struct tx *tx_open(const struct tx_cfg *cfg, char err[TX_ERRLEN])
 			snprintf(err, TX_ERRLEN, "%s: refusing to send without a peer guard", ops->name);
 			return NULL;
 		}
+		if (cfg->xform || cfg->linktype > 1) {
+			snprintf(err, TX_ERRLEN, "%s: encapsulations are written to files (-w), not sent", ops->name);
+			return NULL;
+		}
 	}
 	t = calloc(1, sizeof(*t));
 	if (!t) {
@@ -166,12 +170,57 @@ struct tx *tx_open(const struct tx_cfg *cfg, char err[TX_ERRLEN])
 	return t;
 }
 
+/* The transform of every frame of a batch, then the backend's send. */
+static int xform_batch(struct tx *t, const uint8_t *const frames[], const uint32_t lens[], unsigned n)
+{
+	const uint8_t *fr[64];
+	uint32_t ln[64];
+	size_t slot = t->cfg.xform_cap;
+	unsigned k = 0;
+	int rc;
+
+	if (n > 64) {
+		for (unsigned i = 0; i < n; i += 64)
+			if ((rc = xform_batch(t, frames + i, lens + i, n - i < 64 ? n - i : 64)) < 0)
+				return rc;
+		return (int)n;
+	}
+	if (t->xslots < n) {
+		free(t->xbuf);
+		t->xbuf = malloc(slot * n);
+		t->xslots = t->xbuf ? n : 0;
+		if (!t->xbuf)
+			return tx_fail(t, "out of memory");
+	}
+	for (unsigned i = 0; i < n; i++) {
+		int m = t->cfg.xform(t->cfg.xform_ctx, frames[i], lens[i], t->xbuf + slot * k, slot);
+
+		if (m < 0) {
+			t->st.errors++;
+			return tx_fail(t, "frame of %u bytes: cannot encapsulate it: %s", lens[i], roce_strerror(m));
+		}
+		if (!m) {
+			t->st.left_out++;
+			continue;
+		}
+		fr[k] = t->xbuf + slot * k;
+		ln[k++] = (uint32_t)m;
+	}
+	rc = k ? t->ops->send(t, fr, ln, k) : 0;
+	if (rc < 0)
+		return rc;
+	t->st.batches++;
+	return (int)n;
+}
+
 int tx_send_batch(struct tx *t, const uint8_t *const frames[], const uint32_t lens[], unsigned n)
 {
 	int rc;
 
 	if (!n)
 		return 0;
+	if (t->cfg.xform)
+		return xform_batch(t, frames, lens, n);
 	if (tx_kind_is_live(t->kind)) {
 		for (unsigned i = 0; i < n; i++) {
 			char why[160];
@@ -221,5 +270,6 @@ void tx_close(struct tx *t)
 		return;
 	tx_flush(t);
 	t->ops->close(t);
+	free(t->xbuf);
 	free(t);
 }

@@ -62,6 +62,14 @@ struct tx_cfg {
 	int use_guard;             /* must be 1 for live backends */
 	uint32_t max_frame;        /* largest frame that will be sent (ring slot size); 0: 9216 */
 	int qdisc_bypass;          /* ring/mmsg: PACKET_QDISC_BYPASS */
+	int linktype;              /* pcap, dry: the frames' link type (0: Ethernet) */
+	uint32_t snaplen;          /* pcap: keep at most this many bytes of a frame (0: all) */
+	/* pcap, dry: applied to every frame before it is written: writes the
+	 * frame to write into out (cap bytes); returns its length, 0 to leave
+	 * the frame out, or a negative value (the frame cannot be made) */
+	int (*xform)(void *ctx, const uint8_t *in, uint32_t len, uint8_t *out, size_t cap);
+	void *xform_ctx;
+	uint32_t xform_cap;        /* the largest frame xform writes */
 };
 
 struct tx_stats {
@@ -71,6 +79,7 @@ struct tx_stats {
 	uint64_t errors;           /* frames the backend failed to send */
 	uint64_t drops;            /* frames the kernel dropped (ENOBUFS) */
 	uint64_t refused;          /* frames the guard refused */
+	uint64_t left_out;         /* frames the transform left out */
 };
 
 struct tx;

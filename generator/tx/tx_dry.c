@@ -46,13 +46,16 @@ static int dry_send(struct tx *t, const uint8_t *const frames[], const uint32_t 
 		struct roce_pkt p;
 		char line[1024];
 
-		roce_decode(&p, NULL, ROCE_LINK_ETHERNET, b, lens[i], lens[i]);
+		roce_decode(&p, NULL, t->cfg.linktype ? t->cfg.linktype : ROCE_LINK_ETHERNET, b, lens[i], lens[i]);
 		roce_summary(&p, line, sizeof(line));
 		t->st.frames++;
 		t->st.bytes += lens[i];
-		fprintf(f, "%llu %02x:%02x:%02x:%02x:%02x:%02x > %02x:%02x:%02x:%02x:%02x:%02x len %u: %s\n",
-			(unsigned long long)t->st.frames, b[6], b[7], b[8], b[9], b[10], b[11], b[0], b[1],
-			b[2], b[3], b[4], b[5], lens[i], line);
+		if (t->cfg.linktype > ROCE_LINK_ETHERNET)
+			fprintf(f, "%llu len %u: %s\n", (unsigned long long)t->st.frames, lens[i], line);
+		else
+			fprintf(f, "%llu %02x:%02x:%02x:%02x:%02x:%02x > %02x:%02x:%02x:%02x:%02x:%02x len %u: %s\n",
+				(unsigned long long)t->st.frames, b[6], b[7], b[8], b[9], b[10], b[11], b[0],
+				b[1], b[2], b[3], b[4], b[5], lens[i], line);
 		if (t->cfg.dry_hex >= 0)
 			hexdump(f, b, lens[i]);
 	}

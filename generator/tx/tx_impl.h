@@ -25,6 +25,8 @@ struct tx {
 	struct tx_stats st;
 	char err[TX_ERRLEN];
 	void *priv;
+	uint8_t *xbuf;             /* the transform's output: one slot per frame of a batch */
+	unsigned xslots;
 };
 
 extern const struct tx_ops tx_pcap_ops;

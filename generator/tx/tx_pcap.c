@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tx_pcap.c — transmit backend that writes frames to a pcap file
- * (LINKTYPE_ETHERNET, snaplen 65535, microsecond timestamps of the moment
- * each frame was handed over).
+ * (LINKTYPE_ETHERNET or cfg.linktype, records cut to cfg.snaplen when
+ * set, microsecond timestamps of the moment each frame was handed over).
  */
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -39,7 +39,8 @@ static int pcap_open_(struct tx *t)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return tx_fail(t, "out of memory");
-	p->dead = pcap_open_dead(DLT_EN10MB, 65535);
+	p->dead = pcap_open_dead(t->cfg.linktype ? t->cfg.linktype : DLT_EN10MB,
+				 t->cfg.snaplen ? (int)t->cfg.snaplen : 262144);
 	if (!p->dead) {
 		free(p);
 		return tx_fail(t, "pcap_open_dead failed");
@@ -63,6 +64,8 @@ static int pcap_send(struct tx *t, const uint8_t *const frames[], const uint32_t
 	gettimeofday(&h.ts, NULL);
 	for (unsigned i = 0; i < n; i++) {
 		h.caplen = h.len = lens[i];
+		if (t->cfg.snaplen && h.caplen > t->cfg.snaplen)
+			h.caplen = t->cfg.snaplen;
 		errno = 0;
 		pcap_dump((u_char *)p->dump, &h, frames[i]);
 		if (write_failed(t)) {

@@ -57,7 +57,8 @@ static void link_fields(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 			EMIT_U("vlan.priority", v->pcp);
 			EMIT_B("vlan.dei", v->dei);
 			EMIT_U("vlan.id", v->vid);
-			EMIT_U("vlan.etype", next);
+			/* a length, not a type: an 802.3 frame with LLC (Wireshark: vlan.len) */
+			EMIT_U(next < 0x600 ? "vlan.len" : "vlan.etype", next);
 		}
 	}
 }

@@ -222,6 +222,66 @@ static void test_invalid_and_cfg(void **st)
 	assert_int_equal(roce_build_encap(out, 20, &s, in->data, in->caplen), ROCE_ENOSPC);
 }
 
+/* --time mirror: ERSPAN III clocks anchored on the host time of their first
+ * frame, 32-bit wraps unwrapped against the host clock; granularities
+ * 100 µs, 100 ns, 1588 ns (wraps every second); 3 and other kinds keep the
+ * host time; one clock per session. */
+static void test_mirror_time(void **st)
+{
+	static const struct { uint8_t gra; uint64_t unit_ps, period; } g[] = {
+		{ 0, 100000000, 1ull << 32 }, { 1, 100000, 1ull << 32 }, { 2, 1000, 1000000000 },
+	};
+	const uint64_t t0 = 1704067200ull * 1000000000ull;
+	struct roce_pkt p;
+	uint64_t ns;
+
+	(void)st;
+	for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
+		struct roce_mirror_clock c = { 0 };
+		uint64_t period_ns = g[k].period * g[k].unit_ps / 1000, step = period_ns / 3 + 12345;
+		uint32_t raw0 = (uint32_t)(g[k].period - 7);
+
+		memset(&p, 0, sizeof p);
+		p.encap.kind = ROCE_ENCAP_ERSPAN3;
+		p.encap.gra = g[k].gra;
+		p.encap.session = 5;
+		for (uint64_t i = 0; i < 12; i++) {
+			uint64_t hw_ns = i * step - i * step % (g[k].unit_ps / 1000 ? g[k].unit_ps / 1000 : 1);
+			/* the host sees each copy late by up to a sixth of a wrap */
+			uint64_t host = t0 + hw_ns + (i % 3) * (period_ns / 6);
+
+			p.encap.timestamp = (uint32_t)((raw0 + hw_ns * 1000 / g[k].unit_ps) % g[k].period);
+			assert_int_equal(roce_mirror_time(&c, &p, host, &ns), 1);
+			assert_true(ns == t0 + hw_ns);
+		}
+	}
+	/* granularity 3 and ERSPAN II keep the host's time */
+	{
+		struct roce_mirror_clock c = { 0 };
+
+		p.encap.gra = 3;
+		assert_int_equal(roce_mirror_time(&c, &p, t0 + 5, &ns), 0);
+		assert_true(ns == t0 + 5);
+		p.encap.gra = 1;
+		p.encap.kind = ROCE_ENCAP_ERSPAN2;
+		assert_int_equal(roce_mirror_time(&c, &p, t0 + 6, &ns), 0);
+		assert_true(ns == t0 + 6);
+		/* two sessions, two anchors */
+		p.encap.kind = ROCE_ENCAP_ERSPAN3;
+		p.encap.session = 1;
+		p.encap.timestamp = 1000;
+		roce_mirror_time(&c, &p, t0, &ns);
+		p.encap.session = 2;
+		p.encap.timestamp = 5;
+		roce_mirror_time(&c, &p, t0 + 1000000, &ns);
+		assert_true(ns == t0 + 1000000);
+		p.encap.session = 1;
+		p.encap.timestamp = 1010;     /* 1 µs after session 1's anchor */
+		roce_mirror_time(&c, &p, t0 + 2000000, &ns);
+		assert_true(ns == t0 + 1000);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest t[] = {
@@ -229,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_every_length),
 		cmocka_unit_test(test_mirror_truncation),
 		cmocka_unit_test(test_invalid_and_cfg),
+		cmocka_unit_test(test_mirror_time),
 	};
 	return cmocka_run_group_tests(t, setup, teardown);
 }

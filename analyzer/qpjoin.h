@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * qpjoin.h — one QP, one row: the wire's flows (flow.h) joined with the
+ * QPs the RDMA device lists (devmon.h) on QP numbers.
+ *
+ * A flow belongs to a local QP (lqpn, rqpn) when
+ *   - it goes to this host (destination address one of the device's GIDs)
+ *     and its destination QP is lqpn: what the QP receives (requests when
+ *     it is a responder, responses when it is a requester), or
+ *   - it comes from this host and its destination QP is rqpn: what the QP
+ *     sends;
+ * and, when an rdma_cm ID names the QP, its addresses are the ID's (many
+ * QPs — ibv_*_pingpong, perftest without -R, UCX, NCCL — have none: then
+ * QP numbers alone decide).
+ *
+ * Where the NIC and the wire count the same thing the device's counter
+ * moved (since the first read) by what the wire saw on the flows coming in
+ * to this host.  What each counter means depends on the driver: rxe's
+ * duplicate_request counts duplicate request packets, out_of_seq_request
+ * the NAK episodes (one per PSN sequence error NAK it sent), and both are
+ * per device, not per QP; mlx5's duplicate_request and out_of_sequence
+ * count packets.
+ */
+#ifndef ROCETOP_QPJOIN_H
+#define ROCETOP_QPJOIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "devmon.h"
+#include "flow.h"
+
+struct qp_wire {
+	unsigned nflows_in, nflows_out;
+	uint64_t pkts_in, pkts_out, bytes_in, bytes_out;
+	/* as a requester (its requests go out): resent packets, PSN sequence
+	 * error NAKs it got, RTT of its requests (median, µs; 0: none) */
+	uint32_t retrans, naks_got, rtt_p50_us;
+	/* as a responder (requests come in): what its responder counted */
+	uint32_t dup, oosr;
+};
+
+/* The wire view of device d's QP q. */
+void qpjoin_qp(const struct engine *e, const struct dm_dev *d, const struct dm_qp *q, struct qp_wire *w);
+
+/* One counter both sides count. */
+struct qpjoin_cmp {
+	const char *counter;                 /* the kernel's name */
+	uint64_t nic;                        /* how far it moved since the first read */
+	uint64_t wire;                       /* the same thing on the incoming flows */
+	const char *meaning;
+};
+
+#define QPJOIN_MAX_CMP 4
+/* The comparisons device d allows (its ports' counters that have a wire
+ * equivalent); their number. */
+size_t qpjoin_compare(const struct engine *e, const struct dm_dev *d, struct qpjoin_cmp *out, size_t cap);
+
+#endif

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stress.h — `rocegen stress`: many concurrent RC QPs against an adapter,
+ * mixed operations, a seeded fault mix on the frames rocegen sends, every
+ * byte checked, and the adapter's reaction times as distributions.
+ *
+ *   stress.c        the run: QP setup through the control protocol, the
+ *                   event loop (a timer heap over rocegen's own lib/qp
+ *                   engines), the workload, fault events and metrics
+ *   stress_qp.c     one QP: setup, the workload, the callbacks of rocegen's
+ *                   engine (faults, metrics, wire model), integrity checks
+ *   stress_check.c  integrity (patterns, checksums, atomics model) and the
+ *                   wire model behind counters_vs_wire
+ *   stress_ref.c    the reference adapter: one lib/qp engine per QP behind
+ *                   the rocetarget control protocol (target/ctl.h), on a
+ *                   simulated clock (deterministic given the seed)
+ *   stress_setup.c  QP setup on both sides, the workload, the end of a run
+ *   stress_pcap.c   evidence pcaps of failing QPs
+ *   stress_report.c checks (verdicts), table, JSON, JUnit
+ *   stress_main.c   options
+ *
+ * The adapter is reached only through struct cf_io (conform.h): a clock,
+ * frames, and control lines.
+ */
+#ifndef ROCEGEN_STRESS_H
+#define ROCEGEN_STRESS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "conform.h"
+
+#define ST_MAX_QPS 16384
+#define ST_MAX_EVENTS 32
+
+enum st_op { ST_SEND = 0, ST_WRITE, ST_READ, ST_ATOMIC, ST_N_OPS };
+extern const char *const st_op_names[ST_N_OPS];
+
+/* fault kinds injected on the frames rocegen sends */
+enum st_fault { STF_DROP = 0, STF_DUP, STF_REORDER, STF_CORRUPT, STF_CE, STF_DELAY, STF_EXACT,
+		STF_N };
+extern const char *const st_fault_names[STF_N];
+
+/* an exact event: frame with PSN start+psn_off of QP qp, its iter-th transmission */
+struct st_event {
+	unsigned qp;
+	uint32_t psn_off;
+	unsigned iter;
+	int kind;                    /* STF_DROP or STF_DUP */
+	unsigned seen;
+	int fired;
+};
+
+struct st_opts {
+	unsigned qps, qd, mtu;
+	unsigned ops;                /* bit mask of enum st_op */
+	uint32_t size_min, size_max;
+	uint64_t duration_ns;        /* 0: --messages */
+	uint64_t messages;           /* per QP */
+	uint64_t seed;
+	uint32_t ppm[STF_EXACT];     /* per fault kind, parts per million of request frames */
+	uint64_t delay_ns;
+	struct st_event ev[ST_MAX_EVENTS];
+	unsigned n_ev;
+	uint8_t timeout;             /* local ACK timeout exponent of both sides */
+	struct roce_eth_spec eth;    /* rocegen's MAC (src), the adapter's (dst) */
+	struct roce_ip_spec ip;
+	char our_gid[64];            /* rocegen's IPv4 address, for connect rgid= */
+	int verbose, progress, is_ref;
+	const char *pcap_dir;        /* evidence of failing QPs */
+	const char *dev;             /* the adapter's device (open dev=), NULL: the first */
+	int gid_index;
+};
+
+/* a distribution of samples in ns */
+struct st_dist {
+	uint64_t *v;
+	size_t n, cap;
+};
+void st_dist_add(struct st_dist *d, uint64_t ns);
+
+enum st_metric { STM_NAK_GEN = 0, STM_RETX, STM_CNP_GEN, STM_LAT_SEND, STM_LAT_WRITE, STM_LAT_READ,
+		 STM_LAT_ATOMIC, STM_N };
+extern const char *const st_metric_names[STM_N];
+
+/* counters the adapter reports vs what rocegen saw on the wire */
+enum st_cnt { STC_DUP = 0, STC_OOS, STC_NAK, STC_CNP, STC_N };
+extern const char *const st_cnt_names[STC_N];
+
+#define ST_MAX_CHECKS 16
+struct st_check {
+	char name[40];
+	enum cf_verdict v;
+	char detail[256];
+};
+
+struct st_result {
+	unsigned qps, qps_completed, qps_error;
+	uint64_t messages, bytes, by_op[ST_N_OPS];
+	uint64_t integrity_errors;
+	char first_error[256];
+	uint64_t faults[STF_N];
+	struct st_dist m[STM_N];
+	struct st_dist ctl_rtt;      /* control round trips of the checks (wall clock) */
+	uint64_t adapter[STC_N], wire[STC_N];   /* counter deltas, and what the wire implies */
+	int have_adapter[STC_N];
+	uint64_t wire_episodes;      /* out-of-sequence episodes (one NAK each) */
+	unsigned psn_wraps;          /* QPs whose PSN wrapped past 2^24 - 1 */
+	/* rocegen's own go-back-N, by trigger (enum roce_qp_retx): episodes and packets */
+	uint64_t retx_episodes[ROCE_RETX__COUNT], retx_pkts[ROCE_RETX__COUNT], req_pkts;
+	char driver[32];             /* the counters' driver (counters driver=) */
+	uint64_t sim_ns, wall_ns;    /* run time on the io clock and the wall clock */
+	uint64_t cpu_ns;             /* CPU time of the run (rocegen and an in-process adapter) */
+	double fairness;             /* Jain's index over bytes per QP */
+	double msg_rate;             /* messages per second of wall time */
+	const char *clock;           /* "simulated" or "monotonic" */
+	uint64_t clock_res_ns, clock_jitter_ns;
+	struct st_check chk[ST_MAX_CHECKS];
+	unsigned n_chk;
+	unsigned failing_qp[64];     /* QPs with errors (evidence) */
+	unsigned n_failing;
+};
+
+/* ---- the run (stress.c) ---- */
+struct st_run;
+int st_run(const struct st_opts *o, struct cf_io *io, struct st_result *res, FILE *progress);
+void st_result_free(struct st_result *res);
+
+/* ---- integrity and the wire model (stress_check.c) ---- */
+/* byte j of the pattern of (seed, qp, msg) */
+void st_pattern(uint64_t seed, unsigned qp, uint64_t msg, uint64_t from, uint8_t *buf, uint32_t len);
+uint64_t st_sum(const uint8_t *b, size_t n);   /* = ctl_sum */
+
+/* per QP wire model of the adapter's expected PSN */
+struct st_wire {
+	uint32_t epsn;
+	uint64_t dup, oos, episodes;  /* what the adapter should have seen */
+	unsigned wraps;              /* times the expected PSN wrapped past 2^24 - 1 */
+	int oos_latched;
+};
+/* A request frame rocegen put on the wire (p decoded, icrc_ok 0 for a corrupted one). */
+void st_wire_req(struct st_wire *w, const struct roce_pkt *p, uint16_t mtu, int icrc_ok);
+
+/* ---- the reference adapter (stress_ref.c) ---- */
+enum st_ref_mode { ST_REF_GOOD = 0, ST_REF_NAKSTORM, ST_REF_BITFLIP };
+struct st_ref;
+struct st_ref *st_ref_new(enum st_ref_mode mode, const uint8_t dut_mac[6], const uint8_t dut_ip4[4], const uint8_t peer_mac[6],
+			  const uint8_t peer_ip4[4]);
+void st_ref_io(struct st_ref *r, struct cf_io *io);
+void st_ref_free(struct st_ref *r);
+
+/* ---- verdicts and reports (stress_report.c) ---- */
+struct st_summary {
+	uint64_t n, p50, p99, max;   /* ns */
+};
+void st_summarize(struct st_dist *d, struct st_summary *s);
+void st_checks(const struct st_opts *o, struct st_result *r, int run_rc);
+int st_any_failed(const struct st_result *r);
+void st_report_table(FILE *f, const struct st_opts *o, struct st_result *r);
+void st_report_json(FILE *f, const struct st_opts *o, struct st_result *r);
+int st_report_junit(const char *path, const struct st_result *r);   /* 0 or -1 (said why) */
+
+int gen_stress_main(int argc, char **argv);
+
+#endif /* ROCEGEN_STRESS_H */

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stress_int.h — what stress.c and stress_qp.c share: the run and its QPs.
+ */
+#ifndef ROCEGEN_STRESS_INT_H
+#define ROCEGEN_STRESS_INT_H
+
+#include <pcap/pcap.h>
+#include "stress.h"
+
+#define ST_QPN0 0x1000u             /* rocegen's QPNs: ST_QPN0 + index */
+#define ST_EP_RING 8
+
+struct st_msg {
+	uint8_t op;                  /* enum st_op */
+	uint32_t len;
+	uint64_t idx;                /* message number on the QP */
+	uint32_t slot;               /* write slot or receive buffer */
+	uint64_t roff;               /* READ: offset in the read area */
+	uint64_t expect;             /* ATOMIC: the original value expected */
+};
+
+struct st_run;
+struct st_qp {
+	struct st_run *s;
+	struct roce_qp *qp;
+	void *mem;
+	uint32_t qpn, dut_qpn, psn0;
+	unsigned dut_qp, dut_mr;
+	uint32_t rkey;
+	uint64_t va;
+	uint64_t rng;
+	uint64_t posted, completed, sends;
+	struct st_msg *ring;         /* qd messages in flight, by idx % qd */
+	uint8_t *bufs;               /* qd local buffers of slot bytes */
+	uint64_t atomic;             /* the model of the adapter's atomic word */
+	uint64_t bytes;
+	uint64_t t_done;
+	int done, err, in_ready;
+	uint64_t hkey;               /* the deadline it has in the heap (UINT64_MAX: none) */
+	/* metrics */
+	int gap, gap_retx, gap_skip, ce;
+	uint32_t gap_psn;
+	uint64_t gap_t, ce_t;
+	struct {                     /* out-of-sequence episodes waiting for their NAK */
+		uint32_t epsn;
+		uint64_t t;
+	} ep[ST_EP_RING];
+	unsigned ep_h, ep_n;
+	struct st_wire w;
+	uint64_t wire_nak, wire_cnp;
+};
+
+struct st_hent {
+	uint64_t d;
+	unsigned qi;
+};
+
+struct st_run {
+	const struct st_opts *o;
+	struct cf_io *io;
+	struct st_result *res;
+	struct st_qp *qp;
+	unsigned n, done;
+	struct st_hent *heap;
+	size_t hn, hcap;
+	unsigned *ready;
+	unsigned nready;
+	uint32_t slot;               /* bytes per area slot (size_max rounded up to 8) */
+	struct roce_qpf_rule *rules; /* per QP: n_rules */
+	struct roce_qp_faults *faults;
+	unsigned n_rules;
+	uint64_t t0, last_progress;
+	uint64_t rx_ts;              /* wire time of the frame being input */
+	int is_ref;
+	uint8_t *tmp;
+	struct st_event ev[ST_MAX_EVENTS];
+	uint64_t cnt0[STC_N];        /* adapter counters before the traffic */
+	int cnt_have[STC_N];
+	const char *pcap_dir;
+	pcap_t *pd;
+	pcap_dumper_t *dump;
+	char all_pcap[512];
+};
+
+/* stress.c */
+void st_touch(struct st_run *s, struct st_qp *q);
+/* stress_qp.c: the engine callbacks */
+int st_tx(void *ctx, const uint8_t *f, uint32_t len);
+void st_event_cb(void *ctx, const struct roce_qp_event *ev);
+void st_complete(void *ctx, const struct roce_wc *wc);
+uint64_t st_off_atomic(const struct st_run *s);
+uint64_t st_off_recv(const struct st_run *s, uint32_t k);
+/* stress_setup.c */
+int st_setup(struct st_run *s);
+void st_post_more(struct st_run *s, struct st_qp *q, uint64_t now);
+void st_fail_all(struct st_run *s, const char *why);
+void st_finish(struct st_run *s);
+void st_teardown(struct st_run *s);
+/* stress_pcap.c */
+int st_pcap_open(struct st_run *s);
+void st_pcap(struct st_run *s, const uint8_t *f, uint32_t len, uint64_t ts);
+void st_pcap_finish(struct st_run *s);
+
+#endif /* ROCEGEN_STRESS_INT_H */

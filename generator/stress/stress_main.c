@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stress_main.c — `rocegen stress`: options, the adapter (the in-process
+ * reference of stress_ref.c), the run (stress.c) and its verdicts
+ * (stress_report.c).
+ *
+ *   rocegen stress -i IFACE --peer IP [--target HOST:PORT] [--dev NAME] …
+ *   rocegen stress --reference [good|nakstorm|bitflip] [--qps N] [--ops send,write,read,atomic]
+ *                  [--sizes A-B] [--qd N] [--duration S | --messages N]
+ *                  [--seed N] [--mtu N] [--faults SPEC] [--event SPEC]…
+ *                  [--json] [--junit FILE] [--pcap-dir DIR] [-v]
+ */
+#include <arpa/inet.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "stress.h"
+#include "gen.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: rocegen stress -i IFACE --peer IP [--target HOST:PORT] [--dev NAME] [--gid-index N]\n"
+"                      [--src IP] [--dmac MAC] [options]\n"
+"       rocegen stress --reference [good|nakstorm|bitflip] [options]\n"
+"options: [--qps N] [--ops send,write,read,atomic] [--sizes A-B]\n"
+"                      [--qd N] [--duration S | --messages N] [--seed N] [--mtu N]\n"
+"                      [--faults 'drop=P%%,dup=P%%,reorder=P%%,corrupt=P%%,ce=P%%,delay=P%%']\n"
+"                      [--delay-us N] [--event qp=Q,psn=OFF,iter=K,kind=drop|dup]…\n"
+"                      [--timeout N] [--json] [--junit FILE] [--pcap-dir DIR] [--progress] [-v]\n"
+"Many RC QPs against an adapter (the adapter as responder), a seeded fault mix on the\n"
+"frames rocegen sends, every byte checked, the adapter's reaction times.  See rocegen(8).\n");
+}
+
+static int bad(const char *what, const char *arg)
+{
+	fprintf(stderr, GEN_NAME " stress: bad %s '%s' (see " GEN_NAME " stress --help)\n", what, arg);
+	return 2;
+}
+
+static int parse_size(const char *s, uint32_t *v)
+{
+	char *e;
+	unsigned long long x = strtoull(s, &e, 10);
+
+	if (e == s)
+		return -1;
+	if (*e == 'k' || *e == 'K')
+		x <<= 10, e++;
+	else if (*e == 'm' || *e == 'M')
+		x <<= 20, e++;
+	if (*e || !x || x > (1u << 20))
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int parse_sizes(const char *arg, struct st_opts *o)
+{
+	char a[32], *dash;
+
+	snprintf(a, sizeof(a), "%s", arg);
+	if ((dash = strchr(a, '-')))
+		*dash++ = 0;
+	if (parse_size(a, &o->size_min) || parse_size(dash ? dash : a, &o->size_max) ||
+	    o->size_min > o->size_max)
+		return -1;
+	return 0;
+}
+
+static int parse_ops(const char *arg, struct st_opts *o)
+{
+	char b[128], *save = NULL, *t;
+
+	o->ops = 0;
+	snprintf(b, sizeof(b), "%s", arg);
+	for (t = strtok_r(b, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int k;
+
+		for (k = 0; k < ST_N_OPS && strcmp(t, st_op_names[k]); k++)
+			;
+		if (k == ST_N_OPS)
+			return -1;
+		o->ops |= 1u << k;
+	}
+	return o->ops ? 0 : -1;
+}
+
+/* 'drop=0.5%,dup=0.25%' → parts per million */
+static int parse_faults(const char *arg, struct st_opts *o)
+{
+	char b[256], *save = NULL, *t;
+
+	snprintf(b, sizeof(b), "%s", arg);
+	for (t = strtok_r(b, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '='), *e;
+		double pct;
+		int k;
+
+		if (!eq)
+			return -1;
+		*eq = 0;
+		for (k = 0; k < STF_EXACT && strcmp(t, st_fault_names[k]); k++)
+			;
+		pct = strtod(eq + 1, &e);
+		if (k == STF_EXACT || e == eq + 1 || strcmp(e, "%") || pct < 0 || pct > 100)
+			return -1;
+		o->ppm[k] = (uint32_t)(pct * 10000 + 0.5);
+	}
+	return 0;
+}
+
+/* 'qp=3,psn=5,iter=1,kind=drop' */
+static int parse_event(const char *arg, struct st_opts *o)
+{
+	struct st_event *e = &o->ev[o->n_ev];
+	char b[128], *save = NULL, *t;
+
+	if (o->n_ev >= ST_MAX_EVENTS)
+		return -1;
+	memset(e, 0, sizeof(*e));
+	e->iter = 1;
+	e->kind = STF_DROP;
+	snprintf(b, sizeof(b), "%s", arg);
+	for (t = strtok_r(b, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '=');
+
+		if (!eq)
+			return -1;
+		*eq++ = 0;
+		if (!strcmp(t, "qp"))
+			e->qp = (unsigned)strtoul(eq, NULL, 0);
+		else if (!strcmp(t, "psn"))
+			e->psn_off = (uint32_t)strtoul(eq, NULL, 0) & 0xffffff;
+		else if (!strcmp(t, "iter"))
+			e->iter = (unsigned)strtoul(eq, NULL, 0);
+		else if (!strcmp(t, "kind") && (!strcmp(eq, "drop") || !strcmp(eq, "dup")))
+			e->kind = !strcmp(eq, "drop") ? STF_DROP : STF_DUP;
+		else
+			return -1;
+	}
+	if (!e->iter || e->qp >= o->qps)
+		return -1;
+	o->n_ev++;
+	return 0;
+}
+
+struct cli {
+	struct st_opts o;
+	struct cf_live_args live;
+	const char *junit;
+	int json, ref;
+};
+
+static void defaults(struct cli *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->o.qps = 16;
+	c->o.qd = 4;
+	c->o.mtu = 1024;
+	c->o.ops = (1u << ST_N_OPS) - 1;
+	c->o.size_min = 1;
+	c->o.size_max = 4096;
+	c->o.messages = 100;
+	c->o.seed = 1;
+	c->o.timeout = 14;
+	c->o.delay_ns = 50000;
+	c->o.gid_index = 1;
+}
+
+enum { O_REF = 256, O_QPS, O_OPS, O_SIZES, O_QD, O_DUR, O_MSGS, O_SEED, O_MTU, O_FAULTS, O_DELAY,
+       O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS, O_PEER, O_TARGET, O_DEV, O_GIDX,
+       O_SRC, O_DMAC };
+
+/* The numeric options: 0 when taken, 2 when bad, 1 when ch is not one of them. */
+static int opt_number(int ch, const char *arg, struct cli *c)
+{
+	char *e = NULL;
+	unsigned long long v = arg ? strtoull(arg, &e, 0) : 0;
+	int num_ok = arg && e != arg && !*e;
+
+	switch (ch) {
+	case O_QPS:
+		if (!num_ok || !v || v > ST_MAX_QPS)
+			return bad("--qps", arg);
+		c->o.qps = (unsigned)v;
+		return 0;
+	case O_QD:
+		if (!num_ok || !v || v > 32)
+			return bad("--qd (1..32)", arg);
+		c->o.qd = (unsigned)v;
+		return 0;
+	case O_DUR: {
+		double d = strtod(arg, &e);
+
+		if (e == arg || *e || d <= 0 || d > 86400)
+			return bad("--duration", arg);
+		c->o.duration_ns = (uint64_t)(d * 1e9);
+		return 0;
+	}
+	case O_MSGS: if (!num_ok || !v) return bad("--messages", arg); c->o.messages = v; return 0;
+	case O_SEED: if (!num_ok) return bad("--seed", arg); c->o.seed = v; return 0;
+	case O_MTU:
+		if (!num_ok || (v != 256 && v != 512 && v != 1024 && v != 2048 && v != 4096))
+			return bad("--mtu", arg);
+		c->o.mtu = (unsigned)v;
+		return 0;
+	case O_DELAY: if (!num_ok) return bad("--delay-us", arg); c->o.delay_ns = v * 1000; return 0;
+	case O_TIMEOUT:
+		if (!num_ok || !v || v > 31)
+			return bad("--timeout (1..31)", arg);
+		c->o.timeout = (uint8_t)v;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* -1 to go on, or the exit status. */
+static int parse_opts(int argc, char **argv, struct cli *c)
+{
+	static const struct option lo[] = {
+		{ "reference", optional_argument, NULL, O_REF },  { "qps", required_argument, NULL, O_QPS },
+		{ "ops", required_argument, NULL, O_OPS },   { "sizes", required_argument, NULL, O_SIZES },
+		{ "qd", required_argument, NULL, O_QD },     { "duration", required_argument, NULL, O_DUR },
+		{ "messages", required_argument, NULL, O_MSGS }, { "seed", required_argument, NULL, O_SEED },
+		{ "mtu", required_argument, NULL, O_MTU },   { "faults", required_argument, NULL, O_FAULTS },
+		{ "delay-us", required_argument, NULL, O_DELAY }, { "event", required_argument, NULL, O_EVENT },
+		{ "timeout", required_argument, NULL, O_TIMEOUT }, { "json", no_argument, NULL, O_JSON },
+		{ "junit", required_argument, NULL, O_JUNIT }, { "pcap-dir", required_argument, NULL, O_PCAP },
+		{ "progress", no_argument, NULL, O_PROGRESS }, { "verbose", no_argument, NULL, 'v' },
+		{ "interface", required_argument, NULL, 'i' }, { "peer", required_argument, NULL, O_PEER },
+		{ "target", required_argument, NULL, O_TARGET }, { "dev", required_argument, NULL, O_DEV },
+		{ "gid-index", required_argument, NULL, O_GIDX }, { "src", required_argument, NULL, O_SRC },
+		{ "dmac", required_argument, NULL, O_DMAC },
+		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 }
+	};
+	const char *events[ST_MAX_EVENTS];
+	unsigned n_events = 0;
+	int ch;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":i:vh", lo, NULL)) != -1) {
+		int r = opt_number(ch, optarg, c);
+
+		if (r != 1) {
+			if (r)
+				return r;
+			continue;
+		}
+		switch (ch) {
+		case O_REF:
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				optarg = argv[optind++];
+			if (!optarg || !strcmp(optarg, "good"))
+				c->ref = 1 + ST_REF_GOOD;
+			else if (!strcmp(optarg, "nakstorm"))
+				c->ref = 1 + ST_REF_NAKSTORM;
+			else if (!strcmp(optarg, "bitflip"))
+				c->ref = 1 + ST_REF_BITFLIP;
+			else
+				return bad("--reference (good|nakstorm|bitflip)", optarg);
+			break;
+		case O_OPS: if (parse_ops(optarg, &c->o)) return bad("--ops", optarg); break;
+		case O_SIZES: if (parse_sizes(optarg, &c->o)) return bad("--sizes", optarg); break;
+		case O_FAULTS: if (parse_faults(optarg, &c->o)) return bad("--faults", optarg); break;
+		case O_EVENT:
+			if (n_events >= ST_MAX_EVENTS)
+				return bad("--event (too many)", optarg);
+			events[n_events++] = optarg;
+			break;
+		case O_JSON: c->json = 1; break;
+		case O_JUNIT: c->junit = optarg; break;
+		case O_PCAP: c->o.pcap_dir = optarg; break;
+		case O_PROGRESS: c->o.progress = 1; break;
+		case 'v': c->o.verbose++; break;
+		case 'i': c->live.iface = optarg; break;
+		case O_PEER: c->live.peer = optarg; break;
+		case O_TARGET: c->live.target = optarg; break;
+		case O_DEV: c->o.dev = optarg; break;
+		case O_GIDX: c->o.gid_index = atoi(optarg); break;
+		case O_SRC: c->live.src = optarg; break;
+		case O_DMAC: c->live.dmac = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default:
+			fprintf(stderr, GEN_NAME " stress: %s '%s' (see " GEN_NAME " stress --help)\n",
+				ch == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		return bad("argument", argv[optind]);
+	for (unsigned i = 0; i < n_events; i++)   /* after --qps, whatever the order */
+		if (parse_event(events[i], &c->o))
+			return bad("--event", events[i]);
+	return -1;
+}
+
+/* The in-process reference adapter at 192.0.2.2, rocegen at 192.0.2.1. */
+static struct st_ref *open_reference(int mode, struct st_opts *o, struct cf_io *io)
+{
+	static const uint8_t us_mac[6] = { 2, 0, 0, 0, 0, 1 }, dut_mac[6] = { 2, 0, 0, 0, 0, 2 };
+	static const uint8_t us_ip[4] = { 192, 0, 2, 1 }, dut_ip[4] = { 192, 0, 2, 2 };
+	struct st_ref *r = st_ref_new((enum st_ref_mode)mode, dut_mac, dut_ip, us_mac, us_ip);
+
+	if (!r)
+		return NULL;
+	st_ref_io(r, io);
+	memcpy(o->eth.src, us_mac, 6);
+	memcpy(o->eth.dst, dut_mac, 6);
+	o->ip.version = 4;
+	memcpy(o->ip.src, us_ip, 4);
+	memcpy(o->ip.dst, dut_ip, 4);
+	inet_ntop(AF_INET, us_ip, o->our_gid, sizeof(o->our_gid));
+	o->is_ref = 1;
+	return r;
+}
+
+/* A real adapter: the wire on IFACE, rocetarget on --target (conform_live.c). */
+static struct cf_live *open_live(struct cli *c, struct cf_io *io)
+{
+	struct cf *cf = calloc(1, sizeof(*cf));
+	struct cf_live *l;
+
+	if (!cf)
+		return NULL;
+	c->live.verbose = c->o.verbose;
+	if ((l = cf_live_open(cf, &c->live))) {
+		*io = cf->io;
+		c->o.eth = cf->eth;
+		c->o.ip = cf->ip;
+		inet_ntop(AF_INET, cf->ip.src, c->o.our_gid, sizeof(c->o.our_gid));
+	}
+	free(cf);
+	return l;
+}
+
+int gen_stress_main(int argc, char **argv)
+{
+	struct cli c;
+	struct cf_io io;
+	struct st_result res;
+	struct st_ref *ref = NULL;
+	struct cf_live *live = NULL;
+	int rc;
+
+	defaults(&c);
+	if ((rc = parse_opts(argc, argv, &c)) >= 0)
+		return rc;
+	if ((uint64_t)c.o.qps * (c.o.size_max + 8) * (2 * c.o.qd + 1) * 2 > (3ull << 30)) {
+		fprintf(stderr, GEN_NAME " stress: --qps × --qd × the largest size need over 3 GiB\n");
+		return 2;
+	}
+	if (c.ref)
+		ref = open_reference(c.ref - 1, &c.o, &io);
+	else
+		live = open_live(&c, &io);
+	if (!ref && !live) {
+		fprintf(stderr, GEN_NAME " stress: %s\n", c.ref ? "no memory" : "no adapter (see above)");
+		return c.ref ? 1 : 2;
+	}
+	memset(&res, 0, sizeof(res));
+	rc = st_run(&c.o, &io, &res, c.o.progress || isatty(2) ? stderr : NULL);
+	st_ref_free(ref);
+	cf_live_close(live);
+	st_checks(&c.o, &res, rc);
+	st_report_table(stdout, &c.o, &res);
+	if (c.json)
+		st_report_json(stdout, &c.o, &res);
+	if (c.junit && st_report_junit(c.junit, &res))
+		rc = -1;
+	rc = rc || st_any_failed(&res) ? 1 : 0;
+	st_result_free(&res);
+	return rc;
+}

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stress_report.c — the verdicts of a `rocegen stress` run and how they are
+ * told: a table, one JSON object (the last line), JUnit XML (one test case
+ * per check).
+ *
+ * Checks:
+ *   qps_completed     every QP completed its workload without an error completion
+ *   integrity         no byte written, read, sent or atomically updated differs
+ *   nak_per_episode   one PSN-sequence-error NAK per out-of-sequence episode the
+ *                     wire model saw (more: a NAK storm; fewer: missing NAKs)
+ *   cnp_generation    CE-marked requests were answered with CNPs (UNSUPPORTED when
+ *                     none came: an adapter without a notification point)
+ *   counters_vs_wire  the adapter's counter deltas equal what the wire implies,
+ *                     read through the per-driver map below
+ *   fairness          Jain's index of per-QP message rates >= 0.5 (no QP starved)
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stress.h"
+#include "gen.h"
+
+/* What a driver's counter counts, in terms of the wire model: packets (0) or
+ * NAK episodes (1).  rxe (Linux 6.1 drivers/infiniband/sw/rxe/rxe_resp.c,
+ * check_psn()): a request beyond the expected PSN increments
+ * RXE_CNT_OUT_OF_SEQ_REQ only while sent_psn_nak is clear, sets it and NAKs;
+ * later ones go to RESPST_CLEANUP uncounted; an in-order request clears it.
+ * RXE_CNT_DUP_REQ counts every request behind the expected PSN.  Seen in the
+ * lab: 257 out-of-sequence packets, 147 episodes, out_of_seq_request 147.
+ * The counters are per device (all QPs). */
+static const struct {
+	const char *driver;
+	int cnt;
+	int episodes;
+} driver_map[] = {
+	{ "rxe", STC_OOS, 1 },
+	{ "reference", STC_OOS, 0 },
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void st_summarize(struct st_dist *d, struct st_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (!d->n)
+		return;
+	qsort(d->v, d->n, sizeof(*d->v), cmp_u64);
+	s->n = d->n;
+	s->p50 = d->v[(d->n * 50 + 99) / 100 - 1];
+	s->p99 = d->v[(d->n * 99 + 99) / 100 - 1];
+	s->max = d->v[d->n - 1];
+}
+
+static void check(struct st_result *r, const char *name, enum cf_verdict v, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void check(struct st_result *r, const char *name, enum cf_verdict v, const char *fmt, ...)
+{
+	struct st_check *c;
+	va_list ap;
+
+	if (r->n_chk >= ST_MAX_CHECKS)
+		return;
+	c = &r->chk[r->n_chk++];
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->v = v;
+	va_start(ap, fmt);
+	vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
+	va_end(ap);
+}
+
+static int wire_in_episodes(const struct st_result *r, int k)
+{
+	for (size_t i = 0; i < sizeof(driver_map) / sizeof(driver_map[0]); i++)
+		if (!strcmp(r->driver, driver_map[i].driver) && driver_map[i].cnt == k)
+			return driver_map[i].episodes;
+	return 0;
+}
+
+static void check_counters(struct st_result *r)
+{
+	char d[256] = "";
+	size_t o = 0;
+	int any = 0, bad = 0;
+
+	for (int k = 0; k < STC_N; k++) {
+		uint64_t w = k == STC_OOS && wire_in_episodes(r, k) ? r->wire_episodes : r->wire[k];
+
+		if (!r->have_adapter[k])
+			continue;
+		any = 1;
+		if (r->adapter[k] != w)
+			bad = 1;
+		o += (size_t)snprintf(d + o, sizeof(d) - o, "%s%s adapter %" PRIu64 " wire %" PRIu64,
+				      o ? ", " : "", st_cnt_names[k], r->adapter[k], w);
+		if (o >= sizeof(d))
+			break;
+	}
+	if (!any)
+		check(r, "counters_vs_wire", CF_UNSUPPORTED, "the adapter reports none of the counters");
+	else
+		check(r, "counters_vs_wire", bad ? CF_FAIL : CF_PASS, "%s", d);
+}
+
+void st_checks(const struct st_opts *o, struct st_result *r, int run_rc)
+{
+	uint64_t ce = r->faults[STF_CE];
+
+	if (run_rc && !r->qps_completed && !r->messages) {
+		check(r, "run", CF_ERROR, "%s", r->first_error);
+		return;
+	}
+	check(r, "qps_completed", r->qps_completed == r->qps ? CF_PASS : CF_FAIL,
+	      "%u of %u QPs completed%s%s", r->qps_completed, r->qps,
+	      r->qps_completed < r->qps ? "; first error: " : "", r->qps_completed < r->qps ? r->first_error : "");
+	check(r, "integrity", r->integrity_errors ? CF_FAIL : CF_PASS,
+	      "%" PRIu64 " errors in %" PRIu64 " messages, %" PRIu64 " bytes%s%s", r->integrity_errors,
+	      r->messages, r->bytes, r->integrity_errors ? "; first: " : "",
+	      r->integrity_errors ? r->first_error : "");
+	check(r, "nak_per_episode", r->wire[STC_NAK] == r->wire_episodes ? CF_PASS : CF_FAIL,
+	      "%" PRIu64 " sequence-error NAKs for %" PRIu64 " out-of-sequence episodes on the wire",
+	      r->wire[STC_NAK], r->wire_episodes);
+	if (ce)
+		check(r, "cnp_generation", r->wire[STC_CNP] ? CF_PASS : CF_UNSUPPORTED,
+		      "%" PRIu64 " CNPs for %" PRIu64 " CE-marked requests", r->wire[STC_CNP], ce);
+	check_counters(r);
+	check(r, "fairness", r->fairness >= 0.5 ? CF_PASS : CF_FAIL,
+	      "Jain's index of per-QP message rates %.4f over %u QPs", r->fairness, r->qps);
+	(void)o;
+}
+
+int st_any_failed(const struct st_result *r)
+{
+	for (unsigned i = 0; i < r->n_chk; i++)
+		if (r->chk[i].v == CF_FAIL || r->chk[i].v == CF_ERROR)
+			return 1;
+	return 0;
+}
+
+void st_result_free(struct st_result *r)
+{
+	for (int k = 0; k < STM_N; k++)
+		free(r->m[k].v);
+	free(r->ctl_rtt.v);
+}
+
+void st_report_table(FILE *f, const struct st_opts *o, struct st_result *r)
+{
+	fprintf(f, "stress: %u QPs, seed %" PRIu64 ", %" PRIu64 " messages, %" PRIu64
+		" bytes, %.3f s on the %s clock (%.3f s wall, %.3f s CPU, %.0f messages/s)\n",
+		r->qps, o->seed, r->messages, r->bytes, (double)r->sim_ns / 1e9, r->clock,
+		(double)r->wall_ns / 1e9, (double)r->cpu_ns / 1e9, r->msg_rate);
+	fprintf(f, "faults injected:");
+	for (int k = 0; k < STF_N; k++)
+		fprintf(f, " %s %" PRIu64, st_fault_names[k], r->faults[k]);
+	fprintf(f, "\nrocegen's requests: %" PRIu64 " packets; go-back-N episodes/packets:", r->req_pkts);
+	for (int k = 0; k < ROCE_RETX__COUNT; k++)
+		fprintf(f, " %s %" PRIu64 "/%" PRIu64, roce_qp_retx_name((enum roce_qp_retx)k),
+			r->retx_episodes[k], r->retx_pkts[k]);
+	fprintf(f, "\n%-20s %8s %10s %10s %10s   (timing floor: %s clock, resolution %" PRIu64
+		" ns, jitter %" PRIu64 " ns)\n", "metric", "n", "p50 us", "p99 us", "max us", r->clock,
+		r->clock_res_ns, r->clock_jitter_ns);
+	for (int k = 0; k < STM_N; k++) {
+		struct st_summary s;
+
+		st_summarize(&r->m[k], &s);
+		fprintf(f, "%-20s %8" PRIu64 " %10.3f %10.3f %10.3f\n", st_metric_names[k], s.n,
+			(double)s.p50 / 1e3, (double)s.p99 / 1e3, (double)s.max / 1e3);
+	}
+	{
+		struct st_summary s;
+
+		st_summarize(&r->ctl_rtt, &s);
+		fprintf(f, "%-20s %8" PRIu64 " %10.3f %10.3f %10.3f   (wall clock: the loop waits)\n",
+			"control_rtt_us", s.n, (double)s.p50 / 1e3, (double)s.p99 / 1e3, (double)s.max / 1e3);
+	}
+	for (unsigned i = 0; i < r->n_chk; i++)
+		fprintf(f, "%-20s %-11s %s\n", r->chk[i].name, cf_verdict_name(r->chk[i].v),
+			r->chk[i].detail);
+	fflush(f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void json_metrics(FILE *f, struct st_result *r)
+{
+	fputs("\"metrics\":{", f);
+	for (int k = 0; k < STM_N; k++) {
+		struct st_summary s;
+
+		st_summarize(&r->m[k], &s);
+		fprintf(f, "%s\"%s\":{\"n\":%" PRIu64 ",\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f}", k ? "," : "",
+			st_metric_names[k], s.n, (double)s.p50 / 1e3, (double)s.p99 / 1e3,
+			(double)s.max / 1e3);
+	}
+	{
+		struct st_summary s;
+
+		st_summarize(&r->ctl_rtt, &s);
+		fprintf(f, "},\"control_rtt_us\":{\"n\":%" PRIu64 ",\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f",
+			s.n, (double)s.p50 / 1e3, (double)s.p99 / 1e3, (double)s.max / 1e3);
+	}
+	fprintf(f, "},\"timing_floor\":{\"clock\":\"%s\",\"resolution_ns\":%" PRIu64 ",\"jitter_ns\":%" PRIu64
+		"}", r->clock, r->clock_res_ns, r->clock_jitter_ns);
+}
+
+void st_report_json(FILE *f, const struct st_opts *o, struct st_result *r)
+{
+	int first = 1;
+
+	fprintf(f, "{\"adapter\":\"%s\",\"seed\":%" PRIu64 ",\"qps\":%u,\"qps_completed\":%u,\"qps_error\":%u,"
+		"\"messages\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"by_op\":{", o->is_ref ? "reference" : "live",
+		o->seed, r->qps, r->qps_completed, r->qps_error, r->messages, r->bytes);
+	for (int k = 0; k < ST_N_OPS; k++)
+		fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "", st_op_names[k], r->by_op[k]);
+	fprintf(f, "},\"integrity_errors\":%" PRIu64 ",\"first_error\":", r->integrity_errors);
+	json_str(f, r->first_error);
+	fputs(",\"faults_injected\":{", f);
+	for (int k = 0; k < STF_N; k++)
+		fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "", st_fault_names[k], r->faults[k]);
+	fputs("},", f);
+	json_metrics(f, r);
+	fputs(",\"counters_vs_wire\":{", f);
+	for (int k = 0; k < STC_N; k++) {
+		if (!r->have_adapter[k])
+			continue;
+		fprintf(f, "%s\"%s\":{\"adapter\":%" PRIu64 ",\"wire\":%" PRIu64 "}", first ? "" : ",",
+			st_cnt_names[k], r->adapter[k],
+			k == STC_OOS && wire_in_episodes(r, k) ? r->wire_episodes : r->wire[k]);
+		first = 0;
+	}
+	fprintf(f, "},\"wire\":{\"duplicate_packets\":%" PRIu64 ",\"out_of_seq_packets\":%" PRIu64
+		",\"episodes\":%" PRIu64 ",\"seq_naks\":%" PRIu64 ",\"cnps\":%" PRIu64 "}",
+		r->wire[STC_DUP], r->wire[STC_OOS], r->wire_episodes, r->wire[STC_NAK], r->wire[STC_CNP]);
+	fprintf(f, ",\"rocegen_requests\":{\"packets\":%" PRIu64, r->req_pkts);
+	for (int k = 0; k < ROCE_RETX__COUNT; k++)
+		fprintf(f, ",\"retx_%s\":{\"episodes\":%" PRIu64 ",\"packets\":%" PRIu64 "}",
+			roce_qp_retx_name((enum roce_qp_retx)k), r->retx_episodes[k], r->retx_pkts[k]);
+	fputc('}', f);
+	fprintf(f, ",\"psn_wraps\":%u,\"fairness\":%.4f,\"sim_s\":%.6f,\"wall_s\":%.3f,\"cpu_s\":%.3f,"
+		"\"messages_per_s\":%.0f,\"checks\":[", r->psn_wraps, r->fairness, (double)r->sim_ns / 1e9,
+		(double)r->wall_ns / 1e9, (double)r->cpu_ns / 1e9, r->msg_rate);
+	for (unsigned i = 0; i < r->n_chk; i++) {
+		fprintf(f, "%s{\"name\":\"%s\",\"verdict\":\"%s\",\"detail\":", i ? "," : "", r->chk[i].name,
+			cf_verdict_name(r->chk[i].v));
+		json_str(f, r->chk[i].detail);
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+	fflush(f);
+}
+
+static void xml_str(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+int st_report_junit(const char *path, const struct st_result *r)
+{
+	unsigned nf = 0, ne = 0, ns = 0;
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, GEN_NAME " stress: cannot write %s\n", path);
+		return -1;
+	}
+	for (unsigned i = 0; i < r->n_chk; i++) {
+		nf += r->chk[i].v == CF_FAIL;
+		ne += r->chk[i].v == CF_ERROR;
+		ns += r->chk[i].v == CF_UNSUPPORTED;
+	}
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<testsuite name=\"rocegen-stress\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\">\n",
+		r->n_chk, nf, ne, ns);
+	for (unsigned i = 0; i < r->n_chk; i++) {
+		const struct st_check *c = &r->chk[i];
+		const char *tag = c->v == CF_FAIL ? "failure" : c->v == CF_ERROR ? "error" :
+				  c->v == CF_UNSUPPORTED ? "skipped" : NULL;
+
+		fprintf(f, "  <testcase classname=\"stress\" name=\"%s\">", c->name);
+		if (tag) {
+			fprintf(f, "<%s message=\"", tag);
+			xml_str(f, c->detail);
+			fprintf(f, "\"/>");
+		}
+		fputs("</testcase>\n", f);
+	}
+	fputs("</testsuite>\n", f);
+	if (fclose(f)) {
+		fprintf(stderr, GEN_NAME " stress: cannot write %s\n", path);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# iwarp_conv.sh — `rocegen client --transport iwarp` against `rocegen server
+# --transport iwarp` over TCP across a veth pair between two network
+# namespaces this script makes (root; skipped without).
+#
+#   BUILD=build tests/iwarp_conv.sh
+#
+#   a. SEND, WRITE and READ, each plain (MPA rev 2, IRD/ORD, no RTR), with
+#      CRC, with markers both ways and a 536-byte TCP_MAXSEG (segmentation
+#      at MULPDU, markers inside FPDUs), peer-to-peer with each RTR (write,
+#      read, send), and rev 1: both exit 0, every message completed, the
+#      data checked (SEND: CRC-32 of what the client sent == the server's of
+#      what it received; WRITE: the client's expected region == the
+#      server's region; READ: every byte against the known pattern), the
+#      negotiation as asked (CRC, markers each way, revision, RTR); and
+#      rping's protocol (--oob cm --app rping) both ways, the data rping's
+#      server wrote back equal to what its client sent;
+#   b. MPA reject (--reject; --no-crc against a request with C);
+#   c. faults (the client spoils one message, the server answers):
+#        bad-crc    LLP (2) MPA error (0) CRC error (2)
+#        bad-marker LLP (2) MPA error (0) marker mismatch (3)
+#        bad-stag   WRITE: DDP (1) tagged (1) invalid STag (0);
+#                   READ:  RDMAP (0) remote protection (1) invalid STag (0)
+#        bad-offset WRITE: DDP tagged base or bounds (1,1,1);
+#                   READ:  RDMAP remote protection base or bounds (0,1,1)
+#        msn-gap    DDP (1) untagged (2) MSN range not valid (3)
+#        bad-qn     DDP untagged invalid QN (1,2,1)
+#        oversize   DDP untagged message too long (1,2,5)
+#        terminate  the client's Terminate (RDMAP, remote op, 0xff)
+#                   reaches the server, which closes
+#      each: the server sent (or received) exactly that Terminate, the
+#      client received it, the connection was closed, both exit 1.
+#
+# Prints "ok"/"FAIL" per check; exit 1 when any check fails.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+BUILD=${BUILD:-build}
+case $BUILD in
+/*) ;;
+*) BUILD=$root/$BUILD ;;
+esac
+GEN=$BUILD/bin/rocegen
+[ -x "$GEN" ] || { echo "iwarp_conv: $GEN not built" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "iwarp_conv: python3 needed" >&2; exit 2; }
+
+if [ "$(id -u)" != 0 ]; then
+	echo "skip iwarp_conv.sh (needs root for network namespaces)"
+	exit 0
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/iwconv.XXXXXX") || exit 2
+NSA=iwA$$
+NSB=iwB$$
+VA=iwva$$
+VB=iwvb$$
+A=10.97.$(($$ % 200 + 10)).1
+B=10.97.$(($$ % 200 + 10)).2
+SPID=""
+cleanup() {
+	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null
+	ip netns del "$NSA" 2>/dev/null
+	ip netns del "$NSB" 2>/dev/null
+	[ -n "${KEEP:-}" ] || rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if ! ip netns add "$NSA" 2>/dev/null; then
+	echo "skip iwarp_conv.sh (ip netns does not work here)"
+	exit 0
+fi
+ip netns add "$NSB"
+ip link add "$VA" type veth peer name "$VB"
+ip link set "$VA" netns "$NSA"
+ip link set "$VB" netns "$NSB"
+ip -n "$NSA" addr add "$A/24" dev "$VA"
+ip -n "$NSB" addr add "$B/24" dev "$VB"
+for ns in "$NSA" "$NSB"; do ip -n "$ns" link set lo up; done
+ip -n "$NSA" link set "$VA" up
+ip -n "$NSB" link set "$VB" up
+
+# pair NAME "SERVER ARGS" "CLIENT ARGS": server in B, client in A; sets
+# crc/src (exit statuses) and leaves $T/NAME.{c,s}.{json,err}
+pair() {
+	local name=$1 sargs=$2 cargs=$3
+	rm -f "$T/$name".*
+	# shellcheck disable=SC2086
+	ip netns exec "$NSB" "$GEN" server --transport iwarp --src "$B" --timeout 30 --json $sargs \
+		>"$T/$name.s.json" 2>"$T/$name.s.err" &
+	SPID=$!
+	for _ in $(seq 250); do
+		grep -q "server: ready" "$T/$name.s.err" 2>/dev/null && break
+		kill -0 "$SPID" 2>/dev/null || break
+		sleep 0.02
+	done
+	# shellcheck disable=SC2086
+	ip netns exec "$NSA" "$GEN" client --transport iwarp --peer "$B" --timeout 30 --json $cargs \
+		>"$T/$name.c.json" 2>"$T/$name.c.err"
+	crc=$?
+	wait "$SPID"
+	src=$?
+	SPID=""
+}
+
+# Every case runs first, then one python3 checks them all (python3 starts
+# slowly on a loaded machine): $T/cases holds "NAME CLIENT-RC SERVER-RC CHECKS...".
+cat >"$T/check.py" <<'EOF'
+import json, sys
+T = sys.argv[1]
+def load(p):
+    with open(p) as f:
+        return json.loads(f.read())
+def term(t):
+    return None if t is None else (t["layer"], t["etype"], t["code"])
+def check(name, crc, src, what):
+    bad = []
+    def want(cond, msg):
+        if not cond: bad.append(msg)
+    try:
+        c = load("%s/%s.c.json" % (T, name)); s = load("%s/%s.s.json" % (T, name))
+    except Exception as e:
+        return None, ["cannot read the reports: %s" % e]
+    for w in what:
+        k, _, v = w.partition("=")
+        if k == "good":
+            want(crc == 0 and src == 0, "exit: client %d server %d (%s / %s)" % (crc, src, c["why"], s["why"]))
+            want(c["ok"] and s["ok"], "ok: client %s server %s" % (c["ok"], s["ok"]))
+            want(c["completed"] == c["iters"], "client completed %d of %d" % (c["completed"], c["iters"]))
+            want(c["data"]["mismatches"] == 0, "client data mismatches %d" % c["data"]["mismatches"])
+            want(c["term_rx"] is None and c["term_tx"] is None and s["term_tx"] is None,
+                 "a Terminate on a clean run")
+            want(c["peer_closed"] and s["peer_closed"], "both sides saw the other close")
+        elif k == "crc":        # the client's CRC-32 == the server's
+            want(c["data"]["crc"] == s["data"]["crc"], "crc: client %s server %s" % (c["data"]["crc"], s["data"]["crc"]))
+        elif k == "sends":      # the server received every SEND
+            want(s["msgs_rx"]["send"] == c["iters"], "server got %d SENDs of %d" % (s["msgs_rx"]["send"], c["iters"]))
+        elif k == "reads":      # the server served every READ (and the fence)
+            want(s["msgs_rx"]["read_req"] >= c["iters"], "server served %d READs" % s["msgs_rx"]["read_req"])
+            want(c["msgs_rx"]["read_resp"] >= c["iters"], "client got %d READ responses" % c["msgs_rx"]["read_resp"])
+            want(c["data"]["verified"], "client did not verify the READ data")
+        elif k == "mpa":        # rev,crc,markers client->server,markers server->client,rtr
+            rev, cc, m1, m2, rtr = v.split(",")
+            for side, r, mtx, mrx in (("client", c, m1, m2), ("server", s, m2, m1)):
+                m = r["mpa"]
+                got = (m["rev"], m["crc"], m["markers_tx"], m["markers_rx"], m["rtr"])
+                exp = (int(rev), cc == "1", mtx == "1", mrx == "1", rtr)
+                want(got == exp, "%s mpa %s, want %s" % (side, got, exp))
+        elif k == "markers":    # markers were really sent and seen inside FPDUs
+            want(c["fpdu"]["markers_tx"] > 0 and s["fpdu"]["markers_rx"] == c["fpdu"]["markers_tx"],
+                 "markers client->server: sent %d seen %d" % (c["fpdu"]["markers_tx"], s["fpdu"]["markers_rx"]))
+        elif k == "segmented":  # MULPDU below --size: messages went in several FPDUs
+            want(c["mulpdu"] < c["size"] and c["fpdu"]["tx"] > c["iters"],
+                 "mulpdu %d size %d fpdus %d" % (c["mulpdu"], c["size"], c["fpdu"]["tx"]))
+        elif k == "rtr":
+            want(c["fpdu"]["rtr_tx"] == 1 and s["fpdu"]["rtr_rx"] == 1,
+                 "RTR sent %d received %d" % (c["fpdu"]["rtr_tx"], s["fpdu"]["rtr_rx"]))
+        elif k == "reject":
+            want(crc == 1 and src == 0, "exit: client %d server %d" % (crc, src))
+            want(c["mpa"]["rejected"] and s["mpa"]["rejected"], "rejected: client %s server %s" %
+                 (c["mpa"]["rejected"], s["mpa"]["rejected"]))
+            want(c["completed"] == 0 and c["fpdu"]["tx"] == 0, "the client sent FPDUs after a reject")
+        elif k == "term":       # the server sent L,E,C; the client got it
+            exp = tuple(int(x) for x in v.split(","))
+            want(crc == 1 and src == 1, "exit: client %d server %d" % (crc, src))
+            want(term(s["term_tx"]) == exp, "server sent %s, want %s" % (term(s["term_tx"]), exp))
+            want(term(c["term_rx"]) == exp, "client received %s, want %s" % (term(c["term_rx"]), exp))
+            want(c["peer_closed"], "the server did not close after its Terminate")
+            want(sum(c["faults"].values()) == 1, "faults fired %s" % c["faults"])
+        elif k == "term_from_client":
+            exp = tuple(int(x) for x in v.split(","))
+            want(crc == 1 and src == 1, "exit: client %d server %d" % (crc, src))
+            want(term(c["term_tx"]) == exp and term(s["term_rx"]) == exp,
+                 "client sent %s server got %s, want %s" % (term(c["term_tx"]), term(s["term_rx"]), exp))
+            want(s["term_tx"] is None, "the server answered a Terminate with %s" % (term(s["term_tx"]),))
+            want(c["peer_closed"], "the server did not close after the Terminate")
+        elif k == "hdr":        # the Terminate copied the DDP header (and the RDMAP header: R)
+            want(s["term_tx"] and s["term_tx"]["hdrct"] & 0x40, "no DDP header in the Terminate")
+            if v == "R":
+                want(s["term_tx"] and s["term_tx"]["hdrct"] & 0x20, "no RDMAP header in the Terminate")
+        else:
+            bad.append("unknown check " + w)
+    t = s["term_tx"] or c["term_tx"]
+    summary = "%s x%d, crc32 %s, MPA rev %d crc %s markers %s/%s rtr %s, MULPDU %d, FPDUs %d/%d%s" % (
+        c["op"], c["completed"], c["data"].get("crc"), c["mpa"]["rev"], c["mpa"]["crc"],
+        c["mpa"]["markers_tx"], c["mpa"]["markers_rx"], c["mpa"]["rtr"], c["mulpdu"], c["fpdu"]["tx"],
+        s["fpdu"]["rx"], ", Terminate %s/%s/%s" % (t["layer_name"], t["etype_name"], t["code_name"]) if t else "")
+    return summary, bad
+fails = n = 0
+for line in open("%s/cases" % T):
+    f = line.split()
+    n += 1
+    summary, bad = check(f[0], int(f[1]), int(f[2]), f[3:])
+    if bad:
+        fails += 1
+        print("FAIL %s\n     %s" % (f[0], "; ".join(bad)))
+        for side in "cs":
+            try:
+                tail = open("%s/%s.%s.err" % (T, f[0], side)).read().strip().splitlines()[-3:]
+            except OSError:
+                tail = []
+            print("     %s: %s" % ("client" if side == "c" else "server", " | ".join(tail)))
+    else:
+        print("ok   %s: %s" % (f[0], summary))
+print("iwarp_conv: %d ok, %d failed" % (n - fails, fails))
+sys.exit(1 if fails else 0)
+EOF
+
+# run NAME "SERVER ARGS" "CLIENT ARGS" CHECKS...
+: >"$T/cases"
+run() {
+	local name=$1 sargs=$2 cargs=$3
+	shift 3
+	pair "$name" "$sargs" "$cargs"
+	echo "$name $crc $src $*" >>"$T/cases"
+}
+
+S="--size 8192 --iters 40"
+# ---- a. conversations ------------------------------------------------------------
+for op in send write read; do
+	chk=crc
+	[ $op = send ] && chk="crc sends"
+	[ $op = read ] && chk=reads
+	run "$op-plain" "--op $op $S" "--op $op $S" good $chk "mpa=2,0,0,0,none"
+	run "$op-crc" "--op $op $S" "--op $op $S --crc" good $chk "mpa=2,1,0,0,none"
+	run "$op-markers" "--op $op $S --markers" "--op $op $S --markers --crc --mss 536" \
+		good $chk "mpa=2,1,1,1,none" markers segmented
+done
+run "write-rtr-write" "--op write $S" "--op write $S --rtr write --crc" good crc rtr "mpa=2,1,0,0,write"
+run "read-rtr-read" "--op read $S --rtr read,send" "--op read $S --rtr write,read" good reads rtr "mpa=2,0,0,0,read"
+run "send-rtr-send" "--op send $S" "--op send $S --rtr send" good crc sends rtr "mpa=2,0,0,0,send"
+run "rping" "--oob cm --app rping --size 200 --iters 5" "--oob cm --app rping --size 200 --iters 5 --rtr write --crc" \
+	good crc "mpa=2,1,0,0,write" rtr
+run "send-rev1" "--op send $S --rev 1" "--op send $S --crc" good crc sends "mpa=1,1,0,0,none"
+
+# ---- b. MPA reject ------------------------------------------------------------------
+run "reject" "--op send $S --reject" "--op send $S" reject
+run "reject-crc" "--op send $S --no-crc" "--op send $S --crc" reject
+
+# ---- c. faults ----------------------------------------------------------------------------
+run "fault-bad-crc" "--op write $S" "--op write $S --crc --fault bad-crc" "term=2,0,2"
+run "fault-bad-marker" "--op write $S --markers" "--op write $S --mss 536 --fault bad-marker@5" "term=2,0,3"
+run "fault-bad-stag-write" "--op write $S" "--op write $S --fault bad-stag" "term=1,1,0" hdr
+run "fault-bad-stag-read" "--op read $S" "--op read $S --fault bad-stag" "term=0,1,0" hdr=R
+run "fault-bad-offset-write" "--op write $S" "--op write $S --fault bad-offset" "term=1,1,1" hdr
+run "fault-bad-offset-read" "--op read $S" "--op read $S --fault bad-offset@3" "term=0,1,1" hdr=R
+run "fault-msn-gap" "--op send $S" "--op send $S --fault msn-gap" "term=1,2,3" hdr
+run "fault-bad-qn" "--op send $S" "--op send $S --fault bad-qn" "term=1,2,1" hdr
+run "fault-oversize" "--op send $S" "--op send $S --mss 1000 --fault oversize" "term=1,2,5" hdr
+run "fault-terminate" "--op send $S" "--op send $S --fault terminate" "term_from_client=0,2,255"
+
+python3 "$T/check.py" "$T"

@@ -1,0 +1,126 @@
+#!/bin/bash
+# tests/stress_unit.sh - `rocegen stress` against the in-process reference
+# adapter (generator/stress/stress_ref.c: one lib/qp engine per QP behind the
+# rocetarget control protocol, simulated clock, no network).
+#
+# Run by `make check` as  BUILD=<build dir> tests/stress_unit.sh
+#
+# 1. A fault mix on 32 QPs: every check PASSes, every QP completes, no
+#    integrity error, every fault kind was injected, the metrics are there
+#    (one NAK-generation sample per out-of-sequence episode), the adapter's
+#    counters equal what the wire implies, some QPs wrapped their PSN, and
+#    the JUnit file agrees.  The same seed gives the same run (faults, counts,
+#    metrics); another seed another fault schedule.
+# 2. Exact events, where the counts follow by hand: one dropped packet in the
+#    middle of a 4-packet WRITE (across the PSN wrap on QP 1) → 1 episode, 1
+#    NAK, 2 out-of-sequence packets; a duplicated packet → 1 duplicate; the
+#    same packet dropped twice → the NAK is not repeated, rocegen's timer
+#    retransmits (after 4.096 us * 2^8).
+# 3. Broken adapters: nakstorm (every NAK twice) FAILs nak_per_episode and
+#    counters_vs_wire; bitflip (no ICRC check, a flipped payload byte) FAILs
+#    integrity with QP, PSN and offset, and leaves evidence pcaps of the
+#    failing QPs only.
+# 4. 4096 QPs complete; bad options exit 2.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+GEN=$BUILD/bin/rocegen
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+MIX='drop=1%,dup=0.5%,reorder=0.5%,corrupt=0.2%,ce=2%'
+
+st() { # name rc args...
+	local name=$1 want=$2 rc=0; shift 2
+	"$GEN" stress --reference "$@" --json > "$T/$name.out" || rc=$?
+	tail -n 1 "$T/$name.out" > "$T/$name.json"
+	if [ "$rc" != "$want" ]; then
+		echo "stress $name: exit $rc, expected $want"; cat "$T/$name.out"; exit 1
+	fi
+}
+
+st mix 0 --qps 32 --messages 40 --seed 7 --faults "$MIX" --junit "$T/mix.xml"
+st mix2 0 --qps 32 --messages 40 --seed 7 --faults "$MIX"
+st mix8 0 --qps 32 --messages 40 --seed 8 --faults "$MIX"
+st drop1 0 --qps 2 --qd 1 --ops write --sizes 4096 --mtu 1024 --messages 3 \
+	--event qp=1,psn=1,kind=drop --event qp=0,psn=5,kind=dup
+st drop2 0 --qps 1 --qd 1 --ops write --sizes 4096 --mtu 1024 --messages 2 --timeout 8 \
+	--event qp=0,psn=1,iter=1,kind=drop --event qp=0,psn=1,iter=2,kind=drop
+st storm 1 nakstorm --qps 8 --messages 30 --faults drop=2% --junit "$T/storm.xml"
+mkdir "$T/ev"
+st flip 1 bitflip --qps 8 --messages 30 --ops send,write,read --pcap-dir "$T/ev"
+st many 0 --qps 4096 --qd 1 --sizes 1-64 --messages 2 --faults drop=1%
+for bad in "--qps 0" "--sizes 0-4" "--faults drop=2" "--ops send,nop" "--qps 4 --event qp=5,psn=1" "--mtu 1000"; do
+	rc=0; "$GEN" stress --reference $bad > /dev/null 2>&1 || rc=$?
+	[ "$rc" = 2 ] || { echo "stress $bad: exit $rc, expected 2"; exit 1; }
+done
+
+python3 - "$T" <<'PY'
+import json, os, re, struct, sys, xml.etree.ElementTree as ET
+T = sys.argv[1]
+bad = []
+def load(n): return json.load(open(os.path.join(T, n + '.json')))
+def chk(d): return {c['name']: c['verdict'] for c in d['checks']}
+def need(cond, what):
+    if not cond: bad.append(what)
+
+m = load('mix')
+need(all(v == 'PASS' for v in chk(m).values()), 'mix: checks %s' % chk(m))
+need(m['qps_completed'] == 32 and m['messages'] == 32 * 40, 'mix: %d QPs, %d messages' % (m['qps_completed'], m['messages']))
+need(m['integrity_errors'] == 0, 'mix: integrity errors')
+for k in ('drop', 'dup', 'reorder', 'corrupt', 'ce'):
+    need(m['faults_injected'][k] > 0, 'mix: no %s injected' % k)
+mt, w = m['metrics'], m['wire']
+need(w['episodes'] > 0 and mt['nak_generation_us']['n'] == w['episodes'] == w['seq_naks'],
+     'mix: %d NAK samples, %d episodes, %d NAKs' % (mt['nak_generation_us']['n'], w['episodes'], w['seq_naks']))
+for k in ('nak_generation_us', 'retransmission_us', 'cnp_generation_us'):
+    s = mt[k]
+    need(s['n'] > 0 and 0 < s['p50'] <= s['p99'] <= s['max'], 'mix: metric %s %s' % (k, s))
+need(sum(mt[o + '_latency_us']['n'] for o in ('send', 'write', 'read', 'atomic')) == m['messages'],
+     'mix: latency samples do not add up to the messages')
+need(all(m['by_op'][o] > 0 for o in ('send', 'write', 'read', 'atomic')), 'mix: an op is missing')
+cw = m['counters_vs_wire']
+need(cw and all(v['adapter'] == v['wire'] for v in cw.values()), 'mix: counters %s' % cw)
+need(cw['duplicate_request']['wire'] > 0 and cw['out_of_seq_request']['wire'] > 0, 'mix: no dup/oos')
+need(m['psn_wraps'] >= 8, 'mix: %d QPs wrapped their PSN' % m['psn_wraps'])
+x = ET.parse(os.path.join(T, 'mix.xml')).getroot()
+need(int(x.get('tests')) == len(m['checks']) and int(x.get('failures')) == 0, 'mix: junit')
+
+same = lambda d: {k: v for k, v in d.items() if k not in ('wall_s', 'cpu_s', 'messages_per_s', 'control_rtt_us')}
+need(same(m) == same(load('mix2')), 'seed 7 twice: the runs differ')
+need(m['faults_injected'] != load('mix8')['faults_injected'], 'seeds 7 and 8: same faults')
+
+d = load('drop1')
+need(d['faults_injected']['exact'] == 2 and d['wire'] == {'duplicate_packets': 1, 'out_of_seq_packets': 2,
+     'episodes': 1, 'seq_naks': 1, 'cnps': 0}, 'drop1: %s %s' % (d['faults_injected'], d['wire']))
+need(d['metrics']['nak_generation_us']['n'] == 1 and d['metrics']['retransmission_us']['n'] == 1, 'drop1: metrics')
+need(d['psn_wraps'] == 1 and all(v == 'PASS' for v in chk(d).values()), 'drop1: %s' % chk(d))
+d = load('drop2')
+need(d['faults_injected']['exact'] == 2 and d['wire']['episodes'] == 1 and d['wire']['seq_naks'] == 1
+     and d['wire']['out_of_seq_packets'] == 4, 'drop2: %s' % d['wire'])
+need(d['metrics']['retransmission_us']['max'] >= 4.096 * 256, 'drop2: retransmission %s' % d['metrics']['retransmission_us'])
+
+s = load('storm')
+need(chk(s)['nak_per_episode'] == 'FAIL' and chk(s)['counters_vs_wire'] == 'FAIL', 'storm: %s' % chk(s))
+need(s['wire']['seq_naks'] == 2 * s['wire']['episodes'] > 0, 'storm: %s' % s['wire'])
+need(int(ET.parse(os.path.join(T, 'storm.xml')).getroot().get('failures')) == 2, 'storm: junit failures')
+
+f = load('flip')
+need(chk(f)['integrity'] == 'FAIL' and f['integrity_errors'] > 0, 'flip: %s' % chk(f))
+mm = re.match(r'qp (\d+) psn \d+ (write|send|read): byte \d+ is 0x.., expected 0x..', f['first_error'])
+need(mm, 'flip: first error %r' % f['first_error'])
+files = sorted(os.listdir(os.path.join(T, 'ev')))
+need(files and len(files) < 8 and all(re.fullmatch(r'qp\d+\.pcap', x) for x in files), 'flip: evidence %s' % files)
+if mm:
+    need('qp%s.pcap' % mm.group(1) in files, 'flip: no evidence of qp %s' % mm.group(1))
+for x in files:
+    b = open(os.path.join(T, 'ev', x), 'rb').read()
+    need(len(b) > 24 + 16 and struct.unpack('<I', b[:4])[0] == 0xa1b23c4d, 'flip: %s not a pcap' % x)
+
+n = load('many')
+need(n['qps_completed'] == 4096 and n['messages'] == 8192 and chk(n)['integrity'] == 'PASS', 'many: %d QPs' % n['qps_completed'])
+if bad:
+    print('stress:'); [print('  ' + b) for b in bad]; sys.exit(1)
+print('stress --reference: mix of 32 QPs (%d messages, faults %s, %d NAK episodes, counters agree), '
+      'exact events, nakstorm and bitflip FAIL as they should, 4096 QPs complete'
+      % (m['messages'], m['faults_injected'], w['episodes']))
+PY

@@ -1,0 +1,247 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# threads.sh — rocetop --threads N counts what one thread counts.
+#
+#   BUILD=build tests/threads.sh
+#
+# Replay: every capture in captures/lab and captures/link, and a capture
+# made here that puts seven lab captures (RC with loss, RNR, CM, iWARP) on
+# seven address pairs, interleaved (IPv4 checksums and ICRCs made again):
+# the --json summaries (and -d snapshots) of --threads 2 and 3 equal
+# --threads 1's, but for the RTT state's memory figures, and so do their
+# --prometheus /metrics; the mixed capture really is split (every thread
+# counts frames: "threads").
+# Live (root): that capture sent by tcpreplay into a veth pair in network
+# namespaces made here; rocetop --threads 1 and --threads 2 capture it side
+# by side (-c: every frame), and their summaries are equal but for the
+# ring's size — the same frames with the same kernel timestamps, so even
+# the RTTs agree.
+#
+# Prints "ok"/"FAIL" lines; exits 1 when a check fails.  The live part says
+# "skipped" when it cannot run here (not root, no ip(8) or tcpreplay).
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+BUILD=${BUILD:-build}
+case $BUILD in
+/*) ;;
+*) BUILD=$root/$BUILD ;;
+esac
+R=$BUILD/bin/rocetop
+[ -x "$R" ] || { echo "threads: $R not built" >&2; exit 2; }
+cd "$root" || exit 2
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/threads.XXXXXX") || exit 2
+chmod 755 "$T"
+NA=thr-a-$$
+NB=thr-b-$$
+PIDS=""
+cleanup() {
+	for p in $PIDS; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+	ip netns del "$NA" 2>/dev/null
+	ip netns del "$NB" 2>/dev/null
+	[ -n "${KEEP:-}" ] || rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+fails=0
+ok() { echo "ok   $1"; }
+fail() {
+	echo "FAIL $1"
+	shift
+	for l; do echo "     $l"; done
+	fails=$((fails + 1))
+}
+
+# same.py A B [IGNORE...]: every JSON line of A equals B's, keys IGNORE
+# (dotted paths) aside; prints the first difference.
+cat >"$T/same.py" <<'EOF'
+import json, sys
+def drop(o, path):
+    k = path.split(".")
+    for p in k[:-1]:
+        o = o.get(p, {}) if isinstance(o, dict) else {}
+    if isinstance(o, dict):
+        o.pop(k[-1], None)
+a, b = (open(p).read().splitlines() for p in sys.argv[1:3])
+if len(a) != len(b):
+    sys.exit("%d lines, %d lines" % (len(a), len(b)))
+for n, (x, y) in enumerate(zip(a, b), 1):
+    x, y = json.loads(x), json.loads(y)
+    for p in sys.argv[3:]:
+        drop(x, p); drop(y, p)
+    if x != y:
+        for k in x:
+            if x.get(k) != y.get(k) and isinstance(x.get(k), list) and isinstance(y.get(k), list):
+                for i, (u, v) in enumerate(zip(x[k], y[k])):
+                    if u != v:
+                        sys.exit("line %d: %s[%d]: %.300s | %.300s" % (n, k, i, u, v))
+            if x.get(k) != y.get(k):
+                sys.exit("line %d: %s: %.200s | %.200s" % (n, k, x.get(k), y.get(k)))
+        sys.exit("line %d differs" % n)
+EOF
+MEM="rtt_state.bytes rtt_state.peak_bytes threads"
+
+# mix.py OUT IN...: each IN (Ethernet, IPv4 10.99.0.x) with its third address
+# byte set to its index + 1, interleaved by time (each shifted by index * 37 us)
+cat >"$T/mix.py" <<'EOF'
+import struct, sys, zlib
+def frames(path):
+    b = open(path, "rb").read()
+    e = "<" if b[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+    ns = b[:4] in (b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d")
+    off = 24
+    while off + 16 <= len(b):
+        s, us, cl, wl = struct.unpack(e + "IIII", b[off:off + 16])
+        yield s * 1000000000 + us * (1 if ns else 1000), b[off + 16:off + 16 + cl], wl
+        off += 16 + cl
+def icrc(f, ihl):
+    """RoCEv2 ICRC (IBA A17.8): CRC-32 of the masked headers and payload, little-endian"""
+    ip = bytearray(f[14:14 + ihl]); ip[1] = ip[8] = 0xff; ip[10:12] = b"\xff\xff"
+    udp = bytearray(f[14 + ihl:22 + ihl]); udp[6:8] = b"\xff\xff"
+    bth = bytearray(f[22 + ihl:-4]); bth[4] = 0xff
+    return struct.pack("<I", zlib.crc32(b"\xff" * 8 + bytes(ip) + bytes(udp) + bytes(bth)))
+def csum(h):
+    s = sum(struct.unpack(">%dH" % (len(h) // 2), h))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+out = []
+for k, path in enumerate(sys.argv[2:]):
+    for ts, f, wl in frames(path):
+        f = bytearray(f)
+        if f[12:14] == b"\x08\x00" and f[26:28] == b"\x0a\x63":
+            f[28] = f[32] = k + 1
+            ihl = (f[14] & 15) * 4
+            f[24:26] = b"\0\0"
+            f[24:26] = struct.pack(">H", csum(bytes(f[14:14 + ihl])))
+            if f[23] == 17 and f[16 + ihl:18 + ihl] == b"\x12\xb7" and len(f) == wl:
+                f[-4:] = icrc(f, ihl)
+        out.append((ts + k * 37000, k, f, wl))
+out.sort(key=lambda x: (x[0], x[1]))
+with open(sys.argv[1], "wb") as o:
+    o.write(struct.pack("<IHHiIII", 0xa1b23c4d, 2, 4, 0, 0, 262144, 1))
+    for ts, k, f, wl in out:
+        ts = ts - out[0][0] + 1700000000 * 1000000000
+        o.write(struct.pack("<IIII", ts // 1000000000, ts % 1000000000, len(f), wl) + bytes(f))
+EOF
+L=captures/lab
+MIX=$T/mix.pcap
+python3 "$T/mix.py" "$MIX" $L/roce_send_bw_netem.pcap $L/roce_rping.pcap $L/roce_read_bw.pcap \
+	$L/roce_netem_send_rnr.pcap $L/roce_write_bw_rdmacm.pcap $L/iwarp_rping.pcap \
+	$L/roce_netem_read_loss_resp.pcap || exit 2
+
+# ---- replay ------------------------------------------------------------------------------
+n=0 bad=""
+for f in captures/lab/*.pcap captures/link/*.pcap; do
+	n=$((n + 1))
+	"$R" -r "$f" --json >"$T/1.json" 2>&1
+	"$R" -r "$f" --json --threads 2 >"$T/2.json" 2>&1
+	why=$(python3 "$T/same.py" "$T/1.json" "$T/2.json" $MEM 2>&1) || bad="$bad $f: $why"
+done
+[ -z "$bad" ] && ok "replay: $n captures of lab/ and link/, --threads 2 summaries equal --threads 1's" ||
+	fail "replay: --threads 2 differs" $bad
+
+"$R" -r "$MIX" --json -d 0.05 >"$T/m1.json" 2>&1
+for t in 2 3; do
+	"$R" -r "$MIX" --json -d 0.05 --threads $t >"$T/m$t.json" 2>&1
+	why=$(python3 "$T/same.py" "$T/m1.json" "$T/m$t.json" $MEM 2>&1) &&
+		ok "replay: seven address pairs, $(($(wc -l <"$T/m1.json") - 1)) snapshots and the summary: --threads $t equals --threads 1" ||
+		fail "replay: seven address pairs, --threads $t" "$why"
+	split=$(tail -n 1 "$T/m$t.json" | python3 -c 'import json,sys; t=json.load(sys.stdin).get("threads",[]); print(len(t), min(t or [0]), sum(t))')
+	frames=$(tail -n 1 "$T/m1.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["frames"])')
+	set -- $split
+	[ "$1" = "$t" ] && [ "$2" -gt 0 ] && [ "$3" = "$frames" ] && ok "replay: --threads $t split the frames ($split)" ||
+		fail "replay: --threads $t split" "threads/min/sum: $split, frames $frames"
+done
+paired=$(tail -n 1 "$T/m2.json" | python3 -c 'import json,sys; c=json.load(sys.stdin)["connections"]; print(c["paired"], c["unpaired_request_flows"])')
+[ "$paired" = "8 0" ] && ok "replay: both directions of each connection met (8 paired, 0 unpaired)" ||
+	fail "replay: pairing" "paired, unpaired: $paired"
+
+# GET /metrics after the replay (--linger): the same text from both
+cat >"$T/scrape.py" <<'EOF'
+import sys, time, urllib.request
+for _ in range(300):
+    try:
+        sys.stdout.write(urllib.request.urlopen("http://" + sys.argv[1] + "/metrics", timeout=5).read().decode())
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.1)
+sys.exit("no answer on " + sys.argv[1])
+EOF
+port=$((20000 + $$ % 20000))
+for t in 1 2; do
+	"$R" -r "$MIX" --json --threads $t --prometheus "127.0.0.1:$((port + t))" --linger >/dev/null 2>"$T/p$t.err" &
+	PIDS="$PIDS $!"
+	python3 "$T/scrape.py" "127.0.0.1:$((port + t))" >"$T/p$t.txt" 2>>"$T/p$t.err"
+done
+for p in $PIDS; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+PIDS=""
+grep -q "^rocetop_frames_total $frames\$" "$T/p2.txt" && cmp -s "$T/p1.txt" "$T/p2.txt" &&
+	ok "--prometheus: /metrics of --threads 2 equals --threads 1's ($(wc -l <"$T/p1.txt") lines)" ||
+	fail "--prometheus with --threads 2" "$(diff "$T/p1.txt" "$T/p2.txt" | head -n 5)" "$(cat "$T/p1.err" "$T/p2.err")"
+
+"$R" -r "$MIX" --packets --threads 2 >/dev/null 2>"$T/err"
+[ $? = 2 ] && ok "--threads 2 with --packets: usage error" || fail "--threads with --packets" "$(cat "$T/err")"
+"$R" -r "$MIX" --json --threads 0 >/dev/null 2>"$T/err"
+[ $? = 2 ] && ok "--threads 0: usage error" || fail "--threads 0" "$(cat "$T/err")"
+
+# ---- live --------------------------------------------------------------------------------
+live() {
+	[ "$(id -u)" = 0 ] || { echo "threads: live: skipped: needs root"; return; }
+	command -v ip >/dev/null 2>&1 || { echo "threads: live: skipped: no ip(8)"; return; }
+	command -v tcpreplay >/dev/null 2>&1 || { echo "threads: live: skipped: no tcpreplay"; return; }
+	ip netns add "$NA" 2>/dev/null || { echo "threads: live: skipped: no network namespaces"; return; }
+	ip netns add "$NB" || return
+	ip link add vA netns "$NA" type veth peer name vB netns "$NB" || { fail "veth pair"; return; }
+	for ns in "$NA" "$NB"; do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+	done
+	ip -n "$NA" link set vA mtu 9000 up
+	ip -n "$NB" link set vB mtu 9000 up
+	N=$(tail -n 1 "$T/m1.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["frames"])')
+	for t in 1 2; do
+		ip netns exec "$NB" "$R" -i vB --threads $t --json -c "$N" >"$T/l$t.json" 2>"$T/l$t.err" &
+		PIDS="$PIDS $!"
+		eval "P$t=$!"
+	done
+	# ready: --threads 1 has its socket; --threads 2 started its threads
+	# (after its sockets joined the fanout group and were emptied)
+	for _ in $(seq 400); do
+		ls -l "/proc/$P1/fd" 2>/dev/null | grep -q 'socket:' && [ "$(ls "/proc/$P2/task" 2>/dev/null | wc -l)" -ge 3 ] && break
+		sleep 0.05
+	done
+	sleep 0.5
+	ip netns exec "$NA" tcpreplay -q -i vA --pps 2000 "$MIX" >"$T/tcpreplay" 2>&1 || fail "tcpreplay" "$(cat "$T/tcpreplay")"
+	for _ in $(seq 600); do
+		kill -0 "$P1" 2>/dev/null || kill -0 "$P2" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -INT "$P1" "$P2" 2>/dev/null
+	wait "$P1"; r1=$?
+	wait "$P2"; r2=$?
+	PIDS=""
+	[ "$r1" = 0 ] && [ "$r2" = 0 ] || { fail "live: exit codes $r1 $r2" "$(cat "$T/l1.err" "$T/l2.err")"; return; }
+	drops=$(cat "$T/l1.json" "$T/l2.json" | python3 -c '
+import json, sys
+print(sum(json.loads(l).get("capture", {}).get("dropped", 0) for l in sys.stdin))')
+	if [ "$drops" != 0 ]; then
+		echo "threads: live: skipped: the capture dropped $drops frames (a loaded machine)"
+		return
+	fi
+	why=$(python3 "$T/same.py" "$T/l1.json" "$T/l2.json" $MEM capture.ring_frames capture.interfaces 2>&1) &&
+		ok "live: $N frames on vB, --threads 2 summary equals --threads 1's (RTTs included)" ||
+		fail "live: --threads 2 differs from --threads 1" "$why"
+	split=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1]).get("threads"))' "$T/l2.json")
+	case $split in
+	\[0,* | *", 0]" | None) fail "live: the fanout group split nothing" "threads: $split" ;;
+	*) ok "live: the fanout group's program split the frames: $split" ;;
+	esac
+}
+live
+
+[ "$fails" = 0 ] || exit 1
+exit 0
