@@ -7,11 +7,12 @@
 #
 #   BUILD=build tests/frameno.sh
 #
-# Captures: a lab pcap (read by analyzer/pcapfile.c), the same as pcapng
-# (editcap; read by libpcap), and a pcapng of three sections built here with
-# enhanced, simple and obsolete packet blocks and statistics blocks between
-# them.  Each is listed with no filter and with BPF filters; every listed
-# frame's number, lengths, time and PSN must be tshark's for that number,
+# Captures: a lab pcap, the same as pcapng (editcap), a pcapng of four
+# sections built here with enhanced, simple and obsolete packet blocks,
+# statistics blocks between them, and both byte orders (all read by
+# analyzer/pcapfile.c), and the lab pcap as version 2.3 (read by libpcap).
+# Each is listed with no filter and with BPF filters; every listed frame's
+# number, lengths, time and PSN must be tshark's for that number,
 # the numbers must be the ones tshark's matching display filter keeps, and
 # the text listing must number frames as the JSON does.  Needs python3,
 # tshark and editcap.
@@ -41,8 +42,9 @@ if ! editcap -F pcapng "$LAB/roce_send_bw_netem.pcap" "$T/netem.pcapng" 2>"$T/er
 	exit 1
 fi
 
-# Three sections from the rping capture: EPBs; then EPB, SPB and obsolete PB in
-# turn; then EPBs with an interface statistics block before and after.
+# Four sections from the rping capture: EPBs; then EPB, SPB and obsolete PB in
+# turn; then EPBs with an interface statistics block before and after; then
+# EPBs in big-endian byte order.
 python3 - "$LAB/roce_rping.pcap" "$T/sections.pcapng" <<'EOF' || exit 1
 import struct, sys
 
@@ -56,42 +58,51 @@ while off + 16 <= len(b):
     frames.append((sec * 1000000 + frac // scale, orig, b[off + 16:off + 16 + cap]))
     off += 16 + cap
 
+E = "<"   # the byte order of the section being written
+
 def block(t, body):
     body += b"\0" * (-len(body) % 4)
     n = len(body) + 12
-    return struct.pack("<II", t, n) + body + struct.pack("<I", n)
+    return struct.pack(E + "II", t, n) + body + struct.pack(E + "I", n)
 
 def shb():
-    return block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+    return block(0x0A0D0D0A, struct.pack(E + "IHHq", 0x1A2B3C4D, 1, 0, -1))
 
 def idb():
-    return block(1, struct.pack("<HHI", 1, 0, 65535))
+    return block(1, struct.pack(E + "HHI", 1, 0, 65535))
 
 def isb(ts):
-    return block(5, struct.pack("<III", 0, ts >> 32, ts & 0xffffffff))
+    return block(5, struct.pack(E + "III", 0, ts >> 32, ts & 0xffffffff))
 
 def epb(f):
     ts, orig, d = f
-    return block(6, struct.pack("<IIIII", 0, ts >> 32, ts & 0xffffffff, len(d), orig) + d)
+    return block(6, struct.pack(E + "IIIII", 0, ts >> 32, ts & 0xffffffff, len(d), orig) + d)
 
 def pb(f):
     ts, orig, d = f
-    return block(2, struct.pack("<HHIIII", 0, 0, ts >> 32, ts & 0xffffffff, len(d), orig) + d)
+    return block(2, struct.pack(E + "HHIIII", 0, 0, ts >> 32, ts & 0xffffffff, len(d), orig) + d)
 
 def spb(f):
     ts, orig, d = f
     assert orig == len(d)
-    return block(3, struct.pack("<I", orig) + d)
+    return block(3, struct.pack(E + "I", orig) + d)
 
 out = [shb(), idb()] + [epb(f) for f in frames[:15]]
 out += [shb(), idb()] + [(epb, spb, pb)[i % 3](f) for i, f in enumerate(frames[15:36])]
-out += [shb(), idb(), isb(frames[36][0])] + [epb(f) for f in frames[36:]] + [isb(frames[-1][0])]
+out += [shb(), idb(), isb(frames[36][0])] + [epb(f) for f in frames[36:46]] + [isb(frames[45][0])]
+E = ">"
+out += [shb(), idb()] + [epb(f) for f in frames[46:]]
 open(sys.argv[2], "wb").write(b"".join(out))
 EOF
 
+# The lab pcap as version 2.3, which analyzer/pcapfile.c leaves to libpcap
+# (the filter runs on libpcap's frames then)
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[6] = 3; open(sys.argv[2], "wb").write(b)' \
+	"$LAB/roce_send_bw_netem.pcap" "$T/v2.3.pcap" || exit 1
+
 # Per capture: tshark reads it once; each filter's frames are those whose
 # tshark fields satisfy the same condition, written in Python.
-for cap in "$LAB/roce_send_bw_netem.pcap" "$T/netem.pcapng" "$T/sections.pcapng"; do
+for cap in "$LAB/roce_send_bw_netem.pcap" "$T/netem.pcapng" "$T/sections.pcapng" "$T/v2.3.pcap"; do
 	"$TSHARK" -r "$cap" -T fields -e frame.number -e frame.len -e frame.cap_len -e frame.time_epoch \
 		-e infiniband.bth.psn -e ip.src -e udp.srcport -e infiniband.bth.opcode >"$T/all" 2>"$T/err" || {
 		echo "FAIL tshark -r $(basename "$cap"): $(head -c 300 "$T/err")"
