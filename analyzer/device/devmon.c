@@ -148,6 +148,7 @@ static int all_devices(struct devmon *m, struct nlp_vec *nd)
 		nlp_vec_init(&d->cqs, NLP_CQ);
 		nlp_vec_init(&d->mrs, NLP_MR);
 		nlp_vec_init(&d->cmids, NLP_CMID);
+		nlp_vec_init(&d->qpcnts, NLP_QPCNT);
 		m->ndevs++;
 	}
 	free(names);
@@ -175,6 +176,7 @@ static void free_dev(struct dm_dev *d)
 	nlp_vec_free(&d->cqs);
 	nlp_vec_free(&d->mrs);
 	nlp_vec_free(&d->cmids);
+	nlp_vec_free(&d->qpcnts);
 }
 
 /* Keeps the ports wanted, drops devices left without one. */
@@ -447,6 +449,10 @@ static void read_qps(struct devmon *m, struct dm_dev *d, double dt)
 	dump_into(m, d, RDMA_NLDEV_CMD_RES_CQ_GET, NLP_CQ, &d->cqs);
 	dump_into(m, d, RDMA_NLDEV_CMD_RES_MR_GET, NLP_MR, &d->mrs);
 	dump_into(m, d, RDMA_NLDEV_CMD_RES_CM_ID_GET, NLP_CMID, &d->cmids);
+	/* QP counters: only bindings that exist (rocetop never binds); a
+	 * device without counter support (rxe: EOPNOTSUPP) just has none */
+	if (dump_into(m, d, RDMA_NLDEV_CMD_STAT_GET, NLP_QPCNT, &d->qpcnts) < 0)
+		nlp_vec_clear(&d->qpcnts);
 	nl_ports(m, d);
 }
 

@@ -72,6 +72,7 @@ struct dm_dev {
 	struct dm_qp *qps, *prev_qps;          /* sorted by lqpn */
 	size_t nqps, nprev_qps;
 	struct nlp_vec cqs, mrs, cmids;
+	struct nlp_vec qpcnts;                 /* bound QP counters (STAT_GET); empty when none or unsupported */
 	int qp_err;                            /* the last QP dump's negative errno */
 };
 

@@ -77,6 +77,7 @@ const char *nls_file_name(uint8_t cmd, uint32_t dev_index, char *buf, size_t cap
 	case RDMA_NLDEV_CMD_RES_CQ_GET: n = "cq"; break;
 	case RDMA_NLDEV_CMD_RES_MR_GET: n = "mr"; break;
 	case RDMA_NLDEV_CMD_RES_CM_ID_GET: n = "cmid"; break;
+	case RDMA_NLDEV_CMD_STAT_GET: n = "qpcnt"; break;
 	default: n = "cmd"; break;
 	}
 	snprintf(buf, cap, "%s-%u", n, dev_index);
@@ -140,6 +141,8 @@ static int send_request(struct nls *s, uint8_t cmd, uint32_t dev_index)
 	nlh->nlmsg_seq = ++s->seq;
 	if (dev_index != NLS_NO_DEV)
 		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
+	if (cmd == RDMA_NLDEV_CMD_STAT_GET)   /* the counters QPs are bound to */
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_RES, RDMA_NLDEV_ATTR_RES_QP);
 	if (mnl_socket_sendto(s->sk, nlh, nlh->nlmsg_len) < 0)
 		return -errno;
 	return 0;

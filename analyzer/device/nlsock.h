@@ -29,7 +29,9 @@ void nls_close(struct nls *s);
  * 0, or a negative errno (the kernel's answer, or the socket's). */
 int nls_dump(struct nls *s, uint8_t cmd, uint32_t dev_index, const uint8_t **buf, size_t *len);
 
-/* "dev", "port-1", "qp-1", "cq-1", "mr-1", "cmid-1" (cmd and device index). */
+/* STAT_GET asks for the QP counters (STAT_RES = RES_QP). */
+
+/* "dev", "port-1", "qp-1", "cq-1", "mr-1", "cmid-1", "qpcnt-1" (cmd and device index). */
 const char *nls_file_name(uint8_t cmd, uint32_t dev_index, char *buf, size_t cap);
 
 #endif
