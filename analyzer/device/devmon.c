@@ -218,6 +218,24 @@ static const char *unmatched(const struct devmon *m)
 	return NULL;
 }
 
+/* --bind-qp-counters: each selected port's new QPs bound to counters by QP
+ * type.  Drivers without counters (EOPNOTSUPP) are passed over silently;
+ * other refusals (EPERM without CAP_NET_ADMIN) get one line. */
+static void bind_qp_counters(struct devmon *m)
+{
+	for (size_t i = 0; m->nl && i < m->ndevs; i++) {
+		struct dm_dev *d = &m->devs[i];
+
+		for (size_t j = 0; d->have_index && j < d->nports; j++) {
+			int rc = nls_bind_qp_auto(m->nl, d->index, d->ports[j].port);
+
+			if (rc < 0 && rc != -EOPNOTSUPP)
+				fprintf(stderr, "rocetop: --bind-qp-counters %s/%u: %s\n", d->name, d->ports[j].port,
+					strerror(-rc));
+		}
+	}
+}
+
 struct devmon *devmon_open(const struct devmon_cfg *cfg, char *err, size_t errcap)
 {
 	struct devmon *m = calloc(1, sizeof *m);
@@ -259,6 +277,8 @@ struct devmon *devmon_open(const struct devmon_cfg *cfg, char *err, size_t errca
 	for (size_t i = 0; i < m->ndevs; i++)
 		for (size_t j = 0; j < m->devs[i].nports; j++)
 			etht_init(&m->devs[i].ports[j].eth, m->devs[i].ports[j].netdev);
+	if (cfg->bind_qp_counters)
+		bind_qp_counters(m);
 	return m;
 }
 

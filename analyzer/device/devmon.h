@@ -31,6 +31,7 @@ struct devmon_cfg {
 	double qp_interval;                    /* seconds between QP dumps (0: every poll) */
 	int all_counters;                      /* rates of counters that did not move too */
 	int node_names;                        /* Prometheus: node_exporter's node_infiniband_* names too */
+	int bind_qp_counters;                  /* --bind-qp-counters: STAT_SET auto type on, each port */
 };
 
 struct dm_rate {

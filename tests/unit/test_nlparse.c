@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <stdio.h>
 #include "../../analyzer/device/nlparse.c"
+#include "../../analyzer/device/nlsock.c"
 
 #ifndef FIXTURES
 #define FIXTURES "tests/fixtures/device"
@@ -329,6 +330,38 @@ static void test_qp_counters_unsupported(void **state)
 	nlp_vec_free(&v);
 }
 
+/* --bind-qp-counters: the request holds what `rdma statistic qp set link
+ * DEV/PORT auto type on` sends, read back with libmnl. */
+static int bind_attr(const struct nlattr *a, void *data)
+{
+	uint32_t *v = data;
+	uint16_t t = mnl_attr_get_type(a);
+
+	if (t < RDMA_NLDEV_ATTR_MAX && mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+		v[t] = mnl_attr_get_u32(a) + 1;     /* 0: absent */
+	return MNL_CB_OK;
+}
+
+static void test_bind_request(void **state)
+{
+	uint8_t req[256] __attribute__((aligned(4)));
+	uint32_t v[RDMA_NLDEV_ATTR_MAX] = { 0 };
+	const struct nlmsghdr *nlh = (const void *)req;
+	size_t n = nls_bind_request(req, 77, 3, 2);
+
+	(void)state;
+	assert_int_equal(n, nlh->nlmsg_len);
+	assert_int_equal(nlh->nlmsg_type, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_SET));
+	assert_int_equal(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK);   /* not a dump */
+	assert_int_equal(nlh->nlmsg_seq, 77);
+	assert_int_equal(mnl_attr_parse(nlh, 0, bind_attr, v), MNL_CB_OK);
+	assert_int_equal(v[RDMA_NLDEV_ATTR_DEV_INDEX], 3 + 1);
+	assert_int_equal(v[RDMA_NLDEV_ATTR_PORT_INDEX], 2 + 1);
+	assert_int_equal(v[RDMA_NLDEV_ATTR_STAT_RES], RDMA_NLDEV_ATTR_RES_QP + 1);
+	assert_int_equal(v[RDMA_NLDEV_ATTR_STAT_MODE], RDMA_COUNTER_MODE_AUTO + 1);
+	assert_int_equal(v[RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK], RDMA_COUNTER_MASK_QP_TYPE + 1);
+}
+
 /* ---- recorded replies (tests/fixtures/device) ------------------------------- */
 
 static uint8_t *load(const char *name, size_t *len)
@@ -359,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_qp_counters),
 		cmocka_unit_test(test_qp_counters_truncated),
 		cmocka_unit_test(test_qp_counters_unsupported),
+		cmocka_unit_test(test_bind_request),
 		FIXTURE_TESTS
 	};
 
