@@ -234,6 +234,20 @@ if command -v tmux >/dev/null 2>&1; then
 	check "TUI: /263 leaves QP 18 alone ($(order "$T/tui-filter.txt"))" test "$(order "$T/tui-filter.txt")" = "18 "
 	check "TUI: Enter shows QP 18 with its owner and its rdma_cm ID" sh -c "grep -q 'rxe0 QP 18 (port 1): RC RTS' '$T/tui-qp.txt' && grep -q 'owner: pid 263' '$T/tui-qp.txt' && grep -q 'rqpn 18   pdn 3' '$T/tui-qp.txt' && grep -q 'rdma_cm: TCP CONNECT 10.99.0.1:7174 -> 10.99.0.2:54777' '$T/tui-qp.txt'"
 	check "TUI: D again goes back to the flows" grep -q "FLOW\|SRC" "$T/tui2.txt"
+	# the QP detail shows the counter the QP is bound to (the STAT_GET reply built above)
+	tmux new-session -d -s "$TS" -x 130 -y 40 "env ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$T/qc \
+		$R -r $repo/captures/lab/roce_send_bw_netem.pcap --device rxe0 --speed 0.01" 2>/dev/null
+	sleep 1.5
+	tmux send-keys -t "$TS" D
+	shot "$T/tuic.txt" "rxe0 +17 +RC"
+	tmux send-keys -t "$TS" / 2 4 3 Enter
+	shot "$T/tuic-filter.txt" "^rxe0 +17 "
+	tmux send-keys -t "$TS" Enter
+	shot "$T/tuic-qp.txt" "rxe0 QP 17"
+	tmux send-keys -t "$TS" q
+	sleep 0.3
+	tmux kill-session -t "$TS" 2>/dev/null
+	check "TUI: Enter on QP 17 shows its bound counter 5 and its values" sh -c "grep -q 'bound to counter 5 (1 QP)' '$T/tuic-qp.txt' && grep -q 'out_of_sequence $(sed 's/.*out_of_sequence=\([0-9]*\).*/\1/' "$T/qc.want") ' '$T/tuic-qp.txt'"
 fi
 
 # ---- 1b. the device view alone on /metrics (the exporter unit's command line) -------
