@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	kind = (enum nlp_kind)(data[0] % 6);
+	kind = (enum nlp_kind)(data[0] % 7);
 	buf = malloc(size - 1 ? size - 1 : 1);
 	if (!buf)
 		return 0;
@@ -47,6 +47,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			sum += strlen(nlp_addr_str(&c->src, a, sizeof a)) + strlen(nlp_addr_str(&c->dst, a, sizeof a)) +
 			       strlen(nlp_cm_state_str(c->state)) + strlen(nlp_cm_ps_str(c->ps));
+			break;
+		}
+		case NLP_QPCNT: {
+			const struct nlp_qpcnt *c = NLP_AT(&v, struct nlp_qpcnt, i);
+
+			for (uint32_t j = 0; j < c->nctr; j++)
+				sum += strlen(c->name[j]) + (size_t)c->value[j];
+			sum += c->nqps ? c->lqpn[c->nqps - 1] : 0;
 			break;
 		}
 		default: break;

@@ -130,6 +130,56 @@ replay vmb 1 --device all -b -n 1 -d 0.05 > "$T/vmb.txt" 2>&1
 check "text: QP table header and an RC row" grep -q "LQPN PORT TYPE" "$T/vmb.txt"
 grep -E "^ +[0-9]+ +1 RC " "$T/vmb.txt" | head -3 | sed 's/^/     /'
 
+# Bound QP counters (STAT_GET): the guests' rxe has none (EOPNOTSUPP), so a
+# reply in the kernel's layout (nldev.c fill_res_counter_entry) is built here
+# with random values beside the traffic recording: QP 17 bound to counter 5,
+# QP 18 unbound.  Then an EOPNOTSUPP answer: no counters, no message.
+mkdir -p "$T/qc" "$T/qe"; cp "$TV"/1/*.bin "$T/qc/"; cp "$TV"/1/*.bin "$T/qe/"
+python3 - "$T/qc/qpcnt-0.bin" "$T/qe/qpcnt-0.bin" > "$T/qc.want" <<'PY'
+import random, struct, sys
+# uapi rdma_netlink.h numbers (stable ABI)
+STAT_GET, NLDEV = 17, 5
+DEV_INDEX, PORT_INDEX, RES_QP, RES_QP_ENTRY, RES_LQPN = 1, 3, 19, 20, 21
+STAT_COUNTER, STAT_COUNTER_ENTRY, STAT_COUNTER_ID, HWS, HWE, HWN, HWV = 77, 78, 79, 80, 81, 82, 83
+def attr(t, p, nest=False):
+    a = struct.pack("<HH", 4 + len(p), t | (0x8000 if nest else 0)) + p
+    return a + b"\0" * (-len(a) % 4)
+def msg(typ, flags, body):
+    return struct.pack("<IHHII", 16 + len(body), typ, flags, 1, 0) + body
+u32 = lambda v: struct.pack("<I", v)
+vals = {"rx_write_requests": random.randrange(1, 1 << 40), "out_of_sequence": random.randrange(0, 1000),
+        "rx_read_requests": random.randrange(0, 1 << 20)}
+hw = b"".join(attr(HWE, attr(HWN, n.encode() + b"\0") + attr(HWV, struct.pack("<Q", v)), True) for n, v in vals.items())
+entry = attr(PORT_INDEX, u32(1)) + attr(STAT_COUNTER_ID, u32(5)) + \
+        attr(RES_QP, attr(RES_QP_ENTRY, attr(RES_LQPN, u32(17)), True), True) + attr(HWS, hw, True)
+body = attr(DEV_INDEX, u32(0)) + attr(STAT_COUNTER, attr(STAT_COUNTER_ENTRY, entry))
+open(sys.argv[1], "wb").write(msg(STAT_GET | NLDEV << 10, 2, body) + msg(3, 2, u32(0)))
+open(sys.argv[2], "wb").write(msg(2, 0, struct.pack("<i", -95) + bytes(16)))   # NLMSG_ERROR -EOPNOTSUPP
+print(" ".join("%s=%d" % kv for kv in vals.items()))
+PY
+ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$T/qc "$R" --device all --json -n 1 -d 0.05 > "$T/qc.json" 2>&1
+python3 - "$T/qc.json" "$(cat "$T/qc.want")" <<'PY' > "$T/qc.out"
+import json, sys
+q = {x["lqpn"]: x for x in json.load(open(sys.argv[1]))["devices"][0]["qps"]}
+want = dict((k, int(v)) for k, v in (kv.split("=") for kv in sys.argv[2].split()))
+print(("ok   " if q[17].get("counters") == want and q[17].get("counter_id") == 5 else "FAIL ") +
+      "QP counters: QP 17 holds counter 5's values %s (got %s)" % (want, q[17].get("counters")))
+print(("ok   " if "counters" not in q[18] else "FAIL ") + "QP counters: unbound QP 18 has none")
+PY
+cat "$T/qc.out"
+oks=$((oks + $(grep -c '^ok ' "$T/qc.out"))); fails=$((fails + $(grep -c '^FAIL ' "$T/qc.out")))
+ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$T/qc "$R" --device all -b -n 1 -d 0.05 > "$T/qc.txt" 2>&1
+check "QP counters, text: a line for QP 17 on counter 5" grep -q "^  qp 17 counter 5: .*out_of_sequence $(sed 's/.*out_of_sequence=\([0-9]*\).*/\1/' "$T/qc.want")" "$T/qc.txt"
+ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$T/qe "$R" --device all --json -n 1 -d 0.05 > "$T/qe.json" 2> "$T/qe.err"
+check "QP counters, EOPNOTSUPP: QPs 17 and 18 shown without counters" \
+	python3 -c 'import json, sys; q = json.load(open(sys.argv[1]))["devices"][0]["qps"]; l = [x["lqpn"] for x in q]
+sys.exit(not (17 in l and 18 in l and not any("counters" in x or "counter_id" in x for x in q)))' "$T/qe.json"
+check "QP counters, EOPNOTSUPP: nothing on stderr" test ! -s "$T/qe.err"
+ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$T/qe "$R" --device all --bind-qp-counters --json -n 1 -d 0.05 > "$T/qb.json" 2> "$T/qb.err"
+check "--bind-qp-counters on a replay (not sent: EOPNOTSUPP): exit 0, QPs shown, nothing on stderr" \
+	sh -c "test $? = 0 && grep -q '\"lqpn\":17' '$T/qb.json' && ! test -s '$T/qb.err'"
+
+
 # one QP, one row: the recorded QP 17 (no CM ID) joins lab/roce_rping.pcap's QP 17 flows, with
 # one analysis thread and with two (the snapshot joins the threads' merged flows)
 for th in 1 2; do
@@ -184,6 +234,20 @@ if command -v tmux >/dev/null 2>&1; then
 	check "TUI: /263 leaves QP 18 alone ($(order "$T/tui-filter.txt"))" test "$(order "$T/tui-filter.txt")" = "18 "
 	check "TUI: Enter shows QP 18 with its owner and its rdma_cm ID" sh -c "grep -q 'rxe0 QP 18 (port 1): RC RTS' '$T/tui-qp.txt' && grep -q 'owner: pid 263' '$T/tui-qp.txt' && grep -q 'rqpn 18   pdn 3' '$T/tui-qp.txt' && grep -q 'rdma_cm: TCP CONNECT 10.99.0.1:7174 -> 10.99.0.2:54777' '$T/tui-qp.txt'"
 	check "TUI: D again goes back to the flows" grep -q "FLOW\|SRC" "$T/tui2.txt"
+	# the QP detail shows the counter the QP is bound to (the STAT_GET reply built above)
+	tmux new-session -d -s "$TS" -x 130 -y 40 "env ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$T/qc \
+		$R -r $repo/captures/lab/roce_send_bw_netem.pcap --device rxe0 --speed 0.01" 2>/dev/null
+	sleep 1.5
+	tmux send-keys -t "$TS" D
+	shot "$T/tuic.txt" "rxe0 +17 +RC"
+	tmux send-keys -t "$TS" / 2 4 3 Enter
+	shot "$T/tuic-filter.txt" "^rxe0 +17 "
+	tmux send-keys -t "$TS" Enter
+	shot "$T/tuic-qp.txt" "rxe0 QP 17"
+	tmux send-keys -t "$TS" q
+	sleep 0.3
+	tmux kill-session -t "$TS" 2>/dev/null
+	check "TUI: Enter on QP 17 shows its bound counter 5 and its values" sh -c "grep -q 'bound to counter 5 (1 QP)' '$T/tuic-qp.txt' && grep -q 'out_of_sequence $(sed 's/.*out_of_sequence=\([0-9]*\).*/\1/' "$T/qc.want") ' '$T/tuic-qp.txt'"
 fi
 
 # ---- 1b. the device view alone on /metrics (the exporter unit's command line) -------

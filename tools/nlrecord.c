@@ -4,9 +4,9 @@
  *
  *   nlrecord DIR
  *
- * Dumps the devices (RDMA_NLDEV_CMD_GET), then for each device its ports
- * and its QP, CQ, MR and CM ID tables, and writes each reply, byte for byte
- * as the kernel sent it, to DIR/NAME.bin (dev.bin, port-1.bin, qp-1.bin, …:
+ * Dumps the devices (RDMA_NLDEV_CMD_GET), then for each device its ports,
+ * its QP, CQ, MR and CM ID tables and its bound QP counters (STAT_GET), and
+ * writes each reply, byte for byte as the kernel sent it, to DIR/NAME.bin (dev.bin, port-1.bin, qp-1.bin, …:
  * the names ROCETOP_NETLINK_REPLAY reads).  Prints one line per file.
  * Built on the host and run in a lab guest (which has no nlmon).
  */
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 {
 	static const uint8_t per_dev[] = { RDMA_NLDEV_CMD_PORT_GET, RDMA_NLDEV_CMD_RES_QP_GET,
 					   RDMA_NLDEV_CMD_RES_CQ_GET, RDMA_NLDEV_CMD_RES_MR_GET,
-					   RDMA_NLDEV_CMD_RES_CM_ID_GET };
+					   RDMA_NLDEV_CMD_RES_CM_ID_GET, RDMA_NLDEV_CMD_STAT_GET };
 	char err[256];
 	struct nlp_vec devs;
 	const uint8_t *b;

@@ -148,6 +148,7 @@ static int all_devices(struct devmon *m, struct nlp_vec *nd)
 		nlp_vec_init(&d->cqs, NLP_CQ);
 		nlp_vec_init(&d->mrs, NLP_MR);
 		nlp_vec_init(&d->cmids, NLP_CMID);
+		nlp_vec_init(&d->qpcnts, NLP_QPCNT);
 		m->ndevs++;
 	}
 	free(names);
@@ -175,6 +176,7 @@ static void free_dev(struct dm_dev *d)
 	nlp_vec_free(&d->cqs);
 	nlp_vec_free(&d->mrs);
 	nlp_vec_free(&d->cmids);
+	nlp_vec_free(&d->qpcnts);
 }
 
 /* Keeps the ports wanted, drops devices left without one. */
@@ -214,6 +216,24 @@ static const char *unmatched(const struct devmon *m)
 			return m->cfg.specs[i];
 	}
 	return NULL;
+}
+
+/* --bind-qp-counters: each selected port's new QPs bound to counters by QP
+ * type.  Drivers without counters (EOPNOTSUPP) are passed over silently;
+ * other refusals (EPERM without CAP_NET_ADMIN) get one line. */
+static void bind_qp_counters(struct devmon *m)
+{
+	for (size_t i = 0; m->nl && i < m->ndevs; i++) {
+		struct dm_dev *d = &m->devs[i];
+
+		for (size_t j = 0; d->have_index && j < d->nports; j++) {
+			int rc = nls_bind_qp_auto(m->nl, d->index, d->ports[j].port);
+
+			if (rc < 0 && rc != -EOPNOTSUPP)
+				fprintf(stderr, "rocetop: --bind-qp-counters %s/%u: %s\n", d->name, d->ports[j].port,
+					strerror(-rc));
+		}
+	}
 }
 
 struct devmon *devmon_open(const struct devmon_cfg *cfg, char *err, size_t errcap)
@@ -257,6 +277,8 @@ struct devmon *devmon_open(const struct devmon_cfg *cfg, char *err, size_t errca
 	for (size_t i = 0; i < m->ndevs; i++)
 		for (size_t j = 0; j < m->devs[i].nports; j++)
 			etht_init(&m->devs[i].ports[j].eth, m->devs[i].ports[j].netdev);
+	if (cfg->bind_qp_counters)
+		bind_qp_counters(m);
 	return m;
 }
 
@@ -447,6 +469,10 @@ static void read_qps(struct devmon *m, struct dm_dev *d, double dt)
 	dump_into(m, d, RDMA_NLDEV_CMD_RES_CQ_GET, NLP_CQ, &d->cqs);
 	dump_into(m, d, RDMA_NLDEV_CMD_RES_MR_GET, NLP_MR, &d->mrs);
 	dump_into(m, d, RDMA_NLDEV_CMD_RES_CM_ID_GET, NLP_CMID, &d->cmids);
+	/* QP counters: only bindings that exist (rocetop never binds); a
+	 * device without counter support (rxe: EOPNOTSUPP) just has none */
+	if (dump_into(m, d, RDMA_NLDEV_CMD_STAT_GET, NLP_QPCNT, &d->qpcnts) < 0)
+		nlp_vec_clear(&d->qpcnts);
 	nl_ports(m, d);
 }
 

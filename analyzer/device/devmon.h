@@ -31,6 +31,7 @@ struct devmon_cfg {
 	double qp_interval;                    /* seconds between QP dumps (0: every poll) */
 	int all_counters;                      /* rates of counters that did not move too */
 	int node_names;                        /* Prometheus: node_exporter's node_infiniband_* names too */
+	int bind_qp_counters;                  /* --bind-qp-counters: STAT_SET auto type on, each port */
 };
 
 struct dm_rate {
@@ -72,6 +73,7 @@ struct dm_dev {
 	struct dm_qp *qps, *prev_qps;          /* sorted by lqpn */
 	size_t nqps, nprev_qps;
 	struct nlp_vec cqs, mrs, cmids;
+	struct nlp_vec qpcnts;                 /* bound QP counters (STAT_GET); empty when none or unsupported */
 	int qp_err;                            /* the last QP dump's negative errno */
 };
 

@@ -63,6 +63,21 @@ static void compare_text(FILE *f, const struct devmon *m, const struct dm_dev *d
 			(int64_t)c[i].nic, c[i].wire, c[i].nic == c[i].wire ? "agree" : "DISAGREE", c[i].meaning);
 }
 
+/* The hw counters of the counter each QP is bound to (STAT_GET), one line a QP. */
+static void qpcnt_text(FILE *f, const struct dm_dev *d)
+{
+	for (size_t i = 0; i < d->nqps; i++) {
+		const struct nlp_qpcnt *c = nlp_qpcnt_find(&d->qpcnts, d->qps[i].q.port, d->qps[i].q.lqpn);
+
+		if (!c)
+			continue;
+		fprintf(f, "  qp %u counter %u:", d->qps[i].q.lqpn, c->id);
+		for (uint32_t j = 0; j < c->nctr; j++)
+			fprintf(f, " %s %" PRIu64, c->name[j], c->value[j]);
+		fputc('\n', f);
+	}
+}
+
 static void qps_text(FILE *f, const struct devmon *m, const struct dm_dev *d)
 {
 	if (d->qp_err)
@@ -97,6 +112,7 @@ static void qps_text(FILE *f, const struct devmon *m, const struct dm_dev *d)
 		fprintf(f, " %s%s%s\n", q->q.have & NLP_HAVE_KERN ? "[" : "", q->comm[0] ? q->comm : "-",
 			q->q.have & NLP_HAVE_KERN ? "]" : "");
 	}
+	qpcnt_text(f, d);
 	compare_text(f, m, d);
 	for (size_t i = 0; i < d->cmids.n; i++) {
 		const struct nlp_cmid *c = NLP_AT(&d->cmids, struct nlp_cmid, i);
@@ -282,6 +298,23 @@ static void compare_json(FILE *f, const struct devmon *m, const struct dm_dev *d
 	fputc(']', f);
 }
 
+/* "counter_id" and "counters": {NAME: value} of the counter the QP is bound to. */
+static void qpcnt_json(FILE *f, const struct dm_dev *d, const struct dm_qp *q)
+{
+	const struct nlp_qpcnt *c = nlp_qpcnt_find(&d->qpcnts, q->q.port, q->q.lqpn);
+
+	if (!c)
+		return;
+	fprintf(f, ",\"counter_id\":%u,\"counters\":{", c->id);
+	for (uint32_t j = 0; j < c->nctr; j++) {
+		if (j)
+			fputc(',', f);
+		json_string(f, c->name[j]);
+		fprintf(f, ":%" PRIu64, c->value[j]);
+	}
+	fputc('}', f);
+}
+
 static void qp_json(FILE *f, const struct devmon *m, const struct dm_dev *d, const struct dm_qp *q)
 {
 	fprintf(f, "{\"lqpn\":%u,\"port\":%u,\"type\":\"%s\",\"state\":\"%s\",\"path_mig_state\":\"%s\",\"sq_psn\":%u",
@@ -303,6 +336,7 @@ static void qp_json(FILE *f, const struct devmon *m, const struct dm_dev *d, con
 	json_rate(f, &q->sq_rate);
 	fputs(",\"rq_psn_per_s\":", f);
 	json_rate(f, &q->rq_rate);
+	qpcnt_json(f, d, q);
 	if (m->wire)
 		wire_json(f, m, d, q);
 	fputc('}', f);

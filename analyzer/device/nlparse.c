@@ -43,17 +43,20 @@ static enum mnl_attr_data_type attr_type(uint16_t t)
 	case RDMA_NLDEV_ATTR_RES_PID: case RDMA_NLDEV_ATTR_RES_PDN: case RDMA_NLDEV_ATTR_RES_CQN:
 	case RDMA_NLDEV_ATTR_RES_MRN: case RDMA_NLDEV_ATTR_RES_CM_IDN: case RDMA_NLDEV_ATTR_RES_CQE:
 	case RDMA_NLDEV_ATTR_RES_RKEY: case RDMA_NLDEV_ATTR_RES_LKEY: case RDMA_NLDEV_ATTR_RES_PS:
-	case RDMA_NLDEV_ATTR_NDEV_INDEX:
+	case RDMA_NLDEV_ATTR_NDEV_INDEX: case RDMA_NLDEV_ATTR_STAT_COUNTER_ID: case RDMA_NLDEV_ATTR_STAT_MODE:
 		return MNL_TYPE_U32;
 	case RDMA_NLDEV_ATTR_NODE_GUID: case RDMA_NLDEV_ATTR_RES_USECNT: case RDMA_NLDEV_ATTR_RES_IOVA:
-	case RDMA_NLDEV_ATTR_RES_MRLEN:
+	case RDMA_NLDEV_ATTR_RES_MRLEN: case RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE:
 		return MNL_TYPE_U64;
 	case RDMA_NLDEV_ATTR_DEV_NAME: case RDMA_NLDEV_ATTR_FW_VERSION: case RDMA_NLDEV_ATTR_NDEV_NAME:
 	case RDMA_NLDEV_ATTR_RES_KERN_NAME: case RDMA_NLDEV_ATTR_DEV_PROTOCOL:
+	case RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME:
 		return MNL_TYPE_NUL_STRING;
 	case RDMA_NLDEV_ATTR_RES_QP: case RDMA_NLDEV_ATTR_RES_QP_ENTRY: case RDMA_NLDEV_ATTR_RES_CQ:
 	case RDMA_NLDEV_ATTR_RES_CQ_ENTRY: case RDMA_NLDEV_ATTR_RES_MR: case RDMA_NLDEV_ATTR_RES_MR_ENTRY:
 	case RDMA_NLDEV_ATTR_RES_CM_ID: case RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY:
+	case RDMA_NLDEV_ATTR_STAT_COUNTER: case RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY:
+	case RDMA_NLDEV_ATTR_STAT_HWCOUNTERS: case RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY:
 		return MNL_TYPE_NESTED;
 	case RDMA_NLDEV_ATTR_RES_SRC_ADDR: case RDMA_NLDEV_ATTR_RES_DST_ADDR:
 		return MNL_TYPE_BINARY;
@@ -248,6 +251,79 @@ static int fill_cmid(const struct tb *tb, uint32_t dev, struct nlp_vec *out)
 	return 0;
 }
 
+/* The nests of one counter entry: RES_QP → RES_QP_ENTRY → RES_LQPN, and
+ * STAT_HWCOUNTERS → STAT_HWCOUNTER_ENTRY → NAME, VALUE. */
+static void qpcnt_qps(const struct nlattr *table, struct nlp_qpcnt *c)
+{
+	const struct nlattr *e;
+
+	mnl_attr_for_each_nested(e, table) {
+		struct tb etb = { { 0 } };
+		uint32_t have = 0, lqpn;
+
+		if (mnl_attr_get_type(e) != RDMA_NLDEV_ATTR_RES_QP_ENTRY || mnl_attr_validate(e, MNL_TYPE_NESTED) < 0)
+			continue;
+		mnl_attr_parse_nested(e, keep_attr, &etb);
+		lqpn = u32(&etb, RDMA_NLDEV_ATTR_RES_LQPN, &have, 1);
+		if (!have)
+			continue;
+		c->nqps_total++;
+		if (c->nqps < NLP_CNT_QPS)
+			c->lqpn[c->nqps++] = lqpn;
+	}
+}
+
+static void qpcnt_hw(const struct nlattr *table, struct nlp_qpcnt *c)
+{
+	const struct nlattr *e;
+
+	mnl_attr_for_each_nested(e, table) {
+		struct tb etb = { { 0 } };
+
+		if (mnl_attr_get_type(e) != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY ||
+		    mnl_attr_validate(e, MNL_TYPE_NESTED) < 0)
+			continue;
+		mnl_attr_parse_nested(e, keep_attr, &etb);
+		if (!etb.a[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME] ||
+		    !etb.a[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE] || c->nctr >= NLP_CNT_CTRS)
+			continue;
+		str(&etb, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, c->name[c->nctr], NLP_CNT_NAME);
+		c->value[c->nctr++] = u64(&etb, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE);
+	}
+}
+
+static int fill_qpcnt(const struct tb *tb, uint32_t dev, struct nlp_vec *out)
+{
+	struct nlp_qpcnt *c;
+
+	if (!tb->a[RDMA_NLDEV_ATTR_STAT_COUNTER_ID])
+		return 0;                /* not a counter entry */
+	if (!(c = push(out)))
+		return NLP_ENOMEM;
+	c->dev_index = dev;
+	c->port = u32(tb, RDMA_NLDEV_ATTR_PORT_INDEX, &c->have, NLP_HAVE_PORT);
+	c->id = u32(tb, RDMA_NLDEV_ATTR_STAT_COUNTER_ID, &c->have, 0);
+	if (tb->a[RDMA_NLDEV_ATTR_RES_QP])
+		qpcnt_qps(tb->a[RDMA_NLDEV_ATTR_RES_QP], c);
+	if (tb->a[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
+		qpcnt_hw(tb->a[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS], c);
+	return 0;
+}
+
+const struct nlp_qpcnt *nlp_qpcnt_find(const struct nlp_vec *v, uint32_t port, uint32_t lqpn)
+{
+	for (size_t i = 0; v && i < v->n; i++) {
+		const struct nlp_qpcnt *c = NLP_AT(v, const struct nlp_qpcnt, i);
+
+		if ((c->have & NLP_HAVE_PORT) && c->port != port)
+			continue;
+		for (uint32_t j = 0; j < c->nqps; j++)
+			if (c->lqpn[j] == lqpn)
+				return c;
+	}
+	return NULL;
+}
+
 struct kind_info {
 	uint8_t cmd;
 	uint16_t table, entry;   /* 0: the message itself is the entry */
@@ -266,6 +342,8 @@ static const struct kind_info kinds[] = {
 		     sizeof(struct nlp_mr) },
 	[NLP_CMID] = { RDMA_NLDEV_CMD_RES_CM_ID_GET, RDMA_NLDEV_ATTR_RES_CM_ID, RDMA_NLDEV_ATTR_RES_CM_ID_ENTRY,
 		       fill_cmid, sizeof(struct nlp_cmid) },
+	[NLP_QPCNT] = { RDMA_NLDEV_CMD_STAT_GET, RDMA_NLDEV_ATTR_STAT_COUNTER, RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY,
+			fill_qpcnt, sizeof(struct nlp_qpcnt) },
 };
 
 /* The entries of one RES_xx nest. */

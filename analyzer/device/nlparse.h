@@ -2,7 +2,8 @@
 /*
  * nlparse.h — RDMA netlink (NETLINK_RDMA, the nldev client) replies parsed
  * into plain structs: devices (CMD_GET), ports (CMD_PORT_GET) and the
- * resource tables (RES_QP_GET, RES_CQ_GET, RES_MR_GET, RES_CM_ID_GET).
+ * resource tables (RES_QP_GET, RES_CQ_GET, RES_MR_GET, RES_CM_ID_GET) and the
+ * QP counters (STAT_GET with STAT_RES = RES_QP: counters QPs are bound to).
  *
  * Pure functions over a byte buffer: one or more netlink messages exactly as
  * recv() returned them (or as tools/nlrecord saved them).  No I/O here, so
@@ -73,13 +74,28 @@ struct nlp_cmid {
 	struct nlp_owner own;
 };
 
+/* One bound QP counter (STAT_GET dump, RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY):
+ * its id, the QPs bound to it (RES_QP nest of RES_QP_ENTRY/RES_LQPN) and its
+ * hw counters (STAT_HWCOUNTERS nest of STAT_HWCOUNTER_ENTRY NAME/VALUE).
+ * Entries beyond the caps are dropped (nqps_total counts every bound QP). */
+#define NLP_CNT_QPS 64
+#define NLP_CNT_CTRS 64
+#define NLP_CNT_NAME 48
+struct nlp_qpcnt {
+	uint32_t dev_index, port, id, have;
+	uint32_t nqps, nqps_total, nctr;
+	uint32_t lqpn[NLP_CNT_QPS];
+	char name[NLP_CNT_CTRS][NLP_CNT_NAME];
+	uint64_t value[NLP_CNT_CTRS];
+};
+
 /* A growable array of one entry type (v holds n entries of size esz). */
 struct nlp_vec {
 	void *v;
 	size_t n, cap, esz;
 };
 
-enum nlp_kind { NLP_DEV, NLP_PORT, NLP_QP, NLP_CQ, NLP_MR, NLP_CMID };
+enum nlp_kind { NLP_DEV, NLP_PORT, NLP_QP, NLP_CQ, NLP_MR, NLP_CMID, NLP_QPCNT };
 
 /* Return values of nlp_parse */
 #define NLP_MORE 0         /* the buffer held entries, no NLMSG_DONE yet */
@@ -103,6 +119,9 @@ void nlp_vec_clear(struct nlp_vec *v);
 #define NLP_AT(vec, T, i) (&((T *)(vec)->v)[i])
 
 /* Names as `rdma res show` prints them ("RC", "RTS", "MIGRATED", "ACTIVE", …). */
+/* The counter a QP (port, lqpn) is bound to in a NLP_QPCNT vector, or NULL. */
+const struct nlp_qpcnt *nlp_qpcnt_find(const struct nlp_vec *v, uint32_t port, uint32_t lqpn);
+
 const char *nlp_qp_type_str(uint8_t t);
 const char *nlp_qp_state_str(uint8_t s);
 const char *nlp_pmig_str(uint8_t s);

@@ -77,6 +77,7 @@ const char *nls_file_name(uint8_t cmd, uint32_t dev_index, char *buf, size_t cap
 	case RDMA_NLDEV_CMD_RES_CQ_GET: n = "cq"; break;
 	case RDMA_NLDEV_CMD_RES_MR_GET: n = "mr"; break;
 	case RDMA_NLDEV_CMD_RES_CM_ID_GET: n = "cmid"; break;
+	case RDMA_NLDEV_CMD_STAT_GET: n = "qpcnt"; break;
 	default: n = "cmd"; break;
 	}
 	snprintf(buf, cap, "%s-%u", n, dev_index);
@@ -140,6 +141,8 @@ static int send_request(struct nls *s, uint8_t cmd, uint32_t dev_index)
 	nlh->nlmsg_seq = ++s->seq;
 	if (dev_index != NLS_NO_DEV)
 		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
+	if (cmd == RDMA_NLDEV_CMD_STAT_GET)   /* the counters QPs are bound to */
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_RES, RDMA_NLDEV_ATTR_RES_QP);
 	if (mnl_socket_sendto(s->sk, nlh, nlh->nlmsg_len) < 0)
 		return -errno;
 	return 0;
@@ -182,4 +185,33 @@ int nls_dump(struct nls *s, uint8_t cmd, uint32_t dev_index, const uint8_t **buf
 	*buf = s->buf;
 	*len = s->len;
 	return rc;
+}
+
+size_t nls_bind_request(void *buf, uint32_t seq, uint32_t dev_index, uint32_t port)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+
+	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_SET);
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = seq;
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_RES, RDMA_NLDEV_ATTR_RES_QP);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_MODE, RDMA_COUNTER_MODE_AUTO);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK, RDMA_COUNTER_MASK_QP_TYPE);
+	return nlh->nlmsg_len;
+}
+
+int nls_bind_qp_auto(struct nls *s, uint32_t dev_index, uint32_t port)
+{
+	uint8_t req[256] __attribute__((aligned(4)));
+	size_t n;
+
+	if (s->replay)
+		return -EOPNOTSUPP;
+	n = nls_bind_request(req, ++s->seq, dev_index, port);
+	if (mnl_socket_sendto(s->sk, req, n) < 0)
+		return -errno;
+	s->len = 0;
+	return gather(s);     /* the ACK (NLMSG_ERROR 0) or the error */
 }

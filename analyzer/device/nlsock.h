@@ -29,7 +29,20 @@ void nls_close(struct nls *s);
  * 0, or a negative errno (the kernel's answer, or the socket's). */
 int nls_dump(struct nls *s, uint8_t cmd, uint32_t dev_index, const uint8_t **buf, size_t *len);
 
-/* "dev", "port-1", "qp-1", "cq-1", "mr-1", "cmid-1" (cmd and device index). */
+/* STAT_GET asks for the QP counters (STAT_RES = RES_QP). */
+
+/* --bind-qp-counters: the request `rdma statistic qp set link DEV/PORT auto
+ * type on` sends (STAT_SET: DEV_INDEX, PORT_INDEX, STAT_RES = RES_QP,
+ * STAT_MODE = AUTO, STAT_AUTO_MODE_MASK = QP_TYPE), built into buf (at
+ * least 256 bytes, 4-byte aligned); returns its length. */
+size_t nls_bind_request(void *buf, uint32_t seq, uint32_t dev_index, uint32_t port);
+/* Sends it and waits for the kernel's answer: 0, or a negative errno
+ * (-EOPNOTSUPP from drivers without counters, rxe and siw).  Changes the
+ * system's state: new QPs of the port are bound to counters by QP type.
+ * With a replay (tests), nothing is sent: -EOPNOTSUPP. */
+int nls_bind_qp_auto(struct nls *s, uint32_t dev_index, uint32_t port);
+
+/* "dev", "port-1", "qp-1", "cq-1", "mr-1", "cmid-1", "qpcnt-1" (cmd and device index). */
 const char *nls_file_name(uint8_t cmd, uint32_t dev_index, char *buf, size_t cap);
 
 #endif

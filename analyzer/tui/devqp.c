@@ -195,7 +195,29 @@ void devqp_draw(struct tui *v, int y, int ymax)
 	}
 }
 
-/* One QP: every field netlink gave, its CM ID, the wire's view. */
+/* The hw counters of the counter the QP is bound to (STAT_GET), a few a line. */
+static int qpcnt_lines(const struct dm_dev *d, const struct dm_qp *q, int y, int ymax)
+{
+	const struct nlp_qpcnt *c = nlp_qpcnt_find(&d->qpcnts, q->q.port, q->q.lqpn);
+	char line[160];
+	size_t n = 0;
+
+	if (!c)
+		return y;
+	put(y++, 2, A_NORMAL, "bound to counter %u (%u QP%s)", c->id, c->nqps_total, c->nqps_total == 1 ? "" : "s");
+	for (uint32_t j = 0; j < c->nctr && y < ymax; j++) {
+		n += (size_t)snprintf(line + n, sizeof line - n, "%s %" PRIu64 "   ", c->name[j], c->value[j]);
+		if (n > 90 || j + 1 == c->nctr) {
+			put(y++, 4, A_NORMAL, "%s", line);
+			n = 0;
+		}
+		if (n >= sizeof line)
+			n = 0;
+	}
+	return y;
+}
+
+/* One QP: every field netlink gave, its CM ID, its bound counter, the wire's view. */
 void devqp_detail(struct tui *v, int y, int ymax)
 {
 	const struct devmon *m = v->cfg->dev;
@@ -238,6 +260,7 @@ void devqp_detail(struct tui *v, int y, int ymax)
 			put(y++, 2, A_NORMAL, "rdma_cm: %s %s %s -> %s", nlp_cm_ps_str(c->ps), nlp_cm_state_str(c->state),
 			    nlp_addr_str(&c->src, s, sizeof s), nlp_addr_str(&c->dst, t, sizeof t));
 	}
+	y = qpcnt_lines(d, q, y, ymax);
 	y++;
 	if (!v->e || !(w.nflows_in + w.nflows_out)) {
 		put(y, 2, A_NORMAL, "wire: no flow of this QP seen%s", v->e ? "" : " (no capture)");
