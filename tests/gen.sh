@@ -564,8 +564,8 @@ else
 
 	# c1: flood 1000 frames at 20000/s, neighbour resolved by rocegen itself
 	cap_start "$T/l1.pcap"
-	ip netns exec "$NSB" "$GEN" recv -i "$VB" --peer 10.99.7.1 --count 1000 --timeout 20 --no-hex \
-		--filter 'udp dst port 4791' 2>"$T/recv.err" &
+	ip netns exec "$NSB" "$GEN" recv -v -i "$VB" --peer 10.99.7.1 --count 1000 --timeout 20 --no-hex \
+		--filter 'udp dst port 4791' >/dev/null 2>"$T/recv.err" &
 	RX=$!
 	BGPIDS="$BGPIDS $RX"
 	# flood once recv says it listens (its filter line on stderr), not after a fixed sleep
