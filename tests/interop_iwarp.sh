@@ -137,11 +137,24 @@ EOF
 	esac
 }
 
-rping_case siw siw ""
-server_case siw-server siw ""
-rping_case siw-crc siw-crc "--crc --rtr write,read"
-server_case siw-crc-server siw-crc ""
+# A case that fails is run once more, as the lab's own scenarios are (siw
+# 6.1 sometimes never sends its first RDMA READ after the MPA exchange; see
+# rocegen(8), iWARP): both tries are printed, only a second failure counts.
+retried=0
+twice() {
+	local before=$fails
+	"$@"
+	[ "$fails" = "$before" ] && return
+	fails=$before
+	retried=$((retried + 1))
+	echo "     (first try failed: once more)"
+	"$@"
+}
+twice rping_case siw siw ""
+twice server_case siw-server siw ""
+twice rping_case siw-crc siw-crc "--crc --rtr write,read"
+twice server_case siw-crc-server siw-crc ""
 "$L" up --mode siw >/dev/null 2>&1 || true
 
-echo "interop_iwarp: $fails failed"
+echo "interop_iwarp: $fails failed ($retried passed on a second try)"
 [ "$fails" = 0 ]
