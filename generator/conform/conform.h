@@ -23,6 +23,7 @@
 
 #include <pcap/pcap.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "roce.h"
 
@@ -41,6 +42,8 @@ struct cf_io {
 
 enum cf_verdict { CF_PASS = 0, CF_FAIL, CF_UNSUPPORTED, CF_ERROR };
 const char *cf_verdict_name(enum cf_verdict v);
+void cf_json_str(FILE *f, const char *s);
+void cf_xml_str(FILE *f, const char *s);
 
 #define CF_MAX_METRICS 8
 struct cf_metric {

@@ -9,7 +9,8 @@
 #include "conform.h"
 #include "gen.h"
 
-static void json_str(FILE *f, const char *s)
+/* A JSON string, escaped (also for stress/) */
+void cf_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -23,7 +24,8 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void xml_str(FILE *f, const char *s)
+/* XML text or attribute, escaped (also for stress/) */
+void cf_xml_str(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -59,21 +61,21 @@ void cf_report_line(FILE *f, const struct cf_case *k, const struct cf_result *r)
 static void json_case(FILE *f, const struct cf_case *k, const struct cf_result *r)
 {
 	fprintf(f, "{\"name\":");
-	json_str(f, k->name);
+	cf_json_str(f, k->name);
 	fprintf(f, ",\"role\":\"%s\",\"verdict\":\"%s\",\"detail\":", k->role, cf_verdict_name(r->v));
-	json_str(f, r->detail);
+	cf_json_str(f, r->detail);
 	fprintf(f, ",\"seconds\":%.6f,\"metrics\":{", (double)r->dur_ns / 1e9);
 	for (unsigned j = 0; j < r->n_m; j++) {
 		fprintf(f, "%s", j ? "," : "");
-		json_str(f, r->m[j].name);
+		cf_json_str(f, r->m[j].name);
 		fprintf(f, ":{\"value\":%.9g,\"unit\":", r->m[j].value);
-		json_str(f, r->m[j].unit);
+		cf_json_str(f, r->m[j].unit);
 		fprintf(f, "}");
 	}
 	fprintf(f, "}");
 	if (r->pcap[0]) {
 		fprintf(f, ",\"pcap\":");
-		json_str(f, r->pcap);
+		cf_json_str(f, r->pcap);
 	}
 	fprintf(f, "}");
 }
@@ -81,7 +83,7 @@ static void json_case(FILE *f, const struct cf_case *k, const struct cf_result *
 void cf_report_json(FILE *f, const char *target, const struct cf_run *run)
 {
 	fprintf(f, "{\"target\":");
-	json_str(f, target);
+	cf_json_str(f, target);
 	fprintf(f, ",\"cases\":[");
 	for (unsigned i = 0; i < run->n; i++) {
 		fprintf(f, "%s\n", i ? "," : "");
@@ -107,14 +109,14 @@ static void junit_case(FILE *f, const struct cf_case *k, const struct cf_result 
 		(double)r->dur_ns / 1e9);
 	if (r->v != CF_PASS) {
 		fprintf(f, "\n    <%s message=\"", el[r->v]);
-		xml_str(f, r->detail);
+		cf_xml_str(f, r->detail);
 		fprintf(f, "\"/>\n  ");
 	}
 	fprintf(f, "<system-out>");
-	xml_str(f, r->detail);
+	cf_xml_str(f, r->detail);
 	if (m[0]) {
 		fputs(" | ", f);
-		xml_str(f, m);
+		cf_xml_str(f, m);
 	}
 	fprintf(f, "</system-out></testcase>\n");
 }

@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "conform.h"
 #include "stress.h"
 #include "gen.h"
 
@@ -187,20 +188,6 @@ void st_report_table(FILE *f, const struct st_opts *o, struct st_result *r)
 	fflush(f);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void json_metrics(FILE *f, struct st_result *r)
 {
 	fputs("\"metrics\":{", f);
@@ -233,7 +220,7 @@ void st_report_json(FILE *f, const struct st_opts *o, struct st_result *r)
 	for (int k = 0; k < ST_N_OPS; k++)
 		fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "", st_op_names[k], r->by_op[k]);
 	fprintf(f, "},\"integrity_errors\":%" PRIu64 ",\"first_error\":", r->integrity_errors);
-	json_str(f, r->first_error);
+	cf_json_str(f, r->first_error);
 	fputs(",\"faults_injected\":{", f);
 	for (int k = 0; k < STF_N; k++)
 		fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "", st_fault_names[k], r->faults[k]);
@@ -262,24 +249,11 @@ void st_report_json(FILE *f, const struct st_opts *o, struct st_result *r)
 	for (unsigned i = 0; i < r->n_chk; i++) {
 		fprintf(f, "%s{\"name\":\"%s\",\"verdict\":\"%s\",\"detail\":", i ? "," : "", r->chk[i].name,
 			cf_verdict_name(r->chk[i].v));
-		json_str(f, r->chk[i].detail);
+		cf_json_str(f, r->chk[i].detail);
 		fputc('}', f);
 	}
 	fputs("]}\n", f);
 	fflush(f);
-}
-
-static void xml_str(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
 }
 
 int st_report_junit(const char *path, const struct st_result *r)
@@ -307,7 +281,7 @@ int st_report_junit(const char *path, const struct st_result *r)
 		fprintf(f, "  <testcase classname=\"stress\" name=\"%s\">", c->name);
 		if (tag) {
 			fprintf(f, "<%s message=\"", tag);
-			xml_str(f, c->detail);
+			cf_xml_str(f, c->detail);
 			fprintf(f, "\"/>");
 		}
 		fputs("</testcase>\n", f);
