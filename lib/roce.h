@@ -428,7 +428,8 @@ enum roce_op {
 	ROCE_OP_ATOMIC_WRITE = 0x1d,
 };
 
-#define ROCE_OPCODE_CNP 0x81
+#define ROCE_OPCODE_CNP 0x81    /* RoCEv2 CNP (IBTA annex A17): BTH, 16 reserved bytes */
+#define ROCE_OPCODE_CNP_IB 0x80 /* InfiniBand CNP (IBTA annex A10): BTH only, BECN set */
 
 /* Extended headers, in wire order */
 enum roce_hdr {
@@ -497,6 +498,24 @@ const struct roce_opinfo *roce_opcode_info(uint8_t opcode);
 const char *roce_opcode_name(uint8_t opcode);
 /* Sum of the extended header lengths for a set of ROCE_H_* flags. */
 unsigned roce_ext_len(uint16_t hdrs);
+
+/* A congestion notification packet: RoCEv2's 0x81 or InfiniBand's 0x80. */
+static inline int roce_opcode_is_cnp(uint8_t opcode)
+{
+	return opcode == ROCE_OPCODE_CNP || opcode == ROCE_OPCODE_CNP_IB;
+}
+
+/* The congestion mark the analysis counts as ecn_ce: on RoCE the IP header's
+ * (RoCEv1: the GRH's) ECN Congestion Experienced; on native InfiniBand, whose
+ * GRH traffic class carries no ECN, BTH FECN (a switch marked the packet on
+ * its way) or BECN (the destination echoes a mark on a response).  A CNP is
+ * a CNP, not a mark. */
+static inline int roce_pkt_ce(const struct roce_pkt *p)
+{
+	if (p->version == ROCE_VER_IB)
+		return !roce_opcode_is_cnp(p->opcode) && (p->fecn || p->becn);
+	return p->ecn == 3;
+}
 
 /* ---- accessors (caller checks the offset is non-zero) ------------------- */
 
@@ -822,7 +841,7 @@ int roce_build_ib(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec,
 /* Re-heads a decoded RoCE packet (v1 or v2) as native InfiniBand: the
  * LRH of lrh (LNH 3 with a GRH made from the GRH or IP header when
  * lrh->grh), the BTH .. payload as captured (IP CE becomes BTH FECN, the
- * RoCEv2 CNP opcode 0x81 IB's 0x80), a new ICRC (inverted when the
+ * RoCEv2 CNP opcode 0x81 IB's 0x80 without its 16 reserved bytes), a new ICRC (inverted when the
  * original's was bad) and the VCRC.  Returns the bytes written: fewer than
  * *wire, the packet's whole length, when the original was truncated (then
  * without ICRC and VCRC).  ROCE_EINVAL when p is not a RoCE packet that IB
