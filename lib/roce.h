@@ -305,6 +305,10 @@ struct roce_pkt {
 	uint32_t mgmt_off;
 	/* native IB raw packet (LNH 0): the 4-byte raw header */
 	uint32_t rwh_off;
+	/* IPoIB (native IB UD SEND): its 4-byte header (EtherType, reserved);
+	 * the IPv4/IPv6 packet it carries is at ip_off (ip_*, l4_off, ... are
+	 * the inner packet's), an ARP packet follows it */
+	uint32_t ipoib_off;
 
 	/* TCP / iWARP (issue 3 fills these) */
 	uint32_t tcp_payload_off;
@@ -848,6 +852,17 @@ int roce_build_ib(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec,
  * can carry (its BTH .. ICRC not a whole number of words). */
 int roce_build_ib_from(uint8_t *dst, size_t cap, const struct roce_pkt *p,
 		       const struct roce_lrh_spec *lrh, uint32_t *wire);
+
+/* IPoIB (RFC 4391) as native IB: a UD SEND_ONLY (spec's DestQP, DETH
+ * Q_Key and source QP, addresses for the GRH when lrh->grh) carrying the
+ * 4-byte IPoIB header (ethertype, reserved 0) and the datagram; returns
+ * the length or a negative roce_err. */
+int roce_build_ipoib(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec,
+		     const struct roce_lrh_spec *lrh, uint16_t ethertype, const uint8_t *dgram, uint32_t len);
+/* An ARP packet over IPoIB (hardware type 32, 20-byte hardware addresses:
+ * flags and QPN, then the port GID); op 1 request, 2 reply.  Returns 56. */
+int roce_build_ipoib_arp(uint8_t *dst, size_t cap, uint16_t op, const uint8_t sha[20], const uint8_t spa[4],
+			 const uint8_t tha[20], const uint8_t tpa[4]);
 
 /* An ERF record: type 2 (Ethernet: 2 pad bytes, the frame, its FCS
  * computed and appended), 21 (InfiniBand) or 25 (IB link packet); ts as

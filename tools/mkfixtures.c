@@ -1012,6 +1012,73 @@ static void gen_ib_lid_change(const char *name, int fixed)
 	out_close(&o);
 }
 
+/* IPoIB (RFC 4391) in ibdump's ERF type 21 records (tshark reads them):
+ * IPv4 TCP and IPv6 TCP datagrams LID-routed between LIDs 5 and 7 (QPs
+ * 0x48 and 0x49, Q_Key 0x0b), an ARP request to the broadcast group (GRH,
+ * multicast DLID 0xc001, DestQP 0xffffff) and its unicast reply. */
+static int ipoib_one(uint8_t *f, int k, uint16_t type, const uint8_t *d, uint32_t n)
+{
+	static const uint8_t mgid[16] = { 0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff };
+	struct roce_lrh_spec l = { .sl = 0, .slid = k & 1 ? 7 : 5, .dlid = k & 1 ? 5 : 7, .grh = k == 2 };
+	struct roce_frame_spec s;
+	int r;
+
+	spec_init(&s, ROCE_VER_V1, 6, k & 1);
+	s.bth.pkey = 0xffff;
+	s.bth.dqpn = k == 2 ? 0xffffff : k & 1 ? 0x48 : 0x49;
+	s.ext.qkey = 0x0b;
+	s.ext.src_qp = k & 1 ? 0x49 : 0x48;
+	if (k == 2) {
+		memcpy(s.ip.dst, mgid, 16);
+		l.dlid = 0xc001;
+	}
+	r = roce_build_ipoib(f, MAXF, &s, &l, type, d, n);
+	if (r < 0)
+		die("roce_build_ipoib failed:", roce_strerror(r), r);
+	return r;
+}
+
+static void gen_ipoib(void)
+{
+	static const uint8_t ip5[4] = { 192, 168, 50, 5 }, ip7[4] = { 192, 168, 50, 7 };
+	uint8_t f[MAXF], r[MAXF + 64], d[256], hw5[20] = { 0, 0, 0, 0x48, 0xfe, 0x80 }, hw7[20] = { 0, 0, 0, 0x49, 0xfe, 0x80 };
+	struct roce_eth_spec eth = { .dst = { 0 } };
+	struct roce_ip_spec ip;
+	struct out e;
+	int n, m;
+
+	hw5[19] = 5;
+	hw7[19] = 7;
+	out_open(&e, "ipoib_erf.pcap", 197);
+	for (int k = 0; k < 4; k++) {
+		if (k < 2) {
+			memset(&ip, 0, sizeof ip);
+			ip.version = (uint8_t)(k ? 6 : 4);
+			if (k) {
+				ip.src[0] = ip.dst[0] = 0xfd;
+				ip.src[15] = 7;
+				ip.dst[15] = 5;
+			} else {
+				memcpy(ip.src, ip5, 4);
+				memcpy(ip.dst, ip7, 4);
+			}
+			n = roce_build_tcp_frame(d, sizeof d, &eth, &ip, (uint16_t)(40000 + k), 22, 1000u * (uint32_t)k,
+						 0, k ? ROCE_TCP_ACK | ROCE_TCP_PSH : ROCE_TCP_SYN, payload_bytes,
+						 k ? 16 : 0);
+			if (n < 14)
+				die("roce_build_tcp_frame failed", "", n);
+			n = ipoib_one(f, k, k ? ROCE_ETH_IPV6 : ROCE_ETH_IPV4, d + 14, (uint32_t)n - 14);
+		} else {
+			n = k == 2 ? roce_build_ipoib_arp(d, sizeof d, 1, hw5, ip5, (uint8_t[20]){ 0 }, ip7)
+				   : roce_build_ipoib_arp(d, sizeof d, 2, hw7, ip7, hw5, ip5);
+			n = ipoib_one(f, k, ROCE_ETH_ARP, d, (uint32_t)n);
+		}
+		m = roce_build_erf(r, sizeof r, 21, (uint64_t)(T0 + k) << 32, 0, f, (uint32_t)n, (uint32_t)n);
+		put(&e, r, (uint32_t)m, (uint32_t)m);
+	}
+	out_close(&e);
+}
+
 /* ERF type 2: RoCEv2 frames with their FCS (one bad), one cut short */
 static void gen_erf_eth(void)
 {
@@ -1356,6 +1423,7 @@ int main(int argc, char **argv)
 		gen_ib();
 		gen_ib_lid_change("ib_lid_change.pcap", 0);
 		gen_ib_lid_change("ib_lid_fixed.pcap", 1);
+		gen_ipoib();
 		gen_erf_eth();
 		gen_encap();
 	}

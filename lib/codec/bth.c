@@ -308,4 +308,6 @@ void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end)
 		roce__decode_mad(p);
 	else if ((p->opcode & 0xfe) == 0x64 && p->dqpn == 0 && p->deth_off)
 		roce__decode_mgmt(p);      /* QP0: subnet management */
+	else if (p->opcode == 0x64 && p->version == ROCE_VER_IB && p->deth_off)
+		roce__decode_ipoib(p);     /* IP over IB, datagram mode */
 }
