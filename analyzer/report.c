@@ -481,7 +481,8 @@ static void sum_frames_json(FILE *o, const struct engine *e, const struct report
 		t->roce[ROCE_VER_V2_PORT], t->roce[ROCE_VER_NONE]);
 	/* given only when present, so that RoCE-only summaries keep their shape */
 	if (t->roce[ROCE_VER_IB])
-		fprintf(o, ",\"ib_frames\":%" PRIu64, t->roce[ROCE_VER_IB]);
+		fprintf(o, ",\"ib_frames\":%" PRIu64 ",\"ib_lid_moves\":%" PRIu64, t->roce[ROCE_VER_IB],
+			t->ib_lid_moves);
 	if (t->encapsulated)
 		fprintf(o, ",\"mirror_copies\":%" PRIu64 ",\"mirror_truncated\":%" PRIu64, t->encapsulated,
 			t->encap_truncated);
@@ -518,8 +519,12 @@ static void sum_fabric_json(FILE *o, const struct engine *e)
 	fprintf(o, ",\"evidence\":");
 	json_string(o, ev);
 	fprintf(o, ",\"pfc_frames\":%" PRIu64 ",\"pause_frames\":%" PRIu64 ",\"ecn_capable\":%" PRIu64
-		",\"ecn_ce\":%" PRIu64 ",\"cnp\":%" PRIu64 ",\"cnm\":%" PRIu64 "}", t->pfc_frames, t->pause_frames,
+		",\"ecn_ce\":%" PRIu64 ",\"cnp\":%" PRIu64 ",\"cnm\":%" PRIu64, t->pfc_frames, t->pause_frames,
 		t->roce_ect + t->roce_ce, t->roce_ce, t->cnp, t->cnm);
+	/* native IB marks congestion with BTH FECN/BECN (counted in ecn_ce too) */
+	if (t->roce[ROCE_VER_IB])
+		fprintf(o, ",\"ib_fecn\":%" PRIu64 ",\"ib_becn\":%" PRIu64, t->ib_fecn, t->ib_becn);
+	fputc('}', o);
 }
 
 static void sum_totals_json(FILE *o, const struct totals *s)
