@@ -25,9 +25,10 @@ static void usage(FILE *f)
 "usage: rocegen stress -i IFACE --peer IP [--target HOST:PORT] [--dev NAME] [--gid-index N]\n"
 "                      [--src IP] [--dmac MAC] [options]\n"
 "       rocegen stress --reference [good|nakstorm|bitflip] [options]\n"
+"       (either with --role requester [--rnr-timer N]: the adapter posts, rocegen responds)\n"
 "options: [--qps N] [--ops send,write,read,atomic] [--sizes A-B]\n"
 "                      [--qd N] [--duration S | --messages N] [--seed N] [--mtu N]\n"
-"                      [--faults 'drop=P%%,dup=P%%,reorder=P%%,corrupt=P%%,ce=P%%,delay=P%%']\n"
+"                      [--faults 'drop=P%%,dup=P%%,reorder=P%%,corrupt=P%%,ce=P%%,delay=P%%,rnr=P%%,lose=P%%']\n"
 "                      [--delay-us N] [--event qp=Q,psn=OFF,iter=K,kind=drop|dup]…\n"
 "                      [--timeout N] [--json] [--junit FILE] [--pcap-dir DIR] [--progress] [-v]\n"
 "Many RC QPs against an adapter (the adapter as responder), a seeded fault mix on the\n"
@@ -168,11 +169,12 @@ static void defaults(struct cli *c)
 	c->o.timeout = 14;
 	c->o.delay_ns = 50000;
 	c->o.gid_index = 1;
+	c->o.min_rnr = 12;
 }
 
 enum { O_REF = 256, O_QPS, O_OPS, O_SIZES, O_QD, O_DUR, O_MSGS, O_SEED, O_MTU, O_FAULTS, O_DELAY,
        O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS, O_PEER, O_TARGET, O_DEV, O_GIDX,
-       O_SRC, O_DMAC };
+       O_SRC, O_DMAC, O_ROLE, O_RNR };
 
 /* The numeric options: 0 when taken, 2 when bad, 1 when ch is not one of them. */
 static int opt_number(int ch, const char *arg, struct cli *c)
@@ -208,6 +210,11 @@ static int opt_number(int ch, const char *arg, struct cli *c)
 		c->o.mtu = (unsigned)v;
 		return 0;
 	case O_DELAY: if (!num_ok) return bad("--delay-us", arg); c->o.delay_ns = v * 1000; return 0;
+	case O_RNR:
+		if (!num_ok || v > 31)
+			return bad("--rnr-timer (0..31)", arg);
+		c->o.min_rnr = (uint8_t)v;
+		return 0;
 	case O_TIMEOUT:
 		if (!num_ok || !v || v > 31)
 			return bad("--timeout (1..31)", arg);
@@ -234,7 +241,8 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		{ "interface", required_argument, NULL, 'i' }, { "peer", required_argument, NULL, O_PEER },
 		{ "target", required_argument, NULL, O_TARGET }, { "dev", required_argument, NULL, O_DEV },
 		{ "gid-index", required_argument, NULL, O_GIDX }, { "src", required_argument, NULL, O_SRC },
-		{ "dmac", required_argument, NULL, O_DMAC },
+		{ "dmac", required_argument, NULL, O_DMAC }, { "role", required_argument, NULL, O_ROLE },
+		{ "rnr-timer", required_argument, NULL, O_RNR },
 		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 }
 	};
 	const char *events[ST_MAX_EVENTS];
@@ -284,6 +292,11 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		case O_GIDX: c->o.gid_index = atoi(optarg); break;
 		case O_SRC: c->live.src = optarg; break;
 		case O_DMAC: c->live.dmac = optarg; break;
+		case O_ROLE:
+			if (strcmp(optarg, "requester") && strcmp(optarg, "responder"))
+				return bad("--role (responder|requester)", optarg);
+			c->o.requester = !strcmp(optarg, "requester");
+			break;
 		case 'h': usage(stdout); return 0;
 		default:
 			fprintf(stderr, GEN_NAME " stress: %s '%s' (see " GEN_NAME " stress --help)\n",
@@ -293,6 +306,9 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 	}
 	if (optind < argc)
 		return bad("argument", argv[optind]);
+	if (c->o.requester ? n_events > 0 || c->ref == 1 + ST_REF_NAKSTORM : c->o.ppm[STF_RNR] || c->o.ppm[STF_LOSE])
+		return bad("combination: rnr= and lose= need --role requester, which takes neither --event nor nakstorm",
+			   c->o.requester ? "--role requester" : "--faults");
 	for (unsigned i = 0; i < n_events; i++)   /* after --qps, whatever the order */
 		if (parse_event(events[i], &c->o))
 			return bad("--event", events[i]);

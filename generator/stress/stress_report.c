@@ -110,6 +110,31 @@ static void check_counters(struct st_result *r)
 		check(r, "counters_vs_wire", bad ? CF_FAIL : CF_PASS, "%s", d);
 }
 
+/* The adapter as requester: its reactions against the timers it was given. */
+static void check_requester(struct st_result *r)
+{
+	struct st_summary nr, to, rw;
+
+	st_summarize(&r->m[STM_NAK_RESP], &nr);
+	st_summarize(&r->m[STM_TIMEOUT], &to);
+	st_summarize(&r->m[STM_RNR_WAIT], &rw);
+	if (r->wire[STC_NAK])
+		check(r, "nak_response", nr.n ? CF_PASS : CF_FAIL,
+		      "%" PRIu64 " retransmissions measured after %" PRIu64 " sequence NAKs, p50 %.3f us",
+		      nr.n, r->wire[STC_NAK], (double)nr.p50 / 1e3);
+	if (to.n)
+		check(r, "timeout_retransmission",
+		      to.p50 * 10 >= r->timeout_ns * 9 && to.p50 <= r->timeout_ns * 9 / 2 ? CF_PASS : CF_FAIL,
+		      "p50 %.3f us for a configured %.3f us (4.096 us x 2^timeout; PASS within 0.9x..4.5x)",
+		      (double)to.p50 / 1e3, (double)r->timeout_ns / 1e3);
+	if (r->faults[STF_RNR])
+		check(r, "rnr_wait", rw.n && r->m[STM_RNR_WAIT].v[0] + r->clock_res_ns >= r->rnr_ns ? CF_PASS : CF_FAIL,
+		      "%" PRIu64 " retries after %" PRIu64 " RNR NAKs; shortest wait %.3f us for a timer of %.3f us",
+		      rw.n, r->faults[STF_RNR], rw.n ? (double)r->m[STM_RNR_WAIT].v[0] / 1e3 : 0.0,
+		      (double)r->rnr_ns / 1e3);
+	check(r, "counters_vs_wire", CF_UNSUPPORTED, "not compared with the adapter as requester");
+}
+
 void st_checks(const struct st_opts *o, struct st_result *r, int run_rc)
 {
 	uint64_t ce = r->faults[STF_CE];
@@ -125,6 +150,12 @@ void st_checks(const struct st_opts *o, struct st_result *r, int run_rc)
 	      "%" PRIu64 " errors in %" PRIu64 " messages, %" PRIu64 " bytes%s%s", r->integrity_errors,
 	      r->messages, r->bytes, r->integrity_errors ? "; first: " : "",
 	      r->integrity_errors ? r->first_error : "");
+	if (o->requester) {
+		check_requester(r);
+		check(r, "fairness", r->fairness >= 0.5 ? CF_PASS : CF_FAIL,
+		      "Jain's index of per-QP bytes %.4f over %u QPs", r->fairness, r->qps);
+		return;
+	}
 	check(r, "nak_per_episode", r->wire[STC_NAK] == r->wire_episodes ? CF_PASS : CF_FAIL,
 	      "%" PRIu64 " sequence-error NAKs for %" PRIu64 " out-of-sequence episodes on the wire",
 	      r->wire[STC_NAK], r->wire_episodes);
@@ -134,7 +165,6 @@ void st_checks(const struct st_opts *o, struct st_result *r, int run_rc)
 	check_counters(r);
 	check(r, "fairness", r->fairness >= 0.5 ? CF_PASS : CF_FAIL,
 	      "Jain's index of per-QP message rates %.4f over %u QPs", r->fairness, r->qps);
-	(void)o;
 }
 
 int st_any_failed(const struct st_result *r)
@@ -154,9 +184,9 @@ void st_result_free(struct st_result *r)
 
 void st_report_table(FILE *f, const struct st_opts *o, struct st_result *r)
 {
-	fprintf(f, "stress: %u QPs, seed %" PRIu64 ", %" PRIu64 " messages, %" PRIu64
+	fprintf(f, "stress: the adapter as %s, %u QPs, seed %" PRIu64 ", %" PRIu64 " messages, %" PRIu64
 		" bytes, %.3f s on the %s clock (%.3f s wall, %.3f s CPU, %.0f messages/s)\n",
-		r->qps, o->seed, r->messages, r->bytes, (double)r->sim_ns / 1e9, r->clock,
+		st_role(o), r->qps, o->seed, r->messages, r->bytes, (double)r->sim_ns / 1e9, r->clock,
 		(double)r->wall_ns / 1e9, (double)r->cpu_ns / 1e9, r->msg_rate);
 	fprintf(f, "faults injected:");
 	for (int k = 0; k < STF_N; k++)
@@ -165,6 +195,9 @@ void st_report_table(FILE *f, const struct st_opts *o, struct st_result *r)
 	for (int k = 0; k < ROCE_RETX__COUNT; k++)
 		fprintf(f, " %s %" PRIu64 "/%" PRIu64, roce_qp_retx_name((enum roce_qp_retx)k),
 			r->retx_episodes[k], r->retx_pkts[k]);
+	if (o->requester)
+		fprintf(f, "\nconfigured: timeout %.3f us, RNR timer %.3f us", (double)r->timeout_ns / 1e3,
+			(double)r->rnr_ns / 1e3);
 	fprintf(f, "\n%-20s %8s %10s %10s %10s   (timing floor: %s clock, resolution %" PRIu64
 		" ns, jitter %" PRIu64 " ns)\n", "metric", "n", "p50 us", "p99 us", "max us", r->clock,
 		r->clock_res_ns, r->clock_jitter_ns);
@@ -214,9 +247,9 @@ void st_report_json(FILE *f, const struct st_opts *o, struct st_result *r)
 {
 	int first = 1;
 
-	fprintf(f, "{\"adapter\":\"%s\",\"seed\":%" PRIu64 ",\"qps\":%u,\"qps_completed\":%u,\"qps_error\":%u,"
+	fprintf(f, "{\"adapter\":\"%s\",\"role\":\"%s\",\"configured\":{\"timeout_us\":%.3f,\"rnr_timer_us\":%.3f},\"seed\":%" PRIu64 ",\"qps\":%u,\"qps_completed\":%u,\"qps_error\":%u,"
 		"\"messages\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"by_op\":{", o->is_ref ? "reference" : "live",
-		o->seed, r->qps, r->qps_completed, r->qps_error, r->messages, r->bytes);
+		st_role(o), (double)r->timeout_ns / 1e3, (double)r->rnr_ns / 1e3, o->seed, r->qps, r->qps_completed, r->qps_error, r->messages, r->bytes);
 	for (int k = 0; k < ST_N_OPS; k++)
 		fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "", st_op_names[k], r->by_op[k]);
 	fprintf(f, "},\"integrity_errors\":%" PRIu64 ",\"first_error\":", r->integrity_errors);
