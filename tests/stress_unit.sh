@@ -31,6 +31,10 @@
 #    configured 4.096 us x 2^8), QPs wrap their PSN, the run repeats with the
 #    seed; bitflip (wrong bytes sent, READ responses flipped) FAILs integrity
 #    with QP, PSN and byte, and through the READ/atomic fold.
+# 6. Throughput over time and --victim: the intervals add up to the bytes;
+#    while QP 0 runs alone Jain's index is 1/8 and the median QP idle, beside
+#    the 7 attackers it is near 1; the victim's rate alone, beside them, and
+#    its share.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -63,9 +67,11 @@ REQMIX='drop=1%,dup=0.5%,reorder=0.5%,corrupt=0.2%,rnr=1%,lose=1%'
 st req 0 --role requester --qps 32 --messages 40 --seed 7 --timeout 8 --faults "$REQMIX" --junit "$T/req.xml"
 st req2 0 --role requester --qps 32 --messages 40 --seed 7 --timeout 8 --faults "$REQMIX"
 st reqclean 0 --role requester --qps 4 --messages 25 --seed 11 --sizes 100-3000 --mtu 512
+st victim 0 --qps 8 --duration 0.01 --interval 0.001 --victim --sizes 1024-4096
 st reqflip 1 bitflip --role requester --qps 8 --messages 30 --ops send,write,read,atomic
 for bad in "--qps 0" "--sizes 0-4" "--faults drop=2" "--ops send,nop" "--qps 4 --event qp=5,psn=1" "--mtu 1000" \
-	"--faults rnr=1%" "--role requester --event qp=0,psn=1" "--role nobody" "nakstorm --role requester"; do
+	"--faults rnr=1%" "--role requester --event qp=0,psn=1" "--role nobody" "nakstorm --role requester" \
+	"--victim --messages 5" "--victim --qps 1 --duration 1" "--interval 0"; do
 	rc=0; "$GEN" stress --reference $bad > /dev/null 2>&1 || rc=$?
 	[ "$rc" = 2 ] || { echo "stress $bad: exit $rc, expected 2"; exit 1; }
 done
@@ -205,6 +211,18 @@ need(chk(f)['integrity'] == 'FAIL' and f['integrity_errors'] >= 2 and chk(f)['qp
 need(re.match(r'qp \d+ (psn \d+ (write|send) \(message \d+\): byte \d+ is 0x.., expected 0x..'
               r'|: the adapter.s READ/atomic results fold to 0x[0-9a-f]+, expected 0x[0-9a-f]+)', f['first_error']),
      'reqflip: first error %r' % f['first_error'])
+v = load('victim')
+tp, vi = v['throughput'], v['victim']
+need(tp['interval_s'] == 0.001 and len(tp['bins']) >= 10, 'victim: %d intervals' % len(tp['bins']))
+need(abs(sum(b['total_Bps'] for b in tp['bins']) * tp['interval_s'] - v['bytes']) <= len(tp['bins']),
+     'victim: intervals add up to %f, bytes %d' % (sum(b['total_Bps'] for b in tp['bins']) * tp['interval_s'], v['bytes']))
+alone = [b for b in tp['bins'] if b['t_s'] < 0.0045]
+beside = [b for b in tp['bins'] if 0.0055 < b['t_s'] < 0.0085]
+need(alone and all(b['jain'] == 0.125 and b['qp_p50_Bps'] == 0 for b in alone), 'victim: alone %s' % alone)
+need(beside and all(b['jain'] > 0.9 and b['qp_min_Bps'] > 0 for b in beside), 'victim: beside %s' % beside)
+need(vi['attackers'] == 7 and vi['alone_Bps'] > vi['shared_Bps'] > 0 and vi['attackers_Bps'] > vi['shared_Bps'], 'victim: %s' % vi)
+need(chk(v).get('victim_share') == 'PASS' and vi['shared_Bps'] >= (vi['shared_Bps'] + vi['attackers_Bps']) / 16,
+     'victim: share %s' % chk(v))
 if bad:
     print('stress --role requester:'); [print('  ' + b) for b in bad]; sys.exit(1)
 print('stress --reference --role requester: 32 QPs (%d messages = the schedule, faults %s, NAK response %s us, '

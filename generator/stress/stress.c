@@ -172,6 +172,7 @@ static int loop(struct st_run *s, FILE *pf)
 		int r;
 
 		run_timers(s, now);
+		st_victim_switch(s, now);
 		post_ready(s, now);
 		if (s->o->requester && now >= s->next_poll) {
 			if (st_req_poll(s, now))
@@ -185,6 +186,8 @@ static int loop(struct st_run *s, FILE *pf)
 			dl = now + 100000000ull;   /* look around every 100 ms */
 		if (s->o->requester && dl > s->next_poll)
 			dl = s->next_poll;
+		if (s->o->victim && !s->switched && dl > s->t_switch)
+			dl = s->t_switch;
 		r = s->io->recv(s->io->ctx, buf, sizeof(buf), &len, &ts, dl);
 		if (r < 0)
 			return st_fail_all(s, "the wire failed"), -1;
@@ -248,7 +251,8 @@ int st_run(const struct st_opts *o, struct cf_io *io, struct st_result *res, FIL
 	w0 = wall_ns();
 	c0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	s.t0 = io->now(io->ctx);
-	rc = loop(&s, pf);
+	rc = st_tput_init(&s) ? -1 : loop(&s, pf);
+	st_tput_finish(&s);
 	res->sim_ns = io->now(io->ctx) - s.t0;
 	res->wall_ns = wall_ns() - w0;
 	res->cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - c0;

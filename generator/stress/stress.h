@@ -73,6 +73,8 @@ struct st_opts {
 	const char *dev;             /* the adapter's device (open dev=), NULL: the first */
 	int gid_index;
 	int requester;               /* --role requester: the adapter posts (stress_req.c) */
+	int victim;                  /* --victim: QP 0 alone for half the run, then beside the others */
+	uint64_t interval_ns;        /* --interval: throughput bins (0: a tenth of the run) */
 	uint8_t min_rnr;             /* the RNR timer code rocegen's RNR NAKs carry */
 };
 
@@ -122,6 +124,12 @@ struct st_result {
 	uint64_t cpu_ns;             /* CPU time of the run (rocegen and an in-process adapter) */
 	double fairness;             /* Jain's index over bytes per QP */
 	uint64_t timeout_ns, rnr_ns; /* requester role: the configured timeout, the RNR timer sent */
+	struct st_tbin {             /* throughput per interval (stress_tput.c), bytes/s */
+		double t, total, min, p50, max, jain;
+	} *tp;
+	unsigned n_tp;
+	double tp_interval;          /* s */
+	double victim_alone, victim_shared, attackers_shared;   /* bytes/s; victim_* < 0: no --victim */
 	double msg_rate;             /* messages per second of wall time */
 	const char *clock;           /* "simulated" or "monotonic" */
 	uint64_t clock_res_ns, clock_jitter_ns;
@@ -135,6 +143,10 @@ struct st_result {
 struct st_run;
 int st_run(const struct st_opts *o, struct cf_io *io, struct st_result *res, FILE *progress);
 void st_result_free(struct st_result *res);
+
+/* ---- throughput over time, the victim (stress_tput.c) ---- */
+void st_report_tput_table(FILE *f, const struct st_result *r);
+void st_report_tput_json(FILE *f, const struct st_result *r);
 
 /* ---- the adapter as requester (stress_req.c) ---- */
 const char *st_role(const struct st_opts *o);   /* "responder" or "requester" */

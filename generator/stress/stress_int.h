@@ -10,6 +10,7 @@
 
 #define ST_QPN0 0x1000u             /* rocegen's QPNs: ST_QPN0 + index */
 #define ST_EP_RING 8
+#define ST_TP_BINS 256              /* throughput intervals kept (later ones go in the last) */
 
 struct st_msg {
 	uint8_t op;                  /* enum st_op */
@@ -84,6 +85,10 @@ struct st_run {
 	char all_pcap[512];
 	uint64_t next_poll;          /* requester role: the next lstat */
 	uint64_t poll_completed, poll_t;   /* the loads' completions at the last progress */
+	uint64_t *tp;                /* bytes per QP and interval: tp[qi * ST_TP_BINS + bin] */
+	uint64_t tp_ns, t_switch, t_last;   /* interval; --victim: when the attackers start */
+	uint64_t vbytes[2], abytes;  /* the victim's bytes alone / beside; the attackers' beside */
+	int switched;
 };
 
 /* stress.c */
@@ -113,6 +118,12 @@ int st_req_input(struct st_run *s, struct st_qp *q, const struct roce_pkt *p, ui
 int st_req_poll(struct st_run *s, uint64_t now);   /* lstat; -1 when the control channel fails */
 void st_req_finish(struct st_run *s);
 void st_req_teardown(struct st_run *s);
+/* stress_tput.c */
+int st_tput_init(struct st_run *s);
+void st_tput_add(struct st_run *s, unsigned qi, uint64_t bytes, uint64_t now);
+int st_victim_waits(const struct st_run *s, const struct st_qp *q, uint64_t now);
+void st_victim_switch(struct st_run *s, uint64_t now);
+void st_tput_finish(struct st_run *s);
 /* stress_pcap.c */
 int st_pcap_open(struct st_run *s);
 void st_pcap(struct st_run *s, const uint8_t *f, uint32_t len, uint64_t ts);

@@ -30,7 +30,7 @@ static void usage(FILE *f)
 "                      [--qd N] [--duration S | --messages N] [--seed N] [--mtu N]\n"
 "                      [--faults 'drop=P%%,dup=P%%,reorder=P%%,corrupt=P%%,ce=P%%,delay=P%%,rnr=P%%,lose=P%%']\n"
 "                      [--delay-us N] [--event qp=Q,psn=OFF,iter=K,kind=drop|dup]…\n"
-"                      [--timeout N] [--json] [--junit FILE] [--pcap-dir DIR] [--progress] [-v]\n"
+"                      [--timeout N] [--victim] [--interval S] [--json] [--junit FILE] [--pcap-dir DIR] [--progress] [-v]\n"
 "Many RC QPs against an adapter (the adapter as responder), a seeded fault mix on the\n"
 "frames rocegen sends, every byte checked, the adapter's reaction times.  See rocegen(8).\n");
 }
@@ -174,7 +174,7 @@ static void defaults(struct cli *c)
 
 enum { O_REF = 256, O_QPS, O_OPS, O_SIZES, O_QD, O_DUR, O_MSGS, O_SEED, O_MTU, O_FAULTS, O_DELAY,
        O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS, O_PEER, O_TARGET, O_DEV, O_GIDX,
-       O_SRC, O_DMAC, O_ROLE, O_RNR };
+       O_SRC, O_DMAC, O_ROLE, O_RNR, O_VICTIM, O_INTERVAL };
 
 /* The numeric options: 0 when taken, 2 when bad, 1 when ch is not one of them. */
 static int opt_number(int ch, const char *arg, struct cli *c)
@@ -210,6 +210,14 @@ static int opt_number(int ch, const char *arg, struct cli *c)
 		c->o.mtu = (unsigned)v;
 		return 0;
 	case O_DELAY: if (!num_ok) return bad("--delay-us", arg); c->o.delay_ns = v * 1000; return 0;
+	case O_INTERVAL: {
+		double d = strtod(arg, &e);
+
+		if (e == arg || *e || d <= 0 || d > 3600)
+			return bad("--interval", arg);
+		c->o.interval_ns = (uint64_t)(d * 1e9);
+		return 0;
+	}
 	case O_RNR:
 		if (!num_ok || v > 31)
 			return bad("--rnr-timer (0..31)", arg);
@@ -242,7 +250,8 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		{ "target", required_argument, NULL, O_TARGET }, { "dev", required_argument, NULL, O_DEV },
 		{ "gid-index", required_argument, NULL, O_GIDX }, { "src", required_argument, NULL, O_SRC },
 		{ "dmac", required_argument, NULL, O_DMAC }, { "role", required_argument, NULL, O_ROLE },
-		{ "rnr-timer", required_argument, NULL, O_RNR },
+		{ "rnr-timer", required_argument, NULL, O_RNR }, { "victim", no_argument, NULL, O_VICTIM },
+		{ "interval", required_argument, NULL, O_INTERVAL },
 		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 }
 	};
 	const char *events[ST_MAX_EVENTS];
@@ -281,6 +290,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 			events[n_events++] = optarg;
 			break;
 		case O_JSON: c->json = 1; break;
+		case O_VICTIM: c->o.victim = 1; break;
 		case O_JUNIT: c->junit = optarg; break;
 		case O_PCAP: c->o.pcap_dir = optarg; break;
 		case O_PROGRESS: c->o.progress = 1; break;
@@ -309,6 +319,8 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 	if (c->o.requester ? n_events > 0 || c->ref == 1 + ST_REF_NAKSTORM : c->o.ppm[STF_RNR] || c->o.ppm[STF_LOSE])
 		return bad("combination: rnr= and lose= need --role requester, which takes neither --event nor nakstorm",
 			   c->o.requester ? "--role requester" : "--faults");
+	if (c->o.victim && (c->o.requester || !c->o.duration_ns || c->o.qps < 2))
+		return bad("--victim (needs --duration, 2 QPs or more, the adapter as responder)", "--victim");
 	for (unsigned i = 0; i < n_events; i++)   /* after --qps, whatever the order */
 		if (parse_event(events[i], &c->o))
 			return bad("--event", events[i]);

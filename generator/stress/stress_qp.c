@@ -347,6 +347,7 @@ void st_complete(void *ctx, const struct roce_wc *wc)
 		s->res->by_op[m->op]++;
 		s->res->bytes += m->len;
 		q->bytes += m->len;
+		st_tput_add(s, qidx(s, q), m->len, s->io->now(s->io->ctx));
 		st_dist_add(&s->res->m[STM_LAT_SEND + m->op], wc->latency_ns);
 	}
 	if (!q->in_ready) {

@@ -110,6 +110,19 @@ static void check_counters(struct st_result *r)
 		check(r, "counters_vs_wire", bad ? CF_FAIL : CF_PASS, "%s", d);
 }
 
+/* --victim: beside the attackers, QP 0 gets at least half of an equal share */
+static void check_victim(struct st_result *r)
+{
+	double fair;
+
+	if (r->victim_alone < 0)
+		return;
+	fair = (r->victim_shared + r->attackers_shared) / r->qps;
+	check(r, "victim_share", fair > 0 && r->victim_shared >= fair / 2 ? CF_PASS : CF_FAIL,
+	      "victim alone %.3f MB/s, beside %u attackers %.3f MB/s, an equal share %.3f MB/s",
+	      r->victim_alone / 1e6, r->qps - 1, r->victim_shared / 1e6, fair / 1e6);
+}
+
 /* The adapter as requester: its reactions against the timers it was given. */
 static void check_requester(struct st_result *r)
 {
@@ -165,6 +178,7 @@ void st_checks(const struct st_opts *o, struct st_result *r, int run_rc)
 	check_counters(r);
 	check(r, "fairness", r->fairness >= 0.5 ? CF_PASS : CF_FAIL,
 	      "Jain's index of per-QP message rates %.4f over %u QPs", r->fairness, r->qps);
+	check_victim(r);
 }
 
 int st_any_failed(const struct st_result *r)
@@ -179,6 +193,7 @@ void st_result_free(struct st_result *r)
 {
 	for (int k = 0; k < STM_N; k++)
 		free(r->m[k].v);
+	free(r->tp);
 	free(r->ctl_rtt.v);
 }
 
@@ -215,6 +230,7 @@ void st_report_table(FILE *f, const struct st_opts *o, struct st_result *r)
 		fprintf(f, "%-20s %8" PRIu64 " %10.3f %10.3f %10.3f   (wall clock: the loop waits)\n",
 			"control_rtt_us", s.n, (double)s.p50 / 1e3, (double)s.p99 / 1e3, (double)s.max / 1e3);
 	}
+	st_report_tput_table(f, r);
 	for (unsigned i = 0; i < r->n_chk; i++)
 		fprintf(f, "%-20s %-11s %s\n", r->chk[i].name, cf_verdict_name(r->chk[i].v),
 			r->chk[i].detail);
@@ -276,6 +292,7 @@ void st_report_json(FILE *f, const struct st_opts *o, struct st_result *r)
 		fprintf(f, ",\"retx_%s\":{\"episodes\":%" PRIu64 ",\"packets\":%" PRIu64 "}",
 			roce_qp_retx_name((enum roce_qp_retx)k), r->retx_episodes[k], r->retx_pkts[k]);
 	fputc('}', f);
+	st_report_tput_json(f, r);
 	fprintf(f, ",\"psn_wraps\":%u,\"fairness\":%.4f,\"sim_s\":%.6f,\"wall_s\":%.3f,\"cpu_s\":%.3f,"
 		"\"messages_per_s\":%.0f,\"checks\":[", r->psn_wraps, r->fairness, (double)r->sim_ns / 1e9,
 		(double)r->wall_ns / 1e9, (double)r->cpu_ns / 1e9, r->msg_rate);

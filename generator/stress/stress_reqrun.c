@@ -72,7 +72,7 @@ static void classify(struct st_run *s, struct st_qp *q, const struct roce_pkt *p
 }
 
 /* WRITEs the engine executed since the last frame (its expected PSN moved). */
-static void check_executed(struct st_run *s, struct st_qp *q)
+static void check_executed(struct st_run *s, struct st_qp *q, uint64_t now)
 {
 	struct st_rq *rq = q->rq;
 	struct roce_qp_info in;
@@ -88,6 +88,7 @@ static void check_executed(struct st_run *s, struct st_qp *q)
 		if (st_wl_op(s, i, k) == CTL_WL_WRITE)
 			st_req_check_bytes(s, q, k, "write", rq->psn_exec,
 					   rq->mem + s->slot + (k % s->o->qd) * s->slot, st_wl_len(s, i, k));
+		st_tput_add(s, i, st_wl_len(s, i, k), now);
 		rq->wrapped |= rq->psn_exec + n > 0xffffff;
 		rq->psn_exec = (rq->psn_exec + n) & 0xffffff;
 		rq->k_exec++;
@@ -110,7 +111,7 @@ int st_req_input(struct st_run *s, struct st_qp *q, const struct roce_pkt *p, ui
 		return 0;
 	}
 	rc = roce_qp_input(q->qp, p, ROCE_ICRC_UNCHECKED, now);
-	check_executed(s, q);
+	check_executed(s, q, now);
 	while (rq->nrepost) {
 		unsigned b = rq->repost[--rq->nrepost];
 

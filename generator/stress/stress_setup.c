@@ -267,6 +267,8 @@ void st_post_more(struct st_run *s, struct st_qp *q, uint64_t now)
 {
 	const struct st_opts *o = s->o;
 
+	if (st_victim_waits(s, q, now))
+		return;
 	while (more(s, q, now) && q->posted - q->completed < o->qd) {
 		struct st_msg *m = &q->ring[q->posted % o->qd];
 		struct roce_wr w;
