@@ -35,6 +35,9 @@
 #    while QP 0 runs alone Jain's index is 1/8 and the median QP idle, beside
 #    the 7 attackers it is near 1; the victim's rate alone, beside them, and
 #    its share.
+# 7. CNP pacing under a CE storm (every request CE-marked): the reference
+#    paces CNPs 50 us apart per QP (cnp_gap_ns), so --cnp-gap-us 50 PASSes and
+#    60 FAILs; every interval is >= 50 us.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -68,6 +71,8 @@ st req 0 --role requester --qps 32 --messages 40 --seed 7 --timeout 8 --faults "
 st req2 0 --role requester --qps 32 --messages 40 --seed 7 --timeout 8 --faults "$REQMIX"
 st reqclean 0 --role requester --qps 4 --messages 25 --seed 11 --sizes 100-3000 --mtu 512
 st victim 0 --qps 8 --duration 0.01 --interval 0.001 --victim --sizes 1024-4096
+st cnp 0 --qps 4 --messages 200 --faults ce=100% --cnp-gap-us 50
+st cnp60 1 --qps 4 --messages 200 --faults ce=100% --cnp-gap-us 60
 st reqflip 1 bitflip --role requester --qps 8 --messages 30 --ops send,write,read,atomic
 for bad in "--qps 0" "--sizes 0-4" "--faults drop=2" "--ops send,nop" "--qps 4 --event qp=5,psn=1" "--mtu 1000" \
 	"--faults rnr=1%" "--role requester --event qp=0,psn=1" "--role nobody" "nakstorm --role requester" \
@@ -223,6 +228,11 @@ need(beside and all(b['jain'] > 0.9 and b['qp_min_Bps'] > 0 for b in beside), 'v
 need(vi['attackers'] == 7 and vi['alone_Bps'] > vi['shared_Bps'] > 0 and vi['attackers_Bps'] > vi['shared_Bps'], 'victim: %s' % vi)
 need(chk(v).get('victim_share') == 'PASS' and vi['shared_Bps'] >= (vi['shared_Bps'] + vi['attackers_Bps']) / 16,
      'victim: share %s' % chk(v))
+c = load('cnp')
+ci = c['metrics']['cnp_interval_us']
+need(chk(c)['cnp_pacing'] == 'PASS' and ci['n'] > 0 and ci['p50'] >= 50 and c['wire']['cnps'] < c['faults_injected']['ce'],
+     'cnp: %s %s' % (chk(c), ci))
+need(chk(load('cnp60'))['cnp_pacing'] == 'FAIL', 'cnp60: %s' % chk(load('cnp60')))
 if bad:
     print('stress --role requester:'); [print('  ' + b) for b in bad]; sys.exit(1)
 print('stress --reference --role requester: 32 QPs (%d messages = the schedule, faults %s, NAK response %s us, '

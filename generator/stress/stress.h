@@ -75,6 +75,7 @@ struct st_opts {
 	int requester;               /* --role requester: the adapter posts (stress_req.c) */
 	int victim;                  /* --victim: QP 0 alone for half the run, then beside the others */
 	uint64_t interval_ns;        /* --interval: throughput bins (0: a tenth of the run) */
+	uint64_t cnp_gap_ns;         /* --cnp-gap-us: the least interval expected between CNPs of a QP */
 	uint8_t min_rnr;             /* the RNR timer code rocegen's RNR NAKs carry */
 };
 
@@ -89,9 +90,10 @@ void st_dist_add(struct st_dist *d, uint64_t ns);
  * adapter's retransmission; STM_NAK_RESP rocegen's sequence NAK → the
  * retransmission of its PSN; STM_TIMEOUT the adapter's retransmission after
  * silence (from the last response it got); STM_RNR_WAIT rocegen's RNR NAK →
- * the retry */
+ * the retry; STM_CNP_PACING the interval between two CNPs of a QP with a
+ * CE-marked request sent between them (under a CE storm: the NP's pacing) */
 enum st_metric { STM_NAK_GEN = 0, STM_RETX, STM_CNP_GEN, STM_LAT_SEND, STM_LAT_WRITE, STM_LAT_READ,
-		 STM_LAT_ATOMIC, STM_NAK_RESP, STM_TIMEOUT, STM_RNR_WAIT, STM_N };
+		 STM_LAT_ATOMIC, STM_NAK_RESP, STM_TIMEOUT, STM_RNR_WAIT, STM_CNP_PACING, STM_N };
 extern const char *const st_metric_names[STM_N];
 
 /* counters the adapter reports vs what rocegen saw on the wire */

@@ -18,7 +18,8 @@ const char *const st_fault_names[STF_N] = { "drop", "dup", "reorder", "corrupt",
 const char *const st_metric_names[STM_N] = { "nak_generation_us", "retransmission_us",
 					     "cnp_generation_us", "send_latency_us", "write_latency_us",
 					     "read_latency_us", "atomic_latency_us",
-					     "nak_response_us", "timeout_retx_us", "rnr_wait_us" };
+					     "nak_response_us", "timeout_retx_us", "rnr_wait_us",
+					     "cnp_interval_us" };
 const char *const st_cnt_names[STC_N] = { "duplicate_request", "out_of_seq_request", "seq_nak",
 					  "cnp" };
 

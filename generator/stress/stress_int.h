@@ -50,6 +50,8 @@ struct st_qp {
 	unsigned ep_h, ep_n;
 	struct st_wire w;
 	uint64_t wire_nak, wire_cnp;
+	uint64_t cnp_last_t;         /* wire time of the QP's last CNP */
+	int ce_since_cnp;            /* a CE-marked request went out since */
 	struct st_rq *rq;            /* the adapter as requester (stress_req.c) */
 };
 

@@ -30,7 +30,8 @@ static void usage(FILE *f)
 "                      [--qd N] [--duration S | --messages N] [--seed N] [--mtu N]\n"
 "                      [--faults 'drop=P%%,dup=P%%,reorder=P%%,corrupt=P%%,ce=P%%,delay=P%%,rnr=P%%,lose=P%%']\n"
 "                      [--delay-us N] [--event qp=Q,psn=OFF,iter=K,kind=drop|dup]…\n"
-"                      [--timeout N] [--victim] [--interval S] [--json] [--junit FILE] [--pcap-dir DIR] [--progress] [-v]\n"
+"                      [--timeout N] [--victim] [--interval S]\n"
+"                      [--cnp-gap-us N] [--json] [--junit FILE] [--pcap-dir DIR] [--progress] [-v]\n"
 "Many RC QPs against an adapter (the adapter as responder), a seeded fault mix on the\n"
 "frames rocegen sends, every byte checked, the adapter's reaction times.  See rocegen(8).\n");
 }
@@ -174,7 +175,7 @@ static void defaults(struct cli *c)
 
 enum { O_REF = 256, O_QPS, O_OPS, O_SIZES, O_QD, O_DUR, O_MSGS, O_SEED, O_MTU, O_FAULTS, O_DELAY,
        O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS, O_PEER, O_TARGET, O_DEV, O_GIDX,
-       O_SRC, O_DMAC, O_ROLE, O_RNR, O_VICTIM, O_INTERVAL };
+       O_SRC, O_DMAC, O_ROLE, O_RNR, O_VICTIM, O_INTERVAL, O_CNPGAP };
 
 /* The numeric options: 0 when taken, 2 when bad, 1 when ch is not one of them. */
 static int opt_number(int ch, const char *arg, struct cli *c)
@@ -218,6 +219,7 @@ static int opt_number(int ch, const char *arg, struct cli *c)
 		c->o.interval_ns = (uint64_t)(d * 1e9);
 		return 0;
 	}
+	case O_CNPGAP: if (!num_ok) return bad("--cnp-gap-us", arg); c->o.cnp_gap_ns = v * 1000; return 0;
 	case O_RNR:
 		if (!num_ok || v > 31)
 			return bad("--rnr-timer (0..31)", arg);
@@ -252,6 +254,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		{ "dmac", required_argument, NULL, O_DMAC }, { "role", required_argument, NULL, O_ROLE },
 		{ "rnr-timer", required_argument, NULL, O_RNR }, { "victim", no_argument, NULL, O_VICTIM },
 		{ "interval", required_argument, NULL, O_INTERVAL },
+		{ "cnp-gap-us", required_argument, NULL, O_CNPGAP },
 		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 }
 	};
 	const char *events[ST_MAX_EVENTS];

@@ -110,6 +110,22 @@ static void check_counters(struct st_result *r)
 		check(r, "counters_vs_wire", bad ? CF_FAIL : CF_PASS, "%s", d);
 }
 
+/* CNP pacing: no two CNPs of a QP closer than --cnp-gap-us while CE marks go on */
+static void check_pacing(const struct st_opts *o, struct st_result *r)
+{
+	struct st_summary p;
+
+	st_summarize(&r->m[STM_CNP_PACING], &p);
+	if (!p.n) {
+		check(r, "cnp_pacing", CF_UNSUPPORTED, "no two CNPs on a QP (%" PRIu64 " CNPs): no pacing to measure",
+		      r->wire[STC_CNP]);
+		return;
+	}
+	check(r, "cnp_pacing", r->m[STM_CNP_PACING].v[0] >= o->cnp_gap_ns ? CF_PASS : CF_FAIL,
+	      "%" PRIu64 " intervals, shortest %.3f us, p50 %.3f us (expected >= %.3f us)", p.n,
+	      (double)r->m[STM_CNP_PACING].v[0] / 1e3, (double)p.p50 / 1e3, (double)o->cnp_gap_ns / 1e3);
+}
+
 /* --victim: beside the attackers, QP 0 gets at least half of an equal share */
 static void check_victim(struct st_result *r)
 {
@@ -175,6 +191,8 @@ void st_checks(const struct st_opts *o, struct st_result *r, int run_rc)
 	if (ce)
 		check(r, "cnp_generation", r->wire[STC_CNP] ? CF_PASS : CF_UNSUPPORTED,
 		      "%" PRIu64 " CNPs for %" PRIu64 " CE-marked requests", r->wire[STC_CNP], ce);
+	if (ce)
+		check_pacing(o, r);
 	check_counters(r);
 	check(r, "fairness", r->fairness >= 0.5 ? CF_PASS : CF_FAIL,
 	      "Jain's index of per-QP message rates %.4f over %u QPs", r->fairness, r->qps);
