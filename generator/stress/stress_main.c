@@ -235,6 +235,33 @@ static int opt_number(int ch, const char *arg, struct cli *c)
 	}
 }
 
+static int parse_ref(const char *arg, struct cli *c)
+{
+	if (!arg || !strcmp(arg, "good"))
+		c->ref = 1 + ST_REF_GOOD;
+	else if (!strcmp(arg, "nakstorm"))
+		c->ref = 1 + ST_REF_NAKSTORM;
+	else if (!strcmp(arg, "bitflip"))
+		c->ref = 1 + ST_REF_BITFLIP;
+	else
+		return -1;
+	return 0;
+}
+
+/* What the options say together; -1 to go on, or the exit status. */
+static int combination(struct cli *c, const char *const *events, unsigned n_events)
+{
+	if (c->o.requester ? n_events > 0 || c->ref == 1 + ST_REF_NAKSTORM : c->o.ppm[STF_RNR] || c->o.ppm[STF_LOSE])
+		return bad("combination: rnr= and lose= need --role requester, which takes neither --event nor nakstorm",
+			   c->o.requester ? "--role requester" : "--faults");
+	if (c->o.victim && (c->o.requester || !c->o.duration_ns || c->o.qps < 2))
+		return bad("--victim (needs --duration, 2 QPs or more, the adapter as responder)", "--victim");
+	for (unsigned i = 0; i < n_events; i++)   /* after --qps, whatever the order */
+		if (parse_event(events[i], &c->o))
+			return bad("--event", events[i]);
+	return -1;
+}
+
 /* -1 to go on, or the exit status. */
 static int parse_opts(int argc, char **argv, struct cli *c)
 {
@@ -275,13 +302,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		case O_REF:
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
-			if (!optarg || !strcmp(optarg, "good"))
-				c->ref = 1 + ST_REF_GOOD;
-			else if (!strcmp(optarg, "nakstorm"))
-				c->ref = 1 + ST_REF_NAKSTORM;
-			else if (!strcmp(optarg, "bitflip"))
-				c->ref = 1 + ST_REF_BITFLIP;
-			else
+			if (parse_ref(optarg, c))
 				return bad("--reference (good|nakstorm|bitflip)", optarg);
 			break;
 		case O_OPS: if (parse_ops(optarg, &c->o)) return bad("--ops", optarg); break;
@@ -319,15 +340,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 	}
 	if (optind < argc)
 		return bad("argument", argv[optind]);
-	if (c->o.requester ? n_events > 0 || c->ref == 1 + ST_REF_NAKSTORM : c->o.ppm[STF_RNR] || c->o.ppm[STF_LOSE])
-		return bad("combination: rnr= and lose= need --role requester, which takes neither --event nor nakstorm",
-			   c->o.requester ? "--role requester" : "--faults");
-	if (c->o.victim && (c->o.requester || !c->o.duration_ns || c->o.qps < 2))
-		return bad("--victim (needs --duration, 2 QPs or more, the adapter as responder)", "--victim");
-	for (unsigned i = 0; i < n_events; i++)   /* after --qps, whatever the order */
-		if (parse_event(events[i], &c->o))
-			return bad("--event", events[i]);
-	return -1;
+	return combination(c, events, n_events);
 }
 
 /* The in-process reference adapter at 192.0.2.2, rocegen at 192.0.2.1. */
