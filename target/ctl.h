@@ -32,7 +32,7 @@
  *                                           ok      (the target's own workload on qp: the
  *                                                    adapter as requester, see below)
  *   lstat [qp=]                             ok running= posted= completed= errors=
- *                                              [fold=0x… err=STATUS]  (without qp=: all loads)
+ *                                              [fold= rfold= afold= err=STATUS]  (without qp=: all loads)
  *   reset                                   ok
  *   quit                                    (closes)
  *
@@ -55,7 +55,8 @@
  * The local MR mr holds qd slots of S bytes: SEND and WRITE k send slot k % qd
  * filled with ctl_wl_fill(); READ k lands there.  Each READ completion folds
  * ctl_sum of the bytes read into fold, each FETCH_ADD its original value:
- * fold = ctl_mix(fold ^ v), in completion (= posting) order, from fold 0.
+ * fold = ctl_mix(fold ^ v), in completion (= posting) order, from fold 0;
+ * rfold and afold are the same over READs only and FETCH_ADDs only.
  */
 #define CTL_WL_SEND 1u
 #define CTL_WL_WRITE 2u

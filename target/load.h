@@ -20,6 +20,7 @@ struct ctl_load {
 	uint32_t rkey;
 	uint64_t t_end;              /* ns on the caller's clock; 0: n messages */
 	uint64_t posted, completed, errors, fold;
+	uint64_t rfold, afold;       /* the same fold over READs only, FETCH_ADDs only */
 	char err[32];                /* the first failed completion's status */
 	int active;
 };
@@ -98,10 +99,15 @@ static inline void ctl_load_done(struct ctl_load *L, const char *status, const u
 			snprintf(L->err, sizeof(L->err), "%s", status);
 		return;
 	}
-	if (op == CTL_WL_READ)
-		L->fold = ctl_mix(L->fold ^ ctl_sum(mr + (k % L->qd) * L->slot, len));
-	else if (op == CTL_WL_FADD)
+	if (op == CTL_WL_READ) {
+		uint64_t v = ctl_sum(mr + (k % L->qd) * L->slot, len);
+
+		L->fold = ctl_mix(L->fold ^ v);
+		L->rfold = ctl_mix(L->rfold ^ v);
+	} else if (op == CTL_WL_FADD) {
 		L->fold = ctl_mix(L->fold ^ orig);
+		L->afold = ctl_mix(L->afold ^ orig);
+	}
 }
 
 /* 1 while messages are outstanding or more will be posted */
@@ -116,10 +122,11 @@ static inline int ctl_load_running(const struct ctl_load *L, uint64_t now)
 
 static inline int ctl_load_stat(const struct ctl_load *L, uint64_t now, char *rep, size_t cap)
 {
-	return snprintf(rep, cap, "ok running=%d posted=%llu completed=%llu errors=%llu fold=0x%llx%s%s",
+	return snprintf(rep, cap, "ok running=%d posted=%llu completed=%llu errors=%llu fold=0x%llx rfold=0x%llx afold=0x%llx%s%s",
 			ctl_load_running(L, now), (unsigned long long)L->posted,
 			(unsigned long long)L->completed, (unsigned long long)L->errors,
-			(unsigned long long)L->fold, L->err[0] ? " err=" : "", L->err);
+			(unsigned long long)L->fold, (unsigned long long)L->rfold,
+			(unsigned long long)L->afold, L->err[0] ? " err=" : "", L->err);
 }
 
 #endif /* ROCE_LOAD_H */

@@ -140,27 +140,31 @@ int st_req_poll(struct st_run *s, uint64_t now)
 	return 0;
 }
 
-/* What the target's fold of QP i's first n messages should be, and the atomic word after them. */
-static uint64_t expected_fold(struct st_run *s, struct st_qp *q, uint64_t n, uint64_t *word)
+/* What the target's folds of QP i's first n messages should be (f[0] all,
+ * f[1] READs, f[2] FETCH_ADDs), and the atomic word after them. */
+static void expected_fold(struct st_run *s, struct st_qp *q, uint64_t n, uint64_t f[3], uint64_t *word)
 {
 	unsigned i = qidx(s, q);
-	uint64_t fold = 0, w = 0;
+	uint64_t w = 0;
 
+	f[0] = f[1] = f[2] = 0;
 	for (uint64_t k = 0; k < n; k++) {
 		unsigned op = st_wl_op(s, i, k);
 		uint32_t len = st_wl_len(s, i, k);
 
 		if (op == CTL_WL_READ) {
 			uint64_t roff = ctl_wl_roff(s->o->seed, i, k, s->slot, len);
+			uint64_t v = ctl_sum(q->rq->mem + roff, len);
 
-			fold = ctl_mix(fold ^ ctl_sum(q->rq->mem + roff, len));
+			f[0] = ctl_mix(f[0] ^ v);
+			f[1] = ctl_mix(f[1] ^ v);
 		} else if (op == CTL_WL_FADD) {
-			fold = ctl_mix(fold ^ w);
+			f[0] = ctl_mix(f[0] ^ w);
+			f[2] = ctl_mix(f[2] ^ w);
 			w += ctl_wl_add(s->o->seed, i, k);
 		}
 	}
 	*word = w;
-	return fold;
 }
 
 static void tally(struct st_run *s, unsigned i, uint64_t n)
@@ -182,7 +186,7 @@ static void finish_qp(struct st_run *s, struct st_qp *q)
 {
 	char rep[512], msg[256], err[40] = "";
 	unsigned i = qidx(s, q);
-	uint64_t posted, completed, errors, fold, want, word, have;
+	uint64_t posted, completed, errors, fold, want[3], word, have;
 
 	if (st_ctl(s, rep, sizeof(rep), "lstat qp=%u", q->dut_qp)) {
 		q->err = 1;
@@ -203,11 +207,13 @@ static void finish_qp(struct st_run *s, struct st_qp *q)
 		q->err = 1;
 	}
 	tally(s, i, completed - errors);
-	want = expected_fold(s, q, completed - errors, &word);
+	expected_fold(s, q, completed - errors, want, &word);
 	memcpy(&have, q->rq->mem + s->slot + (uint64_t)s->o->qd * s->slot, 8);
-	if (!errors && fold != want) {
+	if (!errors && fold != want[0]) {
 		snprintf(msg, sizeof(msg), "qp %u: the adapter's READ/atomic results fold to 0x%" PRIx64
-			 ", expected 0x%" PRIx64 " (%" PRIu64 " messages)", i, fold, want, completed);
+			 ", expected 0x%" PRIx64 " (%" PRIu64 " messages; READs %s, atomics %s)", i, fold, want[0],
+			 completed, ctl_u64(rep, "rfold", 0) == want[1] ? "agree" : "differ",
+			 ctl_u64(rep, "afold", 0) == want[2] ? "agree" : "differ");
 		st_req_fail(s, q, 1, msg);
 	}
 	if (!errors && have != word) {
