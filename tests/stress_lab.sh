@@ -142,13 +142,16 @@ sys.exit(1 if bad else 0)
 PY
 }
 
-# The adapter as requester: rocegen's checks of rxe's reactions.  No rxe
-# deviation expected: counters_vs_wire compares responder counters only.
+# The adapter as requester: rocegen's checks of rxe's reactions
+# (counters_vs_wire compares responder counters only).  Also seen, no check:
+# rxe 6.1 does not retry a READ at a gap in its responses (rxe_comp.c:208-209
+# check_psn(): a later response of a READ/atomic → COMPST_DONE, dropped), it
+# waits for the timer, so retransmission_us is mostly timeouts.
 EXPECT_REQ=(
 "qps_completed=PASS"
 "integrity=PASS"
 "nak_response=PASS"
-"timeout_retransmission=PASS"
+"timeout_retransmission=FAIL  rxe 6.1 arms its retransmit timer only when none is pending (rxe_req.c:562) and never stops it when everything is acknowledged (rxe_comp.c:675-680 re-arm only while requests are outstanding): a timer armed for an earlier request fires for a later one, earlier than 4.096 us x 2^14 after the last response (measured p50 36.8 ms for 67.1 ms)"
 "rnr_wait=PASS"
 "counters_vs_wire=UNSUPPORTED  not compared with the adapter as requester"
 "fairness=PASS"
