@@ -32,7 +32,8 @@
  *                                           ok      (the target's own workload on qp: the
  *                                                    adapter as requester, see below)
  *   lstat [qp=]                             ok running= posted= completed= errors=
- *                                              [fold= rfold= afold= err=STATUS]  (without qp=: all loads)
+ *                                              [fold= rfold= afold= rbad= rbad_k= rbad_off=
+ *                                               err=STATUS]  (without qp=: all loads)
  *   reset                                   ok
  *   quit                                    (closes)
  *
@@ -56,7 +57,10 @@
  * filled with ctl_wl_fill(); READ k lands there.  Each READ completion folds
  * ctl_sum of the bytes read into fold, each FETCH_ADD its original value:
  * fold = ctl_mix(fold ^ v), in completion (= posting) order, from fold 0;
- * rfold and afold are the same over READs only and FETCH_ADDs only.
+ * rfold and afold are the same over READs only and FETCH_ADDs only.  The
+ * target also holds each READ against the read area's pattern (ctl_wl_fill of
+ * message UINT64_MAX): rbad READs differed, the first message rbad_k at byte
+ * rbad_off.
  */
 #define CTL_WL_SEND 1u
 #define CTL_WL_WRITE 2u

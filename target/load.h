@@ -21,6 +21,8 @@ struct ctl_load {
 	uint64_t t_end;              /* ns on the caller's clock; 0: n messages */
 	uint64_t posted, completed, errors, fold;
 	uint64_t rfold, afold;       /* the same fold over READs only, FETCH_ADDs only */
+	uint64_t rbad;               /* READs whose bytes differ from the read area's pattern */
+	uint64_t rbad_k, rbad_off;   /* the first of them: message, byte */
 	char err[32];                /* the first failed completion's status */
 	int active;
 };
@@ -85,6 +87,24 @@ static inline int ctl_load_next(struct ctl_load *L, uint64_t now, struct ctl_loa
 	return 1;
 }
 
+/* Byte offset of the first difference of READ k's bytes b from the read
+ * area's pattern (ctl_wl_fill of message UINT64_MAX from roff), or -1. */
+static inline long ctl_load_read_diff(const struct ctl_load *L, uint64_t k, const uint8_t *b, uint32_t len)
+{
+	uint64_t roff = ctl_wl_roff(L->seed, L->idx, k, L->slot, len);
+	uint8_t want[256];
+
+	for (uint32_t o = 0; o < len; o += sizeof(want)) {
+		uint32_t n = len - o < sizeof(want) ? len - o : (uint32_t)sizeof(want);
+
+		ctl_wl_fill(L->seed, L->idx, UINT64_MAX, roff + o, want, n);
+		for (uint32_t j = 0; j < n; j++)
+			if (b[o + j] != want[j])
+				return (long)(o + j);
+	}
+	return -1;
+}
+
 /* The completion of the oldest message: status NULL when it succeeded;
  * mr the local MR (READ data), orig the FETCH_ADD's original value. */
 static inline void ctl_load_done(struct ctl_load *L, const char *status, const uint8_t *mr,
@@ -101,7 +121,12 @@ static inline void ctl_load_done(struct ctl_load *L, const char *status, const u
 	}
 	if (op == CTL_WL_READ) {
 		uint64_t v = ctl_sum(mr + (k % L->qd) * L->slot, len);
+		long d = ctl_load_read_diff(L, k, mr + (k % L->qd) * L->slot, len);
 
+		if (d >= 0 && !L->rbad++) {
+			L->rbad_k = k;
+			L->rbad_off = (uint64_t)d;
+		}
 		L->fold = ctl_mix(L->fold ^ v);
 		L->rfold = ctl_mix(L->rfold ^ v);
 	} else if (op == CTL_WL_FADD) {
@@ -122,11 +147,13 @@ static inline int ctl_load_running(const struct ctl_load *L, uint64_t now)
 
 static inline int ctl_load_stat(const struct ctl_load *L, uint64_t now, char *rep, size_t cap)
 {
-	return snprintf(rep, cap, "ok running=%d posted=%llu completed=%llu errors=%llu fold=0x%llx rfold=0x%llx afold=0x%llx%s%s",
+	return snprintf(rep, cap, "ok running=%d posted=%llu completed=%llu errors=%llu fold=0x%llx rfold=0x%llx afold=0x%llx rbad=%llu rbad_k=%llu rbad_off=%llu%s%s",
 			ctl_load_running(L, now), (unsigned long long)L->posted,
 			(unsigned long long)L->completed, (unsigned long long)L->errors,
 			(unsigned long long)L->fold, (unsigned long long)L->rfold,
-			(unsigned long long)L->afold, L->err[0] ? " err=" : "", L->err);
+			(unsigned long long)L->afold, (unsigned long long)L->rbad,
+			(unsigned long long)L->rbad_k, (unsigned long long)L->rbad_off,
+			L->err[0] ? " err=" : "", L->err);
 }
 
 #endif /* ROCE_LOAD_H */

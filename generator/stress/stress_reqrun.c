@@ -211,9 +211,11 @@ static void finish_qp(struct st_run *s, struct st_qp *q)
 	memcpy(&have, q->rq->mem + s->slot + (uint64_t)s->o->qd * s->slot, 8);
 	if (!errors && fold != want[0]) {
 		snprintf(msg, sizeof(msg), "qp %u: the adapter's READ/atomic results fold to 0x%" PRIx64
-			 ", expected 0x%" PRIx64 " (%" PRIu64 " messages; READs %s, atomics %s)", i, fold, want[0],
+			 ", expected 0x%" PRIx64 " (%" PRIu64 " messages; READs %s, atomics %s; %" PRIu64
+			 " READs wrong, the first message %" PRIu64 " byte %" PRIu64 ")", i, fold, want[0],
 			 completed, ctl_u64(rep, "rfold", 0) == want[1] ? "agree" : "differ",
-			 ctl_u64(rep, "afold", 0) == want[2] ? "agree" : "differ");
+			 ctl_u64(rep, "afold", 0) == want[2] ? "agree" : "differ", ctl_u64(rep, "rbad", 0),
+			 ctl_u64(rep, "rbad_k", 0), ctl_u64(rep, "rbad_off", 0));
 		st_req_fail(s, q, 1, msg);
 	}
 	if (!errors && have != word) {
