@@ -229,6 +229,11 @@ static int rping_round(struct cfi *x)
 	}
 	if (iw_post_send(&x->w, ROCE_RDMAP_SEND, m, sizeof(m), 0) || cfi_wait(x, one_send, x->wait_s) != 1 ||
 	    !x->w.rreq_size) {
+		if (x->w.eof && !x->w.term_rx.have) {   /* the peer's doing, not the test's */
+			cf_fail(x->c, "the peer closed the connection at rping's first round, without a Terminate "
+				"(MPA rev %u, CRC %s)", x->w.rev, x->w.crc ? "on" : "off");
+			return -1;
+		}
 		cf_error(x->c, "rping's first round did not complete: %s",
 			 x->w.why[0] ? x->w.why : "no Read Request or SEND from the server");
 		return -1;
@@ -324,7 +329,10 @@ void cfi_expect_term(struct cfi *x, uint8_t layer, uint8_t etype, uint8_t code, 
 	cf_metric(x->c, "term_etype", t->etype, "");
 	cf_metric(x->c, "term_code", t->code, "");
 	cfi_term_text(got, sizeof(got), t->layer, t->etype, t->code);
-	if (t->layer != layer || t->etype != etype || t->code != code)
+	if (t->layer == etype && t->etype == layer && t->code == code && layer != etype)
+		cf_fail(x->c, "Terminate %s on the wire: its Layer and EType nibbles are swapped (read the "
+			"other way round it is the %s that %s names)", got, want, rule);
+	else if (t->layer != layer || t->etype != etype || t->code != code)
 		cf_fail(x->c, "Terminate %s; want %s (%s)", got, want, rule);
 	else if (!closed)
 		cf_fail(x->c, "Terminate %s as %s says, but the connection stayed open", got, rule);
