@@ -98,7 +98,7 @@ static int ref_start(struct cfi *x, const struct cfi_case *k)
 	char *argv[48];
 	int p[2];
 
-	x->srv_port = REF_BASE_PORT + (int)(getpid() % 2000) * 8 + seq++ % 8;
+	x->srv_port = REF_BASE_PORT + (int)(getpid() % 1400) * 8 + seq++ % 8;   /* below the ephemeral ports */
 	if (pipe(p))
 		return -1;
 	fflush(NULL);
