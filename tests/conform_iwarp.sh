@@ -47,8 +47,8 @@ want = {"rdmap.read-ird": "FAIL"}
 d = json.load(open(js))
 bad = []
 names = [c["name"] for c in d["cases"]]
-if len(names) != 18:
-    bad.append("%d cases, want 18" % len(names))
+if len(names) != 19:
+    bad.append("%d cases, want 19" % len(names))
 for c in d["cases"]:
     v = want.get(c["name"], "PASS")
     if c["verdict"] != v:
@@ -67,7 +67,7 @@ for c in d["cases"]:
             bad.append("%s: no evidence pcap" % c["name"])
         elif c["name"] == "mpa.plain" and b"MPA ID Req Frame" not in open(p, "rb").read():
             bad.append("mpa.plain: the evidence pcap lacks the MPA request")
-if (d["pass"], d["fail"], d["unsupported"], d["error"]) != (17, 1, 0, 0):
+if (d["pass"], d["fail"], d["unsupported"], d["error"]) != (18, 1, 0, 0):
     bad.append("totals %s" % [d["pass"], d["fail"], d["unsupported"], d["error"]])
 if rc != 1:
     bad.append("exit status %d, want 1 (a FAIL)" % rc)
@@ -84,7 +84,7 @@ check "reference run: verdicts, JSON, JUnit, exit status" $?
 
 # --list, --cases, option errors
 n=$("$G" conform --transport iwarp --list | wc -l)
-[ "$n" = 18 ]; check "--list: $n cases" $?
+[ "$n" = 19 ]; check "--list: $n cases" $?
 out=$("$G" conform --transport iwarp --reference --cases 'ddp.' 2>&1)
 r=$?
 echo "$out" | grep -q "^5 cases: 5 pass" && [ "$r" = 0 ] && ! echo "$out" | grep -q "^mpa\."

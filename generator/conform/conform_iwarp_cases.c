@@ -5,7 +5,8 @@
  * responder and as the data sink / source of tagged and untagged messages.
  *
  *   mpa.*    negotiation (RFC 5044 7.1, RFC 6581): plain rev 2, CRC,
- *            markers, markers + CRC, rev 1, an unknown revision, reject
+ *            markers, markers + CRC, peer-to-peer RTR, rev 1, an unknown
+ *            revision, reject
  *   llp.*    FPDU errors: CRC, marker                    → LLP/MPA Terminate
  *   ddp.*    tagged STag/bounds, untagged QN/MSN/length  → DDP Terminate
  *   rdmap.*  Read Request STag/bounds                    → RDMAP Terminate;
@@ -53,38 +54,51 @@ static int up(struct cfi *x, const char *args)
 
 /* ---- MPA negotiation ------------------------------------------------------------- */
 
-static void negotiated(struct cfi *x, const char *args, const char *what)
+/* Connected with args and FPDUs both ways: 1.  Else FAIL (or ERROR): 0. */
+static int negotiated(struct cfi *x, const char *args, const char *what)
 {
 	struct iw *w = &x->w;
 	int rc = cfi_connect(x, args);
 
 	if (rc > 0) {
 		cf_fail(x->c, "%s: the peer refused it: %s", what, w->why);
-		return;
+		return 0;
 	}
 	if (rc < 0 || cfi_region(x))
-		return;
+		return 0;
 	cf_metric(x->c, "peer_ird", w->peer_ird, "");
 	cf_metric(x->c, "peer_ord", w->peer_ord, "");
-	if (!cfi_alive(x))
+	if (!cfi_alive(x)) {
 		cf_fail(x->c, "%s: negotiated (rev %u, CRC %s), but no valid FPDU came back: %s", what, w->rev,
 			w->crc ? "on" : "off", w->why[0] ? w->why : "timed out");
-	else
-		cf_pass(x->c, "%s: rev %u, CRC %s (reply C=%d), IRD/ORD %u/%u; FPDUs both ways", what, w->rev,
-			w->crc ? "on" : "off", !!(w->rep_flags & ROCE_MPA_FLAG_C), w->peer_ird, w->peer_ord);
+		return 0;
+	}
+	return 1;
+}
+
+static void pass_negotiated(struct cfi *x, const char *what)
+{
+	const struct iw *w = &x->w;
+
+	cf_pass(x->c, "%s: rev %u, CRC %s (reply C=%d), IRD/ORD %u/%u; FPDUs both ways", what, w->rev,
+		w->crc ? "on" : "off", !!(w->rep_flags & ROCE_MPA_FLAG_C), w->peer_ird, w->peer_ord);
 }
 
 static void mpa_plain(struct cfi *x)
 {
-	negotiated(x, "", "rev 2 request, no CRC, no markers");
+	if (negotiated(x, "", "rev 2 request, no CRC, no markers"))
+		pass_negotiated(x, "rev 2 request, no CRC, no markers");
 }
 
 /* RFC 5044 7.1: CRC is used when either side asks for it. */
 static void mpa_crc(struct cfi *x)
 {
-	negotiated(x, "--crc", "request with C");
-	if (x->c->r.v == CF_PASS && !x->w.crc)
+	if (!negotiated(x, "--crc", "request with C"))
+		return;
+	if (!x->w.crc)
 		cf_fail(x->c, "CRC asked for but not in use");
+	else
+		pass_negotiated(x, "request with C");
 }
 
 static void markers_case(struct cfi *x, const char *args)
@@ -121,11 +135,29 @@ static void mpa_markers_crc(struct cfi *x)
 	markers_case(x, "--markers --crc");
 }
 
+/* RFC 6581 3: peer-to-peer, the responder picks one of the RTRs offered
+ * (or none: no peer-to-peer), and takes our RTR before anything else. */
+static void mpa_rtr(struct cfi *x)
+{
+	if (!negotiated(x, "--rtr write,read", "rev 2 peer-to-peer request offering a WRITE or READ RTR"))
+		return;
+	cf_metric(x->c, "rtr", x->w.rtr, "");
+	if (x->w.p2p && !(x->w.rtr & (IW_RTR_WRITE | IW_RTR_READ)))
+		cf_fail(x->c, "peer-to-peer, but the reply picked none of the RTRs offered");
+	else
+		cf_pass(x->c, "peer-to-peer %s, RTR %s, IRD/ORD %u/%u; FPDUs both ways after it",
+			x->w.p2p ? "accepted" : "declined", x->w.p2p ? iw_rtr_name(x->w.rtr) : "none", x->w.peer_ird,
+			x->w.peer_ord);
+}
+
 static void mpa_rev1(struct cfi *x)
 {
-	negotiated(x, "--rev 1", "rev 1 request");
-	if (x->c->r.v == CF_PASS && x->w.rev != 1)
+	if (!negotiated(x, "--rev 1", "rev 1 request"))
+		return;
+	if (x->w.rev != 1)
 		cf_fail(x->c, "rev 1 request answered with rev %u", x->w.rev);
+	else
+		pass_negotiated(x, "rev 1 request");
 }
 
 /* No RFC defines revision 3: the responder refuses (R) or closes, or
@@ -327,6 +359,8 @@ const struct cfi_case cfi_cases[] = {
 	{ "mpa.markers", "request with M: markers in the peer's stream (or UNSUPPORTED: reject)", "--markers",
 	  mpa_markers },
 	{ "mpa.markers-crc", "request with M and C: markers and CRC", "--markers", mpa_markers_crc },
+	{ "mpa.rtr", "peer-to-peer request offering WRITE/READ RTR: one picked, stream works after it", NULL,
+	  mpa_rtr },
 	{ "mpa.rev1", "MPA revision 1 request: answered with rev 1, FPDUs both ways", NULL, mpa_rev1 },
 	{ "mpa.rev-unknown", "revision 3 request: refused, closed, or answered with a known revision", NULL,
 	  mpa_rev_unknown },
