@@ -323,6 +323,22 @@ static int all_answered(struct cfi *x)
 	return x->w.reads_out == 0 || x->w.term_rx.have;
 }
 
+/* The peer idle: one READ answered, and a moment for its transmit side
+ * (siw holds a Read Request in its transmit WQE without an IRQ entry when
+ * that is free).  0, or -1 with ERROR set. */
+static int idle_first(struct cfi *x)
+{
+	struct iw *w = &x->w;
+
+	if (iw_post_read(w, CFI_SINK_STAG, CFI_SINK_TO, 64, x->stag, x->to) ||
+	    cfi_wait(x, all_answered, x->wait_s) != 1 || w->term_rx.have) {
+		cf_error(x->c, "a single READ was not answered: %s", w->why[0] ? w->why : "timed out");
+		return -1;
+	}
+	poll(NULL, 0, 200);
+	return 0;
+}
+
 /* IRD+1 Read Requests at once: the peer has room for IRD (RFC 5040 5.3,
  * RFC 6581 3), so the last one breaks the stream: a Terminate, then close. */
 static void rdmap_read_ird(struct cfi *x)
@@ -338,15 +354,8 @@ static void rdmap_read_ird(struct cfi *x)
 		cf_unsup(x->c, "the peer announced no IRD (no RFC 6581 private data)");
 		return;
 	}
-	/* the peer idle first: one READ answered, and a moment for its
-	 * transmit side (siw holds a Read Request in its transmit WQE without
-	 * an IRQ entry when that is free) */
-	if (iw_post_read(w, CFI_SINK_STAG, CFI_SINK_TO, 64, x->stag, x->to) ||
-	    cfi_wait(x, all_answered, x->wait_s) != 1 || w->term_rx.have) {
-		cf_error(x->c, "a single READ was not answered: %s", w->why[0] ? w->why : "timed out");
+	if (idle_first(x))
 		return;
-	}
-	poll(NULL, 0, 200);
 	base = w->st.reads_done;
 	n = w->peer_ird + 1u;
 	if (n > CFI_SINK_LEN / 64) {
