@@ -72,6 +72,7 @@ CHECK_SCRIPTS := tests/exports.sh tests/golden.sh tests/difftest.py tests/cli.sh
 CHECK_SCRIPTS += tests/threads.sh
 CHECK_SCRIPTS += tests/invariance.sh
 CHECK_SCRIPTS += tests/iwarp_conv.sh
+CHECK_SCRIPTS += tests/conform_iwarp.sh
 
 # `rocegen stress` against the in-process reference adapter (generator/stress/)
 CHECK_SCRIPTS += tests/stress_unit.sh
@@ -292,6 +293,7 @@ INTEROP_SCRIPTS += tests/interop.sh tests/interop_flow.sh tests/interop_gen.sh t
 INTEROP_SCRIPTS += tests/interop_device.sh
 INTEROP_SCRIPTS += tests/stress_lab.sh
 INTEROP_SCRIPTS += tests/interop_iwarp.sh
+INTEROP_SCRIPTS += tests/conform_iwarp_lab.sh
 interop: all
 	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; BUILD=$(BUILD) $$s; done
 

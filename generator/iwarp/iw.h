@@ -105,6 +105,9 @@ struct iw {
 	int await_rtr;              /* server, peer-to-peer: the RTR is still due */
 	uint32_t reads_out;         /* our Read Requests not yet answered */
 	uint32_t reads_in;          /* Read Requests served in this pump */
+	uint32_t rreq_sink_stag;    /* the last Read Request's sink (conform: a peer's STag) */
+	uint64_t rreq_sink_to;
+	uint32_t rreq_size;
 	iw_send_fn on_send;
 	iw_read_fn on_read;
 	void *ctx;
