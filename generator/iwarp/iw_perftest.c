@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * iw_perftest.c — `rocegen client --transport iwarp --oob cm --app perftest
+ * --op write|read|send`: the client of `ib_{write,read,send}_bw -R` on an
+ * iWARP device (the conversation is in iw_perftest.h), reported in
+ * perftest's columns with the server's own figures beside ours.
+ *
+ * Our figures: WRITE and SEND complete when the kernel's TCP has the data
+ * acknowledged (SIOCOUTQ empty; per message, when it was handed to TCP),
+ * READ when its Read Response was placed; BW peak as report_peak(), MB =
+ * 2^20 as perftest.
+ */
+#include <inttypes.h>
+#include <linux/sockios.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include "iw_perftest.h"
+#include "session.h"
+
+#define DATA_STAG 0x00b10000u
+#define DATA_TO 0x7f0000400000ull
+#define CREDIT_STAG 0x00b20000u
+#define CREDIT_TO 0x7f0000500000ull
+#define RX_DEPTH 512                 /* perftest's DEF_RX_SEND (capped at --iters) */
+
+struct ptc {
+	struct gen_opts *o, oc, od;      /* ours; the control and data streams' */
+	struct iw ctl, dat;
+	struct iwpt_chan ch;
+	const char *op;
+	uint32_t size, window;
+	uint64_t iters, done;
+	uint8_t *buf, credit[8];
+	uint32_t rstag;
+	uint64_t rva;
+	uint64_t *tcomp, t0, t1;
+	uint32_t crc, psn;
+	char pver[17];
+	struct iwpt_result mine, theirs;
+	int have_theirs, ok_oob;
+};
+
+static void on_read(void *ctx, struct iw *w)
+{
+	struct ptc *p = ctx;
+
+	(void)w;
+	if (p->done >= p->iters)
+		return;
+	p->crc = roce_crc32(p->crc, p->buf, p->size);
+	p->tcomp[p->done++] = sess_now();
+}
+
+static uint32_t credits(const struct ptc *p)
+{
+	const uint8_t *c = p->credit + 4;   /* perftest's credit_buf: host order */
+
+	return (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
+}
+
+/* Waits (pumping both streams) until ok(p) or the time runs out. */
+static int wait_until(struct ptc *p, int (*ok)(struct ptc *), const char *what)
+{
+	int idle = 0, limit = (int)(p->o->timeout > 0 ? p->o->timeout : 30) * 10;
+
+	while (!ok(p)) {
+		int r = iwpt_pump2(&p->dat, &p->ctl, 100);
+
+		if (r < 0 || p->dat.dead || gen_stop) {
+			if (!p->dat.why[0])
+				snprintf(p->dat.why, sizeof(p->dat.why), "the data connection ended while %s", what);
+			return -1;
+		}
+		idle = r ? 0 : idle + 1;
+		if (idle >= limit) {
+			snprintf(p->dat.why, sizeof(p->dat.why), "timed out while %s", what);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int read_room(struct ptc *p)
+{
+	return p->dat.reads_out < (p->dat.ord ? p->dat.ord : 1u);
+}
+
+static int reads_done(struct ptc *p)
+{
+	return p->dat.reads_out == 0;
+}
+
+static int send_room(struct ptc *p)
+{
+	return (uint32_t)(p->done + 1 - credits(p)) < p->window;
+}
+
+static int tcp_drained(struct ptc *p)
+{
+	int n = 0;
+
+	return ioctl(p->dat.fd, SIOCOUTQ, &n) == 0 && n == 0;
+}
+
+static int one(struct ptc *p, uint64_t k)
+{
+	if (!strcmp(p->op, "read")) {
+		if (wait_until(p, read_room, "waiting for Read Responses"))
+			return -1;
+		return iw_post_read(&p->dat, DATA_STAG, DATA_TO, p->size, p->rstag, p->rva);
+	}
+	sess_fill(p->buf, p->size, (uint32_t)k);
+	p->crc = roce_crc32(p->crc, p->buf, p->size);
+	if (!strcmp(p->op, "write")) {
+		if (iw_post_write(&p->dat, p->rstag, p->rva, p->buf, p->size))
+			return -1;
+	} else {
+		if (wait_until(p, send_room, "waiting for the receiver's credits") ||
+		    iw_post_send(&p->dat, ROCE_RDMAP_SEND, p->buf, p->size, 0))
+			return -1;
+	}
+	p->tcomp[p->done++] = sess_now();
+	return 0;
+}
+
+static int run_ops(struct ptc *p)
+{
+	int rc = 0;
+
+	p->t0 = sess_now();
+	for (uint64_t k = 0; k < p->iters && !gen_stop && !rc; k++) {
+		rc = one(p, k);
+		while (!rc && iw_pump(&p->dat, 0) > 0 && !p->dat.dead)
+			;
+		if (p->dat.dead || p->dat.eof || p->dat.term_rx.have)
+			rc = -1;
+	}
+	if (!rc && !strcmp(p->op, "read"))
+		rc = wait_until(p, reads_done, "waiting for the last Read Responses");
+	else if (!rc)
+		rc = wait_until(p, tcp_drained, "waiting for TCP to deliver our data");
+	p->t1 = sess_now();
+	if (!rc && p->done && strcmp(p->op, "read"))
+		p->tcomp[p->done - 1] = p->t1;
+	return rc;
+}
+
+static void result_of(struct ptc *p)
+{
+	double s = p->t1 > p->t0 ? (double)(p->t1 - p->t0) / 1e9 : 1e-9;
+
+	p->mine.size = p->size;
+	p->mine.iters = p->done;
+	p->mine.bw_peak = report_peak(p->tcomp, p->done, p->size, p->t0) / 1048576.0;
+	p->mine.bw_avg = (double)p->done * p->size / s / 1048576.0;
+	p->mine.msg_rate = (double)p->done / s / 1e6;
+}
+
+/* The data connection and the keys around it; 0 or -1. */
+static int setup(struct ptc *p)
+{
+	int is_send = !strcmp(p->op, "send");
+	uint32_t out = !strcmp(p->op, "read") ? (uint32_t)(p->od.ord > 0 ? p->od.ord : 16) : 0;
+	uint32_t stag = is_send ? CREDIT_STAG : DATA_STAG;
+	uint64_t va = is_send ? CREDIT_TO + 4 : DATA_TO;
+
+	if (iw_connect(&p->ctl, NULL, 0) || iwpt_hello(&p->ch, p->pver) || iwpt_zero_keys(&p->ch))
+		return -1;
+	p->dat.ctx = p;
+	p->dat.on_read = on_read;
+	if (iw_add_mr(&p->dat, DATA_STAG, DATA_TO, p->buf, p->size, 1, 1) ||
+	    iw_add_mr(&p->dat, CREDIT_STAG, CREDIT_TO, p->credit, sizeof(p->credit), 0, 1))
+		return -1;
+	if (iw_connect(&p->dat, NULL, 0)) {
+		snprintf(p->ctl.why, sizeof(p->ctl.why), "data connection: %.120s", p->dat.why);
+		return -1;
+	}
+	p->ch.other = &p->dat;
+	if (iwpt_zero_keys(&p->ch))
+		return -1;
+	for (int i = 0; i < (is_send ? 4 : 3); i++)
+		if (iwpt_keys(&p->ch, stag, va, out, p->psn, &p->rstag, &p->rva))
+			return -1;
+	return 0;
+}
+
+static int finish(struct ptc *p)
+{
+	if (iwpt_keys(&p->ch, 0, 0, 0, p->psn, NULL, NULL))
+		return -1;
+	if (strcmp(p->op, "send")) {
+		if (iwpt_results(&p->ch, &p->mine, &p->theirs) || iwpt_keys(&p->ch, 0, 0, 0, p->psn, NULL, NULL))
+			return -1;
+		p->have_theirs = 1;
+	}
+	return 0;
+}
+
+/* perftest's client closes the data connection, its server the control one. */
+static void close_both(struct ptc *p)
+{
+	for (int i = 0; i < 2; i++) {
+		struct iw *w = i ? &p->ctl : &p->dat;
+
+		if (w->fd < 0)
+			continue;
+		if (!w->dead)
+			shutdown(w->fd, SHUT_WR);
+		for (int n = 0; n < 20 && !w->eof; n++)
+			if (iw_pump(w, 100) < 0)
+				break;
+	}
+}
+
+static const char *title(const char *op)
+{
+	return !strcmp(op, "write") ? "RDMA_Write BW Test" : !strcmp(op, "read") ? "RDMA_Read BW Test" :
+	       "Send BW Test";
+}
+
+static void mpa_line(FILE *f, const char *name, const struct iw *w)
+{
+	fprintf(f, " %s: MPA rev %u CRC %s markers %s/%s IRD %u ORD %u (peer IRD %u ORD %u) RTR %s%s;"
+		" FPDUs sent %" PRIu64 " received %" PRIu64 "\n", name, w->rev, w->crc ? "on" : "off",
+		w->mk_tx ? "on" : "off", w->mk_rx ? "on" : "off", w->ird, w->ord, w->peer_ird, w->peer_ord,
+		iw_rtr_name(w->rtr), w->p2p ? " (peer-to-peer)" : "", w->st.tx_fpdu, w->st.rx_fpdu);
+}
+
+#define LINE "---------------------------------------------------------------------------------------\n"
+#define COLS " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
+
+static void res_line(FILE *f, const char *who, const struct iwpt_result *r)
+{
+	fprintf(f, " %-10" PRIu64 " %-10" PRIu64 "       %-10.2f         %-10.2f           %.6f%s\n", r->size,
+		r->iters, r->bw_peak, r->bw_avg, r->msg_rate, who);
+}
+
+static void text(FILE *f, const struct ptc *p, int ok, const char *why)
+{
+	fprintf(f, LINE);
+	fprintf(f, "                    %s (rocegen client, --transport iwarp, --oob cm --app perftest)\n",
+		title(p->op));
+	fprintf(f, " Transport type : IW   Connection type : RC   Data ex. method : rdma_cm   peer: perftest %s\n",
+		p->pver[0] ? p->pver : "-");
+	fprintf(f, " remote address: STag 0x%08x VA 0x%016" PRIx64 "   credits received %u\n", p->rstag, p->rva,
+		credits(p));
+	mpa_line(f, "control", &p->ctl);
+	mpa_line(f, "data", &p->dat);
+	fprintf(f, LINE COLS);
+	res_line(f, "", &p->mine);
+	if (p->have_theirs)
+		res_line(f, "   (the server's own figures)", &p->theirs);
+	fprintf(f, LINE);
+	fprintf(f, " completed %" PRIu64 " of %" PRIu64 "  in %.3f s  crc32 0x%08x  control SENDs %" PRIu64
+		"/%" PRIu64 "\n", p->done, p->iters, p->t1 > p->t0 ? (double)(p->t1 - p->t0) / 1e9 : 0.0, p->crc,
+		p->ch.sends, p->ch.recvs);
+	if (!ok)
+		fprintf(f, " FAILED: %s\n", why);
+	fprintf(f, LINE);
+}
+
+static void jres(FILE *f, const char *k, const struct iwpt_result *r)
+{
+	fprintf(f, "\"%s\":{\"size\":%" PRIu64 ",\"iters\":%" PRIu64 ",\"bw_peak_mbs\":%.3f,\"bw_avg_mbs\":%.3f,"
+		"\"msg_rate_mpps\":%.6f},", k, r->size, r->iters, r->bw_peak, r->bw_avg, r->msg_rate);
+}
+
+static void jmpa(FILE *f, const char *k, const struct iw *w)
+{
+	fprintf(f, "\"%s\":{\"rev\":%u,\"crc\":%s,\"markers_tx\":%s,\"markers_rx\":%s,\"rtr\":\"%s\",\"p2p\":%s,"
+		"\"ird\":%u,\"ord\":%u,\"peer_ird\":%u,\"peer_ord\":%u,\"fpdu_tx\":%" PRIu64 ",\"fpdu_rx\":%" PRIu64
+		",\"crc_bad\":%" PRIu64 ",\"term_rx\":%s,\"term_tx\":%s},", k, w->rev, w->crc ? "true" : "false",
+		w->mk_tx ? "true" : "false", w->mk_rx ? "true" : "false", iw_rtr_name(w->rtr),
+		w->p2p ? "true" : "false", w->ird, w->ord, w->peer_ird, w->peer_ord, w->st.tx_fpdu, w->st.rx_fpdu,
+		w->st.rx_crc_bad, w->term_rx.have ? "true" : "false", w->term_tx.have ? "true" : "false");
+}
+
+static void json(FILE *f, const struct ptc *p, int ok, const char *why)
+{
+	fprintf(f, "{\"role\":\"client\",\"transport\":\"iwarp\",\"oob\":\"cm\",\"app\":\"perftest\",\"op\":\"%s\","
+		"\"ok\":%s,\"peer_tool\":\"perftest %s\",", p->op, ok ? "true" : "false", p->pver);
+	fprintf(f, "\"size\":%u,\"iters\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"seconds\":%.6f,", p->size,
+		p->iters, p->done, p->t1 > p->t0 ? (double)(p->t1 - p->t0) / 1e9 : 0.0);
+	fprintf(f, "\"bw_peak_mbs\":%.3f,\"bw_avg_mbs\":%.3f,\"msg_rate_mpps\":%.6f,", p->mine.bw_peak,
+		p->mine.bw_avg, p->mine.msg_rate);
+	if (p->have_theirs)
+		jres(f, "peer_result", &p->theirs);
+	else
+		fprintf(f, "\"peer_result\":null,");
+	fprintf(f, "\"remote\":{\"stag\":%u,\"va\":%" PRIu64 "},\"credits\":%u,\"crc\":\"0x%08x\",", p->rstag,
+		p->rva, credits(p), p->crc);
+	fprintf(f, "\"control\":{\"sends\":%" PRIu64 ",\"recvs\":%" PRIu64 "},", p->ch.sends, p->ch.recvs);
+	jmpa(f, "mpa_control", &p->ctl);
+	jmpa(f, "mpa", &p->dat);
+	fprintf(f, "\"why\":\"%s\"}\n", ok ? "" : why);
+}
+
+static int init(struct ptc *p, struct gen_opts *o)
+{
+	memset(p, 0, sizeof(*p));
+	p->o = o;
+	p->op = o->op ? o->op : "write";
+	if (strcmp(p->op, "send") && strcmp(p->op, "write") && strcmp(p->op, "read")) {
+		fprintf(stderr, GEN_NAME " client: perftest over iwarp: --op send, write or read\n");
+		return -1;
+	}
+	p->size = o->have_size ? (uint32_t)o->size : 65536;
+	p->iters = o->have_iters ? o->iters : 1000;
+	p->window = (uint32_t)(p->iters < RX_DEPTH ? (p->iters ? p->iters : 1) : RX_DEPTH);
+	p->oc = *o;
+	p->od = *o;
+	if (p->oc.port < 0)
+		p->oc.port = p->od.port = IWPT_PORT;
+	p->oc.ird = p->oc.ord = 0;              /* perftest's control QP: no reads */
+	if (strcmp(p->op, "read"))
+		p->od.ird = p->od.ord = 0;
+	p->psn = (uint32_t)sess_now() & 0xffffff;
+	p->buf = calloc(1, p->size ? p->size : 1);
+	p->tcomp = calloc(p->iters ? p->iters : 1, sizeof(*p->tcomp));
+	if (!p->buf || !p->tcomp || iw_init(&p->ctl, &p->oc, 0) || iw_init(&p->dat, &p->od, 0))
+		return -1;
+	iwpt_chan_init(&p->ch, &p->ctl, 1, (int)o->timeout);
+	return 0;
+}
+
+int iw_perftest_client(struct gen_opts *o)
+{
+	static struct ptc p;
+	const char *why;
+	int rc, ok;
+
+	if (init(&p, o))
+		return 2;
+	gen_signals();
+	rc = setup(&p);
+	if (!rc)
+		rc = run_ops(&p);
+	result_of(&p);
+	if (!rc)
+		rc = finish(&p);
+	close_both(&p);
+	ok = !rc && p.done == p.iters && !p.dat.term_rx.have && !p.ctl.term_rx.have;
+	why = p.dat.why[0] ? p.dat.why : p.ctl.why[0] ? p.ctl.why : "incomplete";
+	if (o->json)
+		json(stdout, &p, ok, why);
+	text(o->json ? stderr : stdout, &p, ok, why);
+	fflush(stdout);
+	iw_free(&p.dat);
+	iw_free(&p.ctl);
+	free(p.buf);
+	free(p.tcomp);
+	return ok ? 0 : 1;
+}
