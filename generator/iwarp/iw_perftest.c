@@ -22,32 +22,10 @@
 #include "iw_perftest.h"
 #include "session.h"
 
-#define DATA_STAG 0x00b10000u
-#define DATA_TO 0x7f0000400000ull
-#define CREDIT_STAG 0x00b20000u
-#define CREDIT_TO 0x7f0000500000ull
-#define RX_DEPTH 512                 /* perftest's DEF_RX_SEND (capped at --iters) */
-
-struct ptc {
-	struct gen_opts *o, oc, od;      /* ours; the control and data streams' */
-	struct iw ctl, dat;
-	struct iwpt_chan ch;
-	const char *op;
-	uint32_t size, window;
-	uint64_t iters, done;
-	uint8_t *buf, credit[8];
-	uint32_t rstag;
-	uint64_t rva;
-	uint64_t *tcomp, t0, t1;
-	uint32_t crc, psn;
-	char pver[17];
-	struct iwpt_result mine, theirs;
-	int have_theirs, ok_oob;
-};
 
 static void on_read(void *ctx, struct iw *w)
 {
-	struct ptc *p = ctx;
+	struct iwpt *p = ctx;
 
 	(void)w;
 	if (p->done >= p->iters)
@@ -56,15 +34,9 @@ static void on_read(void *ctx, struct iw *w)
 	p->tcomp[p->done++] = sess_now();
 }
 
-static uint32_t credits(const struct ptc *p)
-{
-	const uint8_t *c = p->credit + 4;   /* perftest's credit_buf: host order */
-
-	return (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
-}
 
 /* Waits (pumping both streams) until ok(p) or the time runs out. */
-static int wait_until(struct ptc *p, int (*ok)(struct ptc *), const char *what, int ms)
+static int wait_until(struct iwpt *p, int (*ok)(struct iwpt *), const char *what, int ms)
 {
 	int idle = 0, limit = (int)(p->o->timeout > 0 ? p->o->timeout : 30) * 1000 / ms;
 
@@ -85,29 +57,29 @@ static int wait_until(struct ptc *p, int (*ok)(struct ptc *), const char *what, 
 	return 0;
 }
 
-static int read_room(struct ptc *p)
+static int read_room(struct iwpt *p)
 {
 	return p->dat.reads_out < (p->dat.ord ? p->dat.ord : 1u);
 }
 
-static int reads_done(struct ptc *p)
+static int reads_done(struct iwpt *p)
 {
 	return p->dat.reads_out == 0;
 }
 
-static int send_room(struct ptc *p)
+static int send_room(struct iwpt *p)
 {
-	return (uint32_t)(p->done + 1 - credits(p)) < p->window;
+	return (uint32_t)(p->done + 1 - iwpt_credits(p)) < p->window;
 }
 
-static int tcp_drained(struct ptc *p)
+static int tcp_drained(struct iwpt *p)
 {
 	int n = 0;
 
 	return ioctl(p->dat.fd, SIOCOUTQ, &n) == 0 && n == 0;
 }
 
-static int one(struct ptc *p, uint64_t k)
+static int one(struct iwpt *p, uint64_t k)
 {
 	if (!strcmp(p->op, "read")) {
 		if (wait_until(p, read_room, "waiting for Read Responses", 100))
@@ -128,7 +100,7 @@ static int one(struct ptc *p, uint64_t k)
 	return 0;
 }
 
-static int run_ops(struct ptc *p)
+static int run_ops(struct iwpt *p)
 {
 	int rc = 0;
 
@@ -150,7 +122,7 @@ static int run_ops(struct ptc *p)
 	return rc;
 }
 
-static void result_of(struct ptc *p)
+static void result_of(struct iwpt *p)
 {
 	double s = p->t1 > p->t0 ? (double)(p->t1 - p->t0) / 1e9 : 1e-9;
 
@@ -187,7 +159,7 @@ static int connect_retry(struct iw *w)
 }
 
 /* The data connection and the keys around it; 0 or -1. */
-static int setup(struct ptc *p)
+static int setup(struct iwpt *p)
 {
 	int is_send = !strcmp(p->op, "send");
 	uint32_t out = !strcmp(p->op, "read") ? (uint32_t)(p->od.ord > 0 ? p->od.ord : 16) : 0;
@@ -214,7 +186,7 @@ static int setup(struct ptc *p)
 	return 0;
 }
 
-static int finish(struct ptc *p)
+static int finish(struct iwpt *p)
 {
 	if (iwpt_keys(&p->ch, 0, 0, 0, p->psn, NULL, NULL))
 		return -1;
@@ -230,7 +202,7 @@ static int finish(struct ptc *p)
 }
 
 /* perftest's client closes the data connection, its server the control one. */
-static void close_both(struct ptc *p)
+static void close_both(struct iwpt *p)
 {
 	for (int i = 0; i < 2; i++) {
 		struct iw *w = i ? &p->ctl : &p->dat;
@@ -245,90 +217,7 @@ static void close_both(struct ptc *p)
 	}
 }
 
-static const char *title(const char *op)
-{
-	return !strcmp(op, "write") ? "RDMA_Write BW Test" : !strcmp(op, "read") ? "RDMA_Read BW Test" :
-	       "Send BW Test";
-}
-
-static void mpa_line(FILE *f, const char *name, const struct iw *w)
-{
-	fprintf(f, " %s: MPA rev %u CRC %s markers %s/%s IRD %u ORD %u (peer IRD %u ORD %u) RTR %s%s;"
-		" FPDUs sent %" PRIu64 " received %" PRIu64 "\n", name, w->rev, w->crc ? "on" : "off",
-		w->mk_tx ? "on" : "off", w->mk_rx ? "on" : "off", w->ird, w->ord, w->peer_ird, w->peer_ord,
-		iw_rtr_name(w->rtr), w->p2p ? " (peer-to-peer)" : "", w->st.tx_fpdu, w->st.rx_fpdu);
-}
-
-#define LINE "---------------------------------------------------------------------------------------\n"
-#define COLS " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
-
-static void res_line(FILE *f, const char *who, const struct iwpt_result *r)
-{
-	fprintf(f, " %-10" PRIu64 " %-10" PRIu64 "       %-10.2f         %-10.2f           %.6f%s\n", r->size,
-		r->iters, r->bw_peak, r->bw_avg, r->msg_rate, who);
-}
-
-static void text(FILE *f, const struct ptc *p, int ok, const char *why)
-{
-	fprintf(f, LINE);
-	fprintf(f, "                    %s (rocegen client, --transport iwarp, --oob cm --app perftest)\n",
-		title(p->op));
-	fprintf(f, " Transport type : IW   Connection type : RC   Data ex. method : rdma_cm   peer: perftest %s\n",
-		p->pver[0] ? p->pver : "-");
-	fprintf(f, " remote address: STag 0x%08x VA 0x%016" PRIx64 "   credits received %u\n", p->rstag, p->rva,
-		credits(p));
-	mpa_line(f, "control", &p->ctl);
-	mpa_line(f, "data", &p->dat);
-	fprintf(f, LINE COLS);
-	res_line(f, "", &p->mine);
-	if (p->have_theirs)
-		res_line(f, "   (the server's results message)", &p->theirs);
-	fprintf(f, LINE);
-	fprintf(f, " completed %" PRIu64 " of %" PRIu64 "  in %.3f s  crc32 0x%08x  control SENDs %" PRIu64
-		"/%" PRIu64 "\n", p->done, p->iters, p->t1 > p->t0 ? (double)(p->t1 - p->t0) / 1e9 : 0.0, p->crc,
-		p->ch.sends, p->ch.recvs);
-	if (!ok)
-		fprintf(f, " FAILED: %s\n", why);
-	fprintf(f, LINE);
-}
-
-static void jres(FILE *f, const char *k, const struct iwpt_result *r)
-{
-	fprintf(f, "\"%s\":{\"size\":%" PRIu64 ",\"iters\":%" PRIu64 ",\"bw_peak_mbs\":%.3f,\"bw_avg_mbs\":%.3f,"
-		"\"msg_rate_mpps\":%.6f},", k, r->size, r->iters, r->bw_peak, r->bw_avg, r->msg_rate);
-}
-
-static void jmpa(FILE *f, const char *k, const struct iw *w)
-{
-	fprintf(f, "\"%s\":{\"rev\":%u,\"crc\":%s,\"markers_tx\":%s,\"markers_rx\":%s,\"rtr\":\"%s\",\"p2p\":%s,"
-		"\"ird\":%u,\"ord\":%u,\"peer_ird\":%u,\"peer_ord\":%u,\"fpdu_tx\":%" PRIu64 ",\"fpdu_rx\":%" PRIu64
-		",\"crc_bad\":%" PRIu64 ",\"term_rx\":%s,\"term_tx\":%s},", k, w->rev, w->crc ? "true" : "false",
-		w->mk_tx ? "true" : "false", w->mk_rx ? "true" : "false", iw_rtr_name(w->rtr),
-		w->p2p ? "true" : "false", w->ird, w->ord, w->peer_ird, w->peer_ord, w->st.tx_fpdu, w->st.rx_fpdu,
-		w->st.rx_crc_bad, w->term_rx.have ? "true" : "false", w->term_tx.have ? "true" : "false");
-}
-
-static void json(FILE *f, const struct ptc *p, int ok, const char *why)
-{
-	fprintf(f, "{\"role\":\"client\",\"transport\":\"iwarp\",\"oob\":\"cm\",\"app\":\"perftest\",\"op\":\"%s\","
-		"\"ok\":%s,\"peer_tool\":\"perftest %s\",", p->op, ok ? "true" : "false", p->pver);
-	fprintf(f, "\"size\":%u,\"iters\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"seconds\":%.6f,", p->size,
-		p->iters, p->done, p->t1 > p->t0 ? (double)(p->t1 - p->t0) / 1e9 : 0.0);
-	fprintf(f, "\"bw_peak_mbs\":%.3f,\"bw_avg_mbs\":%.3f,\"msg_rate_mpps\":%.6f,", p->mine.bw_peak,
-		p->mine.bw_avg, p->mine.msg_rate);
-	if (p->have_theirs)
-		jres(f, "peer_result", &p->theirs);
-	else
-		fprintf(f, "\"peer_result\":null,");
-	fprintf(f, "\"remote\":{\"stag\":%u,\"va\":%" PRIu64 "},\"credits\":%u,\"crc\":\"0x%08x\",", p->rstag,
-		p->rva, credits(p), p->crc);
-	fprintf(f, "\"control\":{\"sends\":%" PRIu64 ",\"recvs\":%" PRIu64 "},", p->ch.sends, p->ch.recvs);
-	jmpa(f, "mpa_control", &p->ctl);
-	jmpa(f, "mpa", &p->dat);
-	fprintf(f, "\"why\":\"%s\"}\n", ok ? "" : why);
-}
-
-static int init(struct ptc *p, struct gen_opts *o)
+static int init(struct iwpt *p, struct gen_opts *o)
 {
 	memset(p, 0, sizeof(*p));
 	p->o = o;
@@ -339,7 +228,7 @@ static int init(struct ptc *p, struct gen_opts *o)
 	}
 	p->size = o->have_size ? (uint32_t)o->size : 65536;
 	p->iters = o->have_iters ? o->iters : 1000;
-	p->window = (uint32_t)(p->iters < RX_DEPTH ? (p->iters ? p->iters : 1) : RX_DEPTH);
+	p->window = (uint32_t)(p->iters < IWPT_RX_DEPTH ? (p->iters ? p->iters : 1) : IWPT_RX_DEPTH);
 	p->oc = *o;
 	p->od = *o;
 	if (p->oc.port < 0)
@@ -358,7 +247,7 @@ static int init(struct ptc *p, struct gen_opts *o)
 
 int iw_perftest_client(struct gen_opts *o)
 {
-	static struct ptc p;
+	static struct iwpt p;
 	const char *why;
 	int rc, ok;
 
@@ -374,10 +263,7 @@ int iw_perftest_client(struct gen_opts *o)
 	close_both(&p);
 	ok = !rc && p.done == p.iters && !p.dat.term_rx.have && !p.ctl.term_rx.have;
 	why = p.dat.why[0] ? p.dat.why : p.ctl.why[0] ? p.ctl.why : "incomplete";
-	if (o->json)
-		json(stdout, &p, ok, why);
-	text(o->json ? stderr : stdout, &p, ok, why);
-	fflush(stdout);
+	iwpt_report(&p, ok, why, o->json);
 	iw_free(&p.dat);
 	iw_free(&p.ctl);
 	free(p.buf);

@@ -59,6 +59,36 @@ struct iwpt_result {
 	double bw_peak, bw_avg, msg_rate;   /* MB/s (2^20), MB/s, Mpps */
 };
 
+#define DATA_STAG 0x00b10000u
+#define DATA_TO 0x7f0000400000ull
+#define CREDIT_STAG 0x00b20000u
+#define CREDIT_TO 0x7f0000500000ull
+#define IWPT_RX_DEPTH 512                 /* perftest's DEF_RX_SEND (capped at --iters) */
+
+struct iwpt {
+	struct gen_opts *o, oc, od;      /* ours; the control and data streams' */
+	struct iw ctl, dat;
+	struct iwpt_chan ch;
+	const char *op;
+	uint32_t size, window;
+	uint64_t iters, done;
+	uint8_t *buf, credit[8];
+	uint32_t rstag;
+	uint64_t rva;
+	uint64_t *tcomp, t0, t1;
+	uint32_t crc, psn;
+	char pver[17];
+	struct iwpt_result mine, theirs;
+	int have_theirs, server;
+	uint32_t credits_tx, credit_every;   /* server, SEND */
+	uint8_t *rq;
+};
+
+/* iw_ptreport.c: perftest's columns, the MPA of both streams; --json: one
+ * object on stdout, the text on stderr. */
+uint32_t iwpt_credits(const struct iwpt *p);
+void iwpt_report(const struct iwpt *p, int ok, const char *why, int json);
+
 /* iw_ptchan.c */
 void iwpt_chan_init(struct iwpt_chan *c, struct iw *w, int client, int timeout_s);
 /* Polls both streams for up to ms; -1 when ours ended. */
@@ -71,6 +101,7 @@ int iwpt_zero_keys(struct iwpt_chan *c);
 int iwpt_results(struct iwpt_chan *c, const struct iwpt_result *mine, struct iwpt_result *theirs);
 
 int iw_perftest_client(struct gen_opts *o);   /* iw_perftest.c */
+int iw_perftest_server(struct gen_opts *o);   /* iw_ptserver.c */
 int iw_ucmatose_client(struct gen_opts *o);   /* iw_ucmatose.c */
 
 #endif /* ROCEGEN_IW_PERFTEST_H */
