@@ -31,7 +31,15 @@
 #        terminate  the client's Terminate (RDMAP, remote op, 0xff)
 #                   reaches the server, which closes
 #      each: the server sent (or received) exactly that Terminate, the
-#      client received it, the connection was closed, both exit 1.
+#      client received it, the connection was closed, both exit 1;
+#   d. perftest -R's conversation (--oob cm --app perftest, two MPA
+#      connections, control SENDs): WRITE, READ with CRC, SEND past
+#      perftest's credit window (600 > rx_depth 512), WRITE peer-to-peer
+#      with CRC: both exit 0 with every message done, the control SENDs as
+#      many as perftest makes (16; 11 for SEND), each side's results message
+#      holds the other's figures, READ/SEND data CRC-32 equal on both
+#      sides, SEND's last credit as perftest's receiver writes it (512 of
+#      600: count % rx_depth % (rx_depth / 3) == 0), no Terminate.
 #
 # Prints "ok"/"FAIL" per check; exit 1 when any check fails.
 set -u
@@ -124,6 +132,8 @@ def check(name, crc, src, what):
         c = load("%s/%s.c.json" % (T, name)); s = load("%s/%s.s.json" % (T, name))
     except Exception as e:
         return None, ["cannot read the reports: %s" % e]
+    if c.get("app") == "perftest":
+        return check_pt(c, s, crc, src, what)
     for w in what:
         k, _, v = w.partition("=")
         if k == "good":
@@ -189,6 +199,41 @@ def check(name, crc, src, what):
         c["mpa"]["markers_tx"], c["mpa"]["markers_rx"], c["mpa"]["rtr"], c["mulpdu"], c["fpdu"]["tx"],
         s["fpdu"]["rx"], ", Terminate %s/%s/%s" % (t["layer_name"], t["etype_name"], t["code_name"]) if t else "")
     return summary, bad
+def check_pt(c, s, crc, src, what):
+    bad = []
+    def want(cond, msg):
+        if not cond: bad.append(msg)
+    op = c["op"]
+    want(crc == 0 and src == 0, "exit: client %d server %d (%s / %s)" % (crc, src, c["why"], s["why"]))
+    for side, r in (("client", c), ("server", s)):
+        want(r["ok"] and r["completed"] == r["iters"], "%s: ok %s, %d of %d" % (side, r["ok"], r["completed"], r["iters"]))
+        n = 11 if op == "send" else 16
+        want(r["control"]["sends"] == n and r["control"]["recvs"] == n, "%s control SENDs %s, want %d each way" % (side, r["control"], n))
+        for k in ("mpa", "mpa_control"):
+            want(not r[k]["term_rx"] and not r[k]["term_tx"], "%s %s: a Terminate" % (side, k))
+    if op == "send":
+        want(c["peer_result"] is None and s["peer_result"] is None, "SEND exchanged results")
+        # perftest's receiver writes its count when count % rx_depth % (rx_depth / 3) == 0
+        W = min(512, c["iters"]); last = max(r for r in range(1, c["iters"] + 1) if (r % W) % max(W // 3, 1) == 0)
+        want(c["credits"] == last, "client's last credit %d, want %d" % (c["credits"], last))
+    else:
+        for a, b, an in ((c, s, "client"), (s, c, "server")):
+            p = a["peer_result"]
+            want(p is not None and p["iters"] == b["completed"] and abs(p["bw_avg_mbs"] - b["bw_avg_mbs"]) < 0.01,
+                 "%s's results message %s, the other side's figures %.3f" % (an, p, b["bw_avg_mbs"]))
+    if op != "write":
+        want(c["crc"] == s["crc"], "crc: client %s server %s" % (c["crc"], s["crc"]))
+    for w in what:
+        k, _, v = w.partition("=")
+        if k == "mpa":          # the data connection's crc,rtr
+            cc, rtr = v.split(",")
+            for side, r in (("client", c), ("server", s)):
+                got = (r["mpa"]["crc"], r["mpa"]["rtr"], r["mpa_control"]["crc"])
+                want(got == (cc == "1", rtr, cc == "1"), "%s mpa %s, want crc %s rtr %s" % (side, got, cc, rtr))
+    summary = "%s x%d, %.2f MB/s (server %.2f), control SENDs %d, credits %d, crc32 %s, MPA crc %s rtr %s" % (
+        op, c["completed"], c["bw_avg_mbs"], s["bw_avg_mbs"], c["control"]["sends"], c["credits"], c["crc"],
+        c["mpa"]["crc"], c["mpa"]["rtr"])
+    return summary, bad
 fails = n = 0
 for line in open("%s/cases" % T):
     f = line.split()
@@ -251,5 +296,12 @@ run "fault-msn-gap" "--op send $S" "--op send $S --fault msn-gap" "term=1,2,3" h
 run "fault-bad-qn" "--op send $S" "--op send $S --fault bad-qn" "term=1,2,1" hdr
 run "fault-oversize" "--op send $S" "--op send $S --mss 1000 --fault oversize" "term=1,2,5" hdr
 run "fault-terminate" "--op send $S" "--op send $S --fault terminate" "term_from_client=0,2,255"
+
+# ---- d. perftest -R's conversation ------------------------------------------------------
+P="--oob cm --app perftest"
+run "perftest-write" "$P --op write $S" "$P --op write $S" "mpa=0,none"
+run "perftest-read-crc" "$P --op read $S" "$P --op read $S --crc" "mpa=1,none"
+run "perftest-send-credits" "$P --op send --size 1024 --iters 600" "$P --op send --size 1024 --iters 600" "mpa=0,none"
+run "perftest-write-p2p" "$P --op write $S" "$P --op write $S --crc --rtr write" "mpa=1,write"
 
 python3 "$T/check.py" "$T"

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include "iw.h"
+#include "iw_perftest.h"
 #include "session.h"
 
 #define SINK_STAG 0x2000
@@ -244,9 +245,13 @@ int iw_client_main(struct gen_opts *o)
 
 	if (o->oob && !strcmp(o->oob, "cm") && (!o->app || !strcmp(o->app, "rping")))
 		return iw_rping_client(o);
+	if (o->oob && !strcmp(o->oob, "cm") && !strcmp(o->app, "perftest"))
+		return iw_perftest_client(o);
+	if (o->oob && !strcmp(o->oob, "cm") && !strcmp(o->app, "ucmatose"))
+		return iw_ucmatose_client(o);
 	if (o->oob && strcmp(o->oob, "none") && strcmp(o->oob, "cm")) {
 		fprintf(stderr, GEN_NAME " client: --transport iwarp speaks --oob none (rocegen's own: the "
-			"region in the MPA reply) or --oob cm --app rping\n");
+			"region in the MPA reply) or --oob cm --app rping|perftest|ucmatose\n");
 		return 2;
 	}
 	memset(&c, 0, sizeof(c));

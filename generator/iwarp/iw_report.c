@@ -38,6 +38,8 @@ static const char *title(const struct iw_report *r)
 		return "RDMA_Write BW Test";
 	if (!strcmp(r->op, "read"))
 		return "RDMA_Read BW Test";
+	if (!strcmp(r->op, "ucmatose"))
+		return "ucmatose (SENDs each way)";
 	if (!strcmp(r->op, "rping"))
 		return "rping (SEND, RDMA READ, RDMA WRITE per round)";
 	return "Send BW Test";

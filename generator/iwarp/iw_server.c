@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include "iw.h"
+#include "iw_perftest.h"
 #include "session.h"
 
 struct isv {
@@ -84,6 +85,8 @@ int iw_server_main(struct gen_opts *o)
 
 	if (o->oob && !strcmp(o->oob, "cm") && (!o->app || !strcmp(o->app, "rping")))
 		return iw_rping_server(o);
+	if (o->oob && !strcmp(o->oob, "cm") && !strcmp(o->app, "perftest"))
+		return iw_perftest_server(o);
 	memset(&v, 0, sizeof(v));
 	v.o = o;
 	v.size = o->have_size ? (uint32_t)o->size : 65536;

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * iw_ucmatose.c — `rocegen client --transport iwarp --oob cm --app
+ * ucmatose`: the client of `ucmatose` (rdma_cm's cmatose test) on an iWARP
+ * device.  Port 7471, MPA IRD/ORD 1/1 (what cmatose's rdma_connect asks);
+ * the server SENDs --iters messages of --size bytes as soon as its MPA
+ * reply is out, we receive them all (a receive is posted before the MPA
+ * request goes out), SEND as many back, and wait for the server to close
+ * (lab capture iwarp_ucmatose).  Reported as iw_report.c does.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include "iw_perftest.h"
+#include "session.h"
+
+struct uc {
+	struct gen_opts *o;
+	struct iw w;
+	uint32_t size;
+	uint64_t iters, rx, sent, short_rx;
+	uint8_t *rq;
+	uint32_t crc;
+};
+
+static void on_msg(void *ctx, struct iw *w, uint8_t op, const uint8_t *data, uint32_t len, uint32_t inv)
+{
+	struct uc *u = ctx;
+
+	(void)op;
+	(void)inv;
+	if (len != u->size)
+		u->short_rx++;
+	u->crc = roce_crc32(u->crc, data, len);
+	u->rx++;
+	iw_post_recv(w, u->rq, u->size + 64);
+}
+
+/* Pumps until cond holds; 0, or -1 (why set). */
+static int pump_until(struct uc *u, const uint64_t *have, uint64_t want, int want_eof, const char *what)
+{
+	int idle = 0, limit = (int)(u->o->timeout > 0 ? u->o->timeout : 30);
+
+	while (want_eof ? !u->w.eof : *have < want) {
+		int r = iw_pump(&u->w, 1000);
+
+		if ((r < 0 && !(want_eof && u->w.eof)) || u->w.dead || gen_stop) {
+			if (!u->w.why[0])
+				snprintf(u->w.why, sizeof(u->w.why), "the server closed while %s", what);
+			return -1;
+		}
+		idle = r ? 0 : idle + 1;
+		if (idle >= limit) {
+			snprintf(u->w.why, sizeof(u->w.why), "timed out while %s", what);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int converse(struct uc *u, struct iw_report *rep)
+{
+	uint8_t *m = calloc(1, u->size ? u->size : 1);
+	int rc = -1;
+
+	if (!m)
+		return -1;
+	iw_post_recv(&u->w, u->rq, u->size + 64);
+	if (iw_connect(&u->w, NULL, 0))
+		goto out;
+	rep->t_start = sess_now();
+	if (pump_until(u, &u->rx, u->iters, 0, "receiving its messages"))
+		goto out;
+	for (uint64_t k = 0; k < u->iters; k++) {
+		sess_fill(m, u->size, (uint32_t)k);
+		if (iw_post_send(&u->w, ROCE_RDMAP_SEND, m, u->size, 0))
+			goto out;
+		u->sent++;
+	}
+	rep->t_end = sess_now();
+	rc = pump_until(u, NULL, 0, 1, "waiting for its disconnect");
+	if (!u->w.dead)
+		shutdown(u->w.fd, SHUT_WR);
+out:
+	free(m);
+	return rc;
+}
+
+int iw_ucmatose_client(struct gen_opts *o)
+{
+	static struct uc u;
+	struct iw_report rep;
+	int rc;
+
+	memset(&u, 0, sizeof(u));
+	u.o = o;
+	if (o->port < 0)
+		o->port = IWUC_PORT;
+	if (o->ird < 0)
+		o->ird = 1;
+	if (o->ord < 0)
+		o->ord = 1;
+	u.size = o->have_size ? (uint32_t)o->size : 100;
+	u.iters = o->have_iters ? o->iters : 10;
+	u.rq = calloc(1, u.size + 64);
+	if (!u.rq || iw_init(&u.w, o, 0))
+		return 2;
+	u.w.ctx = &u;
+	u.w.on_send = on_msg;
+	gen_signals();
+	memset(&rep, 0, sizeof(rep));
+	rc = converse(&u, &rep);
+	rep.role = "client";
+	rep.op = "ucmatose";
+	rep.oob = "cm";
+	rep.size = u.size;
+	rep.iters = u.iters;
+	rep.completed = u.rx < u.sent ? u.rx : u.sent;
+	rep.ok = rc == 0 && u.rx == u.iters && u.sent == u.iters && !u.short_rx && !u.w.term_rx.have;
+	rep.why = u.w.why[0] ? u.w.why : u.short_rx ? "a message of another size than --size" : NULL;
+	rep.have_crc = 1;
+	rep.crc = u.crc;
+	rep.w = &u.w;
+	iw_report_print(&rep, o->json);
+	iw_free(&u.w);
+	free(u.rq);
+	return rep.ok ? 0 : 1;
+}
