@@ -404,6 +404,15 @@ static void json_drop_counts(FILE *o, const struct report_drop_counts *d)
 {
 	fprintf(o, "\"received\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"freezes\":%" PRIu64 ",\"if_dropped\":%" PRIu64
 		",\"ring_frames\":%" PRIu64, d->received, d->dropped, d->freezes, d->if_dropped, d->ring_frames);
+	/* the NIC's own discards: null where it has none of the counters */
+	if (d->nic_valid)
+		fprintf(o, ",\"nic_dropped\":%" PRIu64, d->nic_dropped);
+	else
+		fputs(",\"nic_dropped\":null", o);
+	if (d->nic_counters) {
+		fputs(",\"nic_counters\":", o);
+		json_string(o, d->nic_counters);
+	}
 }
 
 /* "capture": the sums, then each interface's counts */
@@ -680,8 +689,10 @@ void report_snapshot_text(FILE *o, const struct engine *e, const struct report_c
 		e->t.cnp, e->t.roce_ce, e->t.pfc_frames);
 	if (c->drops.valid)
 		fprintf(o, ", captured %" PRIu64 ", dropped %" PRIu64 " (ring full %" PRIu64 " times; +%" PRIu64
-			" by the interface)", c->drops.sum.received, c->drops.sum.dropped, c->drops.sum.freezes,
+			" by the interface", c->drops.sum.received, c->drops.sum.dropped, c->drops.sum.freezes,
 			c->drops.sum.if_dropped);
+	if (c->drops.valid)
+		fprintf(o, c->drops.sum.nic_valid ? ", +%" PRIu64 " by the NIC)" : ")", c->drops.sum.nic_dropped);
 	fprintf(o, "\n%-52s %-5s %9s %11s %12s %12s %12s %6s %5s\n", "FLOW", "KIND", "PACKETS", "BYTES", "RATE 2s",
 		"RATE 10s", "RATE 40s", "RETX", "NAK");
 	for (uint32_t i = 0; v && i < e->nflows && i < top; i++) {
@@ -867,8 +878,11 @@ static void sum_head_text(FILE *o, const struct engine *e, const struct report_c
 		const struct report_drop_counts *d = &c->drops.iface[i];
 
 		fprintf(o, "capture %s: %" PRIu64 " received, %" PRIu64 " dropped (ring full %" PRIu64 " times, ring of %"
-			PRIu64 " frames), %" PRIu64 " dropped by the interface\n", d->name, d->received, d->dropped,
+			PRIu64 " frames), %" PRIu64 " dropped by the interface", d->name, d->received, d->dropped,
 			d->freezes, d->ring_frames, d->if_dropped);
+		if (d->nic_valid)
+			fprintf(o, ", %" PRIu64 " discarded by the NIC (%s)", d->nic_dropped, d->nic_counters);
+		fputc('\n', o);
 	}
 	fprintf(o, "fabric mode: %s (%s)\n", fabric_mode_name(fm), ev);
 	fprintf(o, "totals: %" PRIu64 " requests, duplicate_request %" PRIu64 ", out_of_sequence %" PRIu64
