@@ -373,7 +373,8 @@ int roce_pkt_addrs(const struct roce_pkt *p, const uint8_t **src, const uint8_t 
 
 /* A key both directions of a conversation share: the XOR of the frame's
  * network source and destination addresses (IPv4, IPv6, a RoCEv1 GRH's
- * GIDs, InfiniBand LIDs), mixed.  Outer headers only (a mirror copy is keyed
+ * GIDs), mixed; one key for all native InfiniBand packets (LINKTYPE 247:
+ * a QP's LIDs may change in mid-connection).  Outer headers only (a mirror copy is keyed
  * on its tunnel's end points); 0 for frames without addresses (PFC, LLDP,
  * ARP), ERF records and frames too short for their addresses. */
 uint32_t roce_flow_key(int linktype, const uint8_t *data, uint32_t caplen);

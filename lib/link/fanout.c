@@ -17,7 +17,8 @@
  *   key   = ((x ^ x >> 16) * K3) >> 16          (all mod 2^32)
  *
  * Addresses: IPv4, IPv6, the GIDs of a RoCEv1 GRH (same layout as IPv6:
- * SGID at 8, DGID at 24), InfiniBand LIDs (LRH: DLID at 2, SLID at 6).
+ * SGID at 8, DGID at 24); every native InfiniBand packet has the same key
+ * (a QP's LIDs may change in mid-connection).
  * Outer headers only: a mirror copy (ERSPAN, GRE-TEB, VXLAN) is keyed on
  * its tunnel's end points, so one mirror session goes to one thread.
  * Frames without addresses (PFC, PAUSE, LLDP, ARP), ERF records and frames
@@ -104,9 +105,11 @@ uint32_t roce_flow_key(int linktype, const uint8_t *d, uint32_t caplen)
 	case ROCE_LINK_LINUX_SLL2:
 		return caplen >= 20 ? net_key(rd16(d), d + 20, caplen - 20) : 0;
 	case ROCE_LINK_INFINIBAND:
-		if (caplen < 8)
-			return 0;
-		return key_mix(g(rd16(d + 2)) + g(rd16(d + 6)));   /* DLID, SLID */
+		/* one key for every native IB packet: a QP's LIDs change with
+		 * LMC path bits and path migration, and nothing else in the
+		 * packet names both its ends (its flow is found by its PSNs:
+		 * analyzer/flow.c), so IB is analysed on one thread */
+		return caplen >= 8 ? key_mix(g(0x1b)) : 0;
 	}
 	return 0;
 }

@@ -221,12 +221,15 @@ static void test_rocev1_and_short_prog(void **state)
 	assert_int_equal(cbpf_key(f, sizeof f), roce_flow_key(ROCE_LINK_ETHERNET, f, sizeof f));
 	assert_int_equal(cbpf_key(g, sizeof g), cbpf_key(f, sizeof f));
 	assert_int_equal(roce_fanout_cbpf(small, 8), -1);
-	/* InfiniBand: the LIDs (LRH: DLID at 2, SLID at 6), both ways */
+	/* InfiniBand: one key for both ways and for other LIDs (a QP's LIDs
+	 * change with LMC and path migration) */
 	{
 		uint8_t a[8] = { 0xf0, 0x02, 0x00, 0x07, 0, 0, 0x00, 0x03 }, b[8] = { 0xf0, 0x02, 0x00, 0x03, 0, 0, 0x00, 0x07 };
+		uint8_t c[8] = { 0xf0, 0x02, 0x00, 0x41, 0, 0, 0x00, 0x31 };
 
 		assert_int_not_equal(roce_flow_key(ROCE_LINK_INFINIBAND, a, 8), 0);
 		assert_int_equal(roce_flow_key(ROCE_LINK_INFINIBAND, a, 8), roce_flow_key(ROCE_LINK_INFINIBAND, b, 8));
+		assert_int_equal(roce_flow_key(ROCE_LINK_INFINIBAND, a, 8), roce_flow_key(ROCE_LINK_INFINIBAND, c, 8));
 		assert_int_equal(roce_flow_key(ROCE_LINK_INFINIBAND, a, 7), 0);
 	}
 }
