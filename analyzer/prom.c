@@ -343,15 +343,14 @@ void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned ma
 	write_all(f, e, src, max_flows, NULL);
 }
 
-static void write_all(FILE *f, const struct engine *e, struct source *src, unsigned max_flows,
-		      const struct prom_engines *pe)
+/* Capture-wide frame counts: by RoCE version, by ICRC verdict, the kinds counted apart; the
+ * flow table; the fabric mode. */
+static void write_frames(FILE *f, const struct engine *e)
 {
 	const struct engine_totals *t = &e->t;
 	static const char *const vn[6] = { "none", "v1", "v2", "v2-1021", "v2-port", "ib" };
-	uint64_t pfc_pauses[8] = { 0 }, pfc_xon[8] = { 0 }, pfc_ns[8] = { 0 }, pause = 0, now = t->last_ns;
-	uint64_t sums[V__COUNT] = { 0 };
-	uint32_t *top = NULL, ntop = 0;
-	unsigned n = src ? source_count(src) : 0;
+	static const char *const fm[] = { "unknown", "lossless", "resilient", "zero_touch", "mixed" };
+	enum fabric_mode m;
 
 	one(f, "rocetop_frames_total", "counter", "Frames analysed.", t->frames);
 	one(f, "rocetop_bytes_total", "counter", "Bytes of the frames analysed, as on the wire.", t->bytes);
@@ -371,61 +370,78 @@ static void write_all(FILE *f, const struct engine *e, struct source *src, unsig
 	one(f, "rocetop_flows", "gauge", "Flows in the table.", e->nflows);
 	one(f, "rocetop_flows_evicted_total", "counter", "Flows evicted at --max-flows (least recently seen).",
 	    t->evicted);
-	{
-		static const char *const fm[] = { "unknown", "lossless", "resilient", "zero_touch", "mixed" };
-		enum fabric_mode m = engine_fabric_mode(e, NULL, 0);
+	m = engine_fabric_mode(e, NULL, 0);
+	head(f, "rocetop_fabric_mode", "gauge",
+	     "Fabric mode from what was seen: 1 for the current mode (lossless, resilient, zero_touch, mixed, unknown).");
+	for (int i = 0; i < 5; i++)
+		fprintf(f, "rocetop_fabric_mode{mode=\"%s\"} %d\n", fm[i], (int)m == i);
+}
 
-		head(f, "rocetop_fabric_mode", "gauge",
-		     "Fabric mode from what was seen: 1 for the current mode (lossless, resilient, zero_touch, mixed, unknown).");
-		for (int i = 0; i < 5; i++)
-			fprintf(f, "rocetop_fabric_mode{mode=\"%s\"} %d\n", fm[i], (int)m == i);
-	}
+/* capture drops, per interface: never hidden */
+static void write_capture(FILE *f, struct source *src, const struct prom_engines *pe)
+{
+	struct source_stats st[SOURCE_MAX_IFACES];
+	unsigned n = src ? source_count(src) : 0;
 
-	/* capture drops, per interface: never hidden */
-	if (n && source_live(src)) {
-		struct source_stats st[SOURCE_MAX_IFACES];
+	if (!n || !source_live(src))
+		return;
+	for (unsigned i = 0; i < n; i++)
+		if (pe)
+			pe->stats(pe->ctx, i, &st[i]);
+		else
+			source_stats(src, i, &st[i]);
+	capture_counter(f, src, st, n, "rocetop_capture_received_total",
+			"Frames the capture socket saw, dropped ones included (PACKET_STATISTICS tp_packets).", 0);
+	capture_counter(f, src, st, n, "rocetop_capture_dropped_total",
+			"Frames dropped because the capture ring was full (PACKET_STATISTICS tp_drops).", 1);
+	capture_counter(f, src, st, n, "rocetop_capture_ring_full_total",
+			"Times the capture ring ran out of blocks (PACKET_STATISTICS tp_freeze_q_cnt).", 2);
+	capture_counter(f, src, st, n, "rocetop_capture_if_dropped_total",
+			"Frames the interface dropped since the capture opened (/proc/net/dev rx drop + fifo).", 3);
+	capture_counter(f, src, st, n, "rocetop_capture_nic_dropped_total",
+			"Frames the NIC discarded since the capture opened (ethtool -S, --nic-drop-counters).", 4);
+}
 
-		for (unsigned i = 0; i < n; i++)
-			if (pe)
-				pe->stats(pe->ctx, i, &st[i]);
-			else
-				source_stats(src, i, &st[i]);
-		capture_counter(f, src, st, n, "rocetop_capture_received_total",
-				"Frames the capture socket saw, dropped ones included (PACKET_STATISTICS tp_packets).", 0);
-		capture_counter(f, src, st, n, "rocetop_capture_dropped_total",
-				"Frames dropped because the capture ring was full (PACKET_STATISTICS tp_drops).", 1);
-		capture_counter(f, src, st, n, "rocetop_capture_ring_full_total",
-				"Times the capture ring ran out of blocks (PACKET_STATISTICS tp_freeze_q_cnt).", 2);
-		capture_counter(f, src, st, n, "rocetop_capture_if_dropped_total",
-				"Frames the interface dropped since the capture opened (/proc/net/dev rx drop + fifo).", 3);
-		capture_counter(f, src, st, n, "rocetop_capture_nic_dropped_total",
-				"Frames the NIC discarded since the capture opened (ethtool -S, --nic-drop-counters).", 4);
-	}
+/* One PFC counter by priority. */
+static void write_by_prio(FILE *f, const char *name, const char *help, const uint64_t v[8])
+{
+	head(f, name, "counter", help);
+	for (int k = 0; k < 8; k++)
+		fprintf(f, "%s{priority=\"%d\"} %" PRIu64 "\n", name, k, v[k]);
+}
 
-	/* link-level flow control, capture-wide by priority */
+/* link-level flow control, capture-wide by priority */
+static void write_pause(FILE *f, const struct engine *e)
+{
+	uint64_t pfc_pauses[8] = { 0 }, pfc_xon[8] = { 0 }, pfc_ns[8] = { 0 }, pause = 0;
+
 	for (uint32_t i = 0; i < e->nports; i++) {
 		for (int k = 0; k < 8; k++) {
 			pfc_pauses[k] += e->ports[i].pfc[k].pauses;
 			pfc_xon[k] += e->ports[i].pfc[k].xon;
-			pfc_ns[k] += pause_paused_ns(&e->ports[i].pfc[k], now);
+			pfc_ns[k] += pause_paused_ns(&e->ports[i].pfc[k], e->t.last_ns);
 		}
 		pause += e->ports[i].pause.pauses;
 	}
-	one(f, "rocetop_pfc_frames_total", "counter", "PFC (802.1Qbb) frames.", t->pfc_frames);
-	head(f, "rocetop_pfc_pauses_total", "counter", "PFC pause requests (time > 0) by priority, all ports.");
-	for (int k = 0; k < 8; k++)
-		fprintf(f, "rocetop_pfc_pauses_total{priority=\"%d\"} %" PRIu64 "\n", k, pfc_pauses[k]);
-	head(f, "rocetop_pfc_xon_total", "counter", "PFC resumes (time 0) by priority, all ports.");
-	for (int k = 0; k < 8; k++)
-		fprintf(f, "rocetop_pfc_xon_total{priority=\"%d\"} %" PRIu64 "\n", k, pfc_xon[k]);
+	one(f, "rocetop_pfc_frames_total", "counter", "PFC (802.1Qbb) frames.", e->t.pfc_frames);
+	write_by_prio(f, "rocetop_pfc_pauses_total", "PFC pause requests (time > 0) by priority, all ports.",
+		      pfc_pauses);
+	write_by_prio(f, "rocetop_pfc_xon_total", "PFC resumes (time 0) by priority, all ports.", pfc_xon);
 	head(f, "rocetop_pfc_paused_seconds_total", "counter",
 	     "Time paused by PFC by priority, summed over ports (quanta at --link-speed).");
 	for (int k = 0; k < 8; k++)
 		fprintf(f, "rocetop_pfc_paused_seconds_total{priority=\"%d\"} %.9f\n", k, pfc_ns[k] / 1e9);
-	one(f, "rocetop_pause_frames_total", "counter", "802.3x PAUSE frames.", t->pause_frames);
+	one(f, "rocetop_pause_frames_total", "counter", "802.3x PAUSE frames.", e->t.pause_frames);
 	one(f, "rocetop_pause_requests_total", "counter", "802.3x pause requests (time > 0).", pause);
+}
 
-	/* capture-wide sums of the flow counters (evicted flows included) */
+/* capture-wide sums of the flow counters (evicted flows included) */
+static void write_sums(FILE *f, const struct engine *e)
+{
+	static const int tot[] = { V_RETRANS, V_DUP, V_OOS, V_OOSR, V_GAPS, V_ACKS, V_NAK_SEQ, V_NAK_INV,
+				   V_NAK_ACC, V_NAK_OP, V_RNR, V_CNP, V_ECN, V_ICRC };
+	uint64_t sums[V__COUNT] = { 0 };
+
 	for (uint32_t i = 0; i < e->nflows; i++)
 		for (int m = 0; m < V__COUNT; m++) {
 			uint64_t v;
@@ -446,20 +462,20 @@ static void write_all(FILE *f, const struct engine *e, struct source *src, unsig
 	sums[V_ECN] += e->ev.ecn_ce;
 	sums[V_CNP] += e->ev.cnp;
 	sums[V_ICRC] += e->ev.icrc_bad;
-	{
-		static const int tot[] = { V_RETRANS, V_DUP, V_OOS, V_OOSR, V_GAPS, V_ACKS, V_NAK_SEQ, V_NAK_INV,
-					   V_NAK_ACC, V_NAK_OP, V_RNR, V_CNP, V_ECN, V_ICRC };
+	for (unsigned i = 0; i < sizeof tot / sizeof tot[0]; i++) {
+		char name[96];
 
-		for (unsigned i = 0; i < sizeof tot / sizeof tot[0]; i++) {
-			char name[96];
-
-			/* rocetop_flow_X_total -> rocetop_X_total */
-			snprintf(name, sizeof name, "rocetop_%s", flow_metric[tot[i]].name + strlen("rocetop_flow_"));
-			one(f, name, "counter", "Sum over all flows (evicted ones included).", sums[tot[i]]);
-		}
+		/* rocetop_flow_X_total -> rocetop_X_total */
+		snprintf(name, sizeof name, "rocetop_%s", flow_metric[tot[i]].name + strlen("rocetop_flow_"));
+		one(f, name, "counter", "Sum over all flows (evicted ones included).", sums[tot[i]]);
 	}
+}
 
-	/* per flow, bounded */
+/* per flow, bounded: the largest max_flows flows by packets, each counter, then RTT histograms */
+static void write_flows(FILE *f, const struct engine *e, unsigned max_flows)
+{
+	uint32_t *top = NULL, ntop = 0;
+
 	if (max_flows && e->nflows)
 		top = malloc((max_flows < e->nflows ? max_flows : e->nflows) * sizeof *top);
 	if (top)
@@ -490,6 +506,16 @@ static void write_all(FILE *f, const struct engine *e, struct source *src, unsig
 	}
 	rtt_histograms(f, e, top, ntop);
 	free(top);
+}
+
+static void write_all(FILE *f, const struct engine *e, struct source *src, unsigned max_flows,
+		      const struct prom_engines *pe)
+{
+	write_frames(f, e);
+	write_capture(f, src, pe);
+	write_pause(f, e);
+	write_sums(f, e);
+	write_flows(f, e, max_flows);
 }
 
 /* ---- the server ------------------------------------------------------------------------------ */

@@ -374,12 +374,81 @@ static void file_open_error(struct source *s, const char *path, const char *eb)
 		snprintf(s->err, sizeof s->err, "%s", eb);
 }
 
+/* -r FILE: our pcapng reader where it can, else libpcap's; 0, or -1 with
+ * s->err and *what saying what failed. */
+static int open_file(struct source *s, const char *file, enum source_err *what)
+{
+	struct handle *h = &s->h[0];
+	char eb[PCAP_ERRBUF_SIZE] = "";
+
+	*what = SOURCE_E_OPEN;
+	snprintf(s->name, sizeof s->name, "%s", file);
+	h->name = file;
+	h->fd = -1;
+	h->pf = pcapfile_open(file, 0);
+	if (h->pf) {
+		h->ng = pcapfile_pcapng(h->pf);
+		h->pc = pcap_open_dead_with_tstamp_precision(pcapfile_datalink(h->pf), pcapfile_snapshot(h->pf),
+							     PCAP_TSTAMP_PRECISION_NANO);
+		if (!h->pc)
+			snprintf(eb, sizeof eb, "out of memory");
+	} else {
+		h->pc = pcap_open_offline_with_tstamp_precision(file, PCAP_TSTAMP_PRECISION_NANO, eb);
+	}
+	if (!h->pc) {
+		file_open_error(s, file, eb);
+		return -1;
+	}
+	s->n = 1;
+	h->nsec = pcap_get_tstamp_precision(h->pc) == PCAP_TSTAMP_PRECISION_NANO;
+	*what = SOURCE_E_LINKTYPE;
+	if (check_linktype(s, h))
+		return -1;
+	*what = SOURCE_E_FILTER;
+	if (set_filter(s, h))
+		return -1;
+	s->nsec = h->nsec;
+	return 0;
+}
+
+/* -i IFACE, repeatable: 0; -1 with s->err and *what saying what failed on
+ * *bad; -2 with err said. */
+static int open_ifaces(struct source *s, const struct source_cfg *cfg, enum source_err *what, const char **bad,
+		       char *err, size_t errcap)
+{
+	int len = 0, rc;
+
+	s->live = 1;
+	s->nsec = 1;
+	for (unsigned i = 0; i < cfg->nifaces; i++) {
+		struct handle *h = &s->h[i];
+
+		*bad = cfg->ifaces[i];
+		for (unsigned k = 0; k < i; k++)
+			if (!strcmp(cfg->ifaces[k], cfg->ifaces[i])) {
+				snprintf(err, errcap, "interface %s given twice", cfg->ifaces[i]);
+				*what = SOURCE_E_USAGE;
+				return -2;
+			}
+		s->n = i + 1;
+		h->fd = -1;
+		if ((rc = open_live(s, h, cfg->ifaces[i])) != 0) {
+			*what = (enum source_err)rc;
+			return -1;
+		}
+		s->nsec &= h->nsec;
+		len += snprintf(s->name + len, sizeof s->name - (size_t)len, "%s%s", i ? "," : "", h->name);
+		if (len >= (int)sizeof s->name)
+			len = (int)sizeof s->name - 1;
+	}
+	return 0;
+}
+
 struct source *source_open(const struct source_cfg *cfg, enum source_err *what, char *err, size_t errcap)
 {
 	struct source *s = calloc(1, sizeof *s);
-	char eb[PCAP_ERRBUF_SIZE] = "";
 	const char *bad = "";
-	int len = 0, rc;
+	int rc;
 
 	*what = SOURCE_E_USAGE;
 	if (!s) {
@@ -405,72 +474,21 @@ struct source *source_open(const struct source_cfg *cfg, enum source_err *what, 
 	s->speed = cfg->speed > 0 ? cfg->speed : 0;
 	if (!cfg->file == !cfg->nifaces) {
 		snprintf(err, errcap, "give exactly one of -r FILE or -i IFACE (see --help)");
-		goto fail;
+		source_close(s);
+		return NULL;
 	}
 	if (cfg->file) {
-		struct handle *h = &s->h[0];
-
-		*what = SOURCE_E_OPEN;
 		bad = cfg->file;
-		snprintf(s->name, sizeof s->name, "%s", cfg->file);
-		h->name = cfg->file;
-		h->fd = -1;
-		h->pf = pcapfile_open(cfg->file, 0);
-		if (h->pf) {
-			h->ng = pcapfile_pcapng(h->pf);
-			h->pc = pcap_open_dead_with_tstamp_precision(pcapfile_datalink(h->pf), pcapfile_snapshot(h->pf),
-								     PCAP_TSTAMP_PRECISION_NANO);
-			if (!h->pc)
-				snprintf(eb, sizeof eb, "out of memory");
-		} else {
-			h->pc = pcap_open_offline_with_tstamp_precision(cfg->file, PCAP_TSTAMP_PRECISION_NANO, eb);
-		}
-		if (!h->pc) {
-			file_open_error(s, cfg->file, eb);
-			goto fail_pcap;
-		}
-		s->n = 1;
-		h->nsec = pcap_get_tstamp_precision(h->pc) == PCAP_TSTAMP_PRECISION_NANO;
-		*what = SOURCE_E_LINKTYPE;
-		if (check_linktype(s, h))
-			goto fail_pcap;
-		*what = SOURCE_E_FILTER;
-		if (set_filter(s, h))
-			goto fail_pcap;
-		s->nsec = h->nsec;
+		rc = open_file(s, cfg->file, what);
+	} else {
+		rc = open_ifaces(s, cfg, what, &bad, err, errcap);
+	}
+	if (!rc)
 		return s;
-	}
-	s->live = 1;
-	s->nsec = 1;
-	for (unsigned i = 0; i < cfg->nifaces; i++) {
-		struct handle *h = &s->h[i];
-
-		bad = cfg->ifaces[i];
-		for (unsigned k = 0; k < i; k++)
-			if (!strcmp(cfg->ifaces[k], cfg->ifaces[i])) {
-				snprintf(err, errcap, "interface %s given twice", cfg->ifaces[i]);
-				*what = SOURCE_E_USAGE;
-				goto fail;
-			}
-		s->n = i + 1;
-		h->fd = -1;
-		if ((rc = open_live(s, h, cfg->ifaces[i])) != 0) {
-			*what = (enum source_err)rc;
-			goto fail_pcap;
-		}
-		s->nsec &= h->nsec;
-		len += snprintf(s->name + len, sizeof s->name - (size_t)len, "%s%s", i ? "," : "", h->name);
-		if (len >= (int)sizeof s->name)
-			len = (int)sizeof s->name - 1;
-	}
-	return s;
-
-fail_pcap:
-	if (*what == SOURCE_E_FILTER)
+	if (rc == -1 && *what == SOURCE_E_FILTER)
 		snprintf(err, errcap, "filter '%s': %s", cfg->filter, s->err);
-	else
+	else if (rc == -1)
 		snprintf(err, errcap, "%s: %s", bad, s->err);
-fail:
 	source_close(s);
 	return NULL;
 }

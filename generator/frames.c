@@ -330,12 +330,103 @@ static const struct {
 	{ "atomic-req", ROCE_RDMAP_ATOMIC_REQ }, { "atomic-resp", ROCE_RDMAP_ATOMIC_RESP },
 };
 
+/* An MPA request or reply (--markers, --crc, --reject, --rev, --ird/--ord as the RTR) into seg. */
+static int iw_mpa_seg(const struct gen_opts *o, const struct gen_kind *k, uint8_t *seg, size_t cap)
+{
+	struct roce_mpa_rtr rtr;
+	uint8_t flags = (uint8_t)((o->mpa_markers ? ROCE_MPA_FLAG_M : 0) | (o->mpa_crc ? ROCE_MPA_FLAG_C : 0) |
+				  (o->mpa_reject ? ROCE_MPA_FLAG_R : 0));
+	int has_rtr = o->ird >= 0 || o->ord >= 0;
+
+	memset(&rtr, 0, sizeof(rtr));
+	rtr.ird = (uint16_t)(o->ird >= 0 ? o->ird : 0);
+	rtr.ord = (uint16_t)(o->ord >= 0 ? o->ord : 0);
+	rtr.p2p = 1;
+	rtr.write = 1;
+	if (has_rtr && o->mpa_rev != 2) {
+		fprintf(stderr, GEN_NAME ": --ird/--ord need --rev 2\n");
+		return ROCE_EARG;
+	}
+	return roce_mpa_build_frame(seg, cap, k->cls == GK_MPA_REQ ? ROCE_MPA_REQ : ROCE_MPA_REP, flags,
+				    (uint8_t)o->mpa_rev, has_rtr ? &rtr : NULL, o->payload, o->payload_len);
+}
+
+/* --rdmap-op by name (SEND when not given); ROCE_EARG after saying what is wanted. */
+static int iw_rdmap_op(const struct gen_opts *o, uint8_t *op)
+{
+	*op = ROCE_RDMAP_SEND;
+	if (!o->rdmap_op)
+		return 0;
+	for (unsigned j = 0; j < sizeof(rdmap_ops) / sizeof(rdmap_ops[0]); j++)
+		if (!strcmp(o->rdmap_op, rdmap_ops[j].name)) {
+			*op = rdmap_ops[j].op;
+			return 0;
+		}
+	fprintf(stderr, GEN_NAME ": --rdmap-op %s: want write, read-req, read-resp, send, send-inv, send-se, send-se-inv, terminate, imm, imm-se, atomic-req or atomic-resp\n",
+		o->rdmap_op);
+	return ROCE_EARG;
+}
+
+/* The DDP/RDMAP header fields of frame i from the options (each opcode takes the ones it has). */
+static void iw_msg_fields(const struct gen_opts *o, uint64_t i, struct roce_iwarp_msg_spec *m)
+{
+	m->last = !o->not_last;
+	m->stag = o->ext.rkey;
+	m->to = o->ext.va;
+	m->inv_stag = o->ext.inv_rkey;
+	m->qn = o->have_qn ? o->qn : ~0u;
+	m->msn = o->ext.msn + (uint32_t)i;
+	m->mo = o->mo;
+	m->sink_stag = o->sink_stag;
+	m->sink_to = o->sink_to;
+	m->read_size = o->ext.dmalen;
+	m->src_stag = o->ext.rkey;
+	m->src_to = o->ext.va;
+	m->atomic_op = o->ext.compare ? ROCE_ATOMIC_CMP_SWAP : ROCE_ATOMIC_FETCH_ADD;
+	m->req_id = o->ext.msn;
+	m->remote_stag = o->ext.rkey;
+	m->remote_to = o->ext.va;
+	m->add_swap = o->ext.swap_add;
+	m->compare = o->ext.compare;
+	m->orig_value = o->ext.orig;
+	m->imm = o->ext.imm;
+}
+
+/* An RDMAP message of frame i in one FPDU (--no-crc, --markers at --stream-pos) into seg. */
+static int iw_fpdu_seg(const struct gen_opts *o, uint64_t i, uint8_t *seg, size_t cap)
+{
+	struct roce_iwarp_msg_spec m;
+	uint8_t pat[GEN_MAX_FRAME], ulpdu[GEN_MAX_FRAME];
+	uint32_t plen = gen_payload_len(o, 0);
+	int n;
+
+	memset(&m, 0, sizeof(m));
+	if (iw_rdmap_op(o, &m.opcode))
+		return ROCE_EARG;
+	iw_msg_fields(o, i, &m);
+	if (o->payload) {
+		m.payload = o->payload;
+		m.payload_len = o->payload_len;
+	} else if (plen) {
+		if (plen > sizeof(pat))
+			return ROCE_EARG;
+		for (uint32_t j = 0; j < plen; j++)
+			pat[j] = (uint8_t)j;
+		m.payload = pat;
+		m.payload_len = plen;
+	}
+	n = roce_iwarp_build_ulpdu(ulpdu, sizeof(ulpdu), &m);
+	if (n < 0)
+		return n;
+	return roce_mpa_build_fpdu(seg, cap, ulpdu, (size_t)n, !o->no_crc, o->mpa_markers, o->stream_pos);
+}
+
 static int build_iwarp(const struct gen_opts *o, const struct gen_kind *k, uint64_t i,
 		       uint8_t *buf, size_t cap)
 {
 	struct roce_eth_spec eth;
 	struct roce_ip_spec ip;
-	uint8_t seg[GEN_MAX_FRAME], ulpdu[GEN_MAX_FRAME];
+	uint8_t seg[GEN_MAX_FRAME];
 	int n;
 	uint16_t sport = (uint16_t)(o->sport >= 0 ? o->sport : 49152);
 	uint16_t dport = (uint16_t)(o->port >= 0 ? o->port : 7174);
@@ -346,82 +437,10 @@ static int build_iwarp(const struct gen_opts *o, const struct gen_kind *k, uint6
 		fprintf(stderr, GEN_NAME ": iWARP frames need IPv4 or IPv6 addresses of one family\n");
 		return ROCE_EARG;
 	}
-	if (k->cls == GK_MPA_REQ || k->cls == GK_MPA_REP) {
-		struct roce_mpa_rtr rtr;
-		uint8_t flags = (uint8_t)((o->mpa_markers ? ROCE_MPA_FLAG_M : 0) |
-					  (o->mpa_crc ? ROCE_MPA_FLAG_C : 0) |
-					  (o->mpa_reject ? ROCE_MPA_FLAG_R : 0));
-		int has_rtr = o->ird >= 0 || o->ord >= 0;
-
-		memset(&rtr, 0, sizeof(rtr));
-		rtr.ird = (uint16_t)(o->ird >= 0 ? o->ird : 0);
-		rtr.ord = (uint16_t)(o->ord >= 0 ? o->ord : 0);
-		rtr.p2p = 1;
-		rtr.write = 1;
-		if (has_rtr && o->mpa_rev != 2) {
-			fprintf(stderr, GEN_NAME ": --ird/--ord need --rev 2\n");
-			return ROCE_EARG;
-		}
-		n = roce_mpa_build_frame(seg, sizeof(seg), k->cls == GK_MPA_REQ ? ROCE_MPA_REQ : ROCE_MPA_REP,
-					 flags, (uint8_t)o->mpa_rev, has_rtr ? &rtr : NULL, o->payload,
-					 o->payload_len);
-	} else {
-		struct roce_iwarp_msg_spec m;
-		uint8_t pat[GEN_MAX_FRAME];
-		uint32_t plen = gen_payload_len(o, 0);
-		int found = 0;
-
-		memset(&m, 0, sizeof(m));
-		m.opcode = ROCE_RDMAP_SEND;
-		if (o->rdmap_op) {
-			for (unsigned j = 0; j < sizeof(rdmap_ops) / sizeof(rdmap_ops[0]); j++)
-				if (!strcmp(o->rdmap_op, rdmap_ops[j].name)) {
-					m.opcode = rdmap_ops[j].op;
-					found = 1;
-				}
-			if (!found) {
-				fprintf(stderr, GEN_NAME ": --rdmap-op %s: want write, read-req, read-resp, send, send-inv, send-se, send-se-inv, terminate, imm, imm-se, atomic-req or atomic-resp\n",
-					o->rdmap_op);
-				return ROCE_EARG;
-			}
-		}
-		m.last = !o->not_last;
-		m.stag = o->ext.rkey;
-		m.to = o->ext.va;
-		m.inv_stag = o->ext.inv_rkey;
-		m.qn = o->have_qn ? o->qn : ~0u;
-		m.msn = o->ext.msn + (uint32_t)i;
-		m.mo = o->mo;
-		m.sink_stag = o->sink_stag;
-		m.sink_to = o->sink_to;
-		m.read_size = o->ext.dmalen;
-		m.src_stag = o->ext.rkey;
-		m.src_to = o->ext.va;
-		m.atomic_op = o->ext.compare ? ROCE_ATOMIC_CMP_SWAP : ROCE_ATOMIC_FETCH_ADD;
-		m.req_id = o->ext.msn;
-		m.remote_stag = o->ext.rkey;
-		m.remote_to = o->ext.va;
-		m.add_swap = o->ext.swap_add;
-		m.compare = o->ext.compare;
-		m.orig_value = o->ext.orig;
-		m.imm = o->ext.imm;
-		if (o->payload) {
-			m.payload = o->payload;
-			m.payload_len = o->payload_len;
-		} else if (plen) {
-			if (plen > sizeof(pat))
-				return ROCE_EARG;
-			for (uint32_t j = 0; j < plen; j++)
-				pat[j] = (uint8_t)j;
-			m.payload = pat;
-			m.payload_len = plen;
-		}
-		n = roce_iwarp_build_ulpdu(ulpdu, sizeof(ulpdu), &m);
-		if (n < 0)
-			return n;
-		n = roce_mpa_build_fpdu(seg, sizeof(seg), ulpdu, (size_t)n, !o->no_crc, o->mpa_markers,
-					o->stream_pos);
-	}
+	if (k->cls == GK_MPA_REQ || k->cls == GK_MPA_REP)
+		n = iw_mpa_seg(o, k, seg, sizeof(seg));
+	else
+		n = iw_fpdu_seg(o, i, seg, sizeof(seg));
 	if (n < 0)
 		return n;
 	return roce_build_tcp_frame(buf, cap, &eth, &ip, sport, dport,
@@ -527,6 +546,76 @@ int gen_build_frame(const struct gen_opts *o, const struct gen_kind *k, uint64_t
 
 #define BATCH 64
 
+/* KIND, and the addresses it needs (resolved); -1 after saying what is wrong. */
+static int frames_kind(struct gen_opts *o, struct gen_kind *k)
+{
+	int need_ip, need_dmac;
+
+	if (!o->kind) {
+		fprintf(stderr, GEN_NAME " frames: which KIND? (rocegen kinds lists them)\n");
+		return -1;
+	}
+	if (gen_kind_parse(o->kind, k)) {
+		fprintf(stderr, GEN_NAME " frames: unknown KIND '%s' (rocegen kinds lists them)\n", o->kind);
+		return -1;
+	}
+	if (o->wrap && o->wrap->ib && k->cls != GK_ROCE && k->cls != GK_CM) {
+		fprintf(stderr, GEN_NAME " frames: --ib carries RoCE frames, not %s\n", o->kind);
+		return -1;
+	}
+	need_ip = k->cls == GK_ROCE || k->cls == GK_CM || k->cls == GK_MPA_REQ || k->cls == GK_MPA_REP ||
+		  k->cls == GK_FPDU;
+	need_dmac = need_ip || k->cls == GK_CNM;
+	if (gen_resolve(o, need_ip, need_dmac))
+		return -1;
+	if (need_ip && o->version != ROCE_VER_V1 && o->src_ver != o->dst_ver) {
+		fprintf(stderr, GEN_NAME ": --src and --dst are of different families\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* The frames, built BATCH at a time into bufs and sent at the pace's rate
+ * (pps, else bits); -1 after saying what failed. */
+static int frames_send(const struct gen_opts *o, const struct gen_kind *k, struct tx *t, uint8_t *bufs,
+		       struct pace *pace, double pps)
+{
+	uint64_t count = o->count ? o->count : 1, i = 0;
+	const uint8_t *fr[BATCH];
+	uint32_t lens[BATCH];
+	double costs[BATCH];
+
+	while (i < count && !gen_stop) {
+		unsigned want = count - i < BATCH ? (unsigned)(count - i) : BATCH, got;
+
+		for (unsigned j = 0; j < want; j++) {
+			int n = gen_build_frame(o, k, i + j, bufs + (size_t)j * GEN_MAX_FRAME, GEN_MAX_FRAME);
+
+			if (n < 0) {
+				fprintf(stderr, GEN_NAME " frames: frame %llu: %s\n",
+					(unsigned long long)(i + j), roce_strerror(n));
+				return -1;
+			}
+			fr[j] = bufs + (size_t)j * GEN_MAX_FRAME;
+			lens[j] = (uint32_t)n;
+			costs[j] = pps ? 1.0 : 8.0 * (n + 24);
+		}
+		got = pace_grant(pace, want, costs, &gen_stop);
+		if (!got)
+			break;
+		if (tx_send_batch(t, fr, lens, got) < 0) {
+			fprintf(stderr, GEN_NAME " frames: %s\n", tx_error(t));
+			return -1;
+		}
+		i += got;
+	}
+	if (tx_flush(t)) {
+		fprintf(stderr, GEN_NAME " frames: %s\n", tx_error(t));
+		return -1;
+	}
+	return 0;
+}
+
 int gen_frames_main(int argc, char **argv)
 {
 	struct gen_opts o;
@@ -534,37 +623,15 @@ int gen_frames_main(int argc, char **argv)
 	struct tx *t = NULL;
 	struct pace pace;
 	uint8_t *bufs = NULL;
-	const uint8_t *fr[BATCH];
-	uint32_t lens[BATCH];
-	double pps, bps, costs[BATCH];
-	uint64_t count, i = 0, t0;
-	int rc = 2, n, need_ip, need_dmac, live;
+	double pps, bps;
+	uint64_t t0;
+	int rc = 2, n, live;
 
 	n = gen_parse(GEN_FRAMES, argc, argv, &o);
 	if (n)
 		return n > 0 ? 0 : 2;
-	if (!o.kind) {
-		fprintf(stderr, GEN_NAME " frames: which KIND? (rocegen kinds lists them)\n");
+	if (frames_kind(&o, &k))
 		goto out;
-	}
-	if (gen_kind_parse(o.kind, &k)) {
-		fprintf(stderr, GEN_NAME " frames: unknown KIND '%s' (rocegen kinds lists them)\n", o.kind);
-		goto out;
-	}
-	if (o.wrap && o.wrap->ib && k.cls != GK_ROCE && k.cls != GK_CM) {
-		fprintf(stderr, GEN_NAME " frames: --ib carries RoCE frames, not %s\n", o.kind);
-		goto out;
-	}
-	need_ip = k.cls == GK_ROCE || k.cls == GK_CM || k.cls == GK_MPA_REQ || k.cls == GK_MPA_REP ||
-		  k.cls == GK_FPDU;
-	need_dmac = need_ip || k.cls == GK_CNM;
-	if (gen_resolve(&o, need_ip, need_dmac))
-		goto out;
-	if (need_ip && o.version != ROCE_VER_V1 && o.src_ver != o.dst_ver) {
-		fprintf(stderr, GEN_NAME ": --src and --dst are of different families\n");
-		goto out;
-	}
-	count = o.count ? o.count : 1;
 	bufs = malloc((size_t)BATCH * GEN_MAX_FRAME);
 	if (!bufs)
 		goto out;
@@ -584,33 +651,8 @@ int gen_frames_main(int argc, char **argv)
 					      (pps ? 1.0 : 8.0 * (n + 24)));
 	gen_signals();
 	t0 = pace_now_ns();
-	while (i < count && !gen_stop) {
-		unsigned want = count - i < BATCH ? (unsigned)(count - i) : BATCH, got;
-
-		for (unsigned j = 0; j < want; j++) {
-			n = gen_build_frame(&o, &k, i + j, bufs + (size_t)j * GEN_MAX_FRAME, GEN_MAX_FRAME);
-			if (n < 0) {
-				fprintf(stderr, GEN_NAME " frames: frame %llu: %s\n",
-					(unsigned long long)(i + j), roce_strerror(n));
-				goto out;
-			}
-			fr[j] = bufs + (size_t)j * GEN_MAX_FRAME;
-			lens[j] = (uint32_t)n;
-			costs[j] = pps ? 1.0 : 8.0 * (n + 24);
-		}
-		got = pace_grant(&pace, want, costs, &gen_stop);
-		if (!got)
-			break;
-		if (tx_send_batch(t, fr, lens, got) < 0) {
-			fprintf(stderr, GEN_NAME " frames: %s\n", tx_error(t));
-			goto out;
-		}
-		i += got;
-	}
-	if (tx_flush(t)) {
-		fprintf(stderr, GEN_NAME " frames: %s\n", tx_error(t));
+	if (frames_send(&o, &k, t, bufs, &pace, pps))
 		goto out;
-	}
 	if (live || o.verbose)
 		gen_report("frames", t, t0, pace_now_ns());
 	rc = 0;

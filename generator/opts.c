@@ -1055,38 +1055,77 @@ void gen_opts_free(struct gen_opts *o)
 static const uint8_t doc_smac[6] = { 0x02, 0, 0, 0, 0, 0x01 };
 static const uint8_t doc_dmac[6] = { 0x02, 0, 0, 0, 0, 0x02 };
 
+/* Without -i: documentation addresses (RFC 5737, RFC 3849, locally administered MACs) for what
+ * is not given. */
+static void resolve_doc(struct gen_opts *o)
+{
+	if (!o->have_smac)
+		memcpy(o->smac, doc_smac, 6);
+	if (!o->have_dmac)
+		memcpy(o->dmac, doc_dmac, 6);
+	o->have_smac = o->have_dmac = 1;
+	if (!o->dst_ver) {
+		static const uint8_t d4[4] = { 192, 0, 2, 2 };
+
+		if (o->src_ver == 6)
+			inet_pton(AF_INET6, "2001:db8::2", o->dst);
+		else
+			memcpy(o->dst, d4, 4);
+		o->dst_ver = o->src_ver == 6 ? 6 : 4;
+	}
+	if (!o->src_ver) {
+		static const uint8_t s4[4] = { 192, 0, 2, 1 };
+
+		if (o->dst_ver == 6)
+			inet_pton(AF_INET6, "2001:db8::1", o->src);
+		else
+			memcpy(o->src, s4, 4);
+		o->src_ver = o->dst_ver;
+	}
+}
+
+/* Our source address from the interface, of the peer's family (link-local for a link-local peer). */
+static int resolve_src(struct gen_opts *o, const struct ifinfo *ii)
+{
+	int ll = o->dst_ver == 6 && o->dst[0] == 0xfe && (o->dst[1] & 0xc0) == 0x80;
+
+	if (o->dst_ver == 4 && ii->has_v4) {
+		memcpy(o->src, ii->v4, 4);
+		o->src_ver = 4;
+	} else if (o->dst_ver == 6 && (ll ? ii->has_v6ll : ii->has_v6)) {
+		memcpy(o->src, ll ? ii->v6ll : ii->v6, 16);
+		o->src_ver = 6;
+	} else {
+		fprintf(stderr, GEN_NAME ": %s has no IPv%d address; give --src\n", o->iface, o->dst_ver);
+		return -1;
+	}
+	return 0;
+}
+
+/* -v: the addresses we send with. */
+static void resolve_print(const struct gen_opts *o, const struct ifinfo *ii)
+{
+	char s[INET6_ADDRSTRLEN] = "-", d[INET6_ADDRSTRLEN] = "-";
+
+	if (o->src_ver)
+		inet_ntop(o->src_ver == 4 ? AF_INET : AF_INET6, o->src, s, sizeof(s));
+	if (o->dst_ver)
+		inet_ntop(o->dst_ver == 4 ? AF_INET : AF_INET6, o->dst, d, sizeof(d));
+	fprintf(stderr,
+		GEN_NAME ": %s: %02x:%02x:%02x:%02x:%02x:%02x %s > %02x:%02x:%02x:%02x:%02x:%02x %s (mtu %d)\n",
+		o->iface, o->smac[0], o->smac[1], o->smac[2], o->smac[3], o->smac[4], o->smac[5], s,
+		o->dmac[0], o->dmac[1], o->dmac[2], o->dmac[3], o->dmac[4], o->dmac[5], d, ii->mtu);
+}
+
 int gen_resolve(struct gen_opts *o, int need_ip, int need_dmac)
 {
 	struct ifinfo ii;
 	char err[256];
 
 	if (!o->iface) {
-		if (!o->have_smac)
-			memcpy(o->smac, doc_smac, 6);
-		if (!o->have_dmac)
-			memcpy(o->dmac, doc_dmac, 6);
-		o->have_smac = o->have_dmac = 1;
-		if (!o->dst_ver) {
-			static const uint8_t d4[4] = { 192, 0, 2, 2 };
-
-			if (o->src_ver == 6)
-				inet_pton(AF_INET6, "2001:db8::2", o->dst);
-			else
-				memcpy(o->dst, d4, 4);
-			o->dst_ver = o->src_ver == 6 ? 6 : 4;
-		}
-		if (!o->src_ver) {
-			static const uint8_t s4[4] = { 192, 0, 2, 1 };
-
-			if (o->dst_ver == 6)
-				inet_pton(AF_INET6, "2001:db8::1", o->src);
-			else
-				memcpy(o->src, s4, 4);
-			o->src_ver = o->dst_ver;
-		}
+		resolve_doc(o);
 		return 0;
 	}
-
 	if (ifinfo_get(o->iface, &ii, err, sizeof(err))) {
 		fprintf(stderr, GEN_NAME ": %s\n", err);
 		return -1;
@@ -1103,21 +1142,8 @@ int gen_resolve(struct gen_opts *o, int need_ip, int need_dmac)
 		fprintf(stderr, GEN_NAME ": sending on %s needs the peer: --dst IP\n", o->iface);
 		return -1;
 	}
-	if (need_ip && !o->src_ver) {
-		int ll = o->dst_ver == 6 && o->dst[0] == 0xfe && (o->dst[1] & 0xc0) == 0x80;
-
-		if (o->dst_ver == 4 && ii.has_v4) {
-			memcpy(o->src, ii.v4, 4);
-			o->src_ver = 4;
-		} else if (o->dst_ver == 6 && (ll ? ii.has_v6ll : ii.has_v6)) {
-			memcpy(o->src, ll ? ii.v6ll : ii.v6, 16);
-			o->src_ver = 6;
-		} else {
-			fprintf(stderr, GEN_NAME ": %s has no IPv%d address; give --src\n", o->iface,
-				o->dst_ver);
-			return -1;
-		}
-	}
+	if (need_ip && !o->src_ver && resolve_src(o, &ii))
+		return -1;
 	if (need_dmac && !o->have_dmac) {
 		if (!o->dst_ver) {
 			fprintf(stderr, GEN_NAME ": give --dmac (or --dst to look it up)\n");
@@ -1129,18 +1155,8 @@ int gen_resolve(struct gen_opts *o, int need_ip, int need_dmac)
 		}
 		o->have_dmac = 1;
 	}
-	if (o->verbose) {
-		char s[INET6_ADDRSTRLEN] = "-", d[INET6_ADDRSTRLEN] = "-";
-
-		if (o->src_ver)
-			inet_ntop(o->src_ver == 4 ? AF_INET : AF_INET6, o->src, s, sizeof(s));
-		if (o->dst_ver)
-			inet_ntop(o->dst_ver == 4 ? AF_INET : AF_INET6, o->dst, d, sizeof(d));
-		fprintf(stderr,
-			GEN_NAME ": %s: %02x:%02x:%02x:%02x:%02x:%02x %s > %02x:%02x:%02x:%02x:%02x:%02x %s (mtu %d)\n",
-			o->iface, o->smac[0], o->smac[1], o->smac[2], o->smac[3], o->smac[4], o->smac[5], s,
-			o->dmac[0], o->dmac[1], o->dmac[2], o->dmac[3], o->dmac[4], o->dmac[5], d, ii.mtu);
-	}
+	if (o->verbose)
+		resolve_print(o, &ii);
 	return 0;
 }
 

@@ -10,15 +10,90 @@
 #include "pace.h"
 #include "rx.h"
 
+struct recv_counts {
+	uint64_t n, good, bad;
+};
+
+/* The receive layer on -i, for frames from --peer through --filter; NULL after saying why. */
+static struct rx *recv_open(const struct gen_opts *o)
+{
+	struct rx_cfg cfg;
+	char err[RX_ERRLEN];
+	struct rx *r;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.iface = o->iface;
+	cfg.peer_ipver = o->peer_ver;
+	memcpy(cfg.peer, o->peer, 16);
+	cfg.filter = o->filter;
+	r = rx_open(&cfg, err);
+	if (!r)
+		fprintf(stderr, GEN_NAME " recv: %s\n", err);
+	return r;
+}
+
+/* How long the next wait may be, in ms: 200, less before --timeout's end; -1: it is over. */
+static int recv_wait_ms(uint64_t t_end)
+{
+	uint64_t now;
+
+	if (!t_end)
+		return 200;
+	now = pace_now_ns();
+	if (now >= t_end)
+		return -1;
+	if ((t_end - now) / 1000000 < 200)
+		return (int)((t_end - now) / 1000000) + 1;
+	return 200;
+}
+
+/* One frame: its ICRC verdict counted, its summary line printed. */
+static void recv_frame(const struct gen_opts *o, const struct rx_frame *f, struct recv_counts *c)
+{
+	struct roce_pkt p;
+	char line[1024];
+	enum roce_icrc_status ic;
+	uint32_t crc;
+
+	c->n++;
+	roce_decode(&p, NULL, ROCE_LINK_ETHERNET, f->data, f->caplen, f->wirelen);
+	ic = roce_icrc_verify(&p, &crc);
+	c->good += ic == ROCE_ICRC_GOOD;
+	c->bad += ic == ROCE_ICRC_BAD;
+	if (!o->no_hex || o->verbose) {
+		roce_summary(&p, line, sizeof(line));
+		printf("%llu %ld.%06ld %s\n", (unsigned long long)c->n, (long)f->ts.tv_sec, (long)f->ts.tv_usec, line);
+	}
+}
+
+/* Frames until --count, --timeout or a signal: 0, or 2 when the receive layer failed. */
+static int recv_loop(const struct gen_opts *o, struct rx *r, struct recv_counts *c)
+{
+	uint64_t t_end = o->timeout > 0 ? pace_now_ns() + (uint64_t)(o->timeout * 1e9) : 0;
+	struct rx_frame f;
+
+	while (!gen_stop && (!o->count || c->n < o->count)) {
+		int wait = recv_wait_ms(t_end), got;
+
+		if (wait < 0)
+			break;
+		got = rx_next(r, &f, wait);
+		if (got < 0) {
+			fprintf(stderr, GEN_NAME " recv: %s\n", rx_error(r));
+			return 2;
+		}
+		if (got)
+			recv_frame(o, &f, c);
+	}
+	return 0;
+}
+
 int gen_recv_main(int argc, char **argv)
 {
+	struct recv_counts c = { 0, 0, 0 };
 	struct gen_opts o;
-	struct rx_cfg cfg;
-	struct rx_frame f;
 	struct rx_stats st;
 	struct rx *r;
-	char err[RX_ERRLEN];
-	uint64_t n = 0, good = 0, bad = 0, t_end = 0;
 	int rc;
 
 	rc = gen_parse(GEN_RECV, argc, argv, &o);
@@ -29,66 +104,21 @@ int gen_recv_main(int argc, char **argv)
 		gen_opts_free(&o);
 		return 2;
 	}
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.iface = o.iface;
-	cfg.peer_ipver = o.peer_ver;
-	memcpy(cfg.peer, o.peer, 16);
-	cfg.filter = o.filter;
-	r = rx_open(&cfg, err);
+	r = recv_open(&o);
 	if (!r) {
-		fprintf(stderr, GEN_NAME " recv: %s\n", err);
 		gen_opts_free(&o);
 		return 2;
 	}
 	if (o.verbose)
 		fprintf(stderr, GEN_NAME " recv: %s, filter \"%s\"\n", o.iface, rx_filter(r));
 	gen_signals();
-	if (o.timeout > 0)
-		t_end = pace_now_ns() + (uint64_t)(o.timeout * 1e9);
-	rc = 0;
-	while (!gen_stop && (!o.count || n < o.count)) {
-		int wait = 200, got;
-
-		if (t_end) {
-			uint64_t now = pace_now_ns();
-
-			if (now >= t_end)
-				break;
-			if ((t_end - now) / 1000000 < (uint64_t)wait)
-				wait = (int)((t_end - now) / 1000000) + 1;
-		}
-		got = rx_next(r, &f, wait);
-		if (got < 0) {
-			fprintf(stderr, GEN_NAME " recv: %s\n", rx_error(r));
-			rc = 2;
-			break;
-		}
-		if (!got)
-			continue;
-		{
-			struct roce_pkt p;
-			char line[1024];
-			enum roce_icrc_status ic;
-			uint32_t c;
-
-			n++;
-			roce_decode(&p, NULL, ROCE_LINK_ETHERNET, f.data, f.caplen, f.wirelen);
-			ic = roce_icrc_verify(&p, &c);
-			good += ic == ROCE_ICRC_GOOD;
-			bad += ic == ROCE_ICRC_BAD;
-			if (!o.no_hex || o.verbose) {
-				roce_summary(&p, line, sizeof(line));
-				printf("%llu %ld.%06ld %s\n", (unsigned long long)n, (long)f.ts.tv_sec,
-				       (long)f.ts.tv_usec, line);
-			}
-		}
-	}
+	rc = recv_loop(&o, r, &c);
 	fflush(stdout);
 	rx_get_stats(r, &st);
 	fprintf(stderr, GEN_NAME " recv: frames=%llu icrc_good=%llu icrc_bad=%llu kernel_drops=%llu\n",
-		(unsigned long long)n, (unsigned long long)good, (unsigned long long)bad,
+		(unsigned long long)c.n, (unsigned long long)c.good, (unsigned long long)c.bad,
 		(unsigned long long)st.kernel_drops);
-	if (!rc && o.count && n < o.count)
+	if (!rc && o.count && c.n < o.count)
 		rc = 1;
 	rx_close(r);
 	gen_opts_free(&o);

@@ -443,15 +443,88 @@ static int pt_syncs_before(const struct cl *c, int rdma_cm)
 	return (c->op == ROCE_WR_SEND ? 4 : 3) + (rdma_cm ? 1 : 0);
 }
 
+/* -R: a zeroed sync on the control QP, then the data QP through the CM,
+ * then a zeroed sync again; 0, or what pt_run returns. */
+static int pt_data_cm(struct cl *c, struct oob_chan *ch, struct cm_conn *data_conn, uint8_t out_reads,
+		      struct oob_dest *peer)
+{
+	struct oob_dest zero;
+
+	memset(&zero, 0, sizeof(zero));
+	if (pt_keys(ch, &zero, peer))
+		return 1;
+	if (cm_connect(&c->cm, data_conn, (uint16_t)(c->o.port >= 0 ? c->o.port : OOB_PORT),
+		       c->lqpn, c->lpsn, out_reads, out_reads, NULL, 0, TMO))
+		return 1;
+	/* rdma_cm: each side sends from the PSN the other one chose */
+	c->rqpn = data_conn->remote_qpn;
+	c->rpsn = c->lpsn;
+	c->lpsn = data_conn->remote_psn;
+	c->q = make_qp(c, data_conn->resp_res ? data_conn->resp_res : 1, 16, 1);
+	if (!c->q)
+		return 2;
+	return pt_keys(ch, &zero, peer) ? 1 : 0;
+}
+
+/* The key syncs before the test; without the CM the first one gives the
+ * peer's QP, and we make ours. */
+static int pt_key_syncs(struct cl *c, struct oob_chan *ch, int syncs, int rdma_cm, const struct oob_dest *me,
+			struct oob_dest *peer)
+{
+	for (int i = 0; i < syncs; i++) {
+		if (pt_keys(ch, me, peer))
+			return 1;
+		if (i == 0 && !rdma_cm) {
+			uint32_t out = peer->out_reads ? peer->out_reads : 1;
+
+			c->rqpn = peer->qpn;
+			c->rpsn = peer->psn;
+			c->q = make_qp(c, (uint8_t)(out < 16 ? out : 16), 16, 1);
+			if (!c->q)
+				return 2;
+		}
+	}
+	return 0;
+}
+
+/* the peer never touches our region; it is there for the keys we gave */
+static void pt_region(struct cl *c, uint64_t va)
+{
+	uint8_t *mr = keep(c, calloc(1, 4096));
+	struct roce_mr m;
+
+	memset(&m, 0, sizeof(m));
+	m.rkey = RKEY_L;
+	m.va = va;
+	m.addr = mr;
+	m.len = 4096;
+	m.access = ROCE_ACCESS_REMOTE_WRITE | ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC;
+	if (mr)
+		roce_qp_reg_mr(c->q->qp, &m);
+}
+
+/* after the test: a sync, the results (not for SEND), a last sync, "done" */
+static int pt_after(struct cl *c, struct oob_chan *ch, int rdma_cm, const struct oob_dest *me,
+		    struct oob_dest *peer)
+{
+	struct pt_result mine, theirs;
+
+	pt_result_of(c, &mine);
+	if (pt_keys(ch, me, peer))
+		return 1;
+	if (c->op != ROCE_WR_SEND && (pt_results(ch, &mine, &theirs) || pt_keys(ch, me, peer)))
+		return 1;
+	if (!rdma_cm && pt_done(ch))
+		return 1;
+	return 0;
+}
+
 static int pt_run(struct cl *c, struct oob_chan *ch, int rdma_cm, struct cm_conn *data_conn)
 {
-	struct oob_dest me, peer, zero;
-	struct pt_result mine, theirs;
+	struct oob_dest me, peer;
 	unsigned mtu = (unsigned)c->o.mtu_enum;
 	char pver[17];
 	int syncs, rc;
-	uint8_t *mr;
-	struct roce_mr m;
 
 	if (pt_hello(ch, &mtu, pver))
 		return 1;
@@ -467,38 +540,14 @@ static int pt_run(struct cl *c, struct oob_chan *ch, int rdma_cm, struct cm_conn
 	our_gid(c, me.gid);
 	syncs = pt_syncs_before(c, rdma_cm);
 	if (rdma_cm) {
-		/* -R: a zeroed sync on the control QP, then the data QP through
-		 * the CM, then the key syncs */
-		memset(&zero, 0, sizeof(zero));
-		if (pt_keys(ch, &zero, &peer))
-			return 1;
-		if (cm_connect(&c->cm, data_conn, (uint16_t)(c->o.port >= 0 ? c->o.port : OOB_PORT),
-			       c->lqpn, c->lpsn, (uint8_t)me.out_reads, (uint8_t)me.out_reads, NULL, 0, TMO))
-			return 1;
-		/* rdma_cm: each side sends from the PSN the other one chose */
-		c->rqpn = data_conn->remote_qpn;
-		c->rpsn = c->lpsn;
-		c->lpsn = data_conn->remote_psn;
-		c->q = make_qp(c, data_conn->resp_res ? data_conn->resp_res : 1, 16, 1);
-		if (!c->q)
-			return 2;
-		if (pt_keys(ch, &zero, &peer))
-			return 1;
+		rc = pt_data_cm(c, ch, data_conn, (uint8_t)me.out_reads, &peer);
+		if (rc)
+			return rc;
 		syncs--;
 	}
-	for (int i = 0; i < syncs; i++) {
-		if (pt_keys(ch, &me, &peer))
-			return 1;
-		if (i == 0 && !rdma_cm) {
-			uint32_t out = peer.out_reads ? peer.out_reads : 1;
-
-			c->rqpn = peer.qpn;
-			c->rpsn = peer.psn;
-			c->q = make_qp(c, (uint8_t)(out < 16 ? out : 16), 16, 1);
-			if (!c->q)
-				return 2;
-		}
-	}
+	rc = pt_key_syncs(c, ch, syncs, rdma_cm, &me, &peer);
+	if (rc)
+		return rc;
 	c->rkey = peer.rkey;
 	c->va = peer.va;
 	if (is_atomic(c->op) && (c->va & 7)) {
@@ -506,25 +555,10 @@ static int pt_run(struct cl *c, struct oob_chan *ch, int rdma_cm, struct cm_conn
 			(unsigned long long)c->va);
 		return 1;
 	}
-	/* the peer never touches our region; it is there for the keys we gave */
-	mr = keep(c, calloc(1, 4096));
-	memset(&m, 0, sizeof(m));
-	m.rkey = RKEY_L;
-	m.va = me.va;
-	m.addr = mr;
-	m.len = 4096;
-	m.access = ROCE_ACCESS_REMOTE_WRITE | ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC;
-	if (mr)
-		roce_qp_reg_mr(c->q->qp, &m);
+	pt_region(c, me.va);
 	c->oob_ok = 1;
 	rc = run_ops(c);
-	pt_result_of(c, &mine);
-	/* after the test: a sync, the results (not for SEND), a last sync, "done" */
-	if (pt_keys(ch, &me, &peer))
-		rc = 1, c->oob_ok = 0;
-	else if (c->op != ROCE_WR_SEND && (pt_results(ch, &mine, &theirs) || pt_keys(ch, &me, &peer)))
-		rc = 1, c->oob_ok = 0;
-	else if (!rdma_cm && pt_done(ch))
+	if (pt_after(c, ch, rdma_cm, &me, &peer))
 		rc = 1, c->oob_ok = 0;
 	return rc ? 1 : 0;
 }
@@ -587,11 +621,86 @@ static void be_info(uint8_t out[16], uint64_t va, uint32_t rkey, uint32_t size)
 	}
 }
 
+/* rping's buffers: start (the server READs it) and sink (it WRITEs there),
+ * registered, and 16 receives of 64 bytes posted. */
+static int rp_setup(struct cl *c, const struct cm_conn *conn, uint8_t **start, uint8_t **sink, uint8_t **rbuf)
+{
+	struct roce_mr m;
+
+	*start = keep(c, calloc(1, c->size));
+	*sink = keep(c, calloc(1, c->size));
+	*rbuf = keep(c, calloc(16, 64));
+	if (!*start || !*sink || !*rbuf)
+		return 2;
+	c->q = make_qp(c, conn->resp_res ? conn->resp_res : 1, 16, 1);
+	if (!c->q)
+		return 2;
+	for (unsigned i = 0; i < 16; i++)
+		roce_qp_post_recv(c->q->qp, i, *rbuf + 64 * i, 64, sess_now());
+	memset(&m, 0, sizeof(m));
+	m.rkey = RKEY_L + 1;
+	m.va = 0x7f0000100000ull;
+	m.addr = *start;
+	m.len = c->size;
+	m.access = ROCE_ACCESS_REMOTE_READ;
+	roce_qp_reg_mr(c->q->qp, &m);
+	m.rkey = RKEY_L + 2;
+	m.va = 0x7f0000200000ull;
+	m.addr = *sink;
+	m.access = ROCE_ACCESS_REMOTE_WRITE;
+	roce_qp_reg_mr(c->q->qp, &m);
+	return 0;
+}
+
+/* rping's text: the counter, then letters A..z rotating from *ch */
+static void rp_text(uint8_t *start, uint32_t size, uint64_t k, unsigned char *ch)
+{
+	int n = snprintf((char *)start, size, "rdma-ping-%llu: ", (unsigned long long)k);
+
+	for (uint32_t i = (uint32_t)n, cc = *ch; i < size; i++) {
+		start[i] = (uint8_t)cc;
+		if (++cc > 122)
+			cc = 65;
+	}
+	if (++*ch > 122)
+		*ch = 65;
+	start[size - 1] = 0;
+}
+
+/* One ping: our start buffer's keys (the server READs it), then our sink's
+ * (it WRITEs the text back), each answered by the server's SEND. */
+static int rp_ping(struct cl *c, uint64_t k, uint8_t *rbuf)
+{
+	struct rp_wait w = { c, 0, 0 };
+	struct roce_wr wr;
+	uint8_t info[16];
+
+	for (int step = 0; step < 2; step++) {
+		be_info(info, step ? 0x7f0000200000ull : 0x7f0000100000ull, RKEY_L + 1 + step, c->size);
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = 2 * k + step;
+		wr.op = ROCE_WR_SEND;
+		wr.buf = info;
+		wr.len = 16;
+		if (roce_qp_post_send(c->q->qp, &wr, sess_now()))
+			return 1;
+		w.sends = w.recvs = 0;
+		if (sess_run(&c->s, rp_ready, &w, TMO) <= 0 || c->failed) {
+			fprintf(stderr, GEN_NAME " client: rping: no answer from the server\n");
+			return 1;
+		}
+		for (int r = 0; r < w.recvs; r++) {
+			unsigned slot = (unsigned)((2 * k + step + r) % 16);
+
+			roce_qp_post_recv(c->q->qp, slot, rbuf + 64 * slot, 64, sess_now());
+		}
+	}
+	return 0;
+}
+
 static int rping(struct cl *c, const struct cm_conn *conn)
 {
-	uint8_t *start, *sink, rbuf[16][64], info[16];
-	struct roce_mr m;
-	struct roce_wr wr;
+	uint8_t *start, *sink, *rbuf;
 	unsigned char ch = 'A';
 
 	c->op = ROCE_WR_SEND;
@@ -599,64 +708,18 @@ static int rping(struct cl *c, const struct cm_conn *conn)
 		fprintf(stderr, GEN_NAME " client: rping needs --size of at least 32\n");
 		return 2;
 	}
-	start = keep(c, calloc(1, c->size));
-	sink = keep(c, calloc(1, c->size));
-	if (!start || !sink)
+	if (rp_setup(c, conn, &start, &sink, &rbuf))
 		return 2;
-	c->q = make_qp(c, conn->resp_res ? conn->resp_res : 1, 16, 1);
-	if (!c->q)
-		return 2;
-	for (unsigned i = 0; i < 16; i++)
-		roce_qp_post_recv(c->q->qp, i, rbuf[i], 64, sess_now());
-	memset(&m, 0, sizeof(m));
-	m.rkey = RKEY_L + 1;
-	m.va = 0x7f0000100000ull;
-	m.addr = start;
-	m.len = c->size;
-	m.access = ROCE_ACCESS_REMOTE_READ;
-	roce_qp_reg_mr(c->q->qp, &m);
-	m.rkey = RKEY_L + 2;
-	m.va = 0x7f0000200000ull;
-	m.addr = sink;
-	m.access = ROCE_ACCESS_REMOTE_WRITE;
-	roce_qp_reg_mr(c->q->qp, &m);
 	c->oob_ok = 1;
 	c->t0 = sess_now();
 	for (uint64_t k = 0; k < c->iters; k++) {
-		struct rp_wait w = { c, 0, 0 };
-		int n = snprintf((char *)start, c->size, "rdma-ping-%llu: ", (unsigned long long)k);
-		uint64_t tp = sess_now();
+		uint64_t tp;
 
-		/* rping's text: the counter, then letters A..z rotating */
-		for (uint32_t i = (uint32_t)n, cc = ch; i < c->size; i++) {
-			start[i] = (uint8_t)cc;
-			if (++cc > 122)
-				cc = 65;
-		}
-		if (++ch > 122)
-			ch = 65;
-		start[c->size - 1] = 0;
+		rp_text(start, c->size, k, &ch);
+		tp = sess_now();
 		memset(sink, 0, c->size);
-		for (int step = 0; step < 2; step++) {
-			be_info(info, step ? 0x7f0000200000ull : 0x7f0000100000ull, RKEY_L + 1 + step, c->size);
-			memset(&wr, 0, sizeof(wr));
-			wr.wr_id = 2 * k + step;
-			wr.op = ROCE_WR_SEND;
-			wr.buf = info;
-			wr.len = 16;
-			if (roce_qp_post_send(c->q->qp, &wr, sess_now()))
-				return 1;
-			w.sends = w.recvs = 0;
-			if (sess_run(&c->s, rp_ready, &w, TMO) <= 0 || c->failed) {
-				fprintf(stderr, GEN_NAME " client: rping: no answer from the server\n");
-				return 1;
-			}
-			for (int r = 0; r < w.recvs; r++) {
-				unsigned slot = (unsigned)((2 * k + step + r) % 16);
-
-				roce_qp_post_recv(c->q->qp, slot, rbuf[slot], 64, sess_now());
-			}
-		}
+		if (rp_ping(c, k, rbuf))
+			return 1;
 		if (memcmp(start, sink, c->size))
 			c->mismatches++;
 		c->crc = roce_crc32(c->crc, start, c->size);
@@ -725,9 +788,56 @@ static int ucmatose(struct cl *c)
 	return run_ops(c) ? 1 : 0;
 }
 
-static int cm_mode(struct cl *c)
+/* --app perftest: the control connection first (perftest's rdma_cm
+ * "socket"), its QP carrying perftest's exchange, then pt_run. */
+static int cm_perftest(struct cl *c, uint16_t port)
 {
 	static struct cm_conn conn, data;
+	struct oob_chan ch;
+	struct roce_qp_attr a;
+	struct sess_qp *ctl;
+	uint32_t cqpn = c->lqpn + 1, cpsn = sess_rand(&c->s) & 0xffffff;
+	int rc;
+
+	if (cm_connect(&c->cm, &conn, port, cqpn, cpsn, 0, 0, NULL, 0, TMO))
+		return 1;
+	sess_qp_attr(&c->s, &a);
+	a.qpn = cqpn;
+	a.sq_psn = conn.remote_psn;
+	a.remote_qpn = conn.remote_qpn;
+	a.rq_psn = cpsn;
+	a.sport = (uint16_t)(0xc000 | (cqpn & 0x3fff));
+	ctl = sess_add_qp(&c->s, &a, 0);
+	if (!ctl || oob_chan_rc_init(&ch, &c->s, ctl, 1, TMO))
+		return 2;
+	rc = pt_run(c, &ch, 1, &data);
+	if (data.state == CM_ESTABLISHED && cm_disconnect(&c->cm, &data, 5000))
+		rc = rc ? rc : 1;
+	if (cm_disconnect(&c->cm, &conn, 5000))
+		rc = rc ? rc : 1;
+	return rc;
+}
+
+/* --app raw: --op against --rkey and --va, on the connection's QP. */
+static int cm_raw(struct cl *c, const struct cm_conn *conn)
+{
+	if ((!c->o.have_rkey || !c->o.have_va) && c->op != ROCE_WR_SEND) {
+		fprintf(stderr, GEN_NAME " client: --app raw needs --rkey and --va for %s\n",
+			roce_wr_op_name(c->op));
+		return 2;
+	}
+	c->rkey = c->o.ext.rkey;
+	c->va = c->o.ext.va;
+	c->q = make_qp(c, conn->resp_res ? conn->resp_res : 1, 16, 1);
+	if (!c->q)
+		return 2;
+	c->oob_ok = 1;
+	return run_ops(c) ? 1 : 0;
+}
+
+static int cm_mode(struct cl *c)
+{
+	static struct cm_conn conn;
 	const char *app = c->o.app;
 	uint16_t port;
 	int rc;
@@ -747,31 +857,8 @@ static int cm_mode(struct cl *c)
 		return 2;
 	cm_init(&c->cm, &c->s);
 	snprintf(c->peer_tool, sizeof(c->peer_tool), "%s", app);
-	if (!strcmp(app, "perftest")) {
-		struct oob_chan ch;
-		struct roce_qp_attr a;
-		struct sess_qp *ctl;
-		uint32_t cqpn = c->lqpn + 1, cpsn = sess_rand(&c->s) & 0xffffff;
-
-		/* the control connection first (perftest's rdma_cm "socket") */
-		if (cm_connect(&c->cm, &conn, port, cqpn, cpsn, 0, 0, NULL, 0, TMO))
-			return 1;
-		sess_qp_attr(&c->s, &a);
-		a.qpn = cqpn;
-		a.sq_psn = conn.remote_psn;
-		a.remote_qpn = conn.remote_qpn;
-		a.rq_psn = cpsn;
-		a.sport = (uint16_t)(0xc000 | (cqpn & 0x3fff));
-		ctl = sess_add_qp(&c->s, &a, 0);
-		if (!ctl || oob_chan_rc_init(&ch, &c->s, ctl, 1, TMO))
-			return 2;
-		rc = pt_run(c, &ch, 1, &data);
-		if (data.state == CM_ESTABLISHED && cm_disconnect(&c->cm, &data, 5000))
-			rc = rc ? rc : 1;
-		if (cm_disconnect(&c->cm, &conn, 5000))
-			rc = rc ? rc : 1;
-		return rc;
-	}
+	if (!strcmp(app, "perftest"))
+		return cm_perftest(c, port);
 	if (cm_connect(&c->cm, &conn, port, c->lqpn, c->lpsn, 16, 16, NULL, 0, TMO))
 		return 1;
 	/* rdma_cm: the REQ's starting PSN is what the passive side sends from,
@@ -787,20 +874,7 @@ static int cm_mode(struct cl *c)
 		if (cm_wait(&c->cm, &conn, CM_ESTABLISHED, 3000) < 0)
 			return 1;
 	} else {
-		if (!c->o.have_rkey || !c->o.have_va) {
-			if (c->op != ROCE_WR_SEND) {
-				fprintf(stderr, GEN_NAME " client: --app raw needs --rkey and --va for %s\n",
-					roce_wr_op_name(c->op));
-				return 2;
-			}
-		}
-		c->rkey = c->o.ext.rkey;
-		c->va = c->o.ext.va;
-		c->q = make_qp(c, conn.resp_res ? conn.resp_res : 1, 16, 1);
-		if (!c->q)
-			return 2;
-		c->oob_ok = 1;
-		rc = run_ops(c) ? 1 : 0;
+		rc = cm_raw(c, &conn);
 	}
 	if (conn.state != CM_CLOSED && cm_disconnect(&c->cm, &conn, 5000))
 		rc = rc ? rc : 1;
@@ -840,88 +914,116 @@ static int none(struct cl *c)
 
 /* ---- main --------------------------------------------------------------------------------------- */
 
+/* The conversation of --oob's mode, the last ACKs out; 1 when it did not do all it should. */
+static int cl_converse(struct cl *c)
+{
+	int rc;
+
+	if (!strcmp(c->o.oob, "pingpong"))
+		rc = pingpong(c);
+	else if (!strcmp(c->o.oob, "perftest"))
+		rc = perftest(c);
+	else if (!strcmp(c->o.oob, "cm"))
+		rc = cm_mode(c);
+	else
+		rc = none(c);
+	/* let the last ACKs out and answer what the peer still retransmits */
+	if (c->q)
+		sess_wait_fd(&c->s, -1, 0, 20);
+	if (!rc && (c->failed || c->done != c->iters || c->mismatches))
+		rc = 1;
+	return rc;
+}
+
+static void cl_report(struct cl *c, int rc)
+{
+	struct report r;
+
+	sess_update_stats(&c->s);
+	memset(&r, 0, sizeof(r));
+	r.role = "client";
+	r.oob = c->o.oob;
+	r.op = roce_wr_op_name(c->op);
+	r.app = c->o.app;
+	r.size = c->size;
+	r.iters = c->iters;
+	r.completed = c->done;
+	r.retried = c->retried;
+	r.failed = c->failed + (c->iters > c->done + c->failed ? c->iters - c->done - c->failed : 0);
+	r.bytes = c->done * c->size;
+	r.t_start = c->t0;
+	r.t_end = c->t1 ? c->t1 : c->t0;
+	r.bw_peak = report_peak(c->tcomp, c->n_tcomp, c->size, c->t0);
+	if (c->lat.n) {
+		roce_lat_summarize(&c->lat, &r.lat);
+		r.have_lat = 1;
+	}
+	r.ok = rc == 0;
+	r.why = rc == 0 ? NULL : !c->oob_ok ? "connection setup failed" :
+		c->mismatches ? "data mismatch" : "not every operation completed";
+	r.have_crc = c->op == ROCE_WR_SEND || c->op == ROCE_WR_WRITE || c->op == ROCE_WR_READ;
+	r.crc = c->crc;
+	if (is_atomic(c->op) && c->have_orig) {
+		r.have_atomic = 1;
+		r.atomic_value = c->last_orig + 1;
+	}
+	r.mismatches = c->mismatches;
+	r.verified = c->verified;
+	r.local_qpn = c->lqpn;
+	r.local_psn = c->lpsn;
+	r.remote_qpn = c->rqpn;
+	r.remote_psn = c->rpsn;
+	r.mtu = c->q ? c->q->attr.mtu : (uint16_t)(128u << c->o.mtu_enum);
+	r.peer_tool = c->peer_tool;
+	r.s = &c->s;
+	r.q = c->q;
+	report_cm(&r, &c->cm);
+	report_print(&r, c->o.json);
+}
+
+/* Every buffer the modes allocated, and the options' own: each exit passes here. */
+static void cl_free(struct cl *c)
+{
+	for (unsigned i = 0; i < c->n_keep; i++)
+		free(c->keep[i]);
+	free(c->lbuf);
+	free(c->wi);
+	free(c->tcomp);
+	free(c->latbuf);
+	gen_opts_free(&c->o);
+}
+
+/* The session, with the client's default --timeout of 120 s. */
+static int cl_open(struct cl *c)
+{
+	if (c->o.timeout <= 0)
+		c->o.timeout = 120;
+	return sess_open(&c->s, &c->o);
+}
+
 int gen_client_main(int argc, char **argv)
 {
 	static struct cl c;
-	struct report r;
 	int rc;
 
 	memset(&c, 0, sizeof(c));
 	rc = gen_parse(GEN_CLIENT, argc, argv, &c.o);
 	if (rc)
-		return rc > 0 ? 0 : 2;
-	if (c.o.iwarp)
-		return iw_client_main(&c.o);
-	if (!c.o.oob) {
+		return rc > 0 ? 0 : 2;          /* gen_parse freed what it had parsed */
+	if (c.o.iwarp) {
+		rc = iw_client_main(&c.o);
+	} else if (!c.o.oob) {
 		fprintf(stderr, GEN_NAME " client: --oob pingpong|perftest|cm|none is needed\n");
-		return 2;
+		rc = 2;
+	} else if (cl_open(&c)) {
+		rc = 2;
+	} else {
+		gen_signals();
+		rc = cl_converse(&c);
+		cl_report(&c, rc);
+		sess_close(&c.s);
+		rc = rc == 2 ? 2 : rc ? 1 : 0;
 	}
-	if (c.o.timeout <= 0)
-		c.o.timeout = 120;
-	if (sess_open(&c.s, &c.o))
-		return 2;
-	gen_signals();
-	if (!strcmp(c.o.oob, "pingpong"))
-		rc = pingpong(&c);
-	else if (!strcmp(c.o.oob, "perftest"))
-		rc = perftest(&c);
-	else if (!strcmp(c.o.oob, "cm"))
-		rc = cm_mode(&c);
-	else
-		rc = none(&c);
-	/* let the last ACKs out and answer what the peer still retransmits */
-	if (c.q)
-		sess_wait_fd(&c.s, -1, 0, 20);
-	if (!rc && (c.failed || c.done != c.iters || c.mismatches))
-		rc = 1;
-
-	sess_update_stats(&c.s);
-	memset(&r, 0, sizeof(r));
-	r.role = "client";
-	r.oob = c.o.oob;
-	r.op = roce_wr_op_name(c.op);
-	r.app = c.o.app;
-	r.size = c.size;
-	r.iters = c.iters;
-	r.completed = c.done;
-	r.retried = c.retried;
-	r.failed = c.failed + (c.iters > c.done + c.failed ? c.iters - c.done - c.failed : 0);
-	r.bytes = c.done * c.size;
-	r.t_start = c.t0;
-	r.t_end = c.t1 ? c.t1 : c.t0;
-	r.bw_peak = report_peak(c.tcomp, c.n_tcomp, c.size, c.t0);
-	if (c.lat.n) {
-		roce_lat_summarize(&c.lat, &r.lat);
-		r.have_lat = 1;
-	}
-	r.ok = rc == 0;
-	r.why = rc == 0 ? NULL : !c.oob_ok ? "connection setup failed" :
-		c.mismatches ? "data mismatch" : "not every operation completed";
-	r.have_crc = c.op == ROCE_WR_SEND || c.op == ROCE_WR_WRITE || c.op == ROCE_WR_READ;
-	r.crc = c.crc;
-	if (is_atomic(c.op) && c.have_orig) {
-		r.have_atomic = 1;
-		r.atomic_value = c.last_orig + 1;
-	}
-	r.mismatches = c.mismatches;
-	r.verified = c.verified;
-	r.local_qpn = c.lqpn;
-	r.local_psn = c.lpsn;
-	r.remote_qpn = c.rqpn;
-	r.remote_psn = c.rpsn;
-	r.mtu = c.q ? c.q->attr.mtu : (uint16_t)(128u << c.o.mtu_enum);
-	r.peer_tool = c.peer_tool;
-	r.s = &c.s;
-	r.q = c.q;
-	report_cm(&r, &c.cm);
-	report_print(&r, c.o.json);
-	sess_close(&c.s);
-	for (unsigned i = 0; i < c.n_keep; i++)
-		free(c.keep[i]);
-	free(c.lbuf);
-	free(c.wi);
-	free(c.tcomp);
-	free(c.latbuf);
-	gen_opts_free(&c.o);
-	return rc == 2 ? 2 : rc ? 1 : 0;
+	cl_free(&c);
+	return rc;
 }

@@ -166,19 +166,53 @@ static void ju(FILE *f, const char *k, uint64_t v)
 	fprintf(f, "\"%s\":%" PRIu64 ",", k, v);
 }
 
-void report_json(FILE *f, const struct report *r)
+/* "retx_pkts", "retx_episodes": per cause of retransmission. */
+static void j_retx(FILE *f, const char *key, const uint64_t v[ROCE_RETX__COUNT])
+{
+	fprintf(f, "\"%s\":{", key);
+	for (int k = 0; k < ROCE_RETX__COUNT; k++)
+		fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "", roce_qp_retx_name((enum roce_qp_retx)k), v[k]);
+	fputc('}', f);
+}
+
+/* The data QP's engine counters: what it sent, received, retransmitted, completed, and the faults injected. */
+static void j_qp_stats(FILE *f, const struct roce_qp_stats *st)
+{
+	fprintf(f, ",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64 ",\"req_pkts\":%" PRIu64 ",", st->tx_pkts,
+		st->rx_pkts, st->req_pkts);
+	j_retx(f, "retx_pkts", st->retx_pkts);
+	fputc(',', f);
+	j_retx(f, "retx_episodes", st->retx_episodes);
+	fprintf(f, ",\"retransmitted\":%" PRIu64, st->retx_pkts[0] + st->retx_pkts[1] +
+		st->retx_pkts[2] + st->retx_pkts[3]);
+	fprintf(f, ",\"timeouts\":%" PRIu64 ",\"nak_rx\":{\"seq\":%" PRIu64 ",\"inv_req\":%" PRIu64
+		",\"access\":%" PRIu64 ",\"op\":%" PRIu64 "},\"rnr_nak_rx\":%" PRIu64,
+		st->timeouts, st->nak_rx[0], st->nak_rx[1], st->nak_rx[2], st->nak_rx[3], st->rnr_nak_rx);
+	fprintf(f, ",\"ack_rx\":%" PRIu64 ",\"read_rsp_rx\":%" PRIu64 ",\"atomic_ack_rx\":%" PRIu64
+		",\"dup_rsp_rx\":%" PRIu64 ",\"ghost_rsp_rx\":%" PRIu64 ",\"implied_naks\":%" PRIu64,
+		st->ack_rx, st->read_rsp_rx, st->atomic_ack_rx, st->dup_rsp_rx, st->ghost_rsp_rx,
+		st->implied_naks);
+	fprintf(f, ",\"req_rx\":%" PRIu64 ",\"dup_req_rx\":%" PRIu64 ",\"oos_req_rx\":%" PRIu64
+		",\"ack_tx\":%" PRIu64 ",\"nak_tx\":{\"seq\":%" PRIu64 ",\"inv_req\":%" PRIu64
+		",\"access\":%" PRIu64 ",\"op\":%" PRIu64 "},\"rnr_nak_tx\":%" PRIu64,
+		st->req_rx, st->dup_req_rx, st->oos_req_rx, st->ack_tx, st->nak_tx[0], st->nak_tx[1],
+		st->nak_tx[2], st->nak_tx[3], st->rnr_nak_tx);
+	fprintf(f, ",\"read_replays\":%" PRIu64 ",\"atomic_replays\":%" PRIu64 ",\"icrc_bad_rx\":%" PRIu64
+		",\"drop_rx\":%" PRIu64 ",\"comp_ok\":%" PRIu64 ",\"comp_err\":%" PRIu64,
+		st->read_replays, st->atomic_replays, st->icrc_bad_rx, st->drop_rx, st->comp_ok,
+		st->comp_err);
+	fprintf(f, ",\"faults\":{");
+	for (int k = 0; k < ROCE_QPF__COUNT; k++)
+		fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "", roce_qpf_kind_name((enum roce_qpf_kind)k),
+			st->faults[k]);
+	fputc('}', f);
+}
+
+/* What was asked and what happened: counts, rates, latency, the data's checks. */
+static void j_outcome(FILE *f, const struct report *r)
 {
 	double s = secs(r);
-	const struct roce_qp_stats *st = r->q ? roce_qp_stats(r->q->qp) : NULL;
 
-	fputc('{', f);
-	jstr(f, "role", r->role, 1);
-	jstr(f, "oob", r->oob, 1);
-	jstr(f, "app", r->app, 1);
-	jstr(f, "op", r->op, 1);
-	jstr(f, "peer", r->peer_tool, 1);
-	fprintf(f, "\"ok\":%s,", r->ok ? "true" : "false");
-	jstr(f, "error", r->why, 1);
 	ju(f, "size", r->size);
 	ju(f, "iters", r->iters);
 	ju(f, "completed", r->completed);
@@ -202,43 +236,25 @@ void report_json(FILE *f, const struct report *r)
 		fprintf(f, "\"counter\":%" PRIu64 ",", r->atomic_value);
 	fprintf(f, "\"mismatches\":%" PRIu64 ",\"verified\":%s},", r->mismatches,
 		r->verified ? "true" : "false");
+}
+
+void report_json(FILE *f, const struct report *r)
+{
+	const struct roce_qp_stats *st = r->q ? roce_qp_stats(r->q->qp) : NULL;
+
+	fputc('{', f);
+	jstr(f, "role", r->role, 1);
+	jstr(f, "oob", r->oob, 1);
+	jstr(f, "app", r->app, 1);
+	jstr(f, "op", r->op, 1);
+	jstr(f, "peer", r->peer_tool, 1);
+	fprintf(f, "\"ok\":%s,", r->ok ? "true" : "false");
+	jstr(f, "error", r->why, 1);
+	j_outcome(f, r);
 	fprintf(f, "\"qp\":{\"qpn\":%u,\"psn\":%u,\"remote_qpn\":%u,\"remote_psn\":%u,\"mtu\":%u", r->local_qpn,
 		r->local_psn, r->remote_qpn, r->remote_psn, r->mtu);
-	if (st) {
-		fprintf(f, ",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64 ",\"req_pkts\":%" PRIu64, st->tx_pkts,
-			st->rx_pkts, st->req_pkts);
-		fprintf(f, ",\"retx_pkts\":{");
-		for (int k = 0; k < ROCE_RETX__COUNT; k++)
-			fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "", roce_qp_retx_name((enum roce_qp_retx)k),
-				st->retx_pkts[k]);
-		fprintf(f, "},\"retx_episodes\":{");
-		for (int k = 0; k < ROCE_RETX__COUNT; k++)
-			fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "", roce_qp_retx_name((enum roce_qp_retx)k),
-				st->retx_episodes[k]);
-		fprintf(f, "},\"retransmitted\":%" PRIu64, st->retx_pkts[0] + st->retx_pkts[1] +
-			st->retx_pkts[2] + st->retx_pkts[3]);
-		fprintf(f, ",\"timeouts\":%" PRIu64 ",\"nak_rx\":{\"seq\":%" PRIu64 ",\"inv_req\":%" PRIu64
-			",\"access\":%" PRIu64 ",\"op\":%" PRIu64 "},\"rnr_nak_rx\":%" PRIu64,
-			st->timeouts, st->nak_rx[0], st->nak_rx[1], st->nak_rx[2], st->nak_rx[3], st->rnr_nak_rx);
-		fprintf(f, ",\"ack_rx\":%" PRIu64 ",\"read_rsp_rx\":%" PRIu64 ",\"atomic_ack_rx\":%" PRIu64
-			",\"dup_rsp_rx\":%" PRIu64 ",\"ghost_rsp_rx\":%" PRIu64 ",\"implied_naks\":%" PRIu64,
-			st->ack_rx, st->read_rsp_rx, st->atomic_ack_rx, st->dup_rsp_rx, st->ghost_rsp_rx,
-			st->implied_naks);
-		fprintf(f, ",\"req_rx\":%" PRIu64 ",\"dup_req_rx\":%" PRIu64 ",\"oos_req_rx\":%" PRIu64
-			",\"ack_tx\":%" PRIu64 ",\"nak_tx\":{\"seq\":%" PRIu64 ",\"inv_req\":%" PRIu64
-			",\"access\":%" PRIu64 ",\"op\":%" PRIu64 "},\"rnr_nak_tx\":%" PRIu64,
-			st->req_rx, st->dup_req_rx, st->oos_req_rx, st->ack_tx, st->nak_tx[0], st->nak_tx[1],
-			st->nak_tx[2], st->nak_tx[3], st->rnr_nak_tx);
-		fprintf(f, ",\"read_replays\":%" PRIu64 ",\"atomic_replays\":%" PRIu64 ",\"icrc_bad_rx\":%" PRIu64
-			",\"drop_rx\":%" PRIu64 ",\"comp_ok\":%" PRIu64 ",\"comp_err\":%" PRIu64,
-			st->read_replays, st->atomic_replays, st->icrc_bad_rx, st->drop_rx, st->comp_ok,
-			st->comp_err);
-		fprintf(f, ",\"faults\":{");
-		for (int k = 0; k < ROCE_QPF__COUNT; k++)
-			fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "", roce_qpf_kind_name((enum roce_qpf_kind)k),
-				st->faults[k]);
-		fputc('}', f);
-	}
+	if (st)
+		j_qp_stats(f, st);
 	fprintf(f, "},");
 	if (r->s)
 		fprintf(f, "\"wire\":{\"tx_frames\":%" PRIu64 ",\"tx_errors\":%" PRIu64 ",\"tx_drops\":%" PRIu64 ",\"rx_frames\":%" PRIu64

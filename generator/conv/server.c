@@ -255,10 +255,72 @@ static int pingpong(struct sv *v)
 	return v->recvs >= v->iters ? 0 : 1;
 }
 
+/* perftest's first keys: the peer's QP; we make ours and our region, and
+ * answer with our keys. */
+static int pt_first_keys(struct sv *v, int fd, struct oob_dest *me, struct oob_dest *peer)
+{
+	char t[OOB_PT_KEYS_LEN];
+
+	if (oob_read(&v->s, fd, t, sizeof(t), TMO) || oob_pt_parse(t, sizeof(t), peer)) {
+		fprintf(stderr, GEN_NAME " server: perftest keys not understood\n");
+		return -1;
+	}
+	v->rqpn = peer->qpn;
+	v->rpsn = peer->psn;
+	v->q = make_qp(v, (uint8_t)(peer->out_reads && peer->out_reads < 16 ? peer->out_reads : 16), 16);
+	if (!v->q || region(v, (uint64_t)v->size * 64 > (1u << 20) ? (uint64_t)v->size * 64 : 1u << 20,
+			    0x2000 | (sess_rand(&v->s) & 0xfff), 0x7f5500000000ull) ||
+	    receives(v, NRECV))
+		return -1;
+	v->crc_len = v->size;
+	me->rkey = v->rkey;
+	me->va = v->va;
+	oob_pt_format(t, me);
+	if (oob_write(&v->s, fd, t, sizeof(t)))
+		return -1;
+	v->oob_ok = 1;
+	return 0;
+}
+
+/* answer whatever comes: keys (text starting with the LID's digits),
+ * results (a size in 8 big-endian bytes: starts with 0), "done" (0) */
+static int pt_answer(struct sv *v, int fd, struct oob_chan *ch, struct oob_dest *me)
+{
+	struct oob_dest peer;
+
+	for (;;) {
+		uint8_t c0;
+		int r = oob_peek(&v->s, fd, &c0, 600000);
+
+		if (r <= 0)
+			return 1;
+		if (c0 == 'd')
+			return pt_done(ch) == 0 ? 0 : 1;
+		if (c0 == 0) {
+			struct pt_result mine, theirs;
+
+			memset(&mine, 0, sizeof(mine));
+			mine.size = v->size;
+			mine.iters = msn_of(v);
+			if (pt_results(ch, &mine, &theirs))
+				return 1;
+			v->peer_size = theirs.size;
+			continue;
+		}
+		if (!v->q) {
+			if (pt_first_keys(v, fd, me, &peer))
+				return 1;
+			continue;
+		}
+		if (pt_keys(ch, me, &peer))
+			return 1;
+	}
+}
+
 static int perftest(struct sv *v)
 {
 	struct oob_chan ch;
-	struct oob_dest me, peer;
+	struct oob_dest me;
 	char pver[17];
 	unsigned mtu = (unsigned)v->o.mtu_enum;
 	int lfd, fd, rc = 1;
@@ -272,67 +334,17 @@ static int perftest(struct sv *v)
 	if (fd <= 0)
 		return 1;
 	oob_chan_tcp_init(&ch, &v->s, fd, 0, TMO);
-	if (pt_hello(&ch, &mtu, pver))
-		goto out;
-	snprintf(v->peer_tool, sizeof(v->peer_tool), "perftest %s", pver);
-	v->o.mtu_enum = (int)mtu;
-	memset(&me, 0, sizeof(me));
-	me.qpn = v->lqpn;
-	me.psn = v->lpsn;
-	me.out_reads = 16;
-	me.gid_index = 1;
-	our_gid(v, me.gid);
-	/* answer whatever comes: keys (text starting with the LID's digits),
-	 * results (a size in 8 big-endian bytes: starts with 0), "done" */
-	for (;;) {
-		uint8_t c0;
-		int r = oob_peek(&v->s, fd, &c0, 600000);
-
-		if (r <= 0)
-			goto out;
-		if (c0 == 'd') {
-			if (pt_done(&ch) == 0)
-				rc = 0;
-			goto out;
-		}
-		if (c0 == 0) {
-			struct pt_result mine, theirs;
-
-			memset(&mine, 0, sizeof(mine));
-			mine.size = v->size;
-			mine.iters = msn_of(v);
-			if (pt_results(&ch, &mine, &theirs))
-				goto out;
-			v->peer_size = theirs.size;
-			continue;
-		}
-		if (!v->q) {
-			char t[OOB_PT_KEYS_LEN];
-
-			if (oob_read(&v->s, fd, t, sizeof(t), TMO) || oob_pt_parse(t, sizeof(t), &peer)) {
-				fprintf(stderr, GEN_NAME " server: perftest keys not understood\n");
-				goto out;
-			}
-			v->rqpn = peer.qpn;
-			v->rpsn = peer.psn;
-			v->q = make_qp(v, (uint8_t)(peer.out_reads && peer.out_reads < 16 ? peer.out_reads : 16), 16);
-			if (!v->q || region(v, (uint64_t)v->size * 64 > (1u << 20) ? (uint64_t)v->size * 64 : 1u << 20,
-					    0x2000 | (sess_rand(&v->s) & 0xfff), 0x7f5500000000ull) ||
-			    receives(v, NRECV))
-				goto out;
-			v->crc_len = v->size;
-			me.rkey = v->rkey;
-			me.va = v->va;
-			oob_pt_format(t, &me);
-			if (oob_write(&v->s, fd, t, sizeof(t)))
-				goto out;
-			v->oob_ok = 1;
-			continue;
-		}
-		if (pt_keys(&ch, &me, &peer))
-			goto out;
+	if (!pt_hello(&ch, &mtu, pver)) {
+		snprintf(v->peer_tool, sizeof(v->peer_tool), "perftest %s", pver);
+		v->o.mtu_enum = (int)mtu;
+		memset(&me, 0, sizeof(me));
+		me.qpn = v->lqpn;
+		me.psn = v->lpsn;
+		me.out_reads = 16;
+		me.gid_index = 1;
+		our_gid(v, me.gid);
+		rc = pt_answer(v, fd, &ch, &me);
 	}
-out:
 	close(fd);
 	return rc;
 }
@@ -438,69 +450,83 @@ out:
  * the key syncs (3, 4 for SEND) with our region's keys; the test; a sync,
  * then for WRITE and READ the results and a last sync (ib_send_bw -R stops
  * after the first: lab capture between the guests).  The client DREQs the data
- * connection, we DREQ the control one. */
-static int pt_cm(struct sv *v)
+ * connection, we DREQ the control one.
+ * Each phase returns 0, or what pt_cm returns at once (1, 2), or -1: the
+ * conversation failed, close the control connection. */
+
+/* The control connection: its REQ, our control QP and channel, perftest's
+ * hello, the zeroed key sync. */
+static int pt_control(struct sv *v, struct cm_conn *ctl, struct oob_chan *ch, const struct oob_dest *zero,
+		      struct oob_dest *peer)
 {
-	static struct cm_conn ctl, data;
-	static struct oob_chan ch;
+	uint32_t cqpn = v->lqpn + 1, cpsn = sess_rand(&v->s) & 0xffffff;
 	struct roce_qp_attr a;
 	struct sess_qp *cq;
-	struct oob_dest me, peer, zero;
-	struct pt_result mine, theirs;
-	unsigned mtu = (unsigned)v->o.mtu_enum;
+	unsigned mtu;
 	char pver[17];
-	uint32_t cqpn = v->lqpn + 1, cpsn = sess_rand(&v->s) & 0xffffff;
-	int send = v->o.op && !strcmp(v->o.op, "send");
-	int syncs = send ? 4 : 3, rc = 1;
 
 	ready(v, "rdma_cm, perftest -R");
-	if (cm_get_request(&v->cm, &ctl, -1) <= 0)
+	if (cm_get_request(&v->cm, ctl, -1) <= 0)
 		return 1;
-	if (ctl.path_mtu >= 1 && ctl.path_mtu <= 5 && (int)ctl.path_mtu < v->o.mtu_enum)
-		v->o.mtu_enum = ctl.path_mtu;
+	if (ctl->path_mtu >= 1 && ctl->path_mtu <= 5 && (int)ctl->path_mtu < v->o.mtu_enum)
+		v->o.mtu_enum = ctl->path_mtu;
 	sess_qp_attr(&v->s, &a);
 	a.qpn = cqpn;
-	a.sq_psn = ctl.remote_psn;
-	a.remote_qpn = ctl.remote_qpn;
+	a.sq_psn = ctl->remote_psn;
+	a.remote_qpn = ctl->remote_qpn;
 	a.rq_psn = cpsn;
 	a.sport = (uint16_t)(0xc000 | (cqpn & 0x3fff));
 	cq = sess_add_qp(&v->s, &a, 0);
-	if (!cq || oob_chan_rc_init(&ch, &v->s, cq, 0, TMO))
+	if (!cq || oob_chan_rc_init(ch, &v->s, cq, 0, TMO))
 		return 2;
-	if (cm_accept(&v->cm, &ctl, cqpn, cpsn, ctl.init_depth, ctl.resp_res))
+	if (cm_accept(&v->cm, ctl, cqpn, cpsn, ctl->init_depth, ctl->resp_res))
 		return 1;
 	mtu = (unsigned)v->o.mtu_enum;
-	if (pt_hello(&ch, &mtu, pver))
-		goto out;
-	cm_established(&ctl);
+	if (pt_hello(ch, &mtu, pver))
+		return -1;
+	cm_established(ctl);
 	snprintf(v->peer_tool, sizeof(v->peer_tool), "perftest %s -R", pver);
 	v->o.mtu_enum = (int)mtu;
-	memset(&zero, 0, sizeof(zero));
-	if (pt_keys(&ch, &zero, &peer))
-		goto out;
-	/* the data connection, on the same port */
-	if (cm_get_request(&v->cm, &data, TMO) <= 0) {
+	return pt_keys(ch, zero, peer) ? -1 : 0;
+}
+
+/* The data connection, on the same port: our data QP, region and receives,
+ * the accept and a zeroed key sync. */
+static int pt_data(struct sv *v, struct cm_conn *data, struct oob_chan *ch, const struct oob_dest *zero,
+		   struct oob_dest *peer)
+{
+	if (cm_get_request(&v->cm, data, TMO) <= 0) {
 		fprintf(stderr, GEN_NAME " server: perftest -R: no data connection\n");
-		goto out;
+		return -1;
 	}
-	v->rqpn = data.remote_qpn;
+	v->rqpn = data->remote_qpn;
 	v->rpsn = v->lpsn;
-	v->lpsn = data.remote_psn;
-	if (data.path_mtu >= 1 && data.path_mtu <= 5 && (int)data.path_mtu < v->o.mtu_enum)
-		v->o.mtu_enum = data.path_mtu;
-	v->q = make_qp(v, data.resp_res ? (data.resp_res < 16 ? data.resp_res : 16) : 1, 16);
+	v->lpsn = data->remote_psn;
+	if (data->path_mtu >= 1 && data->path_mtu <= 5 && (int)data->path_mtu < v->o.mtu_enum)
+		v->o.mtu_enum = data->path_mtu;
+	v->q = make_qp(v, data->resp_res ? (data->resp_res < 16 ? data->resp_res : 16) : 1, 16);
 	if (!v->q || region(v, (uint64_t)v->size * 64 > (1u << 20) ? (uint64_t)v->size * 64 : 1u << 20,
 			    0x2000 | (sess_rand(&v->s) & 0xfff), 0x7f5500000000ull) ||
 	    receives(v, NRECV))
 		return 2;
 	v->crc_len = v->size;
-	if (cm_accept(&v->cm, &data, v->lqpn, v->rpsn,
-		      data.init_depth ? (data.init_depth < 16 ? data.init_depth : 16) : 1,
-		      data.resp_res ? (data.resp_res < 16 ? data.resp_res : 16) : 1))
-		goto out;
-	if (pt_keys(&ch, &zero, &peer))
-		goto out;
-	cm_established(&data);
+	if (cm_accept(&v->cm, data, v->lqpn, v->rpsn,
+		      data->init_depth ? (data->init_depth < 16 ? data->init_depth : 16) : 1,
+		      data->resp_res ? (data->resp_res < 16 ? data->resp_res : 16) : 1))
+		return -1;
+	if (pt_keys(ch, zero, peer))
+		return -1;
+	cm_established(data);
+	return 0;
+}
+
+/* Our keys (3 syncs, 4 for SEND), the test up to the client's sync after
+ * it, then for WRITE and READ the results and a last sync. */
+static int pt_test(struct sv *v, struct oob_chan *ch, struct oob_dest *peer, int send)
+{
+	struct pt_result mine, theirs;
+	struct oob_dest me;
+
 	memset(&me, 0, sizeof(me));
 	me.qpn = v->lqpn;
 	me.psn = v->rpsn;
@@ -509,34 +535,53 @@ static int pt_cm(struct sv *v)
 	me.va = v->va;
 	me.gid_index = 1;
 	our_gid(v, me.gid);
-	for (int i = 0; i < syncs; i++)
-		if (pt_keys(&ch, &me, &peer))
-			goto out;
+	for (int i = 0; i < (send ? 4 : 3); i++)
+		if (pt_keys(ch, &me, peer))
+			return -1;
 	v->oob_ok = 1;
 	v->t0 = sess_now();
 	/* the test: the client's sync after it may be a while */
-	ch.timeout_ms = 600000;
-	if (pt_keys(&ch, &me, &peer))
-		goto out;
+	ch->timeout_ms = 600000;
+	if (pt_keys(ch, &me, peer))
+		return -1;
 	v->t1 = sess_now();
-	ch.timeout_ms = TMO;
-	if (!send) {
-		memset(&mine, 0, sizeof(mine));
-		mine.size = v->size;
-		mine.iters = msn_of(v);
-		if (pt_results(&ch, &mine, &theirs))
-			goto out;
-		v->peer_size = theirs.size;
-		if (pt_keys(&ch, &me, &peer))
-			goto out;
+	ch->timeout_ms = TMO;
+	if (send)
+		return 0;
+	memset(&mine, 0, sizeof(mine));
+	mine.size = v->size;
+	mine.iters = msn_of(v);
+	if (pt_results(ch, &mine, &theirs))
+		return -1;
+	v->peer_size = theirs.size;
+	return pt_keys(ch, &me, peer) ? -1 : 0;
+}
+
+static int pt_cm(struct sv *v)
+{
+	static struct cm_conn ctl, data;
+	static struct oob_chan ch;
+	struct oob_dest zero, peer;
+	int send = v->o.op && !strcmp(v->o.op, "send");
+	int rc;
+
+	memset(&zero, 0, sizeof(zero));
+	rc = pt_control(v, &ctl, &ch, &zero, &peer);
+	if (!rc)
+		rc = pt_data(v, &data, &ch, &zero, &peer);
+	if (!rc)
+		rc = pt_test(v, &ch, &peer, send);
+	if (rc > 0)
+		return rc;
+	if (rc < 0) {
+		rc = 1;
+	} else {
+		/* the client DREQs the data connection; we DREQ the control one */
+		if (cm_wait(&v->cm, &data, CM_ESTABLISHED, 5000) < 0)
+			rc = 1;
+		if (data.state != CM_CLOSED && cm_disconnect(&v->cm, &data, 5000))
+			rc = 1;
 	}
-	rc = 0;
-	/* the client DREQs the data connection; we DREQ the control one */
-	if (cm_wait(&v->cm, &data, CM_ESTABLISHED, 5000) < 0)
-		rc = 1;
-	if (data.state != CM_CLOSED && cm_disconnect(&v->cm, &data, 5000))
-		rc = 1;
-out:
 	v->iters = send ? v->recvs : msn_of(v);
 	if ((ctl.state == CM_ESTABLISHED || ctl.state == CM_REP_SENT) && cm_disconnect(&v->cm, &ctl, 5000))
 		rc = rc ? rc : 1;
@@ -701,110 +746,137 @@ static int none(struct sv *v)
 
 /* ---- main ------------------------------------------------------------------------------------- */
 
+/* What is not given: the message size and count of each mode, our QP number and first PSN. */
+static void sv_defaults(struct sv *v)
+{
+	int cm = !strcmp(v->o.oob, "cm");
+	const char *app = v->o.app ? v->o.app : !cm ? "" : v->o.port == 7471 ? "ucmatose" :
+			  v->o.port == OOB_PORT ? "perftest" : "rping";
+
+	v->size = v->o.have_size ? (uint32_t)v->o.size :
+		  !strcmp(v->o.oob, "pingpong") ? 4096 : !strcmp(v->o.oob, "perftest") ? 65536 :
+		  !strcmp(app, "ucmatose") ? 100 : !strcmp(app, "perftest") ? 65536 : 4096;
+	v->iters = v->o.have_iters ? v->o.iters : !strcmp(app, "ucmatose") ? 10 : 1000;
+	v->lqpn = v->o.have_qpn ? v->o.qpn : 0x100 + sess_rand(&v->s) % 0xfffe00;
+	v->lpsn = v->o.have_psn ? v->o.psn : sess_rand(&v->s) & 0xffffff;
+}
+
+/* The conversation of --oob's mode, then the last ACKs out. */
+static int sv_converse(struct sv *v)
+{
+	int rc;
+
+	if (!strcmp(v->o.oob, "pingpong"))
+		rc = pingpong(v);
+	else if (!strcmp(v->o.oob, "perftest"))
+		rc = perftest(v);
+	else if (!strcmp(v->o.oob, "cm"))
+		rc = cm_mode(v);
+	else
+		rc = none(v);
+	if (v->q)
+		sess_wait_fd(&v->s, -1, 0, 50);
+	return rc;
+}
+
+/* What came: the client decides how many messages of which size. */
+static void sv_report_counts(const struct sv *v, struct report *r)
+{
+	r->size = v->size;
+	r->iters = v->iters;
+	r->completed = v->echo ? v->sends : v->recvs ? v->recvs : msn_of(v);
+	if (!strcmp(v->o.oob, "cm"))
+		r->completed = v->iters;
+	/* the client decides how many: say what came */
+	if (!strcmp(v->o.oob, "perftest") || !strcmp(v->o.oob, "cm"))
+		r->iters = r->completed;
+	r->bytes = v->recv_bytes;
+	r->t_start = v->t0 ? v->t0 : v->s.first_rx;
+	r->t_end = v->t1 ? v->t1 : v->s.last_rx;
+	if (v->peer_size) {
+		r->size = v->peer_size;
+		r->bytes = r->completed * v->peer_size;
+	} else if (!strcmp(v->o.oob, "none") && !v->recvs) {
+		if (v->o.op && (!strcmp(v->o.op, "cmp_swap") || !strcmp(v->o.op, "fetch_add")))
+			r->size = 8;
+		r->bytes = r->completed * r->size;
+	}
+}
+
+static void sv_report(struct sv *v, int rc)
+{
+	struct report r;
+
+	sess_update_stats(&v->s);
+	memset(&r, 0, sizeof(r));
+	r.role = "server";
+	r.oob = v->o.oob;
+	r.op = v->o.op ? v->o.op : "-";
+	r.app = v->o.app;
+	sv_report_counts(v, &r);
+	r.failed = v->failed;
+	r.ok = rc == 0;
+	r.why = rc == 0 ? NULL : !v->oob_ok ? "connection setup failed" : "the conversation did not finish";
+	r.have_crc = v->recvs > 0;
+	r.crc = v->recv_crc;
+	if (v->region) {
+		r.have_mr_crc = 1;
+		r.mr_crc = roce_crc32(0, v->region, v->crc_len ? v->crc_len : v->size);
+		memcpy(&r.atomic_value, v->region, 8);
+		r.have_atomic = 1;
+	}
+	r.local_qpn = v->lqpn;
+	r.local_psn = v->lpsn;
+	r.remote_qpn = v->rqpn;
+	r.remote_psn = v->rpsn;
+	r.mtu = v->q ? v->q->attr.mtu : (uint16_t)(128u << v->o.mtu_enum);
+	r.peer_tool = v->peer_tool;
+	r.s = &v->s;
+	r.q = v->q;
+	/* the server sees no completions of WRITEs or READs: the peak comes
+	 * from the payload bytes of the data QP's frames, either way */
+	r.bw_peak = report_peak_meter(&v->s);
+	report_cm(&r, &v->cm);
+	report_print(&r, v->o.json);
+}
+
+/* Every buffer the modes allocated, and the options' own: each exit passes here. */
+static void sv_free(struct sv *v)
+{
+	free(v->region);
+	free(v->rbufs);
+	free(v->ebuf);
+	free(v->rorder);
+	free(v->rpbuf);
+	gen_opts_free(&v->o);
+}
+
 int gen_server_main(int argc, char **argv)
 {
 	static struct sv v;
-	struct report r;
 	int rc;
 
 	memset(&v, 0, sizeof(v));
 	rc = gen_parse(GEN_SERVER, argc, argv, &v.o);
 	if (rc)
-		return rc > 0 ? 0 : 2;
-	if (v.o.iwarp)
-		return iw_server_main(&v.o);
-	if (!v.o.oob) {
+		return rc > 0 ? 0 : 2;          /* gen_parse freed what it had parsed */
+	if (v.o.iwarp) {
+		rc = iw_server_main(&v.o);
+	} else if (!v.o.oob) {
 		fprintf(stderr, GEN_NAME " server: --oob pingpong|perftest|cm|none is needed\n");
-		return 2;
+		rc = 2;
+	} else if (sess_open(&v.s, &v.o)) {
+		rc = 2;
+	} else {
+		gen_signals();
+		v.s.hook = hook;
+		v.s.hook_ctx = &v;
+		sv_defaults(&v);
+		rc = sv_converse(&v);
+		sv_report(&v, rc);
+		sess_close(&v.s);
+		rc = rc == 2 ? 2 : rc ? 1 : 0;
 	}
-	if (sess_open(&v.s, &v.o))
-		return 2;
-	gen_signals();
-	v.s.hook = hook;
-	v.s.hook_ctx = &v;
-	{
-		int cm = !strcmp(v.o.oob, "cm");
-		const char *app = v.o.app ? v.o.app : !cm ? "" : v.o.port == 7471 ? "ucmatose" :
-				  v.o.port == OOB_PORT ? "perftest" : "rping";
-
-		v.size = v.o.have_size ? (uint32_t)v.o.size :
-			 !strcmp(v.o.oob, "pingpong") ? 4096 : !strcmp(v.o.oob, "perftest") ? 65536 :
-			 !strcmp(app, "ucmatose") ? 100 : !strcmp(app, "perftest") ? 65536 : 4096;
-		v.iters = v.o.have_iters ? v.o.iters : !strcmp(app, "ucmatose") ? 10 : 1000;
-	}
-	v.lqpn = v.o.have_qpn ? v.o.qpn : 0x100 + sess_rand(&v.s) % 0xfffe00;
-	v.lpsn = v.o.have_psn ? v.o.psn : sess_rand(&v.s) & 0xffffff;
-	if (!strcmp(v.o.oob, "pingpong"))
-		rc = pingpong(&v);
-	else if (!strcmp(v.o.oob, "perftest"))
-		rc = perftest(&v);
-	else if (!strcmp(v.o.oob, "cm"))
-		rc = cm_mode(&v);
-	else
-		rc = none(&v);
-	if (v.q)
-		sess_wait_fd(&v.s, -1, 0, 50);
-
-	sess_update_stats(&v.s);
-	memset(&r, 0, sizeof(r));
-	r.role = "server";
-	r.oob = v.o.oob;
-	r.op = v.o.op ? v.o.op : "-";
-	r.app = v.o.app;
-	r.size = v.size;
-	r.iters = v.iters;
-	r.completed = v.echo ? v.sends : v.recvs ? v.recvs : msn_of(&v);
-	if (!strcmp(v.o.oob, "cm"))
-		r.completed = v.iters;
-	/* the client decides how many: say what came */
-	if (!strcmp(v.o.oob, "perftest") || !strcmp(v.o.oob, "cm"))
-		r.iters = r.completed;
-	r.failed = v.failed;
-	r.retried = 0;
-	r.bytes = v.recv_bytes;
-	r.t_start = v.t0 ? v.t0 : v.s.first_rx;
-	r.t_end = v.t1 ? v.t1 : v.s.last_rx;
-	if (v.peer_size) {
-		r.size = v.peer_size;
-		r.bytes = r.completed * v.peer_size;
-	} else if (!strcmp(v.o.oob, "none") && !v.recvs) {
-		if (v.o.op && (!strcmp(v.o.op, "cmp_swap") || !strcmp(v.o.op, "fetch_add")))
-			r.size = 8;
-		r.bytes = r.completed * r.size;
-	}
-	r.ok = rc == 0;
-	r.why = rc == 0 ? NULL : !v.oob_ok ? "connection setup failed" : "the conversation did not finish";
-	r.have_crc = v.recvs > 0;
-	r.crc = v.recv_crc;
-	if (v.region) {
-		uint64_t val;
-
-		r.have_mr_crc = 1;
-		r.mr_crc = roce_crc32(0, v.region, v.crc_len ? v.crc_len : v.size);
-		memcpy(&val, v.region, 8);
-		r.have_atomic = 1;
-		r.atomic_value = val;
-	}
-	r.verified = 0;
-	r.local_qpn = v.lqpn;
-	r.local_psn = v.lpsn;
-	r.remote_qpn = v.rqpn;
-	r.remote_psn = v.rpsn;
-	r.mtu = v.q ? v.q->attr.mtu : (uint16_t)(128u << v.o.mtu_enum);
-	r.peer_tool = v.peer_tool;
-	r.s = &v.s;
-	r.q = v.q;
-	/* the server sees no completions of WRITEs or READs: the peak comes
-	 * from the payload bytes of the data QP's frames, either way */
-	r.bw_peak = report_peak_meter(&v.s);
-	report_cm(&r, &v.cm);
-	report_print(&r, v.o.json);
-	sess_close(&v.s);
-	free(v.region);
-	free(v.rbufs);
-	free(v.ebuf);
-	free(v.rorder);
-	free(v.rpbuf);
-	gen_opts_free(&v.o);
-	return rc == 2 ? 2 : rc ? 1 : 0;
+	sv_free(&v);
+	return rc;
 }

@@ -169,11 +169,96 @@ static int num(const char *s, int64_t *v)
 	return 0;
 }
 
+/* KIND and /MATCH: NULL, or what is wrong. */
+static const char *fault_kind(const char *kind, const char *match, struct roce_qpf_rule *r)
+{
+	int k;
+
+	for (k = 0; k < ROCE_QPF__COUNT; k++)
+		if (!strcmp(kind, roce_qpf_kind_name((enum roce_qpf_kind)k)))
+			break;
+	if (k == ROCE_QPF__COUNT && !strcmp(kind, "ecn"))
+		k = ROCE_QPF_ECN_CE;
+	if (k == ROCE_QPF__COUNT)
+		return "unknown kind (drop, dup, reorder, delay, corrupt, ecn-ce, psn-jump, bad-rkey, bad-va, rnr)";
+	r->kind = (uint8_t)k;
+	r->match = k == ROCE_QPF_PSN_JUMP || k == ROCE_QPF_BAD_RKEY || k == ROCE_QPF_BAD_VA ?
+		   ROCE_QPF_REQ : ROCE_QPF_ANY;
+	if (match) {
+		unsigned i;
+
+		for (i = 0; i < sizeof(matches) / sizeof(matches[0]); i++)
+			if (!strcmp(match, matches[i].name))
+				break;
+		if (i == sizeof(matches) / sizeof(matches[0]))
+			return "unknown match (any, req, rsp, ack, nak, read-rsp, cnp)";
+		r->match = (uint8_t)matches[i].m;
+	}
+	return NULL;
+}
+
+/* When: @PSN, @+N (from the first PSN of the packets it matches), or a
+ * probability (P% or a fraction).  NULL, or what is wrong. */
+static const char *fault_when(char *when, uint32_t base_req, uint32_t base_rsp, struct roce_qpf_rule *r)
+{
+	char *pc, *end;
+	double p;
+
+	if (when[0] == '@') {
+		int64_t v;
+		int rel = when[1] == '+';
+		int rsp = r->match == ROCE_QPF_RSP || r->match == ROCE_QPF_ACK ||
+			  r->match == ROCE_QPF_NAK || r->match == ROCE_QPF_READ_RSP;
+
+		if (num(when + 1 + rel, &v) || v < 0 || v > 0xffffff)
+			return "bad PSN";
+		r->at_psn = 1;
+		r->psn = rel ? ((rsp ? base_rsp : base_req) + (uint32_t)v) & 0xffffff : (uint32_t)v;
+		return NULL;
+	}
+	pc = strchr(when, '%');
+	if (pc)
+		*pc = 0;
+	errno = 0;
+	p = strtod(when, &end);
+	if (errno || end == when || *end || p < 0 || (pc ? p > 100 : p > 1))
+		return "want a probability: P% (0..100) or a fraction 0..1";
+	r->ppm = (uint32_t)((pc ? p * 10000.0 : p * 1000000.0) + 0.5);
+	return NULL;
+}
+
+/* ,times=N,arg=N,delay-us=N,opcode=N: NULL, or what is wrong. */
+static const char *fault_opts(char *opt, struct roce_qpf_rule *r)
+{
+	static const char bad[] = "options are times=N, arg=N, delay-us=N, opcode=N";
+	char *save = NULL;
+
+	for (char *t = opt ? strtok_r(opt, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
+		char *v = strchr(t, '=');
+		int64_t x;
+
+		if (!v || num(v + 1, &x))
+			return bad;
+		*v = 0;
+		if (!strcmp(t, "times") && x >= 0)
+			r->times = (uint32_t)x;
+		else if (!strcmp(t, "arg"))
+			r->arg = x;
+		else if (!strcmp(t, "delay-us") && x >= 0)
+			r->delay_ns = (uint64_t)x * 1000;
+		else if (!strcmp(t, "opcode") && x >= 0 && x < 256)
+			r->opcode = (int16_t)x;
+		else
+			return bad;
+	}
+	return NULL;
+}
+
 int sess_fault_parse(const char *spec, uint32_t base_req, uint32_t base_rsp,
 		     struct roce_qpf_rule *r, char *err, size_t errlen)
 {
-	char buf[256], *eq, *slash, *when, *opt, *save = NULL;
-	int k;
+	char buf[256], *eq, *slash, *when, *opt;
+	const char *why;
 
 	memset(r, 0, sizeof(*r));
 	r->opcode = -1;
@@ -186,71 +271,16 @@ int sess_fault_parse(const char *spec, uint32_t base_req, uint32_t base_rsp,
 	slash = strchr(buf, '/');
 	if (slash)
 		*slash++ = 0;
-	for (k = 0; k < ROCE_QPF__COUNT; k++)
-		if (!strcmp(buf, roce_qpf_kind_name((enum roce_qpf_kind)k)))
-			break;
-	if (k == ROCE_QPF__COUNT && !strcmp(buf, "ecn"))
-		k = ROCE_QPF_ECN_CE;
-	if (k == ROCE_QPF__COUNT)
-		return ferr(err, errlen, spec,
-			    "unknown kind (drop, dup, reorder, delay, corrupt, ecn-ce, psn-jump, bad-rkey, bad-va, rnr)");
-	r->kind = (uint8_t)k;
-	r->match = k == ROCE_QPF_PSN_JUMP || k == ROCE_QPF_BAD_RKEY || k == ROCE_QPF_BAD_VA ?
-		   ROCE_QPF_REQ : ROCE_QPF_ANY;
-	if (slash) {
-		unsigned i;
-
-		for (i = 0; i < sizeof(matches) / sizeof(matches[0]); i++)
-			if (!strcmp(slash, matches[i].name))
-				break;
-		if (i == sizeof(matches) / sizeof(matches[0]))
-			return ferr(err, errlen, spec, "unknown match (any, req, rsp, ack, nak, read-rsp, cnp)");
-		r->match = (uint8_t)matches[i].m;
-	}
 	opt = strchr(when, ',');
 	if (opt)
 		*opt++ = 0;
-	if (when[0] == '@') {
-		int64_t v;
-		int rel = when[1] == '+';
-		int rsp = r->match == ROCE_QPF_RSP || r->match == ROCE_QPF_ACK ||
-			  r->match == ROCE_QPF_NAK || r->match == ROCE_QPF_READ_RSP;
-
-		if (num(when + 1 + rel, &v) || v < 0 || v > 0xffffff)
-			return ferr(err, errlen, spec, "bad PSN");
-		r->at_psn = 1;
-		r->psn = rel ? ((rsp ? base_rsp : base_req) + (uint32_t)v) & 0xffffff : (uint32_t)v;
-	} else {
-		char *pc = strchr(when, '%');
-		char *end;
-		double p;
-
-		if (pc)
-			*pc = 0;
-		errno = 0;
-		p = strtod(when, &end);
-		if (errno || end == when || *end || p < 0 || (pc ? p > 100 : p > 1))
-			return ferr(err, errlen, spec, "want a probability: P% (0..100) or a fraction 0..1");
-		r->ppm = (uint32_t)((pc ? p * 10000.0 : p * 1000000.0) + 0.5);
-	}
-	for (char *t = opt ? strtok_r(opt, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
-		char *v = strchr(t, '=');
-		int64_t x;
-
-		if (!v || num(v + 1, &x))
-			return ferr(err, errlen, spec, "options are times=N, arg=N, delay-us=N, opcode=N");
-		*v = 0;
-		if (!strcmp(t, "times") && x >= 0)
-			r->times = (uint32_t)x;
-		else if (!strcmp(t, "arg"))
-			r->arg = x;
-		else if (!strcmp(t, "delay-us") && x >= 0)
-			r->delay_ns = (uint64_t)x * 1000;
-		else if (!strcmp(t, "opcode") && x >= 0 && x < 256)
-			r->opcode = (int16_t)x;
-		else
-			return ferr(err, errlen, spec, "options are times=N, arg=N, delay-us=N, opcode=N");
-	}
+	why = fault_kind(buf, slash, r);
+	if (!why)
+		why = fault_when(when, base_req, base_rsp, r);
+	if (!why)
+		why = fault_opts(opt, r);
+	if (why)
+		return ferr(err, errlen, spec, why);
 	if (r->kind == ROCE_QPF_DELAY && !r->delay_ns)
 		r->delay_ns = 1000000;
 	if (r->kind == ROCE_QPF_PSN_JUMP && !r->arg)

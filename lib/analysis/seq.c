@@ -518,13 +518,114 @@ int roce_seq_rejudged(const struct roce_seq_dir *d, unsigned i, struct roce_seq_
 
 static uint32_t ts_us(uint64_t ts_ns) { return (uint32_t)(ts_ns / 1000); }
 
+/* The PSN after an in-order READ tells how many PSNs it took, when
+ * nothing better than a guess gave the MTU.  Only fewer PSNs than the
+ * guess are believed: more can also mean lost requests (checked on a
+ * lab capture of ib_read_bw under 3% loss, where a lost READ of the
+ * same size looked exactly like half the MTU).  *span: this request's,
+ * again from the MTU learnt. */
+static void req_after_read(struct roce_seq_dir *d, uint32_t q, int is_read, uint32_t dmalen, uint32_t *span,
+			   struct roce_seq_verdict *v)
+{
+	int32_t n;
+	uint32_t est;
+
+	d->state &= ~S_LAST_READ;
+	if (mtu_src(d) >= ROCE_SEQ_PMTU_CM)
+		return;
+	n = pdiff(q, d->read_psn);
+	est = read_span(d->read_len, mtu_code(d));
+	if (n >= 1 && (uint32_t)n < est && d->epsn == padd(d->read_psn, est) && d->next == d->epsn)
+		for (unsigned c = 5; c >= 1; c--)
+			if (read_span(d->read_len, c) == (uint32_t)n) {
+				set_mtu(d, c, ROCE_SEQ_PMTU_INFERRED);
+				d->epsn = d->next = padd(d->read_psn, (uint32_t)n);
+				v->flags |= ROCE_SEQ_V_PMTU;
+				break;
+			}
+	if (is_read && dmalen)
+		*span = read_span(dmalen, mtu_code(d));
+}
+
+/* the responder's view: in order, out of sequence (the first of a run
+ * draws a PSN-sequence-error NAK), or a duplicate */
+static void req_responder(struct roce_seq_dir *d, uint32_t q, uint32_t span, int is_read, uint32_t dmalen,
+			  struct roce_seq_anom **spare, struct roce_seq_anom *sink, struct roce_seq_verdict *v)
+{
+	int32_t diff = pdiff(q, d->epsn);
+	struct roce_seq_anom *x;
+
+	v->expected_psn = d->epsn;
+	if (d->x)
+		rlog_put(d->x, q, span, diff == 0 ? RC_IN : diff < 0 ? RC_DUP :
+			 (d->state & S_NAK_SENT) ? RC_OOS : RC_OOS_START);
+	if (diff == 0) {
+		v->flags |= ROCE_SEQ_V_IN_ORDER;
+		d->state &= ~S_NAK_SENT;
+		d->epsn = padd(q, span);
+		if (is_read) {
+			d->state |= S_LAST_READ;
+			d->read_psn = q;
+			d->read_len = dmalen;
+		}
+		return;
+	}
+	x = anom_or_sink(d, spare, sink);
+	if (diff > 0) {
+		v->flags |= ROCE_SEQ_V_OUT_OF_SEQ;
+		x->out_of_sequence++;
+		if (!(d->state & S_NAK_SENT)) {
+			d->state |= S_NAK_SENT;
+			x->out_of_seq_request++;
+			v->flags |= ROCE_SEQ_V_OOS_START;
+		}
+	} else {
+		v->flags |= ROCE_SEQ_V_DUPLICATE;
+		x->duplicate_request++;
+	}
+}
+
+/* the wire's view: new PSNs (after a gap, or not), or ones sent before:
+ * filling a hole (out of order) or retransmitted */
+static void req_wire(struct roce_seq_dir *d, uint32_t q, uint32_t span, uint32_t us, struct roce_seq_anom **spare,
+		     struct roce_seq_anom *sink, struct roce_seq_verdict *v)
+{
+	int32_t nd = pdiff(q, d->next);
+	struct roce_seq_anom *x;
+	int fill;
+
+	if (nd >= 0) {
+		if (nd > 0) {
+			x = anom_or_sink(d, spare, sink);
+			v->flags |= ROCE_SEQ_V_PSN_GAP;
+			v->missing = (uint32_t)nd;
+			x->psn_gaps++;
+			hole_put(x, d->next, (uint32_t)nd, q);
+		}
+		d->next = padd(q, span);
+		d->state &= ~S_EPISODE;
+		if (d->x && d->x->recov)
+			recov_score(d->x, d->next, 1);
+		return;
+	}
+	x = anom_or_sink(d, spare, sink);
+	fill = hole_fill(x, q, d->next);
+	if (fill) {
+		v->flags |= ROCE_SEQ_V_OUT_OF_ORDER;
+		x->out_of_order++;
+	} else {
+		v->flags |= ROCE_SEQ_V_RETRANS;
+		x->retransmissions++;
+	}
+	resend(d, x, q, span, fill, us, v);
+}
+
 int roce_seq_request(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t ts_ns, unsigned in,
 		     struct roce_seq_anom **spare, struct roce_seq_verdict *v)
 {
-	struct roce_seq_anom sink, *x = d->x;
+	struct roce_seq_anom sink;
 	const struct roce_opinfo *oi;
 	uint32_t q = p->psn & PSN_MASK, span = 1, us = ts_us(ts_ns), dmalen = 0;
-	int32_t diff, nd;
 	int is_read;
 
 	memset(v, 0, sizeof *v);
@@ -553,101 +654,174 @@ int roce_seq_request(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t 
 		d->epsn = d->next = q;
 		d->state |= S_HAVE;
 	}
-
 	/* a FIRST or MIDDLE packet carries exactly one path MTU */
 	if ((oi->seg == ROCE_SEG_FIRST || oi->seg == ROCE_SEG_MIDDLE) &&
 	    learn_mtu(d, roce_seq_mtu_code(p->payload_len), ROCE_SEQ_PMTU_PAYLOAD))
 		v->flags |= ROCE_SEQ_V_PMTU;
-
-	/* The PSN after an in-order READ tells how many PSNs it took, when
-	 * nothing better than a guess gave the MTU.  Only fewer PSNs than the
-	 * guess are believed: more can also mean lost requests (checked on a
-	 * lab capture of ib_read_bw under 3% loss, where a lost READ of the
-	 * same size looked exactly like half the MTU). */
-	if (d->state & S_LAST_READ) {
-		d->state &= ~S_LAST_READ;
-		if (mtu_src(d) < ROCE_SEQ_PMTU_CM) {
-			int32_t n = pdiff(q, d->read_psn);
-			uint32_t est = read_span(d->read_len, mtu_code(d));
-
-			if (n >= 1 && (uint32_t)n < est && d->epsn == padd(d->read_psn, est) &&
-			    d->next == d->epsn)
-				for (unsigned c = 5; c >= 1; c--)
-					if (read_span(d->read_len, c) == (uint32_t)n) {
-						set_mtu(d, c, ROCE_SEQ_PMTU_INFERRED);
-						d->epsn = d->next = padd(d->read_psn, (uint32_t)n);
-						v->flags |= ROCE_SEQ_V_PMTU;
-						break;
-					}
-			if (is_read && dmalen)
-				span = read_span(dmalen, mtu_code(d));
-		}
-	}
-
-	/* the responder's view */
-	v->expected_psn = d->epsn;
-	diff = pdiff(q, d->epsn);
-	if (d->x)
-		rlog_put(d->x, q, span, diff == 0 ? RC_IN : diff < 0 ? RC_DUP :
-			 (d->state & S_NAK_SENT) ? RC_OOS : RC_OOS_START);
-	if (diff == 0) {
-		v->flags |= ROCE_SEQ_V_IN_ORDER;
-		d->state &= ~S_NAK_SENT;
-		d->epsn = padd(q, span);
-		if (is_read) {
-			d->state |= S_LAST_READ;
-			d->read_psn = q;
-			d->read_len = dmalen;
-		}
-	} else {
-		x = anom_or_sink(d, spare, &sink);
-		if (diff > 0) {
-			v->flags |= ROCE_SEQ_V_OUT_OF_SEQ;
-			x->out_of_sequence++;
-			if (!(d->state & S_NAK_SENT)) {
-				d->state |= S_NAK_SENT;
-				x->out_of_seq_request++;
-				v->flags |= ROCE_SEQ_V_OOS_START;
-			}
-		} else {
-			v->flags |= ROCE_SEQ_V_DUPLICATE;
-			x->duplicate_request++;
-		}
-	}
-
-	/* the wire's view */
-	nd = pdiff(q, d->next);
-	if (nd >= 0) {
-		if (nd > 0) {
-			x = anom_or_sink(d, spare, &sink);
-			v->flags |= ROCE_SEQ_V_PSN_GAP;
-			v->missing = (uint32_t)nd;
-			x->psn_gaps++;
-			hole_put(x, d->next, (uint32_t)nd, q);
-		}
-		d->next = padd(q, span);
-		d->state &= ~S_EPISODE;
-		if (d->x && d->x->recov)
-			recov_score(d->x, d->next, 1);
-	} else {
-		int fill;
-
-		x = anom_or_sink(d, spare, &sink);
-		fill = hole_fill(x, q, d->next);
-		if (fill) {
-			v->flags |= ROCE_SEQ_V_OUT_OF_ORDER;
-			x->out_of_order++;
-		} else {
-			v->flags |= ROCE_SEQ_V_RETRANS;
-			x->retransmissions++;
-		}
-		resend(d, x, q, span, fill, us, v);
-	}
+	if (d->state & S_LAST_READ)
+		req_after_read(d, q, is_read, dmalen, &span, v);
+	req_responder(d, q, span, is_read, dmalen, spare, &sink, v);
+	req_wire(d, q, span, us, spare, &sink, v);
 	d->last_us = us;
 	return 0;
 }
 
 /* ---- responses --------------------------------------------------------------------- */
+
+/* A response after a gap in the PSNs a READ's responses or in-order ATOMIC
+ * ACKs should follow: the ones between were lost, which the requester takes
+ * as an implied NAK (IBTA C9-151; rxe's completer retries). */
+static void rsp_implied_nak(struct roce_seq_dir *d, uint32_t psn, struct roce_seq_anom **spare,
+			    struct roce_seq_anom *sink, struct roce_seq_verdict *v)
+{
+	int32_t g = pdiff(psn, d->resp_next);
+	struct roce_seq_anom *x;
+
+	if (g <= 0)
+		return;
+	x = anom_or_sink(d, spare, sink);
+	x->implied_nak++;
+	v->flags |= ROCE_SEQ_V_IMPLIED_NAK;
+	v->missing = (uint32_t)g;
+	set_pend(x, ROCE_SEQ_TRIG_IMPLIED, d->resp_next);
+}
+
+/* An RNR NAK for a request that rnr_rejudge() did not find in the log: the
+ * requests after it were taken in order (1 PSN each), so they were out of
+ * sequence; they are the latest ones. */
+static void rsp_rnr_oos(struct roce_seq_dir *d, struct roce_seq_anom *x, uint32_t psn, struct roce_seq_verdict *v)
+{
+	int32_t extra = pdiff(d->epsn, psn) - 1;
+
+	if (extra > 0) {
+		uint32_t n = (uint32_t)extra;
+
+		x->out_of_sequence += n;
+		x->rj_n = RJ_OOS;
+		if (!(d->state & S_NAK_SENT)) {
+			x->out_of_seq_request++;
+			d->state |= S_NAK_SENT;
+			x->rj_n = RJ_OOS_START;
+		}
+		if (n > d->requests)
+			n = d->requests;
+		x->rj_id = d->requests - n + 1;
+		x->rj_n |= n << 2;
+		x->rj_psn = psn;
+		if (n)
+			v->flags |= ROCE_SEQ_V_REJUDGED;
+	}
+	d->epsn = psn;
+}
+
+static void rsp_rnr_nak(struct roce_seq_dir *d, uint32_t psn, uint8_t syn, struct roce_seq_anom **spare,
+			struct roce_seq_anom *sink, struct roce_seq_verdict *v)
+{
+	struct roce_seq_anom *x = anom_or_sink(d, spare, sink);
+
+	x->rnr_nak++;
+	v->flags |= ROCE_SEQ_V_RNR_NAK;
+	v->rnr_timer = ROCE_AETH_VALUE(syn);
+	v->rnr_us = roce_rnr_timer_us(v->rnr_timer);
+	x->rnr_timers |= 1u << v->rnr_timer;
+	set_pend(x, ROCE_SEQ_TRIG_RNR, psn);
+	/* The responder did not take that request: it expects it
+	 * again.  The requests after it that this model took in
+	 * order were, for the responder, out of sequence: the first
+	 * of them started a run (and drew a PSN-sequence-error NAK).
+	 * Counted now, when the RNR NAK shows it (checked against
+	 * rxe's counters on a lab ib_send_bw with one receive WQE). */
+	if (!(d->state & S_HAVE) || pdiff(psn, d->epsn) >= 0)
+		return;
+	if (rnr_rejudge(d, x, psn)) {
+		if (x->rj_n >> 2)
+			v->flags |= ROCE_SEQ_V_REJUDGED;
+	} else {
+		rsp_rnr_oos(d, x, psn, v);
+	}
+}
+
+/* A NAK other than RNR, counted by its code (all but PSN sequence errors saturate at 65535). */
+static void rsp_nak(struct roce_seq_anom *x, int type, uint8_t syn, uint32_t psn, struct roce_seq_verdict *v)
+{
+	v->flags |= ROCE_SEQ_V_NAK;
+	v->nak_code = ROCE_AETH_VALUE(syn);
+	switch (type == ROCE_AETH_NAK ? v->nak_code : 0xff) {
+	case ROCE_NAK_PSN_SEQ_ERR:
+		x->nak_seq_err++;
+		set_pend(x, ROCE_SEQ_TRIG_NAK, psn);
+		break;
+	case ROCE_NAK_INVALID_REQ:
+		if (x->nak_invalid_request < UINT16_MAX)
+			x->nak_invalid_request++;
+		break;
+	case ROCE_NAK_REMOTE_ACCESS:
+		if (x->nak_remote_access < UINT16_MAX)
+			x->nak_remote_access++;
+		break;
+	case ROCE_NAK_REMOTE_OP:
+		if (x->nak_remote_op < UINT16_MAX)
+			x->nak_remote_op++;
+		break;
+	default:
+		if (x->nak_other < UINT16_MAX)
+			x->nak_other++;
+		break;
+	}
+}
+
+/* ACKs and ATOMIC ACKs: the in-order ATOMIC chain, then ACK, RNR NAK or NAK. */
+static void rsp_ack(struct roce_seq_dir *d, uint32_t psn, uint8_t op, int has_aeth, uint8_t syn,
+		    struct roce_seq_anom **spare, struct roce_seq_anom *sink, struct roce_seq_verdict *v)
+{
+	int type = has_aeth ? ROCE_AETH_TYPE(syn) : ROCE_AETH_ACK;
+	struct roce_seq_anom *x;
+
+	/* Atomics are answered one by one, in order */
+	if (op == ROCE_OP_ATOMIC_ACK && (d->state & S_ATOMIC))
+		rsp_implied_nak(d, psn, spare, sink, v);
+	if (op == ROCE_OP_ATOMIC_ACK && type == ROCE_AETH_ACK) {
+		d->state |= S_ATOMIC;
+		d->resp_next = padd(psn, 1);
+	} else {
+		d->state &= ~S_ATOMIC;
+	}
+	if (type == ROCE_AETH_RNR_NAK) {
+		rsp_rnr_nak(d, psn, syn, spare, sink, v);
+	} else if (type != ROCE_AETH_ACK) {
+		rsp_nak(anom_or_sink(d, spare, sink), type, syn, psn, v);
+	} else {
+		d->acks++;
+		v->flags |= ROCE_SEQ_V_ACK;
+		if ((d->state & S_HAVE_ACK) && pdiff(psn, d->last_ack) <= 0 && op == ROCE_OP_ACK) {
+			x = anom_or_sink(d, spare, sink);
+			x->dup_acks++;
+			v->flags |= ROCE_SEQ_V_DUP_ACK;
+		} else {
+			d->last_ack = psn;
+			d->state |= S_HAVE_ACK;
+		}
+	}
+}
+
+/* READ responses: each follows the one before; the last (or only) one acknowledges. */
+static void rsp_read(struct roce_seq_dir *d, uint32_t psn, uint8_t op, struct roce_seq_anom **spare,
+		     struct roce_seq_anom *sink, struct roce_seq_verdict *v)
+{
+	d->state &= ~S_ATOMIC;
+	if (d->state & S_IN_READ)
+		rsp_implied_nak(d, psn, spare, sink, v);
+	d->resp_next = padd(psn, 1);
+	if (op == ROCE_OP_READ_RESP_FIRST || op == ROCE_OP_READ_RESP_MIDDLE) {
+		d->state |= S_IN_READ;
+	} else {
+		d->state &= ~S_IN_READ;
+		if (!(d->state & S_HAVE_ACK) || pdiff(psn, d->last_ack) > 0) {
+			d->last_ack = psn;
+			d->state |= S_HAVE_ACK;
+		}
+	}
+}
 
 int roce_seq_response(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t ts_ns, unsigned in,
 		      struct roce_seq_anom **spare, struct roce_seq_verdict *v)
@@ -689,139 +863,10 @@ int roce_seq_response(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t
 		x->unsolicited++;
 		v->flags |= ROCE_SEQ_V_UNSOLICITED;
 	}
-
-	if (op == ROCE_OP_ACK || op == ROCE_OP_ATOMIC_ACK) {
-		int type = has_aeth ? ROCE_AETH_TYPE(syn) : ROCE_AETH_ACK;
-
-		/* Atomics are answered one by one, in order: an ATOMIC ACK after
-		 * a gap means the ones between were lost, which the requester
-		 * takes as an implied NAK (IBTA C9-151; rxe's completer retries). */
-		if (op == ROCE_OP_ATOMIC_ACK && (d->state & S_ATOMIC)) {
-			int32_t g = pdiff(psn, d->resp_next);
-
-			if (g > 0) {
-				x = anom_or_sink(d, spare, &sink);
-				x->implied_nak++;
-				v->flags |= ROCE_SEQ_V_IMPLIED_NAK;
-				v->missing = (uint32_t)g;
-				set_pend(x, ROCE_SEQ_TRIG_IMPLIED, d->resp_next);
-			}
-		}
-		if (op == ROCE_OP_ATOMIC_ACK && type == ROCE_AETH_ACK) {
-			d->state |= S_ATOMIC;
-			d->resp_next = padd(psn, 1);
-		} else {
-			d->state &= ~S_ATOMIC;
-		}
-
-		if (type == ROCE_AETH_ACK) {
-			d->acks++;
-			v->flags |= ROCE_SEQ_V_ACK;
-			if ((d->state & S_HAVE_ACK) && pdiff(psn, d->last_ack) <= 0 && op == ROCE_OP_ACK) {
-				x = anom_or_sink(d, spare, &sink);
-				x->dup_acks++;
-				v->flags |= ROCE_SEQ_V_DUP_ACK;
-			} else {
-				d->last_ack = psn;
-				d->state |= S_HAVE_ACK;
-			}
-		} else if (type == ROCE_AETH_RNR_NAK) {
-			x = anom_or_sink(d, spare, &sink);
-			x->rnr_nak++;
-			v->flags |= ROCE_SEQ_V_RNR_NAK;
-			v->rnr_timer = ROCE_AETH_VALUE(syn);
-			v->rnr_us = roce_rnr_timer_us(v->rnr_timer);
-			x->rnr_timers |= 1u << v->rnr_timer;
-			set_pend(x, ROCE_SEQ_TRIG_RNR, psn);
-			/* The responder did not take that request: it expects it
-			 * again.  The requests after it that this model took in
-			 * order were, for the responder, out of sequence: the first
-			 * of them started a run (and drew a PSN-sequence-error NAK).
-			 * Counted now, when the RNR NAK shows it (checked against
-			 * rxe's counters on a lab ib_send_bw with one receive WQE). */
-			if ((d->state & S_HAVE) && pdiff(psn, d->epsn) < 0) {
-				if (rnr_rejudge(d, x, psn)) {
-					if (x->rj_n >> 2)
-						v->flags |= ROCE_SEQ_V_REJUDGED;
-				} else {
-					/* not in the log: the requests after it were taken
-					 * in order (1 PSN each), so they were out of
-					 * sequence; they are the latest ones */
-					int32_t extra = pdiff(d->epsn, psn) - 1;
-
-					if (extra > 0) {
-						uint32_t n = (uint32_t)extra;
-
-						x->out_of_sequence += n;
-						x->rj_n = RJ_OOS;
-						if (!(d->state & S_NAK_SENT)) {
-							x->out_of_seq_request++;
-							d->state |= S_NAK_SENT;
-							x->rj_n = RJ_OOS_START;
-						}
-						if (n > d->requests)
-							n = d->requests;
-						x->rj_id = d->requests - n + 1;
-						x->rj_n |= n << 2;
-						x->rj_psn = psn;
-						if (n)
-							v->flags |= ROCE_SEQ_V_REJUDGED;
-					}
-					d->epsn = psn;
-				}
-			}
-		} else {
-			x = anom_or_sink(d, spare, &sink);
-			v->flags |= ROCE_SEQ_V_NAK;
-			v->nak_code = ROCE_AETH_VALUE(syn);
-			switch (type == ROCE_AETH_NAK ? v->nak_code : 0xff) {
-			case ROCE_NAK_PSN_SEQ_ERR:
-				x->nak_seq_err++;
-				set_pend(x, ROCE_SEQ_TRIG_NAK, psn);
-				break;
-			case ROCE_NAK_INVALID_REQ:
-				if (x->nak_invalid_request < UINT16_MAX)
-					x->nak_invalid_request++;
-				break;
-			case ROCE_NAK_REMOTE_ACCESS:
-				if (x->nak_remote_access < UINT16_MAX)
-					x->nak_remote_access++;
-				break;
-			case ROCE_NAK_REMOTE_OP:
-				if (x->nak_remote_op < UINT16_MAX)
-					x->nak_remote_op++;
-				break;
-			default:
-				if (x->nak_other < UINT16_MAX)
-					x->nak_other++;
-				break;
-			}
-		}
-	} else {
-		/* READ responses */
-		d->state &= ~S_ATOMIC;
-		if (d->state & S_IN_READ) {
-			int32_t g = pdiff(psn, d->resp_next);
-
-			if (g > 0) {
-				x = anom_or_sink(d, spare, &sink);
-				x->implied_nak++;
-				v->flags |= ROCE_SEQ_V_IMPLIED_NAK;
-				v->missing = (uint32_t)g;
-				set_pend(x, ROCE_SEQ_TRIG_IMPLIED, d->resp_next);
-			}
-		}
-		d->resp_next = padd(psn, 1);
-		if (op == ROCE_OP_READ_RESP_FIRST || op == ROCE_OP_READ_RESP_MIDDLE) {
-			d->state |= S_IN_READ;
-		} else {
-			d->state &= ~S_IN_READ;
-			if (!(d->state & S_HAVE_ACK) || pdiff(psn, d->last_ack) > 0) {
-				d->last_ack = psn;
-				d->state |= S_HAVE_ACK;
-			}
-		}
-	}
+	if (op == ROCE_OP_ACK || op == ROCE_OP_ATOMIC_ACK)
+		rsp_ack(d, psn, op, has_aeth, syn, spare, &sink, v);
+	else
+		rsp_read(d, psn, op, spare, &sink, v);
 	d->last_us = us;
 	return 0;
 }

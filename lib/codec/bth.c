@@ -186,28 +186,9 @@ uint32_t roce_rnr_timer_us(uint8_t code)
 	return us[code & 31];
 }
 
-/* ---- decoding the transport headers ---------------------------------------
- * off: first byte of the BTH; end: end of the ICRC on the wire. */
-void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end)
+/* The BTH fields, as far as they were captured (have bytes at b). */
+static void bth_take(struct roce_pkt *p, const uint8_t *b, uint32_t have)
 {
-	const uint8_t *b = p->data + off;
-	uint32_t have = roce__avail(p, off);
-	const struct roce_opinfo *oi;
-	uint32_t cur;
-	uint16_t h;
-
-	if (end < off + ROCE_BTH_LEN + ROCE_ICRC_LEN) {
-		roce__invalid(p, ROCE_L_BTH, "packet shorter than BTH + ICRC");
-		return;
-	}
-	p->bth_off = off;
-	p->icrc_off = end - ROCE_ICRC_LEN;
-	if (roce__avail(p, p->icrc_off) < ROCE_ICRC_LEN)
-		roce__trunc(p, ROCE_L_ICRC);
-	else
-		roce__seen(p, ROCE_L_ICRC);
-
-	/* Fill the BTH fields as far as they were captured. */
 	if (have >= 1)
 		p->opcode = b[0];
 	if (have >= 2) {
@@ -228,30 +209,14 @@ void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end)
 		p->ackreq = b[8] >> 7;
 		p->psn = rd24(b + 9);
 	}
-	if (have < ROCE_BTH_LEN) {
-		roce__trunc(p, ROCE_L_BTH);
-		return;
-	}
-	roce__seen(p, ROCE_L_BTH);
-	if (p->tver != 0)
-		roce__invalid(p, ROCE_L_BTH, "BTH transport version is not 0");
+}
 
-	oi = roce_opcode_info(p->opcode);
-	if (!oi) {
-		roce__invalid(p, ROCE_L_BTH, "reserved opcode");
-		return;
-	}
-	h = oi->hdrs;
-	cur = off + ROCE_BTH_LEN;
-	if (cur + roce_ext_len(h) > p->icrc_off) {
-		roce__invalid(p, ROCE_L_EXT, "extended headers run past the ICRC");
-		return;
-	}
-	if (h & ~(ROCE_H_PAYLOAD))
-		roce__seen(p, ROCE_L_EXT);
-
-	/* An offset is recorded only when the whole header was captured, so
-	 * an accessor can never read past the captured bytes. */
+/* The extended headers opcode's h names, in their wire order from cur;
+ * returns where they end.  An offset is recorded only when the whole
+ * header was captured, so an accessor can never read past the captured
+ * bytes. */
+static uint32_t ext_take(struct roce_pkt *p, uint16_t h, uint32_t cur)
+{
 #define TAKE(flag, field, len)                                    \
 	do {                                                      \
 		if (h & (flag)) {                                 \
@@ -278,17 +243,12 @@ void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end)
 			roce__trunc(p, ROCE_L_EXT);
 		cur += ROCE_CNP_RSVD_LEN;
 	}
+	return cur;
+}
 
-	/* The pad makes BTH..ICRC a whole number of 4-byte words. */
-	if ((p->icrc_off - off) % 4)
-		roce__invalid(p, ROCE_L_PAYLOAD, "transport packet length is not a multiple of 4");
-
-	/* Payload and pad: what is left before the ICRC. */
-	if (!(h & ROCE_H_PAYLOAD)) {
-		if (cur != p->icrc_off)
-			roce__invalid(p, ROCE_L_PAYLOAD, "bytes between headers and ICRC of an opcode without payload");
-		return;
-	}
+/* Payload and pad: what is left from cur before the ICRC; then the MADs of QP1 and QP0. */
+static void payload_take(struct roce_pkt *p, const struct roce_opinfo *oi, uint32_t cur)
+{
 	p->payload_off = cur;
 	roce__seen(p, ROCE_L_PAYLOAD);
 	if (p->padcnt > p->icrc_off - cur) {
@@ -310,4 +270,55 @@ void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end)
 		roce__decode_mgmt(p);      /* QP0: subnet management */
 	else if (p->opcode == 0x64 && p->version == ROCE_VER_IB && p->deth_off)
 		roce__decode_ipoib(p);     /* IP over IB, datagram mode */
+}
+
+/* ---- decoding the transport headers ---------------------------------------
+ * off: first byte of the BTH; end: end of the ICRC on the wire. */
+void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end)
+{
+	const struct roce_opinfo *oi;
+	uint32_t cur;
+	uint16_t h;
+
+	if (end < off + ROCE_BTH_LEN + ROCE_ICRC_LEN) {
+		roce__invalid(p, ROCE_L_BTH, "packet shorter than BTH + ICRC");
+		return;
+	}
+	p->bth_off = off;
+	p->icrc_off = end - ROCE_ICRC_LEN;
+	if (roce__avail(p, p->icrc_off) < ROCE_ICRC_LEN)
+		roce__trunc(p, ROCE_L_ICRC);
+	else
+		roce__seen(p, ROCE_L_ICRC);
+	bth_take(p, p->data + off, roce__avail(p, off));
+	if (roce__avail(p, off) < ROCE_BTH_LEN) {
+		roce__trunc(p, ROCE_L_BTH);
+		return;
+	}
+	roce__seen(p, ROCE_L_BTH);
+	if (p->tver != 0)
+		roce__invalid(p, ROCE_L_BTH, "BTH transport version is not 0");
+
+	oi = roce_opcode_info(p->opcode);
+	if (!oi) {
+		roce__invalid(p, ROCE_L_BTH, "reserved opcode");
+		return;
+	}
+	h = oi->hdrs;
+	cur = off + ROCE_BTH_LEN;
+	if (cur + roce_ext_len(h) > p->icrc_off) {
+		roce__invalid(p, ROCE_L_EXT, "extended headers run past the ICRC");
+		return;
+	}
+	if (h & ~(ROCE_H_PAYLOAD))
+		roce__seen(p, ROCE_L_EXT);
+	cur = ext_take(p, h, cur);
+
+	/* The pad makes BTH..ICRC a whole number of 4-byte words. */
+	if ((p->icrc_off - off) % 4)
+		roce__invalid(p, ROCE_L_PAYLOAD, "transport packet length is not a multiple of 4");
+	if (h & ROCE_H_PAYLOAD)
+		payload_take(p, oi, cur);
+	else if (cur != p->icrc_off)
+		roce__invalid(p, ROCE_L_PAYLOAD, "bytes between headers and ICRC of an opcode without payload");
 }

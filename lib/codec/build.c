@@ -218,27 +218,11 @@ static uint8_t *put_ext(uint8_t *w, uint16_t h, const struct roce_ext_spec *x)
 	return w;
 }
 
-static int build(uint8_t *dst, size_t cap, const struct roce_frame_spec *s, struct layout *L)
+/* Ethernet II and 802.1Q / 802.1ad tags; returns where the network header goes. */
+static uint8_t *put_eth(uint8_t *dst, const struct roce_frame_spec *s, int v1, int ipv6)
 {
-	const struct roce_ip_spec *ip = &s->ip;
-	const struct roce_bth_spec *b = &s->bth;
-	int v1 = s->version == ROCE_VER_V1;
-	int ipv6 = v1 || ip->version == 6;
-	uint8_t tclass = (uint8_t)(ip->dscp << 2 | ip->ecn);
-	uint8_t ttl = ip->ttl ? ip->ttl : 64;
-	uint8_t *w, *l3;
-	uint32_t icrc;
-	int rc;
+	uint8_t *w;
 
-	if (!dst || !s)
-		return ROCE_EARG;
-	rc = plan(s, L);
-	if (rc)
-		return rc;
-	if (cap < L->total)
-		return ROCE_ENOSPC;
-
-	/* Ethernet II and 802.1Q / 802.1ad tags */
 	memcpy(dst, s->eth.dst, 6);
 	memcpy(dst + 6, s->eth.src, 6);
 	w = dst + 12;
@@ -252,15 +236,20 @@ static int build(uint8_t *dst, size_t cap, const struct roce_frame_spec *s, stru
 		w += 4;
 	}
 	wr16(w, v1 ? ROCE_ETH_ROCEV1 : ipv6 ? ROCE_ETH_IPV6 : ROCE_ETH_IPV4);
-	w += 2;
+	return w + 2;
+}
 
-	l3 = w;
+/* IPv6 (RFC 8200), the GRH (which has the same layout) or IPv4 with its
+ * checksum, then UDP but for RoCEv1; returns where the BTH goes. */
+static uint8_t *put_ip_udp(uint8_t *w, const struct roce_frame_spec *s, const struct layout *L, int v1, int ipv6)
+{
+	const struct roce_ip_spec *ip = &s->ip;
+	uint8_t tclass = (uint8_t)(ip->dscp << 2 | ip->ecn);
+	uint8_t ttl = ip->ttl ? ip->ttl : 64;
+
 	if (ipv6) {
-		/* IPv6 (RFC 8200) or the GRH, which has the same layout */
-		uint32_t plen = L->end - L->ip_off - 40;
-
 		wr32(w, 6u << 28 | (uint32_t)tclass << 20 | ip->flow_label);
-		wr16(w + 4, (uint16_t)plen);
+		wr16(w + 4, (uint16_t)(L->end - L->ip_off - 40));
 		w[6] = v1 ? 0x1b : 17;
 		w[7] = ttl;
 		memcpy(w + 8, ip->src, 16);
@@ -290,6 +279,13 @@ static int build(uint8_t *dst, size_t cap, const struct roce_frame_spec *s, stru
 		wr16(w + 6, 0);
 		w += 8;
 	}
+	return w;
+}
+
+/* The BTH, the extended headers, the payload (zeros without one) and the pad; returns where the ICRC goes. */
+static uint8_t *put_transport(uint8_t *w, const struct roce_frame_spec *s, const struct layout *L)
+{
+	const struct roce_bth_spec *b = &s->bth;
 
 	w[0] = b->opcode;
 	w[1] = (uint8_t)((b->se ? 0x80 : 0) | (b->migreq ? 0x40 : 0) | L->pad << 4 | b->tver);
@@ -299,7 +295,6 @@ static int build(uint8_t *dst, size_t cap, const struct roce_frame_spec *s, stru
 	w[8] = b->ackreq ? 0x80 : 0;
 	wr24(w + 9, b->psn);
 	w = put_ext(w + ROCE_BTH_LEN, L->hdrs, &s->ext);
-
 	if (s->payload_len) {
 		if (s->payload)
 			memcpy(w, s->payload, s->payload_len);
@@ -308,8 +303,28 @@ static int build(uint8_t *dst, size_t cap, const struct roce_frame_spec *s, stru
 		w += s->payload_len;
 	}
 	memset(w, 0, L->pad);
-	w += L->pad;
+	return w + L->pad;
+}
 
+static int build(uint8_t *dst, size_t cap, const struct roce_frame_spec *s, struct layout *L)
+{
+	int v1, ipv6;
+	uint8_t *w, *l3;
+	uint32_t icrc;
+	int rc;
+
+	if (!dst || !s)
+		return ROCE_EARG;
+	v1 = s->version == ROCE_VER_V1;
+	ipv6 = v1 || s->ip.version == 6;
+	rc = plan(s, L);
+	if (rc)
+		return rc;
+	if (cap < L->total)
+		return ROCE_ENOSPC;
+	l3 = put_eth(dst, s, v1, ipv6);
+	w = put_ip_udp(l3, s, L, v1, ipv6);
+	w = put_transport(w, s, L);
 	icrc = roce_icrc_raw(v1, l3, L->icrc_off - L->ip_off);
 	if (s->bad_icrc)
 		icrc = ~icrc;

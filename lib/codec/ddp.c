@@ -159,14 +159,23 @@ const char *roce_term_code_name(uint8_t layer, uint8_t etype, uint8_t code)
 
 /* ---- parse ---------------------------------------------------------------- */
 
-int roce_iwarp_msg_parse(const uint8_t *b, size_t avail, size_t ulpdu_len, struct roce_iwarp_msg *m)
+/* ROCE_OK when need bytes of the ULPDU are there; INVALID when the ULPDU is
+ * shorter, TRUNCATED when only the capture is. */
+static int room(size_t ulpdu_len, size_t have, size_t need)
 {
-	const struct opdesc *d;
-	size_t have = avail < ulpdu_len ? avail : ulpdu_len;
-	const uint8_t *h;
-	unsigned need;
+	if (ulpdu_len < need)
+		return ROCE_EINVAL;
+	if (have < need)
+		return ROCE_ETRUNC;
+	return ROCE_OK;
+}
 
-	memset(m, 0, sizeof(*m));
+/* The DDP header, tagged or untagged by its T bit: its length, or an error. */
+static int ddp_parse(const uint8_t *b, size_t have, size_t ulpdu_len, struct roce_iwarp_msg *m)
+{
+	unsigned need;
+	int rc;
+
 	if (ulpdu_len < 2)
 		return ROCE_EINVAL;
 	if (have < 2)
@@ -180,13 +189,10 @@ int roce_iwarp_msg_parse(const uint8_t *b, size_t avail, size_t ulpdu_len, struc
 	m->rv = b[1] >> 6;
 	m->rdmap_rsvd = (b[1] & ROCE_RDMAP_RSVD) >> 4;
 	m->opcode = b[1] & ROCE_RDMAP_OP_MASK;
-
-	/* the DDP header itself, by the T bit */
 	need = m->tagged ? ROCE_DDP_TAGGED_LEN : ROCE_DDP_UNTAGGED_LEN;
-	if (ulpdu_len < need)
-		return ROCE_EINVAL;
-	if (have < need)
-		return ROCE_ETRUNC;
+	rc = room(ulpdu_len, have, need);
+	if (rc)
+		return rc;
 	if (m->tagged) {
 		m->stag = rd32(b + 2);
 		m->to = rd64(b + 6);
@@ -199,20 +205,50 @@ int roce_iwarp_msg_parse(const uint8_t *b, size_t avail, size_t ulpdu_len, struc
 	m->hdr_len = need;
 	m->payload_len = (uint32_t)(ulpdu_len - need);
 	m->payload = b + need;
+	return (int)need;
+}
 
-	if (m->dv != 1 || m->rv != 1)
-		return ROCE_EINVAL;
-	d = &ops[m->opcode];
-	if (!d->name || d->tagged != m->tagged)
-		return ROCE_EINVAL;
+/* A Terminate's header at h (headers end at need so far): the layer, type
+ * and code, then the DDP segment and RDMA READ request it may quote.  The
+ * headers' new end, or an error. */
+static int term_parse(const uint8_t *b, const uint8_t *h, size_t have, size_t ulpdu_len, unsigned need,
+		      struct roce_iwarp_msg *m)
+{
+	int rc;
 
-	/* the RDMAP header after it */
-	h = b + need;
-	need += d->extra;
-	if (ulpdu_len < need)
-		return ROCE_EINVAL;
-	if (have < need)
-		return ROCE_ETRUNC;
+	m->term_layer = h[0] >> 4;
+	m->term_etype = h[0] & 15;
+	m->term_code = h[1];
+	m->term_hdrct = h[2] & 0xe0;
+	m->term_rsvd = rd16(h + 2) & 0x1fff;
+	if (m->term_hdrct & ROCE_TERM_HDRCT_D) {
+		/* segment length, then the DDP header, sized by its own T bit */
+		rc = room(ulpdu_len, have, need + 3);
+		if (rc)
+			return rc;
+		m->term_seglen = rd16(h + 4);
+		m->term_ddp_len = (h[6] & ROCE_DDP_T) ? ROCE_DDP_TAGGED_LEN : ROCE_DDP_UNTAGGED_LEN;
+		need += 2 + m->term_ddp_len;
+		rc = room(ulpdu_len, have, need);
+		if (rc)
+			return rc;
+		m->term_ddp = h + 6;
+	}
+	if (m->term_hdrct & ROCE_TERM_HDRCT_R) {
+		const uint8_t *r = b + need;
+
+		need += ROCE_RDMAP_READREQ_LEN;
+		rc = room(ulpdu_len, have, need);
+		if (rc)
+			return rc;
+		m->term_rdma = r;
+	}
+	return (int)need;
+}
+
+/* The RDMAP header of m's opcode at h (all captured). */
+static void rdmap_fields(const uint8_t *h, struct roce_iwarp_msg *m)
+{
 	switch (m->opcode) {
 	case ROCE_RDMAP_READ_REQ:
 		m->sink_stag = rd32(h);
@@ -220,38 +256,6 @@ int roce_iwarp_msg_parse(const uint8_t *b, size_t avail, size_t ulpdu_len, struc
 		m->read_size = rd32(h + 12);
 		m->src_stag = rd32(h + 16);
 		m->src_to = rd64(h + 20);
-		break;
-	case ROCE_RDMAP_TERMINATE:
-		m->term_layer = h[0] >> 4;
-		m->term_etype = h[0] & 15;
-		m->term_code = h[1];
-		m->term_hdrct = h[2] & 0xe0;
-		m->term_rsvd = rd16(h + 2) & 0x1fff;
-		if (m->term_hdrct & ROCE_TERM_HDRCT_D) {
-			/* segment length, then the DDP header, sized by its own T bit */
-			if (ulpdu_len < need + 3)
-				return ROCE_EINVAL;
-			if (have < need + 3)
-				return ROCE_ETRUNC;
-			m->term_seglen = rd16(h + 4);
-			m->term_ddp_len = (h[6] & ROCE_DDP_T) ? ROCE_DDP_TAGGED_LEN : ROCE_DDP_UNTAGGED_LEN;
-			need += 2 + m->term_ddp_len;
-			if (ulpdu_len < need)
-				return ROCE_EINVAL;
-			if (have < need)
-				return ROCE_ETRUNC;
-			m->term_ddp = h + 6;
-		}
-		if (m->term_hdrct & ROCE_TERM_HDRCT_R) {
-			const uint8_t *r = b + need;
-
-			need += ROCE_RDMAP_READREQ_LEN;
-			if (ulpdu_len < need)
-				return ROCE_EINVAL;
-			if (have < need)
-				return ROCE_ETRUNC;
-			m->term_rdma = r;
-		}
 		break;
 	case ROCE_RDMAP_ATOMIC_REQ:
 		m->atomic_rsvd = rd32(h) >> 4;
@@ -275,37 +279,139 @@ int roce_iwarp_msg_parse(const uint8_t *b, size_t avail, size_t ulpdu_len, struc
 	default:
 		break;
 	}
-	m->hdr_len = need;
-	m->payload_len = (uint32_t)(ulpdu_len - need);
+}
+
+int roce_iwarp_msg_parse(const uint8_t *b, size_t avail, size_t ulpdu_len, struct roce_iwarp_msg *m)
+{
+	const struct opdesc *d;
+	size_t have = avail < ulpdu_len ? avail : ulpdu_len;
+	const uint8_t *h;
+	int need, rc;
+
+	memset(m, 0, sizeof(*m));
+	need = ddp_parse(b, have, ulpdu_len, m);
+	if (need < 0)
+		return need;
+	if (m->dv != 1 || m->rv != 1)
+		return ROCE_EINVAL;
+	d = &ops[m->opcode];
+	if (!d->name || d->tagged != m->tagged)
+		return ROCE_EINVAL;
+
+	/* the RDMAP header after it */
+	h = b + need;
+	need += (int)d->extra;
+	rc = room(ulpdu_len, have, (size_t)need);
+	if (rc)
+		return rc;
+	if (m->opcode == ROCE_RDMAP_TERMINATE) {
+		need = term_parse(b, h, have, ulpdu_len, (unsigned)need, m);
+		if (need < 0)
+			return need;
+	} else {
+		rdmap_fields(h, m);
+	}
+	m->hdr_len = (uint32_t)need;
+	m->payload_len = (uint32_t)(ulpdu_len - (size_t)need);
 	m->payload = b + need;
 	return ROCE_OK;
 }
 
 /* ---- build ------------------------------------------------------------------ */
 
+/* The DDP + RDMAP header length of s (a Terminate's with what it quotes);
+ * ROCE_EARG when a Terminate quotes what it was not given. */
+static int ulpdu_hdr_len(const struct roce_iwarp_msg_spec *s)
+{
+	int hdr = (int)roce_rdmap_hdr_len(s->opcode);
+
+	if (s->opcode != ROCE_RDMAP_TERMINATE)
+		return hdr;
+	if (s->term_hdrct & ROCE_TERM_HDRCT_D) {
+		if (!s->term_ddp)
+			return ROCE_EARG;
+		hdr += 2 + ((s->term_ddp[0] & ROCE_DDP_T) ? ROCE_DDP_TAGGED_LEN : ROCE_DDP_UNTAGGED_LEN);
+	}
+	if (s->term_hdrct & ROCE_TERM_HDRCT_R) {
+		if (!s->term_rdma)
+			return ROCE_EARG;
+		hdr += ROCE_RDMAP_READREQ_LEN;
+	}
+	return hdr;
+}
+
+/* A Terminate's header at h and what it quotes; returns the end. */
+static uint8_t *term_write(uint8_t *h, const struct roce_iwarp_msg_spec *s)
+{
+	h[0] = (uint8_t)(s->term_layer << 4 | (s->term_etype & 15));
+	h[1] = s->term_code;
+	h[2] = s->term_hdrct & 0xe0;
+	h[3] = 0;
+	h += 4;
+	if (s->term_hdrct & ROCE_TERM_HDRCT_D) {
+		unsigned n = (s->term_ddp[0] & ROCE_DDP_T) ? ROCE_DDP_TAGGED_LEN : ROCE_DDP_UNTAGGED_LEN;
+
+		wr16(h, s->term_seglen);
+		memcpy(h + 2, s->term_ddp, n);
+		h += 2 + n;
+	}
+	if (s->term_hdrct & ROCE_TERM_HDRCT_R) {
+		memcpy(h, s->term_rdma, ROCE_RDMAP_READREQ_LEN);
+		h += ROCE_RDMAP_READREQ_LEN;
+	}
+	return h;
+}
+
+/* The RDMAP header of s's opcode at h; returns the end. */
+static uint8_t *rdmap_write(uint8_t *h, const struct roce_iwarp_msg_spec *s)
+{
+	switch (s->opcode) {
+	case ROCE_RDMAP_READ_REQ:
+		wr32(h, s->sink_stag);
+		wr64(h + 4, s->sink_to);
+		wr32(h + 12, s->read_size);
+		wr32(h + 16, s->src_stag);
+		wr64(h + 20, s->src_to);
+		return h + ROCE_RDMAP_READREQ_LEN;
+	case ROCE_RDMAP_TERMINATE:
+		return term_write(h, s);
+	case ROCE_RDMAP_ATOMIC_REQ:
+		wr32(h, s->atomic_op & 15u);
+		wr32(h + 4, s->req_id);
+		wr32(h + 8, s->remote_stag);
+		wr64(h + 12, s->remote_to);
+		wr64(h + 20, s->add_swap);
+		wr64(h + 28, s->add_swap_mask);
+		wr64(h + 36, s->compare);
+		wr64(h + 44, s->compare_mask);
+		return h + ROCE_RDMAP_ATOMIC_REQ_LEN;
+	case ROCE_RDMAP_ATOMIC_RESP:
+		wr32(h, s->orig_req_id);
+		wr64(h + 4, s->orig_value);
+		return h + ROCE_RDMAP_ATOMIC_RESP_LEN;
+	case ROCE_RDMAP_IMM:
+	case ROCE_RDMAP_IMM_SE:
+		wr64(h, s->imm);
+		return h + ROCE_RDMAP_IMM_LEN;
+	default:
+		return h;
+	}
+}
+
 int roce_iwarp_build_ulpdu(uint8_t *dst, size_t cap, const struct roce_iwarp_msg_spec *s)
 {
 	const struct opdesc *d;
-	uint32_t hdr, total;
+	uint32_t total;
 	uint8_t *h;
+	int hdr;
 
 	if (!dst || !s || s->opcode >= 16 || !ops[s->opcode].name)
 		return ROCE_EARG;
 	d = &ops[s->opcode];
-	hdr = roce_rdmap_hdr_len(s->opcode);
-	if (s->opcode == ROCE_RDMAP_TERMINATE) {
-		if (s->term_hdrct & ROCE_TERM_HDRCT_D) {
-			if (!s->term_ddp)
-				return ROCE_EARG;
-			hdr += 2 + ((s->term_ddp[0] & ROCE_DDP_T) ? ROCE_DDP_TAGGED_LEN : ROCE_DDP_UNTAGGED_LEN);
-		}
-		if (s->term_hdrct & ROCE_TERM_HDRCT_R) {
-			if (!s->term_rdma)
-				return ROCE_EARG;
-			hdr += ROCE_RDMAP_READREQ_LEN;
-		}
-	}
-	total = hdr + s->payload_len;
+	hdr = ulpdu_hdr_len(s);
+	if (hdr < 0)
+		return hdr;
+	total = (uint32_t)hdr + s->payload_len;
 	if (total > ROCE_MPA_ULPDU_MAX || (s->payload_len && !s->payload))
 		return ROCE_EARG;
 	if (cap < total)
@@ -324,57 +430,7 @@ int roce_iwarp_build_ulpdu(uint8_t *dst, size_t cap, const struct roce_iwarp_msg
 		wr32(dst + 14, s->mo);
 		h = dst + ROCE_DDP_UNTAGGED_LEN;
 	}
-	switch (s->opcode) {
-	case ROCE_RDMAP_READ_REQ:
-		wr32(h, s->sink_stag);
-		wr64(h + 4, s->sink_to);
-		wr32(h + 12, s->read_size);
-		wr32(h + 16, s->src_stag);
-		wr64(h + 20, s->src_to);
-		h += ROCE_RDMAP_READREQ_LEN;
-		break;
-	case ROCE_RDMAP_TERMINATE:
-		h[0] = (uint8_t)(s->term_layer << 4 | (s->term_etype & 15));
-		h[1] = s->term_code;
-		h[2] = s->term_hdrct & 0xe0;
-		h[3] = 0;
-		h += 4;
-		if (s->term_hdrct & ROCE_TERM_HDRCT_D) {
-			unsigned n = (s->term_ddp[0] & ROCE_DDP_T) ? ROCE_DDP_TAGGED_LEN : ROCE_DDP_UNTAGGED_LEN;
-
-			wr16(h, s->term_seglen);
-			memcpy(h + 2, s->term_ddp, n);
-			h += 2 + n;
-		}
-		if (s->term_hdrct & ROCE_TERM_HDRCT_R) {
-			memcpy(h, s->term_rdma, ROCE_RDMAP_READREQ_LEN);
-			h += ROCE_RDMAP_READREQ_LEN;
-		}
-		break;
-	case ROCE_RDMAP_ATOMIC_REQ:
-		wr32(h, s->atomic_op & 15u);
-		wr32(h + 4, s->req_id);
-		wr32(h + 8, s->remote_stag);
-		wr64(h + 12, s->remote_to);
-		wr64(h + 20, s->add_swap);
-		wr64(h + 28, s->add_swap_mask);
-		wr64(h + 36, s->compare);
-		wr64(h + 44, s->compare_mask);
-		h += ROCE_RDMAP_ATOMIC_REQ_LEN;
-		break;
-	case ROCE_RDMAP_ATOMIC_RESP:
-		wr32(h, s->orig_req_id);
-		wr64(h + 4, s->orig_value);
-		h += ROCE_RDMAP_ATOMIC_RESP_LEN;
-		break;
-	case ROCE_RDMAP_IMM:
-	case ROCE_RDMAP_IMM_SE:
-		wr64(h, s->imm);
-		h += ROCE_RDMAP_IMM_LEN;
-		break;
-	default:
-		break;
-	}
+	h = rdmap_write(h, s);
 	if (s->payload_len)
 		memcpy(h, s->payload, s->payload_len);
 	return (int)total;

@@ -457,12 +457,12 @@ static void mgmt_fields(roce_field_cb cb, void *ctx, const uint8_t *v, uint32_t 
 	EMIT_U("lldp.mgn.obj.len", v[i + 5]);
 }
 
-static void ieee8021_fields(roce_field_cb cb, void *ctx, const struct roce_lldp_tlv *t)
+/* 802.1 TLVs 1-4: port VLAN, port and protocol VLAN, VLAN name, protocol identity. */
+static void ieee8021_vlan_fields(roce_field_cb cb, void *ctx, const struct roce_lldp_tlv *t)
 {
 	const uint8_t *v = t->value;
 	uint32_t n = t->caplen;
 
-	EMIT_U("lldp.ieee.802_1.subtype", t->subtype);
 	switch (t->subtype) {
 	case 1:
 		if (n >= 6)
@@ -491,67 +491,94 @@ static void ieee8021_fields(roce_field_cb cb, void *ctx, const struct roce_lldp_
 				EMIT_BYTES("lldp.ieee.802_1.proto.id", v + 5, v[4]);
 		}
 		break;
-	case ROCE_DCBX_CN: {
-		struct roce_dcbx_cn c;
-
-		if (roce_dcbx_cn(t, &c) != ROCE_OK)
-			break;
-		for (unsigned i = 0; i < 8; i++)
-			EMIT_B(k_cnpv[i], c.cnpv >> i & 1);
-		for (unsigned i = 0; i < 8; i++)
-			EMIT_B(k_ready[i], c.ready >> i & 1);
-		break;
 	}
+}
+
+static void dcbx_cn_fields(roce_field_cb cb, void *ctx, const struct roce_lldp_tlv *t)
+{
+	struct roce_dcbx_cn c;
+
+	if (roce_dcbx_cn(t, &c) != ROCE_OK)
+		return;
+	for (unsigned i = 0; i < 8; i++)
+		EMIT_B(k_cnpv[i], c.cnpv >> i & 1);
+	for (unsigned i = 0; i < 8; i++)
+		EMIT_B(k_ready[i], c.ready >> i & 1);
+}
+
+/* ETS configuration or recommendation */
+static void dcbx_ets_fields(roce_field_cb cb, void *ctx, const struct roce_lldp_tlv *t)
+{
+	struct roce_dcbx_ets e;
+
+	if (roce_dcbx_ets(t, &e) != ROCE_OK)
+		return;
+	if (t->subtype == ROCE_DCBX_ETS_CFG) {
+		EMIT_B("lldp.dcbx.ieee.willing", e.willing);
+		EMIT_B("lldp.dcbx.ieee.ets.cbs", e.cbs);
+		EMIT_U("lldp.dcbx.ieee.ets.maxtcs", e.max_tcs);
+	} else {
+		EMIT_U("lldp.dcbx.feature.pg.reserved", e.reserved);
+	}
+	for (unsigned i = 0; i < 8; i++)
+		EMIT_U(k_pgid[i], e.prio_tc[i]);
+	for (unsigned i = 0; i < 8; i++)
+		EMIT_U(k_per[i], e.tc_bw[i]);
+	for (unsigned i = 0; i < 8; i++)
+		EMIT_U(k_tsa[i], e.tsa[i]);
+}
+
+static void dcbx_pfc_fields(roce_field_cb cb, void *ctx, const struct roce_lldp_tlv *t)
+{
+	struct roce_dcbx_pfc f;
+
+	if (roce_dcbx_pfc(t, &f) != ROCE_OK)
+		return;
+	EMIT_B("lldp.dcbx.ieee.willing", f.willing);
+	EMIT_B("lldp.dcbx.ieee.pfc.mbc", f.mbc);
+	EMIT_U("lldp.dcbx.ieee.pfc.numtcs", f.cap);
+	for (unsigned i = 0; i < 8; i++)
+		EMIT_B(k_pfcprio[i], f.enable >> i & 1);
+}
+
+/* application priority: 3-byte entries after a reserved byte */
+static void dcbx_app_fields(roce_field_cb cb, void *ctx, const struct roce_lldp_tlv *t)
+{
+	const uint8_t *v = t->value;
+	uint32_t n = t->caplen, cnt;
+
+	if (t->len < 5 || (t->len - 5) % 3 || n < 5)
+		return;
+	EMIT_U("lldp.dcbx.ieee.app.reserved", v[4]);
+	cnt = (n - 5) / 3;
+	for (uint32_t i = 0; i < cnt; i++) {
+		const uint8_t *e = v + 5 + 3 * i;
+
+		EMIT_U("lldp.dcbx.ieee.app.prio", e[0] >> 5);
+		EMIT_U("lldp.dcbx.iee.app.sf", e[0] & 7);   /* sic: Wireshark's name */
+		EMIT_U("lldp.dcbx.feature.app.proto", rd16(e + 1));
+	}
+}
+
+static void ieee8021_fields(roce_field_cb cb, void *ctx, const struct roce_lldp_tlv *t)
+{
+	EMIT_U("lldp.ieee.802_1.subtype", t->subtype);
+	switch (t->subtype) {
+	case ROCE_DCBX_CN:
+		dcbx_cn_fields(cb, ctx, t);
+		break;
 	case ROCE_DCBX_ETS_CFG:
-	case ROCE_DCBX_ETS_REC: {
-		struct roce_dcbx_ets e;
-
-		if (roce_dcbx_ets(t, &e) != ROCE_OK)
-			break;
-		if (t->subtype == ROCE_DCBX_ETS_CFG) {
-			EMIT_B("lldp.dcbx.ieee.willing", e.willing);
-			EMIT_B("lldp.dcbx.ieee.ets.cbs", e.cbs);
-			EMIT_U("lldp.dcbx.ieee.ets.maxtcs", e.max_tcs);
-		} else {
-			EMIT_U("lldp.dcbx.feature.pg.reserved", e.reserved);
-		}
-		for (unsigned i = 0; i < 8; i++)
-			EMIT_U(k_pgid[i], e.prio_tc[i]);
-		for (unsigned i = 0; i < 8; i++)
-			EMIT_U(k_per[i], e.tc_bw[i]);
-		for (unsigned i = 0; i < 8; i++)
-			EMIT_U(k_tsa[i], e.tsa[i]);
+	case ROCE_DCBX_ETS_REC:
+		dcbx_ets_fields(cb, ctx, t);
 		break;
-	}
-	case ROCE_DCBX_PFC: {
-		struct roce_dcbx_pfc f;
-
-		if (roce_dcbx_pfc(t, &f) != ROCE_OK)
-			break;
-		EMIT_B("lldp.dcbx.ieee.willing", f.willing);
-		EMIT_B("lldp.dcbx.ieee.pfc.mbc", f.mbc);
-		EMIT_U("lldp.dcbx.ieee.pfc.numtcs", f.cap);
-		for (unsigned i = 0; i < 8; i++)
-			EMIT_B(k_pfcprio[i], f.enable >> i & 1);
+	case ROCE_DCBX_PFC:
+		dcbx_pfc_fields(cb, ctx, t);
 		break;
-	}
-	case ROCE_DCBX_APP: {
-		uint32_t cnt;
-
-		if (t->len < 5 || (t->len - 5) % 3 || n < 5)
-			break;
-		EMIT_U("lldp.dcbx.ieee.app.reserved", v[4]);
-		cnt = (n - 5) / 3;
-		for (uint32_t i = 0; i < cnt; i++) {
-			const uint8_t *e = v + 5 + 3 * i;
-
-			EMIT_U("lldp.dcbx.ieee.app.prio", e[0] >> 5);
-			EMIT_U("lldp.dcbx.iee.app.sf", e[0] & 7);   /* sic: Wireshark's name */
-			EMIT_U("lldp.dcbx.feature.app.proto", rd16(e + 1));
-		}
+	case ROCE_DCBX_APP:
+		dcbx_app_fields(cb, ctx, t);
 		break;
-	}
 	default:
+		ieee8021_vlan_fields(cb, ctx, t);
 		break;
 	}
 }
@@ -690,6 +717,81 @@ void roce__fields_lldp(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 
 /* ---- summary ------------------------------------------------------------------- */
 
+static int summary_app(const struct roce_lldp_tlv *t, const char *sep, char *buf, size_t cap, size_t *n)
+{
+	struct roce_dcbx_app a;
+
+	if (roce_dcbx_app(t, &a) != ROCE_OK)
+		return 0;
+	roce__sappend(buf, cap, n, "%sAPP%s", sep, a.n ? "(" : "");
+	for (unsigned i = 0; i < a.n && i < 4; i++)
+		roce__sappend(buf, cap, n, "%sp%u:sel%u:%u", i ? "," : "", a.e[i].prio, a.e[i].sel, a.e[i].proto);
+	if (a.n > 4)
+		roce__sappend(buf, cap, n, ",+%u", a.n - 4);
+	if (a.n)
+		roce__sappend(buf, cap, n, ")");
+	return 1;
+}
+
+/* An IEEE 802.1 DCBX TLV after sep: 1 when it added a part. */
+static int summary_8021(const struct roce_lldp_tlv *t, const char *sep, char *buf, size_t cap, size_t *n)
+{
+	struct roce_dcbx_ets e;
+	struct roce_dcbx_pfc f;
+	struct roce_dcbx_cn c;
+
+	switch (t->subtype) {
+	case ROCE_DCBX_ETS_CFG:
+	case ROCE_DCBX_ETS_REC:
+		if (roce_dcbx_ets(t, &e) != ROCE_OK)
+			return 0;
+		roce__sappend(buf, cap, n, "%s%s(", sep, t->subtype == ROCE_DCBX_ETS_CFG ? "ETS" : "ETS-REC");
+		if (t->subtype == ROCE_DCBX_ETS_CFG && e.willing)
+			roce__sappend(buf, cap, n, "willing,");
+		roce__sappend(buf, cap, n, "bw %u/%u/%u/%u/%u/%u/%u/%u)", e.tc_bw[0], e.tc_bw[1], e.tc_bw[2],
+			      e.tc_bw[3], e.tc_bw[4], e.tc_bw[5], e.tc_bw[6], e.tc_bw[7]);
+		return 1;
+	case ROCE_DCBX_PFC:
+		if (roce_dcbx_pfc(t, &f) != ROCE_OK)
+			return 0;
+		roce__sappend(buf, cap, n, "%sPFC(%senable 0x%02x)", sep, f.willing ? "willing," : "", f.enable);
+		return 1;
+	case ROCE_DCBX_APP:
+		return summary_app(t, sep, buf, cap, n);
+	case ROCE_DCBX_CN:
+		if (roce_dcbx_cn(t, &c) != ROCE_OK)
+			return 0;
+		roce__sappend(buf, cap, n, "%sCN(cnpv 0x%02x ready 0x%02x)", sep, c.cnpv, c.ready);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* A CEE DCBX TLV after sep: 1 when it added a part. */
+static int summary_cee(const struct roce_lldp_tlv *t, const char *sep, char *buf, size_t cap, size_t *n)
+{
+	struct roce_cee c;
+
+	if (roce_dcbx_cee(t, &c) != ROCE_OK)
+		return 0;
+	roce__sappend(buf, cap, n, "%sCEE", sep);
+	if (c.pg.present)
+		roce__sappend(buf, cap, n, "/PG%s", c.pg.willing ? "(willing)" : "");
+	if (c.pfc.present)
+		roce__sappend(buf, cap, n, "/PFC(%senable 0x%02x)", c.pfc.willing ? "willing," : "", c.pfc_enable);
+	if (c.app.present) {
+		roce__sappend(buf, cap, n, "/APP(");
+		for (unsigned i = 0; i < c.n_app && i < 4; i++)
+			roce__sappend(buf, cap, n, "%s0x%04x:map 0x%02x", i ? "," : "", c.app_e[i].proto,
+				      c.app_e[i].prio_map);
+		if (c.n_app > 4)
+			roce__sappend(buf, cap, n, ",+%u", c.n_app - 4);
+		roce__sappend(buf, cap, n, ")");
+	}
+	return 1;
+}
+
 void roce__summary_lldp(const struct roce_pkt *p, char *buf, size_t cap, size_t *n)
 {
 	struct roce_lldp_iter it;
@@ -699,93 +801,14 @@ void roce__summary_lldp(const struct roce_pkt *p, char *buf, size_t cap, size_t 
 	roce__sappend(buf, cap, n, " LLDP");
 	roce_lldp_iter_init(p, &it);
 	while (roce_lldp_next(p, &it, &t) == 1) {
-		if (t.type == ROCE_LLDP_TTL && t.caplen >= 2 && it.n == 3) {
+		const char *sep = parts ? "/" : " DCBX ";
+
+		if (t.type == ROCE_LLDP_TTL && t.caplen >= 2 && it.n == 3)
 			roce__sappend(buf, cap, n, " ttl %u", rd16(t.value));
-			continue;
-		}
-		if (!t.has_oui)
-			continue;
-		if (t.oui == ROCE_OUI_IEEE_8021) {
-			const char *sep = parts ? "/" : " DCBX ";
-
-			switch (t.subtype) {
-			case ROCE_DCBX_ETS_CFG:
-			case ROCE_DCBX_ETS_REC: {
-				struct roce_dcbx_ets e;
-
-				if (roce_dcbx_ets(&t, &e) != ROCE_OK)
-					break;
-				roce__sappend(buf, cap, n, "%s%s(", sep,
-					      t.subtype == ROCE_DCBX_ETS_CFG ? "ETS" : "ETS-REC");
-				if (t.subtype == ROCE_DCBX_ETS_CFG && e.willing)
-					roce__sappend(buf, cap, n, "willing,");
-				roce__sappend(buf, cap, n, "bw %u/%u/%u/%u/%u/%u/%u/%u)", e.tc_bw[0],
-					      e.tc_bw[1], e.tc_bw[2], e.tc_bw[3], e.tc_bw[4], e.tc_bw[5],
-					      e.tc_bw[6], e.tc_bw[7]);
-				parts++;
-				break;
-			}
-			case ROCE_DCBX_PFC: {
-				struct roce_dcbx_pfc f;
-
-				if (roce_dcbx_pfc(&t, &f) != ROCE_OK)
-					break;
-				roce__sappend(buf, cap, n, "%sPFC(%senable 0x%02x)", sep,
-					      f.willing ? "willing," : "", f.enable);
-				parts++;
-				break;
-			}
-			case ROCE_DCBX_APP: {
-				struct roce_dcbx_app a;
-
-				if (roce_dcbx_app(&t, &a) != ROCE_OK)
-					break;
-				roce__sappend(buf, cap, n, "%sAPP%s", sep, a.n ? "(" : "");
-				for (unsigned i = 0; i < a.n && i < 4; i++)
-					roce__sappend(buf, cap, n, "%sp%u:sel%u:%u", i ? "," : "",
-						      a.e[i].prio, a.e[i].sel, a.e[i].proto);
-				if (a.n > 4)
-					roce__sappend(buf, cap, n, ",+%u", a.n - 4);
-				if (a.n)
-					roce__sappend(buf, cap, n, ")");
-				parts++;
-				break;
-			}
-			case ROCE_DCBX_CN: {
-				struct roce_dcbx_cn c;
-
-				if (roce_dcbx_cn(&t, &c) != ROCE_OK)
-					break;
-				roce__sappend(buf, cap, n, "%sCN(cnpv 0x%02x ready 0x%02x)", sep,
-					      c.cnpv, c.ready);
-				parts++;
-				break;
-			}
-			default:
-				break;
-			}
-		} else if (t.oui == ROCE_OUI_CEE && t.subtype == 2) {
-			struct roce_cee c;
-
-			if (roce_dcbx_cee(&t, &c) != ROCE_OK)
-				continue;
-			roce__sappend(buf, cap, n, "%sCEE", parts ? "/" : " DCBX ");
-			parts++;
-			if (c.pg.present)
-				roce__sappend(buf, cap, n, "/PG%s", c.pg.willing ? "(willing)" : "");
-			if (c.pfc.present)
-				roce__sappend(buf, cap, n, "/PFC(%senable 0x%02x)",
-					      c.pfc.willing ? "willing," : "", c.pfc_enable);
-			if (c.app.present) {
-				roce__sappend(buf, cap, n, "/APP(");
-				for (unsigned i = 0; i < c.n_app && i < 4; i++)
-					roce__sappend(buf, cap, n, "%s0x%04x:map 0x%02x", i ? "," : "",
-						      c.app_e[i].proto, c.app_e[i].prio_map);
-				if (c.n_app > 4)
-					roce__sappend(buf, cap, n, ",+%u", c.n_app - 4);
-				roce__sappend(buf, cap, n, ")");
-			}
-		}
+		else if (t.has_oui && t.oui == ROCE_OUI_IEEE_8021)
+			parts += summary_8021(&t, sep, buf, cap, n);
+		else if (t.has_oui && t.oui == ROCE_OUI_CEE && t.subtype == 2)
+			parts += summary_cee(&t, sep, buf, cap, n);
 	}
 }
 

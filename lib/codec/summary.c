@@ -141,9 +141,80 @@ size_t roce_summary(const struct roce_pkt *p, char *buf, size_t cap)
 	return roce_summary_flags(p, 0, buf, cap);
 }
 
-size_t roce_summary_flags(const struct roce_pkt *p, unsigned flags, char *buf, size_t cap)
+/* Native InfiniBand: the LRH's LIDs, SL and VL, the transport, the VCRC. */
+static void lrh_part(const struct roce_pkt *p, char *buf, size_t cap, size_t *n)
+{
+	if (p->ib_link)
+		roce__sappend(buf, cap, n, "IB link packet");
+	else
+		roce__sappend(buf, cap, n, "ib lid %u > lid %u sl %u vl %u%s:", p->slid, p->dlid, p->sl, p->vl,
+			      p->grh_off ? " GRH" : p->lnh < 2 ? " raw" : "");
+	if (p->version == ROCE_VER_IB)
+		ib_part(p, buf, cap, n);
+	if (p->vcrc_off && roce_vcrc_verify(p, NULL) != ROCE_ICRC_UNCHECKED)
+		roce__sappend(buf, cap, n, " vcrc %s", roce_icrc_status_name(roce_vcrc_verify(p, NULL)));
+}
+
+/* RoCEv1: the GRH's GIDs, then the transport. */
+static void v1_part(const struct roce_pkt *p, char *buf, size_t cap, size_t *n)
 {
 	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+
+	if (p->grh_off && roce__avail(p, p->grh_off) >= ROCE_GRH_LEN) {
+		addr(p, p->grh_off + 8, 1, a, sizeof a);
+		addr(p, p->grh_off + 24, 1, b, sizeof b);
+		roce__sappend(buf, cap, n, "v1 %s > %s:", a, b);
+	} else {
+		roce__sappend(buf, cap, n, "v1 GRH:");
+	}
+	if (p->dscp || p->ecn)
+		roce__sappend(buf, cap, n, " dscp %u%s", p->dscp, ecn_names[p->ecn]);
+	ib_part(p, buf, cap, n);
+}
+
+/* IPv4 or IPv6 (whole header captured): addresses and ports, DSCP/ECN, then RoCE, TCP or UDP. */
+static void ip_part(const struct roce_pkt *p, unsigned flags, char *buf, size_t cap, size_t *n)
+{
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	int v6 = p->ip_version == 6;
+	const char *ver = p->version != ROCE_VER_NONE ? roce_version_name(p->version) : "IP";
+
+	addr(p, p->ip_off + (v6 ? 8 : 12), v6, a, sizeof a);
+	addr(p, p->ip_off + (v6 ? 24 : 16), v6, b, sizeof b);
+	if (p->l4_off && roce__avail(p, p->l4_off) >= 4 && (p->ip_proto == 17 || p->ip_proto == 6))
+		roce__sappend(buf, cap, n, "%s %s.%u > %s.%u:", ver, a, p->sport, b, p->dport);
+	else
+		roce__sappend(buf, cap, n, "%s %s > %s: proto %u", ver, a, b, p->ip_proto);
+	if (p->dscp || p->ecn)
+		roce__sappend(buf, cap, n, " dscp %u%s", p->dscp, ecn_names[p->ecn]);
+	if (p->ip_frag)
+		roce__sappend(buf, cap, n, " frag");
+	if (p->version != ROCE_VER_NONE)
+		ib_part(p, buf, cap, n);
+	else if (p->ip_proto == 6 && (p->present & ROCE_LBIT(ROCE_L_TCP)))
+		roce__summary_tcp(p, flags, buf, cap, n);
+	else if (p->ip_proto == 17 && (p->present & ROCE_LBIT(ROCE_L_UDP)) && p->udp_len >= 8)
+		roce__sappend(buf, cap, n, " UDP len %u", p->udp_len - 8u);
+}
+
+/* What is wrong with the frame: the IPv4 checksum, the first truncated layer, the invalid one. */
+static void verdict_part(const struct roce_pkt *p, char *buf, size_t cap, size_t *n)
+{
+	if (p->ip_version == 4 && p->ip_off && bad_ipv4_csum(p))
+		roce__sappend(buf, cap, n, " [bad IPv4 header checksum]");
+	if (p->truncated)
+		for (int l = 0; l < ROCE_L__COUNT; l++)
+			if (p->truncated & ROCE_LBIT(l)) {
+				roce__sappend(buf, cap, n, " [truncated %s]", roce_layer_name((enum roce_layer)l));
+				break;
+			}
+	if (p->invalid)
+		roce__sappend(buf, cap, n, " [invalid %s: %s]", roce_layer_name(p->why_layer),
+			      p->why ? p->why : "?");
+}
+
+size_t roce_summary_flags(const struct roce_pkt *p, unsigned flags, char *buf, size_t cap)
+{
 	size_t n = 0;
 
 	if (!cap)
@@ -155,47 +226,11 @@ size_t roce_summary_flags(const struct roce_pkt *p, unsigned flags, char *buf, s
 		roce__sappend(buf, cap, &n, "vlan %u p%u ", p->vlan[i].vid, p->vlan[i].pcp);
 
 	if (p->present & ROCE_LBIT(ROCE_L_LRH)) {
-		if (p->ib_link)
-			roce__sappend(buf, cap, &n, "IB link packet");
-		else
-			roce__sappend(buf, cap, &n, "ib lid %u > lid %u sl %u vl %u%s:", p->slid, p->dlid, p->sl,
-				      p->vl, p->grh_off ? " GRH" : p->lnh < 2 ? " raw" : "");
-		if (p->version == ROCE_VER_IB)
-			ib_part(p, buf, cap, &n);
-		if (p->vcrc_off && roce_vcrc_verify(p, NULL) != ROCE_ICRC_UNCHECKED)
-			roce__sappend(buf, cap, &n, " vcrc %s", roce_icrc_status_name(roce_vcrc_verify(p, NULL)));
+		lrh_part(p, buf, cap, &n);
 	} else if (p->version == ROCE_VER_V1) {
-		if (p->grh_off && roce__avail(p, p->grh_off) >= ROCE_GRH_LEN) {
-			addr(p, p->grh_off + 8, 1, a, sizeof a);
-			addr(p, p->grh_off + 24, 1, b, sizeof b);
-			roce__sappend(buf, cap, &n, "v1 %s > %s:", a, b);
-		} else {
-			roce__sappend(buf, cap, &n, "v1 GRH:");
-		}
-		if (p->dscp || p->ecn)
-			roce__sappend(buf, cap, &n, " dscp %u%s", p->dscp, ecn_names[p->ecn]);
-		ib_part(p, buf, cap, &n);
+		v1_part(p, buf, cap, &n);
 	} else if (p->ip_version && roce__avail(p, p->ip_off) >= (p->ip_version == 4 ? 20u : 40u)) {
-		int v6 = p->ip_version == 6;
-		const char *ver = p->version != ROCE_VER_NONE ? roce_version_name(p->version) : "IP";
-
-		addr(p, p->ip_off + (v6 ? 8 : 12), v6, a, sizeof a);
-		addr(p, p->ip_off + (v6 ? 24 : 16), v6, b, sizeof b);
-		if (p->l4_off && roce__avail(p, p->l4_off) >= 4 && (p->ip_proto == 17 || p->ip_proto == 6))
-			roce__sappend(buf, cap, &n, "%s %s.%u > %s.%u:", ver, a,
-				      p->sport, b, p->dport);
-		else
-			roce__sappend(buf, cap, &n, "%s %s > %s: proto %u", ver, a, b, p->ip_proto);
-		if (p->dscp || p->ecn)
-			roce__sappend(buf, cap, &n, " dscp %u%s", p->dscp, ecn_names[p->ecn]);
-		if (p->ip_frag)
-			roce__sappend(buf, cap, &n, " frag");
-		if (p->version != ROCE_VER_NONE)
-			ib_part(p, buf, cap, &n);
-		else if (p->ip_proto == 6 && (p->present & ROCE_LBIT(ROCE_L_TCP)))
-			roce__summary_tcp(p, flags, buf, cap, &n);
-		else if (p->ip_proto == 17 && (p->present & ROCE_LBIT(ROCE_L_UDP)) && p->udp_len >= 8)
-			roce__sappend(buf, cap, &n, " UDP len %u", p->udp_len - 8u);
+		ip_part(p, flags, buf, cap, &n);
 	} else if (p->ip_version) {
 		roce__sappend(buf, cap, &n, "IPv%u", p->ip_version);
 	} else if (p->macctrl_off || p->cnm_off || p->lldp_off) {
@@ -213,16 +248,6 @@ size_t roce_summary_flags(const struct roce_pkt *p, unsigned flags, char *buf, s
 	}
 	if (p->fcs_off)
 		roce__sappend(buf, cap, &n, " fcs good");
-	if (p->ip_version == 4 && p->ip_off && bad_ipv4_csum(p))
-		roce__sappend(buf, cap, &n, " [bad IPv4 header checksum]");
-	if (p->truncated)
-		for (int l = 0; l < ROCE_L__COUNT; l++)
-			if (p->truncated & ROCE_LBIT(l)) {
-				roce__sappend(buf, cap, &n, " [truncated %s]", roce_layer_name((enum roce_layer)l));
-				break;
-			}
-	if (p->invalid)
-		roce__sappend(buf, cap, &n, " [invalid %s: %s]", roce_layer_name(p->why_layer),
-			      p->why ? p->why : "?");
+	verdict_part(p, buf, cap, &n);
 	return n;
 }
