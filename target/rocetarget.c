@@ -73,7 +73,7 @@ static void rep(const char *fmt, ...)
 	va_end(ap);
 }
 
-static const char *status_name(enum ibv_wc_status s)
+const char *rt_status_name(enum ibv_wc_status s)
 {
 	switch (s) {
 	case IBV_WC_SUCCESS: return "success";
@@ -476,7 +476,7 @@ static void cmd_poll(const char *l)
 			op = OP_RECV_IMM;
 		o += (size_t)snprintf(reply + o, sizeof(reply) - o, " wc=%llu,%s,%s,%u",
 				      (unsigned long long)(wc[i].wr_id & 0xffffffffffffffull),
-				      status_name(wc[i].status), op < OP__N ? op_names[op] : "?",
+				      rt_status_name(wc[i].status), op < OP__N ? op_names[op] : "?",
 				      wc[i].byte_len);
 	}
 }

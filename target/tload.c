@@ -78,7 +78,7 @@ static int run_one(unsigned id, uint64_t now)
 		uint64_t orig = 0;
 
 		memcpy(&orig, t->buf + (L->completed % L->qd) * L->slot, 8);
-		ctl_load_done(L, wc[i].status == IBV_WC_SUCCESS ? NULL : ibv_wc_status_str(wc[i].status),
+		ctl_load_done(L, wc[i].status == IBV_WC_SUCCESS ? NULL : rt_status_name(wc[i].status),
 			      t->buf, orig);
 	}
 	while (ctl_load_next(L, now, &m)) {

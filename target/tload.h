@@ -19,6 +19,9 @@ struct tload_qp {
 	size_t len;
 };
 
+/* rocetarget.c: the status names of roce_wc_status_name() ("retry-exceeded", …) */
+const char *rt_status_name(enum ibv_wc_status s);
+
 /* `load` on QP id with its local MR; the reply in rep */
 int tload_start(unsigned id, const struct tload_qp *t, const char *line, char *rep, size_t cap);
 /* `lstat`: id 0 sums every load */

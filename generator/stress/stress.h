@@ -15,6 +15,13 @@
  *                   the rocetarget control protocol (target/ctl.h), on a
  *                   simulated clock (deterministic given the seed)
  *   stress_setup.c  QP setup on both sides, the workload, the end of a run
+ *   stress_refload.c the reference adapter's `load`: its own workload loop
+ *                   (the adapter as requester, target/load.h)
+ *   stress_req.c    --role requester: rocegen's lib/qp responders, setup,
+ *                   their callbacks (faults on responses, NAK/RNR times)
+ *   stress_reqrun.c --role requester: input (lose, reaction times, WRITEs
+ *                   checked as they execute), lstat polling, the end
+ *   stress_tput.c   throughput per QP over time, Jain's index, --victim
  *   stress_pcap.c   evidence pcaps of failing QPs
  *   stress_report.c checks (verdicts), table, JSON, JUnit
  *   stress_main.c   options

@@ -32,6 +32,7 @@ struct ref_qp {
 	int armed;                 /* in the armed list (may have a deadline) */
 	struct ctl_load L;         /* the adapter as requester (`load`) */
 	uint8_t *lbuf;             /* its local MR's bytes */
+	int in_pump;               /* on the pump list: completed something, may post */
 };
 
 struct ref_mr {
@@ -59,6 +60,8 @@ struct st_ref {
 	uint8_t *tmp;              /* wr/rd hex conversions */
 	unsigned *loaded;          /* QPs with a load */
 	unsigned nloaded;
+	unsigned *pump;            /* loaded QPs that completed a message since the last pump */
+	unsigned npump;
 };
 
 /* stress_ref.c */

@@ -50,7 +50,7 @@ static void post_more(struct st_ref *r, struct ref_qp *q)
 int refload_cmd(struct st_ref *r, struct ref_qp *q, struct ref_mr *m, const char *l, char *rep,
 		size_t cap)
 {
-	unsigned *nl;
+	unsigned *nl, *np;
 
 	if (!m)
 		return snprintf(rep, cap, "err no such mr"), -1;
@@ -62,9 +62,14 @@ int refload_cmd(struct st_ref *r, struct ref_qp *q, struct ref_mr *m, const char
 		q->L.active = 0;
 		return snprintf(rep, cap, "err the mr is smaller than qd slots"), -1;
 	}
-	if (!(nl = realloc(r->loaded, (r->nloaded + 1) * sizeof(*nl))))
+	nl = realloc(r->loaded, (r->nloaded + 1) * sizeof(*nl));
+	if (nl)
+		r->loaded = nl;
+	np = realloc(r->pump, (r->nloaded + 1) * sizeof(*np));
+	if (np)
+		r->pump = np;
+	if (!nl || !np)
 		return q->L.active = 0, snprintf(rep, cap, "err no memory"), -1;
-	r->loaded = nl;
 	r->loaded[r->nloaded++] = q->qpn - REF_QPN0;
 	q->lbuf = m->buf;
 	post_more(r, q);
@@ -98,15 +103,20 @@ int refload_wc(struct ref_qp *q, const struct roce_wc *wc)
 		return 0;
 	ctl_load_done(&q->L, wc->status == ROCE_WC_SUCCESS ? NULL : roce_wc_status_name(wc->status),
 		      q->lbuf, wc->orig);
+	if (!q->in_pump) {
+		q->in_pump = 1;
+		q->r->pump[q->r->npump++] = q->qpn - REF_QPN0;
+	}
 	return 1;
 }
 
 void refload_pump(struct st_ref *r)
 {
-	for (unsigned i = 0; i < r->nloaded; i++) {
-		struct ref_qp *q = r->qp[r->loaded[i]];
+	while (r->npump) {
+		struct ref_qp *q = r->qp[r->pump[--r->npump]];
 
-		if (q->qp && q->L.posted - q->L.completed < q->L.qd) {
+		q->in_pump = 0;
+		if (q->qp) {
 			post_more(r, q);
 			ref_arm_qp(r, q);
 		}
@@ -116,6 +126,7 @@ void refload_pump(struct st_ref *r)
 void refload_reset(struct st_ref *r)
 {
 	free(r->loaded);
-	r->loaded = NULL;
-	r->nloaded = 0;
+	free(r->pump);
+	r->loaded = r->pump = NULL;
+	r->nloaded = r->npump = 0;
 }

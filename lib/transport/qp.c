@@ -1113,9 +1113,15 @@ static void rsp_duplicate(struct roce_qp *qp, const struct roce_pkt *p, const st
 	qp->st.dup_req_rx++;
 	event(qp, ROCE_QPE_DUPLICATE, q, p->opcode);
 	if (oi->kind == ROCE_OK_SEND || oi->kind == ROCE_OK_WRITE) {
-		/* C9-105: acknowledge again, never execute again */
+		/* C9-105: acknowledge again, never execute again; the newest PSN,
+		 * unless a READ or atomic came after the duplicate: an ACK never
+		 * stands for their responses (rxe 6.1 completes a READ or atomic
+		 * on a plain ACK carrying its PSN, without the data) */
+		const struct rsp_res *r = &qp->res[(qp->res_next - 1) % qp->a.max_dest_rd_atomic];
+		int over = qp->res_next && roce_psn_diff(r->last, q) > 0;
+
 		if (p->ackreq || oi->seg == ROCE_SEG_LAST || oi->seg == ROCE_SEG_ONLY)
-			send_ack(qp, PSN(qp->epsn - 1), SYN_ACK);
+			send_ack(qp, over ? q : PSN(qp->epsn - 1), SYN_ACK);
 		return;
 	}
 	/* newest first: an entry a whole PSN cycle old never shadows a recent one */

@@ -1315,6 +1315,48 @@ static void test_dup_atomic(void **state)
 	atomic_case(1);
 }
 
+/* A duplicate SEND after a FETCH_ADD was executed is ACKed at its own PSN:
+ * an ACK at the atomic's PSN would stand for the ATOMIC ACK (rxe completes
+ * the atomic on it, without the original value).  Both responses of B are
+ * withheld once, A times out and sends SEND 100 and FETCH_ADD 101 again. */
+static void test_dup_ack_not_over_atomic(void **state)
+{
+	struct sim *S = sim_new(1024, NULL);
+	uint64_t mem[2] = { 0, 40 }, orig = 0;
+	uint8_t buf[64], rb[64];
+	struct roce_mr m = { MR_KEY, MR_VA, (uint8_t *)mem, sizeof(mem), MR_ALL };
+	struct roce_wr wr = { .wr_id = 9, .op = ROCE_WR_FETCH_ADD, .buf = (uint8_t *)&orig, .len = 8,
+			      .remote_va = MR_VA + 8, .rkey = MR_KEY, .swap_add = 2 };
+	struct roce_qpf_rule r[2] = {
+		{ .kind = ROCE_QPF_DROP, .match = ROCE_QPF_RSP, .opcode = -1, .at_psn = 1, .psn = 100, .times = 1 },
+		{ .kind = ROCE_QPF_DROP, .match = ROCE_QPF_RSP, .opcode = -1, .at_psn = 1, .psn = 101, .times = 1 },
+	};
+	struct roce_qp_faults f = { .seed = 1, .rules = r, .n_rules = 2 };
+	int acks_100 = 0;
+
+	(void)state;
+	fill(buf, sizeof(buf), 3);
+	assert_int_equal(roce_qp_reg_mr(S->s[B].qp, &m), ROCE_OK);
+	roce_qp_set_faults(S->s[B].qp, &f);
+	post_recvs(S, 1, rb, sizeof(rb));
+	post_sends(S, 1, sizeof(buf), buf);
+	assert_int_equal(roce_qp_post_send(S->s[A].qp, &wr, 0), ROCE_OK);
+	sim_run(S, UINT64_MAX);
+	assert_int_equal(S->s[A].n_ok, 2);
+	assert_true(orig == 40 && mem[1] == 42);
+	assert_int_equal(r[0].fired + r[1].fired, 2);
+	assert_int_equal(stB(S)->dup_req_rx, 2);
+	assert_int_equal(stB(S)->atomic_replays, 1);
+	for (size_t i = 0; i < S->n_log; i++) {
+		if (S->log[i].from != B || S->log[i].opcode != ROCE_OP_ACK)
+			continue;
+		assert_int_not_equal(S->log[i].psn, 101);   /* never a plain ACK at the atomic */
+		acks_100 += S->log[i].psn == 100;
+	}
+	assert_int_equal(acks_100, 1);                     /* the re-ACK of the duplicate SEND */
+	sim_free(S);
+}
+
 /* CMP_SWAP: a failing compare leaves memory alone and returns the value */
 static void test_cmp_swap_fail(void **state)
 {
@@ -2093,6 +2135,7 @@ int main(void)
 		cmocka_unit_test(test_retry7_infinite),
 		cmocka_unit_test(test_bad_rkey),
 		cmocka_unit_test(test_dup_atomic),
+		cmocka_unit_test(test_dup_ack_not_over_atomic),
 		cmocka_unit_test(test_cmp_swap_fail),
 		cmocka_unit_test(test_dup_read_full),
 		cmocka_unit_test(test_dup_read_partial),
