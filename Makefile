@@ -292,6 +292,7 @@ INTEROP_SCRIPTS += tests/interop.sh tests/interop_flow.sh tests/interop_gen.sh t
 INTEROP_SCRIPTS += tests/interop_device.sh
 INTEROP_SCRIPTS += tests/stress_lab.sh
 INTEROP_SCRIPTS += tests/interop_iwarp.sh
+INTEROP_SCRIPTS += tests/interop_iwarp_perftest.sh
 interop: all
 	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; BUILD=$(BUILD) $$s; done
 
