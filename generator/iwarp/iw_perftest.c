@@ -3,7 +3,7 @@
  * iw_perftest.c — `rocegen client --transport iwarp --oob cm --app perftest
  * --op write|read|send`: the client of `ib_{write,read,send}_bw -R` on an
  * iWARP device (the conversation is in iw_perftest.h), reported in
- * perftest's columns with the server's own figures beside ours.
+ * perftest's columns with the server's results message beside ours.
  *
  * Our figures: WRITE and SEND complete when the kernel's TCP has the data
  * acknowledged (SIOCOUTQ empty; per message, when it was handed to TCP),
@@ -22,7 +22,6 @@
 #include "iw_perftest.h"
 #include "session.h"
 
-
 static void on_read(void *ctx, struct iw *w)
 {
 	struct iwpt *p = ctx;
@@ -33,7 +32,6 @@ static void on_read(void *ctx, struct iw *w)
 	p->crc = roce_crc32(p->crc, p->buf, p->size);
 	p->tcomp[p->done++] = sess_now();
 }
-
 
 /* Waits (pumping both streams) until ok(p) or the time runs out. */
 static int wait_until(struct iwpt *p, int (*ok)(struct iwpt *), const char *what, int ms)
