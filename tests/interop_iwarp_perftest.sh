@@ -100,8 +100,11 @@ else:
         ours = d["bw_avg_mbs"] if kind == "client" else (d["peer_result"] or {}).get("bw_avg_mbs", -1)
         if abs(float(avg) - ours) > 0.006: bad.append("perftest printed BW average %s, the results message %.3f" % (avg, ours))
 if op == "send" and kind == "client" and d["credits"] != 40: bad.append("last credit %d, want 40" % d["credits"])
-print("%s %s x%d, BW average %.2f MB/s (perftest printed %s), control SENDs %d, credits %d, MPA crc %s rtr %s, data IRD %d ORD %d%s" % (
-    "FAIL" if bad else "ok", op, d["completed"], d["bw_avg_mbs"], rows[-1][3] if rows else "-", d["control"]["sends"],
+cmp = ""
+if op != "send" and kind == "server" and d["peer_result"]:
+    cmp = ", the client's results message %.2f" % d["peer_result"]["bw_avg_mbs"]
+print("%s %s x%d, BW average ours %.2f MB/s%s, perftest printed %s; control SENDs %d, credits %d, MPA crc %s rtr %s, data IRD %d ORD %d%s" % (
+    "FAIL" if bad else "ok", op, d["completed"], d["bw_avg_mbs"], cmp, rows[-1][3] if rows else "-", d["control"]["sends"],
     d["credits"], d["mpa"]["crc"], d["mpa"]["rtr"], d["mpa"]["ird"], d["mpa"]["ord"], (": " + "; ".join(bad)) if bad else ""))
 EOF
 }
