@@ -169,9 +169,9 @@ twice() {
 	"$@"
 	[ "$fails" = "$before" ] && return
 	fails=$before
-	retried=$((retried + 1))
 	echo "     (first try failed: once more)"
 	"$@"
+	[ "$fails" = "$before" ] && retried=$((retried + 1))
 }
 for mode in siw siw-crc; do
 	args=""
