@@ -72,6 +72,7 @@ CHECK_SCRIPTS := tests/exports.sh tests/golden.sh tests/difftest.py tests/cli.sh
 CHECK_SCRIPTS += tests/threads.sh
 CHECK_SCRIPTS += tests/invariance.sh
 CHECK_SCRIPTS += tests/iwarp_conv.sh
+CHECK_SCRIPTS += tests/conform_iwarp.sh
 
 # `rocegen stress` against the in-process reference adapter (generator/stress/)
 CHECK_SCRIPTS += tests/stress_unit.sh
@@ -154,13 +155,13 @@ $(BUILD)/tools/nlrecord: tools/nlrecord.c analyzer/device/nlsock.c analyzer/devi
 	$(CC) $(ALLCFLAGS) -Ianalyzer/device $(LDSAN) -o $@ $< analyzer/device/nlsock.c analyzer/device/nlparse.c -lmnl
 
 # tests and tools that compile an analyzer file in (the flow engine)
-$(BUILD)/tests/test_flow $(BUILD)/tools/bench_flow: analyzer/flow.c analyzer/flow.h analyzer/iwstream.c analyzer/iwstream.h
+$(BUILD)/tests/test_flow $(BUILD)/tools/bench_flow: analyzer/flow.c analyzer/flow.h analyzer/iwstream.c analyzer/iwstream.h analyzer/ibident.c analyzer/ibident.h
 $(BUILD)/tests/test_pcapfile: analyzer/pcapfile.c analyzer/pcapfile.h
 # the device source's netlink parser (libmnl)
 $(BUILD)/tests/test_nlparse: analyzer/device/nlparse.c analyzer/device/nlparse.h analyzer/device/nlsock.c tests/unit/test_nlparse_fixtures.h
 TEST_LIBS_test_nlparse := -lmnl
 # one QP, one row: the join of flows and device QPs
-$(BUILD)/tests/test_qpjoin: analyzer/qpjoin.c analyzer/qpjoin.h analyzer/flow.c analyzer/iwstream.c analyzer/device/nlparse.c analyzer/device/devmon.h
+$(BUILD)/tests/test_qpjoin: analyzer/qpjoin.c analyzer/qpjoin.h analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c analyzer/device/nlparse.c analyzer/device/devmon.h
 TEST_LIBS_test_qpjoin := -Ianalyzer -Ianalyzer/device -lmnl -lm
 
 -include $(LIB_OBJS:.o=.d) $(LIB_PIC:.o=.d) $(ANA_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
@@ -292,6 +293,7 @@ INTEROP_SCRIPTS += tests/interop.sh tests/interop_flow.sh tests/interop_gen.sh t
 INTEROP_SCRIPTS += tests/interop_device.sh
 INTEROP_SCRIPTS += tests/stress_lab.sh
 INTEROP_SCRIPTS += tests/interop_iwarp.sh
+INTEROP_SCRIPTS += tests/conform_iwarp_lab.sh
 INTEROP_SCRIPTS += tests/interop_iwarp_perftest.sh
 interop: all
 	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; BUILD=$(BUILD) $$s; done

@@ -17,7 +17,7 @@
 
 enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
        OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
-       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_BINDQPC, OPT_DEVNODE, OPT_TOP,
+       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_BINDQPC, OPT_DEVNODE, OPT_NICDROP, OPT_TOP,
        OPT_THREADS, OPT_TIME };
 
 static const struct option opts[] = {
@@ -56,6 +56,7 @@ static const struct option opts[] = {
 	{ "bind-qp-counters", no_argument, NULL, OPT_BINDQPC },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "prometheus-node-names", no_argument, NULL, OPT_DEVNODE },
+	{ "nic-drop-counters", required_argument, NULL, OPT_NICDROP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -80,6 +81,9 @@ void args_usage(FILE *f)
 		"  -B, --buffer-size KiB  kernel capture buffer per interface (default 32768)\n"
 		"      --buffer-frames N  ... or larger, to hold N frames of the interface's MTU\n"
 		"                         (up to the snaplen; default 8192)\n"
+		"      --nic-drop-counters LIST  ethtool -S counters of the NIC's own receive\n"
+		"                         discards, comma-separated (default rx_discards_phy,\n"
+		"                         rx_out_of_buffer; \"\" for none)\n"
 		"  -s, --snaplen BYTES    bytes captured per frame (default 9216)\n"
 		"  -w, --write FILE       also save the frames read to a pcap file\n"
 		"      --speed X          replay at X times the capture's pace (0: as fast as possible;\n"
@@ -309,6 +313,7 @@ static int opt_io(struct args *a, int c, const char *v)
 	case OPT_DEVALL: a->dcfg.all_counters = 1; return 0;
 	case OPT_BINDQPC: a->dcfg.bind_qp_counters = 1; return 0;
 	case OPT_DEVNODE: a->dcfg.node_names = 1; return 0;
+	case OPT_NICDROP: a->scfg.nic_drop_counters = optarg; return 0;
 	case OPT_PACKETS: a->packets = 1; return 0;
 	case OPT_JSON: a->json = 1; return 0;
 	case 'b': a->batch = 1; return 0;

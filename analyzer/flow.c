@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "flow.h"
+#include "ibident.h"
 #include "iwstream.h"
 
 #define TICK_SHIFT 30                 /* rate tick: 2^30 ns = 1.074 s */
@@ -197,6 +198,7 @@ void engine_free(struct engine *e)
 	free(e->host_tab);
 	free(e->ports);
 	free(e->pair_cache);
+	ibident_free(e->ibid);
 	iwstream_free(e->iw);
 	free(e->cm);
 	memset(e, 0, sizeof *e);
@@ -718,6 +720,65 @@ static void count_message(struct flow *f, const struct roce_pkt *p, const struct
 		f->msg_max = size;
 }
 
+/* Native InfiniBand marks congestion in the BTH, not in an IP header:
+ * FECN or BECN on a packet other than a CNP counts as a CE mark (the GRH's
+ * traffic class carries no ECN on IB) and each bit on its own as well. */
+static void ib_marks(struct engine *e, const struct roce_pkt *p, unsigned in)
+{
+	if (in || !(p->present & ROCE_LBIT(ROCE_L_BTH)) || (p->truncated & ROCE_LBIT(ROCE_L_BTH)) ||
+	    roce_opcode_is_cnp(p->opcode))
+		return;
+	e->t.roce_ce += roce_pkt_ce(p);
+	e->t.ib_fecn += p->fecn;
+	e->t.ib_becn += p->becn;
+}
+
+/* ---- InfiniBand QP identity ------------------------------------------------------------- */
+
+static int lid_host(const struct engine *e, uint32_t h)
+{
+	return h < e->nhosts && !memcmp(e->hosts[h].addr, lid_prefix, sizeof lid_prefix);
+}
+
+/* A LID-routed IB packet stays with its QP's flow when the QP's LIDs
+ * changed (LMC path bits, automatic path migration): a (SLID, DLID, DestQP)
+ * not seen before, whose DestQP's last flow ran between other LIDs and
+ * expects this PSN (a request continuing its requests, a response
+ * answering its peer's), is recorded as an alias of that flow, and the
+ * reversed pair as one of its peer.  *src, *dst become the flow's hosts. */
+static void ib_identity(struct engine *e, const struct roce_pkt *p, uint32_t *src, uint32_t *dst)
+{
+	struct flow *c, *peer;
+	enum roce_seq_kind k;
+	uint32_t i;
+	int ok;
+
+	if (p->dqpn <= 1 || (!e->ibid && !(e->ibid = ibident_new())))
+		return;     /* QP0 and QP1 are every port's */
+	if (ibident_lookup(e->ibid, src, dst, p->dqpn) || flow_find(e, *src, *dst, p->dqpn, 0))
+		return;
+	i = ibident_last(e->ibid, p->dqpn);
+	if (!i || i > e->nflows)
+		return;
+	c = &e->flows[i - 1];
+	if (c->qpn != p->dqpn || (c->kind != FK_RC && c->kind != FK_XRC) || !lid_host(e, c->src) ||
+	    !lid_host(e, c->dst))
+		return;
+	k = roce_seq_classify(p);
+	peer = flow_peer(e, c);
+	if (k == ROCE_SEQ_REQ)
+		ok = roce_seq_continues(&c->u.seq, p->psn);
+	else
+		ok = k == ROCE_SEQ_RESP && peer && roce_seq_covers(&peer->u.seq, p->psn);
+	if (!ok || ibident_add(e->ibid, *src, *dst, p->dqpn, c->src, c->dst))
+		return;
+	if (peer)
+		ibident_add(e->ibid, *dst, *src, peer->qpn, peer->src, peer->dst);
+	e->t.ib_lid_moves++;
+	*src = c->src;
+	*dst = c->dst;
+}
+
 static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint32_t wirelen, int icrc)
 {
 	uint32_t src, dst;
@@ -726,11 +787,13 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 	struct roce_seq_verdict v;
 	enum roce_seq_kind k;
 	unsigned in = icrc == ROCE_ICRC_BAD ? ROCE_SEQ_IN_ICRC_BAD : 0;
-	int kind;
+	int kind, lid_routed;
 
 	/* ECN of the IP header, or of the GRH on RoCEv1 (not of a frame with a
 	 * bad ICRC: the receiver drops it, nothing of it is analysed) */
-	if (!in && (p->ip_version || p->grh_off) && p->ecn == 3)
+	if (p->version == ROCE_VER_IB)
+		ib_marks(e, p, in);
+	else if (!in && (p->ip_version || p->grh_off) && p->ecn == 3)
 		e->t.roce_ce++;
 	else if (!in && (p->ip_version || p->grh_off) && p->ecn)
 		e->t.roce_ect++;
@@ -738,14 +801,19 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		return;
 	if (packet_hosts(e, p, &src, &dst))
 		return;
+	lid_routed = p->version == ROCE_VER_IB && !p->grh_off;
+	if (lid_routed)
+		ib_identity(e, p, &src, &dst);
 	kind = kind_of(p->opcode);
-	if (p->opcode == ROCE_OPCODE_CNP) {
+	if (roce_opcode_is_cnp(p->opcode)) {
 		e->t.cnp += !in;
 		f = flow_find(e, src, dst, p->dqpn, 0);
 		if (f)
 			kind = f->kind;
 	}
 	f = flow_get(e, src, dst, p->dqpn, kind, p->version, ts);
+	if (lid_routed && e->ibid)
+		ibident_note(e->ibid, p->dqpn, idx_of(e, f));
 	flow_account(e, f, wirelen, ts);
 	if (p->mad_off && p->dqpn == 1)
 		cm_packet(e, p, src, dst, ts);
@@ -756,9 +824,9 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 			f->u.seq.icrc_bad++;
 			return;
 		}
-		if (p->opcode == ROCE_OPCODE_CNP)
+		if (roce_opcode_is_cnp(p->opcode))
 			f->u.seq.cnp++;
-		if (p->ecn == 3)
+		else if (roce_pkt_ce(p))
 			f->u.seq.ecn_ce++;
 		if (oi)
 			count_message(f, p, oi);

@@ -140,6 +140,8 @@ struct engine_totals {
 	uint64_t iwarp, tcp, dcb, pfc_frames, pause_frames, cnm, lldp;
 	uint64_t cm_mads, cm_req, cm_rep;
 	uint64_t roce_ect, roce_ce, cnp;     /* ECN-capable / CE-marked RoCE packets, CNPs */
+	uint64_t ib_fecn, ib_becn;           /* native IB packets with BTH FECN / BECN (not CNPs) */
+	uint64_t ib_lid_moves;               /* LID-routed IB QPs seen on a new LID pair (flow.c ib_identity) */
 	uint64_t first_ns, last_ns;
 	uint64_t evicted;
 	uint64_t orphan_responses;          /* responses of no known request flow */
@@ -153,6 +155,7 @@ struct evicted_sum {
 };
 
 struct iwstream;
+struct ibident;
 
 struct engine {
 	struct engine_cfg cfg;
@@ -176,6 +179,7 @@ struct engine {
 	uint32_t n_anom_free, anom_free_cap;
 	uint64_t anom_live;       /* anomaly blocks attached to live flows */
 	struct cm_pending *cm;    /* REQs waiting for their REP */
+	struct ibident *ibid;     /* LID-routed IB flows' other LID pairs (ibident.c), made at the first */
 	uint32_t ncm;
 	uint32_t last_flow;       /* index + 1 of the flow of the last packet (lookup cache) */
 	uint32_t hc_v4[4], hc_id[4], hc_next; /* last IPv4 addresses interned */

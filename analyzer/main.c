@@ -172,6 +172,9 @@ static void drop_counts(struct report_drop_counts *d, const struct source_stats 
 	d->freezes = st->freeze;
 	d->if_dropped = st->ifdrop;
 	d->ring_frames = st->ring_frames;
+	d->nic_valid = st->nicdrop_valid;
+	d->nic_dropped = st->nicdrop;
+	d->nic_counters = st->nicdrop_names;
 }
 
 static void update_drops(struct run *r, struct source *src)
@@ -199,6 +202,8 @@ static void update_drops(struct run *r, struct source *src)
 		d->sum.freezes += one->freezes;
 		d->sum.if_dropped += one->if_dropped;
 		d->sum.ring_frames += one->ring_frames;
+		d->sum.nic_valid |= one->nic_valid;
+		d->sum.nic_dropped += one->nic_dropped;
 	}
 }
 

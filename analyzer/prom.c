@@ -172,15 +172,16 @@ static int flow_value(const struct flow *f, int m, uint64_t *v)
 
 /* The k largest flows by packets (a min-heap of k), largest first. */
 /* One per-interface capture counter: which 0 received, 1 dropped, 2 ring
- * full, 3 interface drops (absent when /proc/net/dev does not list it). */
+ * full, 3 interface drops (absent when /proc/net/dev does not list it), 4
+ * the NIC's own discards (absent when it has none of the counters). */
 static void capture_counter(FILE *f, const struct source *src, const struct source_stats *st, unsigned n,
 			    const char *name, const char *help, int which)
 {
 	head(f, name, "counter", help);
 	for (unsigned i = 0; i < n; i++) {
-		const uint64_t v[] = { st[i].recv, st[i].drop, st[i].freeze, st[i].ifdrop };
+		const uint64_t v[] = { st[i].recv, st[i].drop, st[i].freeze, st[i].ifdrop, st[i].nicdrop };
 
-		if (!st[i].valid || (which == 3 && !st[i].ifdrop_valid))
+		if (!st[i].valid || (which == 3 && !st[i].ifdrop_valid) || (which == 4 && !st[i].nicdrop_valid))
 			continue;
 		fprintf(f, "%s{iface=\"", name);
 		esc(f, source_iface(src, i));
@@ -397,6 +398,8 @@ static void write_all(FILE *f, const struct engine *e, struct source *src, unsig
 				"Times the capture ring ran out of blocks (PACKET_STATISTICS tp_freeze_q_cnt).", 2);
 		capture_counter(f, src, st, n, "rocetop_capture_if_dropped_total",
 				"Frames the interface dropped since the capture opened (/proc/net/dev rx drop + fifo).", 3);
+		capture_counter(f, src, st, n, "rocetop_capture_nic_dropped_total",
+				"Frames the NIC discarded since the capture opened (ethtool -S, --nic-drop-counters).", 4);
 	}
 
 	/* link-level flow control, capture-wide by priority */

@@ -250,13 +250,9 @@ static void json_addr(FILE *o, const char *key, const struct engine *e, uint32_t
 	json_string(o, host_str(e, host, a, sizeof a));
 }
 
-static void json_flow(FILE *o, const struct engine *e, const struct flow *f, uint64_t now, int full)
+/* What every flow object starts with: who, which QP or ports, how much, how fast. */
+static void json_flow_id(FILE *o, const struct engine *e, const struct flow *f, const double r[3])
 {
-	const struct flow *peer = flow_peer(e, f);
-	double r[3];
-	struct fc c;
-
-	flow_rates(e, f, now, r);
 	fputc('{', o);
 	json_addr(o, "src", e, f->src);
 	fputc(',', o);
@@ -267,16 +263,27 @@ static void json_flow(FILE *o, const struct engine *e, const struct flow *f, uin
 		fprintf(o, ",\"destqp\":%" PRIu32 ",\"version\":\"%s\"", f->qpn, roce_version_name(f->version));
 	fprintf(o, ",\"kind\":\"%s\",\"packets\":%" PRIu64 ",\"bytes\":%" PRIu64
 		",\"rate_bps\":[%.0f,%.0f,%.0f]", flow_kind_name(f->kind), f->packets, f->bytes, r[0], r[1], r[2]);
-	if (!full) {
-		if (has_seq(f)) {
-			fc_get(f, &c);
-			fprintf(o, ",\"retransmissions\":%" PRIu32 ",\"nak_seq_err\":%" PRIu32 ",\"cnp\":%" PRIu32
-				",\"ecn_ce\":%" PRIu32 "}", c.retrans, c.nak_seq, f->u.seq.cnp, f->u.seq.ecn_ce);
-		} else {
-			fprintf(o, ",\"tcp_retransmissions\":%" PRIu32 "}", f->u.iw.tcp_retrans);
-		}
-		return;
+}
+
+/* The end of a snapshot's flow object: the few anomaly counters a top view shows. */
+static void json_flow_brief(FILE *o, const struct flow *f)
+{
+	struct fc c;
+
+	if (has_seq(f)) {
+		fc_get(f, &c);
+		fprintf(o, ",\"retransmissions\":%" PRIu32 ",\"nak_seq_err\":%" PRIu32 ",\"cnp\":%" PRIu32
+			",\"ecn_ce\":%" PRIu32 "}", c.retrans, c.nak_seq, f->u.seq.cnp, f->u.seq.ecn_ce);
+	} else {
+		fprintf(o, ",\"tcp_retransmissions\":%" PRIu32 "}", f->u.iw.tcp_retrans);
 	}
+}
+
+/* A summary flow's times, messages and pairing, whatever its kind. */
+static void json_flow_common(FILE *o, const struct engine *e, const struct flow *f)
+{
+	const struct flow *peer = flow_peer(e, f);
+
 	fprintf(o, ",\"avg_bps\":%.0f,\"first_s\":%.6f,\"last_s\":%.6f", flow_avg_bps(e, f),
 		(double)(flow_first_ns(e, f) - e->t.first_ns) / 1e9,
 		(double)(f->last_ns - e->t.first_ns) / 1e9);
@@ -291,79 +298,121 @@ static void json_flow(FILE *o, const struct engine *e, const struct flow *f, uin
 		fprintf(o, ",\"ulp\":");
 		json_string(o, flow_ulp_name(f));
 	}
-	if (f->kind == FK_IWARP) {
-		const struct iw_flow *w = &f->u.iw;
+}
 
-		fprintf(o, ",\"mpa\":{\"req\":%u,\"rep\":%u,\"markers\":%s,\"crc\":%s,\"rev\":%u}",
-			w->mpa_req, w->mpa_rep, w->mpa_flags & ROCE_MPA_FLAG_M ? "true" : "false",
-			w->mpa_flags & ROCE_MPA_FLAG_C ? "true" : "false", w->mpa_rev);
-		fprintf(o, ",\"segments\":%" PRIu32 ",\"tcp_retransmissions\":%" PRIu32 ",\"tcp_gaps\":%" PRIu32
-			",\"fpdus\":%" PRIu32 ",\"crc_good\":%" PRIu32 ",\"crc_bad\":%" PRIu32
-			",\"terminates\":%" PRIu32 ",\"read_responses\":%" PRIu32 ",\"rdmap_ops\":{",
-			w->segments, w->tcp_retrans, w->tcp_gaps, w->fpdus, w->crc_good, w->crc_bad,
-			w->terminates, w->read_resp);
-		for (int i = 0, n = 0; i < 16; i++)
-			if (w->ops[i]) {
-				fprintf(o, "%s", n++ ? "," : "");
-				json_string(o, roce_rdmap_op_name((uint8_t)i) ? roce_rdmap_op_name((uint8_t)i) : "?");
-				fprintf(o, ":%" PRIu32, w->ops[i]);
-			}
-		fprintf(o, "},\"out_of_sync\":{\"times\":%" PRIu32 ",\"bytes\":%" PRIu64 ",\"resyncs\":%" PRIu32
-			",\"heuristic_resyncs\":%" PRIu32 "}}", w->sync_lost, w->unsync_bytes, w->resyncs,
-			w->resync_heuristic);
+/* An iWARP flow: MPA negotiation, TCP and FPDU counters, RDMAP opcodes, framing sync. */
+static void json_flow_iwarp(FILE *o, const struct iw_flow *w)
+{
+	fprintf(o, ",\"mpa\":{\"req\":%u,\"rep\":%u,\"markers\":%s,\"crc\":%s,\"rev\":%u}",
+		w->mpa_req, w->mpa_rep, w->mpa_flags & ROCE_MPA_FLAG_M ? "true" : "false",
+		w->mpa_flags & ROCE_MPA_FLAG_C ? "true" : "false", w->mpa_rev);
+	fprintf(o, ",\"segments\":%" PRIu32 ",\"tcp_retransmissions\":%" PRIu32 ",\"tcp_gaps\":%" PRIu32
+		",\"fpdus\":%" PRIu32 ",\"crc_good\":%" PRIu32 ",\"crc_bad\":%" PRIu32
+		",\"terminates\":%" PRIu32 ",\"read_responses\":%" PRIu32 ",\"rdmap_ops\":{",
+		w->segments, w->tcp_retrans, w->tcp_gaps, w->fpdus, w->crc_good, w->crc_bad,
+		w->terminates, w->read_resp);
+	for (int i = 0, n = 0; i < 16; i++)
+		if (w->ops[i]) {
+			fprintf(o, "%s", n++ ? "," : "");
+			json_string(o, roce_rdmap_op_name((uint8_t)i) ? roce_rdmap_op_name((uint8_t)i) : "?");
+			fprintf(o, ":%" PRIu32, w->ops[i]);
+		}
+	fprintf(o, "},\"out_of_sync\":{\"times\":%" PRIu32 ",\"bytes\":%" PRIu64 ",\"resyncs\":%" PRIu32
+		",\"heuristic_resyncs\":%" PRIu32 "}}", w->sync_lost, w->unsync_bytes, w->resyncs,
+		w->resync_heuristic);
+}
+
+/* The requests of a RoCE flow: path MTU, counts, retransmissions and their episodes, PSN order. */
+static void json_seq_requests(FILE *o, const struct flow *f, const struct fc *c)
+{
+	const struct roce_seq_dir *d = &f->u.seq;
+
+	if (is_rc(f))
+		fprintf(o, ",\"pmtu\":%" PRIu32 ",\"pmtu_source\":\"%s\"", roce_seq_pmtu(d),
+			roce_seq_pmtu_src_name(roce_seq_pmtu_source(d)));
+	fprintf(o, ",\"requests\":%" PRIu32 ",\"responses\":%" PRIu32, d->requests, d->responses);
+	fprintf(o, ",\"duplicate_request\":%" PRIu32 ",\"out_of_sequence\":%" PRIu32
+		",\"out_of_seq_request\":%" PRIu32 ",\"retransmissions\":%" PRIu32, c->dup, c->oos, c->oosr,
+		c->retrans);
+	fprintf(o, ",\"retransmission_episodes\":{");
+	for (int i = 0; i < ROCE_SEQ_TRIG__COUNT; i++)
+		fprintf(o, "%s\"%s\":%" PRIu32, i ? "," : "", roce_seq_trigger_name(i), c->ep[i]);
+	fprintf(o, "},\"timeout_gap_max_us\":%" PRIu32 ",\"timeout_exponent\":%d", c->gap_max,
+		timeout_exp(c->gap_max));
+	fprintf(o, ",\"out_of_order\":%" PRIu32 ",\"psn_gaps\":%" PRIu32 ",\"missing_psns\":%" PRIu32,
+		c->ooo, c->gaps, c->missing);
+}
+
+/* The responses a RoCE flow's requests met: ACKs, NAKs by syndrome, RNR timers. */
+static void json_seq_acks(FILE *o, const struct roce_seq_dir *d, const struct fc *c)
+{
+	fprintf(o, ",\"acks\":%" PRIu32 ",\"dup_acks\":%" PRIu32 ",\"nak_seq_err\":%" PRIu32
+		",\"nak_invalid_request\":%" PRIu32 ",\"nak_remote_access\":%" PRIu32
+		",\"nak_remote_op\":%" PRIu32 ",\"nak_other\":%" PRIu32 ",\"rnr_nak\":%" PRIu32,
+		d->acks, c->dup_acks, c->nak_seq, c->nak_inv, c->nak_acc, c->nak_op, c->nak_other, c->rnr);
+	fprintf(o, ",\"rnr_timers_us\":[");
+	for (unsigned i = 0, n = 0; i < 32; i++)
+		if (c->rnr_timers & (1u << i))
+			fprintf(o, "%s%" PRIu32, n++ ? "," : "", roce_rnr_timer_us((uint8_t)i));
+	fprintf(o, "],\"implied_nak\":%" PRIu32 ",\"unsolicited\":%" PRIu32, c->implied, c->unsolicited);
+	if (d->acks)
+		fprintf(o, ",\"requests_per_ack\":%.2f", (double)d->requests / d->acks);
+	else
+		fprintf(o, ",\"requests_per_ack\":null");
+	fprintf(o, ",\"msn\":%" PRIu32, d->msn);
+}
+
+/* A RoCE flow's sequence analysis, then RTT, congestion, ICRC and the retransmission scheme. */
+static void json_flow_seq(FILE *o, const struct engine *e, const struct flow *f)
+{
+	const struct roce_seq_dir *d = &f->u.seq;
+	uint64_t bad, frames;
+	struct fc c;
+
+	fc_get(f, &c);
+	json_seq_requests(o, f, &c);
+	json_seq_acks(o, d, &c);
+	json_hist(o, e, "rtt_us", d, ROCE_RTT_ACK);
+	json_hist(o, e, "read_rtt_us", d, ROCE_RTT_READ);
+	fprintf(o, ",\"ecn_ce\":%" PRIu32 ",\"cnp\":%" PRIu32 ",\"icrc_bad\":%" PRIu32, d->ecn_ce, d->cnp,
+		d->icrc_bad);
+	if (flow_icrc_unverifiable(e, f, &bad, &frames))
+		fprintf(o, ",\"icrc_unverifiable\":true");
+	fprintf(o, ",\"go_back_n\":%" PRIu32 ",\"selective_repeat\":%" PRIu32 ",\"scheme\":\"%s\"}", c.gbn,
+		c.sr, roce_seq_scheme_name(roce_seq_scheme(d)));
+}
+
+/* One flow object: brief in snapshots, every counter in the summary (full). */
+static void json_flow(FILE *o, const struct engine *e, const struct flow *f, uint64_t now, int full)
+{
+	double r[3];
+
+	flow_rates(e, f, now, r);
+	json_flow_id(o, e, f, r);
+	if (!full) {
+		json_flow_brief(o, f);
 		return;
 	}
-	fc_get(f, &c);
-	{
-		const struct roce_seq_dir *d = &f->u.seq;
-
-		if (is_rc(f))
-			fprintf(o, ",\"pmtu\":%" PRIu32 ",\"pmtu_source\":\"%s\"", roce_seq_pmtu(d),
-				roce_seq_pmtu_src_name(roce_seq_pmtu_source(d)));
-		fprintf(o, ",\"requests\":%" PRIu32 ",\"responses\":%" PRIu32, d->requests, d->responses);
-		fprintf(o, ",\"duplicate_request\":%" PRIu32 ",\"out_of_sequence\":%" PRIu32
-			",\"out_of_seq_request\":%" PRIu32 ",\"retransmissions\":%" PRIu32, c.dup, c.oos, c.oosr,
-			c.retrans);
-		fprintf(o, ",\"retransmission_episodes\":{");
-		for (int i = 0; i < ROCE_SEQ_TRIG__COUNT; i++)
-			fprintf(o, "%s\"%s\":%" PRIu32, i ? "," : "", roce_seq_trigger_name(i), c.ep[i]);
-		fprintf(o, "},\"timeout_gap_max_us\":%" PRIu32 ",\"timeout_exponent\":%d", c.gap_max,
-			timeout_exp(c.gap_max));
-		fprintf(o, ",\"out_of_order\":%" PRIu32 ",\"psn_gaps\":%" PRIu32 ",\"missing_psns\":%" PRIu32,
-			c.ooo, c.gaps, c.missing);
-		fprintf(o, ",\"acks\":%" PRIu32 ",\"dup_acks\":%" PRIu32 ",\"nak_seq_err\":%" PRIu32
-			",\"nak_invalid_request\":%" PRIu32 ",\"nak_remote_access\":%" PRIu32
-			",\"nak_remote_op\":%" PRIu32 ",\"nak_other\":%" PRIu32 ",\"rnr_nak\":%" PRIu32,
-			d->acks, c.dup_acks, c.nak_seq, c.nak_inv, c.nak_acc, c.nak_op, c.nak_other, c.rnr);
-		fprintf(o, ",\"rnr_timers_us\":[");
-		for (unsigned i = 0, n = 0; i < 32; i++)
-			if (c.rnr_timers & (1u << i))
-				fprintf(o, "%s%" PRIu32, n++ ? "," : "", roce_rnr_timer_us((uint8_t)i));
-		fprintf(o, "],\"implied_nak\":%" PRIu32 ",\"unsolicited\":%" PRIu32, c.implied, c.unsolicited);
-		if (d->acks)
-			fprintf(o, ",\"requests_per_ack\":%.2f", (double)d->requests / d->acks);
-		else
-			fprintf(o, ",\"requests_per_ack\":null");
-		fprintf(o, ",\"msn\":%" PRIu32, d->msn);
-		json_hist(o, e, "rtt_us", d, ROCE_RTT_ACK);
-		json_hist(o, e, "read_rtt_us", d, ROCE_RTT_READ);
-		fprintf(o, ",\"ecn_ce\":%" PRIu32 ",\"cnp\":%" PRIu32 ",\"icrc_bad\":%" PRIu32, d->ecn_ce, d->cnp,
-			d->icrc_bad);
-		{
-			uint64_t bad, frames;
-
-			if (flow_icrc_unverifiable(e, f, &bad, &frames))
-				fprintf(o, ",\"icrc_unverifiable\":true");
-		}
-		fprintf(o, ",\"go_back_n\":%" PRIu32 ",\"selective_repeat\":%" PRIu32 ",\"scheme\":\"%s\"}", c.gbn,
-			c.sr, roce_seq_scheme_name(roce_seq_scheme(d)));
-	}
+	json_flow_common(o, e, f);
+	if (f->kind == FK_IWARP)
+		json_flow_iwarp(o, &f->u.iw);
+	else
+		json_flow_seq(o, e, f);
 }
 
 static void json_drop_counts(FILE *o, const struct report_drop_counts *d)
 {
 	fprintf(o, "\"received\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"freezes\":%" PRIu64 ",\"if_dropped\":%" PRIu64
 		",\"ring_frames\":%" PRIu64, d->received, d->dropped, d->freezes, d->if_dropped, d->ring_frames);
+	/* the NIC's own discards: null where it has none of the counters */
+	if (d->nic_valid)
+		fprintf(o, ",\"nic_dropped\":%" PRIu64, d->nic_dropped);
+	else
+		fputs(",\"nic_dropped\":null", o);
+	if (d->nic_counters) {
+		fputs(",\"nic_counters\":", o);
+		json_string(o, d->nic_counters);
+	}
 }
 
 /* "capture": the sums, then each interface's counts */
@@ -427,17 +476,11 @@ void report_snapshot_json(FILE *o, const struct engine *e, const struct report_c
 	free(v);
 }
 
-void report_summary_json(FILE *o, const struct engine *e, const struct report_ctx *c)
+/* The summary's opening: the source, frame counts by RoCE version and link, ICRC verdicts. */
+static void sum_frames_json(FILE *o, const struct engine *e, const struct report_ctx *c)
 {
 	const struct engine_totals *t = &e->t;
-	uint64_t now = t->last_ns;
-	enum fabric_mode fm;
-	char ev[512];
-	struct totals s;
-	int first = 1;
 
-	totals_get(e, &s);
-	fm = engine_fabric_mode(e, ev, sizeof ev);
 	fprintf(o, "{\"type\":\"summary\",\"source\":");
 	json_string(o, c->source ? c->source : "");
 	fprintf(o, ",\"frames\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"duration_s\":%.6f,\"avg_bps\":%.0f", t->frames,
@@ -447,7 +490,8 @@ void report_summary_json(FILE *o, const struct engine *e, const struct report_ct
 		t->roce[ROCE_VER_V2_PORT], t->roce[ROCE_VER_NONE]);
 	/* given only when present, so that RoCE-only summaries keep their shape */
 	if (t->roce[ROCE_VER_IB])
-		fprintf(o, ",\"ib_frames\":%" PRIu64, t->roce[ROCE_VER_IB]);
+		fprintf(o, ",\"ib_frames\":%" PRIu64 ",\"ib_lid_moves\":%" PRIu64, t->roce[ROCE_VER_IB],
+			t->ib_lid_moves);
 	if (t->encapsulated)
 		fprintf(o, ",\"mirror_copies\":%" PRIu64 ",\"mirror_truncated\":%" PRIu64, t->encapsulated,
 			t->encap_truncated);
@@ -458,95 +502,159 @@ void report_summary_json(FILE *o, const struct engine *e, const struct report_ct
 		t->icrc[ROCE_ICRC_UNCHECKED], t->truncated, t->invalid);
 	fprintf(o, ",\"iwarp_frames\":%" PRIu64 ",\"dcb_frames\":%" PRIu64 ",\"cm_mads\":%" PRIu64, t->iwarp,
 		t->dcb, t->cm_mads);
-	json_drops(o, c);
-	json_threads(o, c);
+}
+
+/* The flow table's occupancy and how its flows paired into connections. */
+static void sum_table_json(FILE *o, const struct engine *e, const struct totals *s)
+{
 	fprintf(o, ",\"flows_live\":%" PRIu32 ",\"flows_evicted\":%" PRIu64 ",\"max_flows\":%" PRIu32,
-		e->nflows, t->evicted, e->cfg.max_flows);
+		e->nflows, e->t.evicted, e->cfg.max_flows);
 	fprintf(o, ",\"connections\":{\"paired\":%" PRIu32 ",\"cm\":%" PRIu32 ",\"traffic\":%" PRIu32
-		",\"tcp\":%" PRIu32 ",\"unpaired_request_flows\":%" PRIu32 "}", s.connections, s.conn_cm,
-		s.conn_traffic, s.conn_tcp, s.half);
-	fprintf(o, ",\"orphan_responses\":%" PRIu64, t->orphan_responses);
-	json_rtt_mem(o, e);
+		",\"tcp\":%" PRIu32 ",\"unpaired_request_flows\":%" PRIu32 "}", s->connections, s->conn_cm,
+		s->conn_traffic, s->conn_tcp, s->half);
+	fprintf(o, ",\"orphan_responses\":%" PRIu64, e->t.orphan_responses);
+}
+
+/* "fabric": the mode verdict with its evidence and the counts it rests on. */
+static void sum_fabric_json(FILE *o, const struct engine *e)
+{
+	const struct engine_totals *t = &e->t;
+	enum fabric_mode fm;
+	char ev[512];
+
+	fm = engine_fabric_mode(e, ev, sizeof ev);
 	fprintf(o, ",\"fabric\":{\"mode\":");
 	json_string(o, fabric_mode_name(fm));
 	fprintf(o, ",\"evidence\":");
 	json_string(o, ev);
 	fprintf(o, ",\"pfc_frames\":%" PRIu64 ",\"pause_frames\":%" PRIu64 ",\"ecn_capable\":%" PRIu64
-		",\"ecn_ce\":%" PRIu64 ",\"cnp\":%" PRIu64 ",\"cnm\":%" PRIu64 "}", t->pfc_frames, t->pause_frames,
+		",\"ecn_ce\":%" PRIu64 ",\"cnp\":%" PRIu64 ",\"cnm\":%" PRIu64, t->pfc_frames, t->pause_frames,
 		t->roce_ect + t->roce_ce, t->roce_ce, t->cnp, t->cnm);
+	/* native IB marks congestion with BTH FECN/BECN (counted in ecn_ce too) */
+	if (t->roce[ROCE_VER_IB])
+		fprintf(o, ",\"ib_fecn\":%" PRIu64 ",\"ib_becn\":%" PRIu64, t->ib_fecn, t->ib_becn);
+	fputc('}', o);
+}
+
+static void sum_totals_json(FILE *o, const struct totals *s)
+{
 	fprintf(o, ",\"totals\":{\"requests\":%" PRIu64 ",\"duplicate_request\":%" PRIu64
 		",\"out_of_sequence\":%" PRIu64 ",\"out_of_seq_request\":%" PRIu64 ",\"retransmissions\":%" PRIu64
 		",\"psn_gaps\":%" PRIu64 ",\"missing_psns\":%" PRIu64 ",\"acks\":%" PRIu64 ",\"nak_seq_err\":%" PRIu64
 		",\"nak_invalid_request\":%" PRIu64 ",\"nak_remote_access\":%" PRIu64 ",\"nak_remote_op\":%" PRIu64
 		",\"rnr_nak\":%" PRIu64 ",\"ecn_ce\":%" PRIu64 ",\"cnp\":%" PRIu64 ",\"icrc_bad\":%" PRIu64 "}",
-		s.requests, s.dup, s.oos, s.oosr, s.retrans, s.gaps, s.missing, s.acks, s.nak_seq, s.nak_inv,
-		s.nak_acc, s.nak_op, s.rnr, s.ecn_ce, s.cnp, s.icrc_bad);
-	fprintf(o, ",\"ports\":[");
-	for (uint32_t i = 0; i < e->nports; i++) {
-		const struct port *p = &e->ports[i];
+		s->requests, s->dup, s->oos, s->oosr, s->retrans, s->gaps, s->missing, s->acks, s->nak_seq, s->nak_inv,
+		s->nak_acc, s->nak_op, s->rnr, s->ecn_ce, s->cnp, s->icrc_bad);
+}
 
-		fprintf(o, "%s{\"mac\":\"%02x:%02x:%02x:%02x:%02x:%02x\",\"pfc_frames\":%" PRIu32
-			",\"pause_frames\":%" PRIu32 ",\"cnm\":%" PRIu32 ",\"pfc\":[", i ? "," : "", p->mac[0],
-			p->mac[1], p->mac[2], p->mac[3], p->mac[4], p->mac[5], p->pfc_frames, p->pause_frames, p->cnm);
-		for (int k = 0, n = 0; k < 8; k++) {
-			const struct pause_stat *ps = &p->pfc[k];
+/* One port: its PFC priorities that paused or resumed, 802.3x PAUSE, DCBX. */
+static void port_json(FILE *o, const struct engine *e, const struct port *p, uint64_t now)
+{
+	fprintf(o, "{\"mac\":\"%02x:%02x:%02x:%02x:%02x:%02x\",\"pfc_frames\":%" PRIu32
+		",\"pause_frames\":%" PRIu32 ",\"cnm\":%" PRIu32 ",\"pfc\":[", p->mac[0],
+		p->mac[1], p->mac[2], p->mac[3], p->mac[4], p->mac[5], p->pfc_frames, p->pause_frames, p->cnm);
+	for (int k = 0, n = 0; k < 8; k++) {
+		const struct pause_stat *ps = &p->pfc[k];
 
-			if (!ps->pauses && !ps->xon)
-				continue;
-			fprintf(o, "%s{\"priority\":%d,\"pauses\":%" PRIu32 ",\"xon\":%" PRIu32 ",\"quanta\":%" PRIu64
-				",\"pause_time_ns\":%" PRIu64 ",\"paused_ns\":%" PRIu64 "}", n++ ? "," : "", k,
-				ps->pauses, ps->xon, ps->quanta,
-				(uint64_t)((double)ps->quanta * ROCE_PAUSE_QUANTUM_BITS * 1e9 / (double)e->cfg.link_bps),
-				pause_paused_ns(ps, now));
-		}
-		fprintf(o, "],\"pause\":{\"pauses\":%" PRIu32 ",\"xon\":%" PRIu32 ",\"quanta\":%" PRIu64
-			",\"paused_ns\":%" PRIu64 "}", p->pause.pauses, p->pause.xon, p->pause.quanta,
-			pause_paused_ns(&p->pause, now));
-		if (p->dcbx_seen)
-			fprintf(o, ",\"dcbx_pfc\":{\"enable\":%u,\"willing\":%u,\"cap\":%u}", p->dcbx_pfc_enable,
-				p->dcbx_willing, p->dcbx_cap);
-		fputc('}', o);
+		if (!ps->pauses && !ps->xon)
+			continue;
+		fprintf(o, "%s{\"priority\":%d,\"pauses\":%" PRIu32 ",\"xon\":%" PRIu32 ",\"quanta\":%" PRIu64
+			",\"pause_time_ns\":%" PRIu64 ",\"paused_ns\":%" PRIu64 "}", n++ ? "," : "", k,
+			ps->pauses, ps->xon, ps->quanta,
+			(uint64_t)((double)ps->quanta * ROCE_PAUSE_QUANTUM_BITS * 1e9 / (double)e->cfg.link_bps),
+			pause_paused_ns(ps, now));
 	}
-	fprintf(o, "],\"connections_list\":[");
+	fprintf(o, "],\"pause\":{\"pauses\":%" PRIu32 ",\"xon\":%" PRIu32 ",\"quanta\":%" PRIu64
+		",\"paused_ns\":%" PRIu64 "}", p->pause.pauses, p->pause.xon, p->pause.quanta,
+		pause_paused_ns(&p->pause, now));
+	if (p->dcbx_seen)
+		fprintf(o, ",\"dcbx_pfc\":{\"enable\":%u,\"willing\":%u,\"cap\":%u}", p->dcbx_pfc_enable,
+			p->dcbx_willing, p->dcbx_cap);
+	fputc('}', o);
+}
+
+/* A paired connection: both ends, QPs or ports, and the scheme of both directions together. */
+static void conn_json(FILE *o, const struct engine *e, const struct flow *f, const struct flow *p)
+{
+	enum roce_seq_scheme sch;
+
+	fputc('{', o);
+	json_addr(o, "a", e, f->src);
+	fputc(',', o);
+	json_addr(o, "b", e, f->dst);
+	if (f->kind == FK_IWARP) {
+		fprintf(o, ",\"a_port\":%u,\"b_port\":%u", f->qpn >> 16, f->qpn & 0xffff);
+	} else {
+		fprintf(o, ",\"a_qpn\":%" PRIu32 ",\"b_qpn\":%" PRIu32, p->qpn, f->qpn);
+		sch = roce_seq_scheme_join(roce_seq_scheme(&f->u.seq), roce_seq_scheme(&p->u.seq));
+		fprintf(o, ",\"scheme\":\"%s\"", roce_seq_scheme_name(sch));
+	}
+	fprintf(o, ",\"kind\":\"%s\",\"paired\":\"%s\"", flow_kind_name(f->kind), flow_pair_name(f->pair_how));
+	if (flow_ulp_name(f)) {
+		fprintf(o, ",\"ulp\":");
+		json_string(o, flow_ulp_name(f));
+	}
+	fputc('}', o);
+}
+
+/* "connections_list": each pair once, from the flow with the lower index */
+static void sum_conns_json(FILE *o, const struct engine *e)
+{
+	int first = 1;
+
+	fprintf(o, ",\"connections_list\":[");
 	for (uint32_t i = 0; i < e->nflows; i++) {
 		const struct flow *f = &e->flows[i], *p = flow_peer(e, f);
-		enum roce_seq_scheme sch;
 
 		if (!p || f->peer < i + 1)
 			continue;
-		fprintf(o, "%s{", first ? "" : ",");
+		if (!first)
+			fputc(',', o);
 		first = 0;
-		json_addr(o, "a", e, f->src);
-		fputc(',', o);
-		json_addr(o, "b", e, f->dst);
-		if (f->kind == FK_IWARP) {
-			fprintf(o, ",\"a_port\":%u,\"b_port\":%u", f->qpn >> 16, f->qpn & 0xffff);
-		} else {
-			fprintf(o, ",\"a_qpn\":%" PRIu32 ",\"b_qpn\":%" PRIu32, p->qpn, f->qpn);
-			sch = roce_seq_scheme_join(roce_seq_scheme(&f->u.seq), roce_seq_scheme(&p->u.seq));
-			fprintf(o, ",\"scheme\":\"%s\"", roce_seq_scheme_name(sch));
-		}
-		fprintf(o, ",\"kind\":\"%s\",\"paired\":\"%s\"", flow_kind_name(f->kind), flow_pair_name(f->pair_how));
-		if (flow_ulp_name(f)) {
-			fprintf(o, ",\"ulp\":");
-			json_string(o, flow_ulp_name(f));
-		}
-		fputc('}', o);
+		conn_json(o, e, f, p);
 	}
-	{
-		const struct flow **v = sorted(e, by_bytes);
-		uint32_t n = c->json_top && c->json_top < e->nflows ? c->json_top : e->nflows;
+	fputc(']', o);
+}
 
-		/* --top N: the N largest flows by bytes; every total above counts them all */
-		fprintf(o, "],\"flows_listed\":%" PRIu32 ",\"flows\":[", v ? n : 0);
-		for (uint32_t i = 0; v && i < n; i++) {
-			if (i)
-				fputc(',', o);
-			json_flow(o, e, v[i], now, 1);
-		}
-		free(v);
+/* "flows": --top N gives the N largest flows by bytes; every total above counts them all */
+static void sum_flows_json(FILE *o, const struct engine *e, const struct report_ctx *c, uint64_t now)
+{
+	const struct flow **v = sorted(e, by_bytes);
+	uint32_t n = c->json_top && c->json_top < e->nflows ? c->json_top : e->nflows;
+
+	fprintf(o, ",\"flows_listed\":%" PRIu32 ",\"flows\":[", v ? n : 0);
+	for (uint32_t i = 0; v && i < n; i++) {
+		if (i)
+			fputc(',', o);
+		json_flow(o, e, v[i], now, 1);
 	}
-	fputs("]}\n", o);
+	free(v);
+	fputc(']', o);
+}
+
+void report_summary_json(FILE *o, const struct engine *e, const struct report_ctx *c)
+{
+	uint64_t now = e->t.last_ns;
+	struct totals s;
+
+	totals_get(e, &s);
+	sum_frames_json(o, e, c);
+	json_drops(o, c);
+	json_threads(o, c);
+	sum_table_json(o, e, &s);
+	json_rtt_mem(o, e);
+	sum_fabric_json(o, e);
+	sum_totals_json(o, &s);
+	fprintf(o, ",\"ports\":[");
+	for (uint32_t i = 0; i < e->nports; i++) {
+		if (i)
+			fputc(',', o);
+		port_json(o, e, &e->ports[i], now);
+	}
+	fputc(']', o);
+	sum_conns_json(o, e);
+	sum_flows_json(o, e, c, now);
+	fputs("}\n", o);
 }
 
 /* ---- text ---------------------------------------------------------------------------------- */
@@ -581,8 +689,10 @@ void report_snapshot_text(FILE *o, const struct engine *e, const struct report_c
 		e->t.cnp, e->t.roce_ce, e->t.pfc_frames);
 	if (c->drops.valid)
 		fprintf(o, ", captured %" PRIu64 ", dropped %" PRIu64 " (ring full %" PRIu64 " times; +%" PRIu64
-			" by the interface)", c->drops.sum.received, c->drops.sum.dropped, c->drops.sum.freezes,
+			" by the interface", c->drops.sum.received, c->drops.sum.dropped, c->drops.sum.freezes,
 			c->drops.sum.if_dropped);
+	if (c->drops.valid)
+		fprintf(o, c->drops.sum.nic_valid ? ", +%" PRIu64 " by the NIC)" : ")", c->drops.sum.nic_dropped);
 	fprintf(o, "\n%-52s %-5s %9s %11s %12s %12s %12s %6s %5s\n", "FLOW", "KIND", "PACKETS", "BYTES", "RATE 2s",
 		"RATE 10s", "RATE 40s", "RETX", "NAK");
 	for (uint32_t i = 0; v && i < e->nflows && i < top; i++) {
@@ -739,16 +849,13 @@ static int anomalies_text(FILE *o, const struct engine *e, const struct flow *f)
 	return 1;
 }
 
-void report_summary_text(FILE *o, const struct engine *e, const struct report_ctx *c)
+/* The summary's head: the listing's totals, the capture, drops per interface, fabric mode, totals. */
+static void sum_head_text(FILE *o, const struct engine *e, const struct report_ctx *c, const struct totals *s)
 {
 	const struct engine_totals *t = &e->t;
-	unsigned top = c->summary_top ? c->summary_top : 50;
 	struct listing lst;
-	const struct flow **v;
-	struct totals s;
-	char ev[512], lab[160], rs[32];
 	enum fabric_mode fm;
-	int any = 0;
+	char ev[512], rs[32];
 
 	/* the same two lines as `rocetop -r FILE` without analysis always gave */
 	memset(&lst, 0, sizeof lst);
@@ -759,30 +866,37 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 	lst.invalid = t->invalid;
 	listing_totals(&lst, o);
 
-	totals_get(e, &s);
 	fm = engine_fabric_mode(e, ev, sizeof ev);
 	fprintf(o, "\n%s: %.6f s, %" PRIu64 " bytes (average %s); %" PRIu32 " %s (%" PRIu64 " evicted at --max-flows %"
 		PRIu32 "), %" PRIu32 " %s (%" PRIu32 " paired by CM, %" PRIu32 " by traffic, %" PRIu32
 		" iWARP), %" PRIu32 " request %s unpaired\n", c->source ? c->source : "capture",
 		t->frames ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0, t->bytes,
 		rate_str(engine_avg_bps(e), rs, sizeof rs), e->nflows, pl(e->nflows, "flow", "flows"), t->evicted,
-		e->cfg.max_flows, s.connections, pl(s.connections, "connection", "connections"), s.conn_cm,
-		s.conn_traffic, s.conn_tcp, s.half, pl(s.half, "flow", "flows"));
+		e->cfg.max_flows, s->connections, pl(s->connections, "connection", "connections"), s->conn_cm,
+		s->conn_traffic, s->conn_tcp, s->half, pl(s->half, "flow", "flows"));
 	for (unsigned i = 0; c->drops.valid && i < c->drops.n; i++) {
 		const struct report_drop_counts *d = &c->drops.iface[i];
 
 		fprintf(o, "capture %s: %" PRIu64 " received, %" PRIu64 " dropped (ring full %" PRIu64 " times, ring of %"
-			PRIu64 " frames), %" PRIu64 " dropped by the interface\n", d->name, d->received, d->dropped,
+			PRIu64 " frames), %" PRIu64 " dropped by the interface", d->name, d->received, d->dropped,
 			d->freezes, d->ring_frames, d->if_dropped);
+		if (d->nic_valid)
+			fprintf(o, ", %" PRIu64 " discarded by the NIC (%s)", d->nic_dropped, d->nic_counters);
+		fputc('\n', o);
 	}
 	fprintf(o, "fabric mode: %s (%s)\n", fabric_mode_name(fm), ev);
 	fprintf(o, "totals: %" PRIu64 " requests, duplicate_request %" PRIu64 ", out_of_sequence %" PRIu64
 		", out_of_seq_request %" PRIu64 ", retransmissions %" PRIu64 ", psn_gaps %" PRIu64 ", missing_psns %"
 		PRIu64 ", acks %" PRIu64 ", nak_seq_err %" PRIu64 ", rnr_nak %" PRIu64 ", ecn_ce %" PRIu64 ", cnp %"
-		PRIu64 ", icrc_bad %" PRIu64 "\n", s.requests, s.dup, s.oos, s.oosr, s.retrans, s.gaps, s.missing,
-		s.acks, s.nak_seq, s.rnr, s.ecn_ce, s.cnp, s.icrc_bad);
+		PRIu64 ", icrc_bad %" PRIu64 "\n", s->requests, s->dup, s->oos, s->oosr, s->retrans, s->gaps, s->missing,
+		s->acks, s->nak_seq, s->rnr, s->ecn_ce, s->cnp, s->icrc_bad);
+}
 
-	v = sorted(e, by_bytes);
+/* "Flows": the top flows by bytes (v is sorted so), one line each. */
+static void sum_flows_text(FILE *o, const struct engine *e, const struct flow **v, unsigned top)
+{
+	char lab[160], rs[32];
+
 	fprintf(o, "\nFlows (by bytes%s)\n", e->nflows > top ? ", largest first" : "");
 	fprintf(o, "  %-52s %-5s %-7s %9s %11s %7s %7s %7s %7s %12s\n", "FLOW", "KIND", "VERSION", "PACKETS", "BYTES",
 		"SEND", "WRITE", "READ", "ATOMIC", "AVG RATE");
@@ -798,11 +912,46 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 	}
 	if (v && e->nflows > top)
 		fprintf(o, "  … and %" PRIu32 " more flows (--json lists them all)\n", e->nflows - top);
+}
+
+/* One connection (p NULL: a request flow whose responses were not seen), then each direction. */
+static void conn_text(FILE *o, const struct engine *e, const struct flow *f, const struct flow *p)
+{
+	char a[64], b[64];
+
+	host_str(e, f->src, a, sizeof a);
+	host_str(e, f->dst, b, sizeof b);
+	if (f->kind == FK_IWARP) {
+		fprintf(o, "  %s:%u <-> %s:%u iWARP\n", a, f->qpn >> 16, b, f->qpn & 0xffff);
+		iw_text(o, e, f);
+		if (p)
+			iw_text(o, e, p);
+		return;
+	}
+	if (p)
+		fprintf(o, "  %s QP 0x%06" PRIx32 " <-> %s QP 0x%06" PRIx32 "  %s, paired by %s", a, p->qpn, b,
+			f->qpn, flow_kind_name(f->kind), flow_pair_name(f->pair_how));
+	else
+		fprintf(o, "  %s QP ? -> %s QP 0x%06" PRIx32 "  %s, responses not seen", a, b, f->qpn,
+			flow_kind_name(f->kind));
+	fprintf(o, ", upper layer %s, path MTU %" PRIu32 " (%s), retransmission scheme %s\n",
+		flow_ulp_name(f) ? flow_ulp_name(f) : "unknown (no CM)", roce_seq_pmtu(&f->u.seq),
+		roce_seq_pmtu_src_name(roce_seq_pmtu_source(&f->u.seq)),
+		roce_seq_scheme_name(roce_seq_scheme_join(roce_seq_scheme(&f->u.seq),
+							  p ? roce_seq_scheme(&p->u.seq) : ROCE_SEQ_SCHEME_NONE)));
+	dir_text(o, e, f);
+	if (p)
+		dir_text(o, e, p);
+}
+
+/* "Connections": each pair once, and RC request flows whose responses were not seen. */
+static void sum_conns_text(FILE *o, const struct engine *e, const struct totals *s, unsigned top)
+{
+	int any = 0;
 
 	fprintf(o, "\nConnections\n");
 	for (uint32_t i = 0, shown = 0; i < e->nflows; i++) {
 		const struct flow *f = &e->flows[i], *p = flow_peer(e, f);
-		char a[64], b[64];
 
 		if (p && f->peer < i + 1)
 			continue;
@@ -811,38 +960,22 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 		any = 1;
 		if (shown++ == top) {
 			fprintf(o, "  … and %" PRIu32 " more (--json lists them all)\n",
-				s.connections + s.half - top);
+				s->connections + s->half - top);
 			break;
 		}
-		host_str(e, f->src, a, sizeof a);
-		host_str(e, f->dst, b, sizeof b);
-		if (f->kind == FK_IWARP) {
-			fprintf(o, "  %s:%u <-> %s:%u iWARP\n", a, f->qpn >> 16, b, f->qpn & 0xffff);
-			iw_text(o, e, f);
-			if (p)
-				iw_text(o, e, p);
-			continue;
-		}
-		if (p)
-			fprintf(o, "  %s QP 0x%06" PRIx32 " <-> %s QP 0x%06" PRIx32 "  %s, paired by %s", a, p->qpn, b,
-				f->qpn, flow_kind_name(f->kind), flow_pair_name(f->pair_how));
-		else
-			fprintf(o, "  %s QP ? -> %s QP 0x%06" PRIx32 "  %s, responses not seen", a, b, f->qpn,
-				flow_kind_name(f->kind));
-		fprintf(o, ", upper layer %s, path MTU %" PRIu32 " (%s), retransmission scheme %s\n",
-			flow_ulp_name(f) ? flow_ulp_name(f) : "unknown (no CM)", roce_seq_pmtu(&f->u.seq),
-			roce_seq_pmtu_src_name(roce_seq_pmtu_source(&f->u.seq)),
-			roce_seq_scheme_name(roce_seq_scheme_join(roce_seq_scheme(&f->u.seq),
-								  p ? roce_seq_scheme(&p->u.seq) : ROCE_SEQ_SCHEME_NONE)));
-		dir_text(o, e, f);
-		if (p)
-			dir_text(o, e, p);
+		conn_text(o, e, f, p);
 	}
 	if (!any)
 		fprintf(o, "  (none)\n");
+}
+
+/* "Anomalies": flows with one, largest first; responses to no flow; the RTT memory cap. */
+static void sum_anomalies_text(FILE *o, const struct engine *e, const struct flow **v, unsigned top)
+{
+	struct roce_rtt_totals r;
+	int any = 0;
 
 	fprintf(o, "\nAnomalies\n");
-	any = 0;
 	for (uint32_t i = 0, shown = 0; v && i < e->nflows; i++) {
 		FILE *out = shown < top ? o : NULL;
 
@@ -854,49 +987,60 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 		if (i + 1 == e->nflows && shown > top)
 			fprintf(o, "  … and %u more flows with anomalies (--json lists them all)\n", shown - top);
 	}
-	if (t->orphan_responses) {
-		fprintf(o, "  %" PRIu64 " responses answered requests of no flow seen\n", t->orphan_responses);
+	if (e->t.orphan_responses) {
+		fprintf(o, "  %" PRIu64 " responses answered requests of no flow seen\n", e->t.orphan_responses);
 		any = 1;
 	}
-	{
-		struct roce_rtt_totals r;
-
-		engine_rtt_totals(e, &r);
-		if (r.requests_evicted || r.histograms_evicted) {
-			fprintf(o, "  RTT memory cap (%" PRIu64 " KiB) reached: %" PRIu64 " outstanding requests dropped"
-				" unsampled, %" PRIu64 " histograms dropped (their quantiles show as -)\n",
-				r.mem_cap >> 10, r.requests_evicted, r.histograms_evicted);
-			any = 1;
-		}
+	engine_rtt_totals(e, &r);
+	if (r.requests_evicted || r.histograms_evicted) {
+		fprintf(o, "  RTT memory cap (%" PRIu64 " KiB) reached: %" PRIu64 " outstanding requests dropped"
+			" unsampled, %" PRIu64 " histograms dropped (their quantiles show as -)\n",
+			r.mem_cap >> 10, r.requests_evicted, r.histograms_evicted);
+		any = 1;
 	}
 	if (!any)
 		fprintf(o, "  (none)\n");
-	free(v);
+}
 
+/* One port's line, then a line per PFC priority that paused or resumed, then 802.3x PAUSE. */
+static void port_text(FILE *o, const struct port *p, uint64_t now)
+{
+	fprintf(o, "  %02x:%02x:%02x:%02x:%02x:%02x: %" PRIu64 " %s, %" PRIu32 " PFC, %" PRIu32
+		" PAUSE, %" PRIu32 " CNM", p->mac[0], p->mac[1], p->mac[2], p->mac[3], p->mac[4], p->mac[5],
+		p->frames, pl(p->frames, "frame", "frames"), p->pfc_frames, p->pause_frames, p->cnm);
+	if (p->dcbx_seen)
+		fprintf(o, "; DCBX PFC enable 0x%02x%s", p->dcbx_pfc_enable, p->dcbx_willing ? " (willing)" : "");
+	fputc('\n', o);
+	for (int k = 0; k < 8; k++) {
+		const struct pause_stat *ps = &p->pfc[k];
+
+		if (ps->pauses || ps->xon)
+			fprintf(o, "    priority %d: %" PRIu32 " pauses, %" PRIu32 " XON, %" PRIu64
+				" quanta, paused %.3f us\n", k, ps->pauses, ps->xon, ps->quanta,
+				pause_paused_ns(ps, now) / 1e3);
+	}
+	if (p->pause.pauses || p->pause.xon)
+		fprintf(o, "    802.3x: %" PRIu32 " pauses, %" PRIu32 " XON, %" PRIu64
+			" quanta, paused %.3f us\n", p->pause.pauses, p->pause.xon, p->pause.quanta,
+			pause_paused_ns(&p->pause, now) / 1e3);
+}
+
+void report_summary_text(FILE *o, const struct engine *e, const struct report_ctx *c)
+{
+	unsigned top = c->summary_top ? c->summary_top : 50;
+	const struct flow **v;
+	struct totals s;
+
+	totals_get(e, &s);
+	sum_head_text(o, e, c, &s);
+	v = sorted(e, by_bytes);
+	sum_flows_text(o, e, v, top);
+	sum_conns_text(o, e, &s, top);
+	sum_anomalies_text(o, e, v, top);
+	free(v);
 	if (e->nports) {
 		fprintf(o, "\nPorts (link-level flow control at %.0f Gb/s)\n", e->cfg.link_bps / 1e9);
-		for (uint32_t i = 0; i < e->nports; i++) {
-			const struct port *p = &e->ports[i];
-
-			fprintf(o, "  %02x:%02x:%02x:%02x:%02x:%02x: %" PRIu64 " %s, %" PRIu32 " PFC, %" PRIu32
-				" PAUSE, %" PRIu32 " CNM", p->mac[0], p->mac[1], p->mac[2], p->mac[3], p->mac[4], p->mac[5],
-				p->frames, pl(p->frames, "frame", "frames"), p->pfc_frames, p->pause_frames, p->cnm);
-			if (p->dcbx_seen)
-				fprintf(o, "; DCBX PFC enable 0x%02x%s", p->dcbx_pfc_enable,
-					p->dcbx_willing ? " (willing)" : "");
-			fputc('\n', o);
-			for (int k = 0; k < 8; k++) {
-				const struct pause_stat *ps = &p->pfc[k];
-
-				if (ps->pauses || ps->xon)
-					fprintf(o, "    priority %d: %" PRIu32 " pauses, %" PRIu32 " XON, %" PRIu64
-						" quanta, paused %.3f us\n", k, ps->pauses, ps->xon, ps->quanta,
-						pause_paused_ns(ps, t->last_ns) / 1e3);
-			}
-			if (p->pause.pauses || p->pause.xon)
-				fprintf(o, "    802.3x: %" PRIu32 " pauses, %" PRIu32 " XON, %" PRIu64
-					" quanta, paused %.3f us\n", p->pause.pauses, p->pause.xon, p->pause.quanta,
-					pause_paused_ns(&p->pause, t->last_ns) / 1e3);
-		}
+		for (uint32_t i = 0; i < e->nports; i++)
+			port_text(o, &e->ports[i], e->t.last_ns);
 	}
 }

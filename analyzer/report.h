@@ -17,6 +17,9 @@
 struct report_drop_counts {
 	const char *name;            /* the interface; NULL in the sum */
 	uint64_t received, dropped, freezes, if_dropped, ring_frames;
+	int nic_valid;               /* the NIC has a counter of --nic-drop-counters */
+	uint64_t nic_dropped;        /* the NIC's own discards (nicdrop.h) */
+	const char *nic_counters;    /* which, comma-separated; NULL in the sum */
 };
 struct report_drops {
 	int valid;

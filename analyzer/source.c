@@ -48,6 +48,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include "nicdrop.h"
 #include "pcapfile.h"
 #include "roce.h"
 #include "source.h"
@@ -68,6 +69,7 @@ struct handle {
 	/* 64-bit sums of PACKET_STATISTICS, and /proc/net/dev rx drop+fifo at open */
 	uint64_t recv, drop, freeze, dev_base;
 	int dev_ok;
+	struct nicdrop nd;            /* the NIC's own discards (ethtool -S) */
 	uint64_t ring_bytes;
 	uint32_t frame_max;           /* largest frame expected: min(snaplen, MTU + headers) */
 	struct vsniff *vs;            /* -i RDMA_DEVICE: the verbs sniffer (vsniff.h); pc is a dead handle */
@@ -351,6 +353,7 @@ static int open_live(struct source *s, struct handle *h, const char *iface)
 		return SOURCE_E_OPEN;
 	}
 	h->dev_ok = dev_drops(iface, &h->dev_base) == 0;
+	nicdrop_open(&h->nd, iface, s->cfg.nic_drop_counters);
 	return 0;
 }
 
@@ -503,6 +506,7 @@ void source_close(struct source *s)
 		else if (s->h[i].pc)
 			pcap_close(s->h[i].pc);
 		pcapfile_close(s->h[i].pf);
+		nicdrop_close(&s->h[i].nd);
 	}
 	free(s);
 }
@@ -1002,6 +1006,10 @@ void source_stats(struct source *s, unsigned i, struct source_stats *st)
 		st->ifdrop_valid = 1;
 		st->ifdrop = dev >= h->dev_base ? dev - h->dev_base : 0;
 	}
+	if (nicdrop_read(&h->nd, &st->nicdrop) == 0) {
+		st->nicdrop_valid = 1;
+		st->nicdrop_names = h->nd.found;
+	}
 	st->ring_bytes = h->ring_bytes;
 	st->ring_frames = h->ring_bytes / v3_footprint(h->frame_max);
 }
@@ -1029,6 +1037,8 @@ void source_stats_total(struct source *s, struct source_stats *st)
 		st->freeze += one.freeze;
 		st->ifdrop += one.ifdrop;
 		st->ifdrop_valid |= one.ifdrop_valid;
+		st->nicdrop += one.nicdrop;
+		st->nicdrop_valid |= one.nicdrop_valid;
 		st->ring_bytes += one.ring_bytes;
 		st->ring_frames += one.ring_frames;
 	}

@@ -42,6 +42,7 @@ struct source_cfg {
 	uint64_t count;                /* -c: stop after that many frames; 0: no limit */
 	int timeout_ms;                /* how long source_next() may block when nothing is ready
 					  (0: not at all) */
+	const char *nic_drop_counters; /* --nic-drop-counters (nicdrop.h); NULL: the default */
 };
 
 /* What went wrong, for the caller's message: "rocetop: WHAT: TEXT". */
@@ -136,6 +137,9 @@ struct source_stats {
 	uint64_t recv, drop, freeze;
 	int ifdrop_valid;
 	uint64_t ifdrop;               /* /proc/net/dev rx drop + fifo of the interface */
+	int nicdrop_valid;
+	uint64_t nicdrop;              /* the NIC's own discards, ethtool -S (nicdrop.h) */
+	const char *nicdrop_names;     /* the counters summed, comma-separated */
 	uint64_t ring_bytes, ring_frames; /* the ring, and how many of the largest frames it holds */
 };
 /* Handle i (live only; valid = 0 for files).  Each call reads the kernel's

@@ -117,7 +117,7 @@ static uint32_t next_frame(const struct gen_opts *o, struct stream *s, unsigned 
 	memcpy(dst, t.frame, t.len);
 	t.frame = dst;
 	roce_tmpl_set_dqpn(&t, (o->qpn + q) & 0xffffff);
-	if (s->k.opcode != ROCE_OPCODE_CNP) {
+	if (!roce_opcode_is_cnp(s->k.opcode)) {
 		roce_tmpl_set_psn(&t, s->psn[q]);
 		s->psn[q] = (s->psn[q] + 1) & 0xffffff;
 	}

@@ -44,12 +44,17 @@ static const struct {
 };
 #define N_OTHER (sizeof(other_kinds) / sizeof(other_kinds[0]))
 
-/* "RC SEND_ONLY" -> "rc-send-only" */
+/* "RC SEND_ONLY" -> "rc-send-only"; InfiniBand's CNP (0x80) is "ib-cnp",
+ * RoCEv2's (0x81) "cnp" */
 static void opname(uint8_t op, char *buf, size_t cap)
 {
 	const struct roce_opinfo *oi = roce_opcode_info(op);
 	size_t i;
 
+	if (op == ROCE_OPCODE_CNP_IB) {
+		snprintf(buf, cap, "ib-cnp");
+		return;
+	}
 	for (i = 0; oi && oi->name[i] && i + 1 < cap; i++) {
 		char c = oi->name[i];
 
@@ -91,7 +96,7 @@ int gen_kind_parse(const char *name, struct gen_kind *k)
 	if (p)
 		memmove((char *)p + 9, p + 13, strlen(p + 13) + 1);  /* "read-resp" + "-…" */
 	if (strncmp(want, "rc-", 3) && strncmp(want, "uc-", 3) && strncmp(want, "rd-", 3) &&
-	    strncmp(want, "ud-", 3) && strncmp(want, "xrc-", 4) && strcmp(want, "cnp")) {
+	    strncmp(want, "ud-", 3) && strncmp(want, "xrc-", 4) && strcmp(want, "cnp") && strcmp(want, "ib-cnp")) {
 		memmove(want + 3, want, strlen(want) + 1);
 		memcpy(want, "rc-", 3);
 	}
@@ -191,8 +196,9 @@ int gen_roce_spec(const struct gen_opts *o, uint8_t opcode, struct roce_frame_sp
 	s->bad_icrc = (uint8_t)o->bad_icrc;
 	s->fcs = (uint8_t)o->fcs;
 
-	if (opcode == ROCE_OPCODE_CNP) {
+	if (roce_opcode_is_cnp(opcode)) {
 		roce_spec_cnp(s, o->qpn);
+		s->bth.opcode = opcode;     /* 0x80: IB's, without the 16 reserved bytes */
 		if (o->dscp >= 0)
 			s->ip.dscp = (uint8_t)o->dscp;
 		if (o->ecn >= 0)
@@ -498,7 +504,7 @@ int gen_build_frame(const struct gen_opts *o, const struct gen_kind *k, uint64_t
 
 		if (gen_roce_spec(o, k->opcode, &s, pbuf, sizeof(pbuf), gen_payload_len(o, dflt)))
 			return ROCE_EARG;
-		if (k->opcode != ROCE_OPCODE_CNP)
+		if (!roce_opcode_is_cnp(k->opcode))
 			s.bth.psn = (o->psn + (uint32_t)(i * o->psn_step)) & 0xffffff;
 		return roce_build(buf, cap, &s);
 	}

@@ -104,6 +104,13 @@ void roce__decode_mad(struct roce_pkt *p);
 void roce__decode_mgmt(struct roce_pkt *p);
 void roce__fields_mgmt(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 void roce__summary_mgmt(const struct roce_pkt *p, char *buf, size_t cap, size_t *n);
+/* link/ipoib.c: IPoIB in a native IB UD SEND (payload at p->payload_off). */
+void roce__decode_ipoib(struct roce_pkt *p);
+void roce__fields_ipoib(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
+void roce__summary_ipoib(const struct roce_pkt *p, char *buf, size_t cap, size_t *n);
+/* decode.c: what follows an EtherType at off (IPv4, IPv6, ARP, ...), with
+ * the default configuration. */
+void roce__decode_ethertype(struct roce_pkt *p, uint16_t et, uint32_t off, uint32_t end);
 
 /* ---- field walker hooks ---------------------------------------------------- */
 

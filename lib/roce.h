@@ -305,6 +305,10 @@ struct roce_pkt {
 	uint32_t mgmt_off;
 	/* native IB raw packet (LNH 0): the 4-byte raw header */
 	uint32_t rwh_off;
+	/* IPoIB (native IB UD SEND): its 4-byte header (EtherType, reserved);
+	 * the IPv4/IPv6 packet it carries is at ip_off (ip_*, l4_off, ... are
+	 * the inner packet's), an ARP packet follows it */
+	uint32_t ipoib_off;
 
 	/* TCP / iWARP (issue 3 fills these) */
 	uint32_t tcp_payload_off;
@@ -428,7 +432,8 @@ enum roce_op {
 	ROCE_OP_ATOMIC_WRITE = 0x1d,
 };
 
-#define ROCE_OPCODE_CNP 0x81
+#define ROCE_OPCODE_CNP 0x81    /* RoCEv2 CNP (IBTA annex A17): BTH, 16 reserved bytes */
+#define ROCE_OPCODE_CNP_IB 0x80 /* InfiniBand CNP (IBTA annex A10): BTH only, BECN set */
 
 /* Extended headers, in wire order */
 enum roce_hdr {
@@ -497,6 +502,24 @@ const struct roce_opinfo *roce_opcode_info(uint8_t opcode);
 const char *roce_opcode_name(uint8_t opcode);
 /* Sum of the extended header lengths for a set of ROCE_H_* flags. */
 unsigned roce_ext_len(uint16_t hdrs);
+
+/* A congestion notification packet: RoCEv2's 0x81 or InfiniBand's 0x80. */
+static inline int roce_opcode_is_cnp(uint8_t opcode)
+{
+	return opcode == ROCE_OPCODE_CNP || opcode == ROCE_OPCODE_CNP_IB;
+}
+
+/* The congestion mark the analysis counts as ecn_ce: on RoCE the IP header's
+ * (RoCEv1: the GRH's) ECN Congestion Experienced; on native InfiniBand, whose
+ * GRH traffic class carries no ECN, BTH FECN (a switch marked the packet on
+ * its way) or BECN (the destination echoes a mark on a response).  A CNP is
+ * a CNP, not a mark. */
+static inline int roce_pkt_ce(const struct roce_pkt *p)
+{
+	if (p->version == ROCE_VER_IB)
+		return !roce_opcode_is_cnp(p->opcode) && (p->fecn || p->becn);
+	return p->ecn == 3;
+}
 
 /* ---- accessors (caller checks the offset is non-zero) ------------------- */
 
@@ -822,13 +845,24 @@ int roce_build_ib(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec,
 /* Re-heads a decoded RoCE packet (v1 or v2) as native InfiniBand: the
  * LRH of lrh (LNH 3 with a GRH made from the GRH or IP header when
  * lrh->grh), the BTH .. payload as captured (IP CE becomes BTH FECN, the
- * RoCEv2 CNP opcode 0x81 IB's 0x80), a new ICRC (inverted when the
+ * RoCEv2 CNP opcode 0x81 IB's 0x80 without its 16 reserved bytes), a new ICRC (inverted when the
  * original's was bad) and the VCRC.  Returns the bytes written: fewer than
  * *wire, the packet's whole length, when the original was truncated (then
  * without ICRC and VCRC).  ROCE_EINVAL when p is not a RoCE packet that IB
  * can carry (its BTH .. ICRC not a whole number of words). */
 int roce_build_ib_from(uint8_t *dst, size_t cap, const struct roce_pkt *p,
 		       const struct roce_lrh_spec *lrh, uint32_t *wire);
+
+/* IPoIB (RFC 4391) as native IB: a UD SEND_ONLY (spec's DestQP, DETH
+ * Q_Key and source QP, addresses for the GRH when lrh->grh) carrying the
+ * 4-byte IPoIB header (ethertype, reserved 0) and the datagram; returns
+ * the length or a negative roce_err. */
+int roce_build_ipoib(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec,
+		     const struct roce_lrh_spec *lrh, uint16_t ethertype, const uint8_t *dgram, uint32_t len);
+/* An ARP packet over IPoIB (hardware type 32, 20-byte hardware addresses:
+ * flags and QPN, then the port GID); op 1 request, 2 reply.  Returns 56. */
+int roce_build_ipoib_arp(uint8_t *dst, size_t cap, uint16_t op, const uint8_t sha[20], const uint8_t spa[4],
+			 const uint8_t tha[20], const uint8_t tpa[4]);
 
 /* An ERF record: type 2 (Ethernet: 2 pad bytes, the frame, its FCS
  * computed and appended), 21 (InfiniBand) or 25 (IB link packet); ts as

@@ -28,6 +28,12 @@
  *   counters                                ok driver= NAME=VALUE … (hw_counters of port 1)
  *   multi REQ ; REQ …                       REPLY ; REPLY …         (each in turn; one round
  *                                                                    trip for several requests)
+ *   load qp= mr= rva= rkey= n= qd= ops= min= max= seed= idx= [dur_ms=]
+ *                                           ok      (the target's own workload on qp: the
+ *                                                    adapter as requester, see below)
+ *   lstat [qp=]                             ok running= posted= completed= errors=
+ *                                              [fold= rfold= afold= rbad= rbad_k= rbad_off=
+ *                                               err=STATUS]  (without qp=: all loads)
  *   reset                                   ok
  *   quit                                    (closes)
  *
@@ -37,6 +43,29 @@
  */
 #ifndef ROCE_CTL_H
 #define ROCE_CTL_H
+
+/*
+ * The workload of `load` (the adapter as requester): message k (0, 1, …) of
+ * QP index idx gets the op and length of ctl_wl_op()/ctl_wl_len(), at most qd
+ * in flight, n in all (0: until dur_ms has passed).  ops is a mask of
+ * 1 send, 2 write, 4 read, 8 fetch_add.  The remote memory at rva (rkey) is
+ *   [0, S)             read area (S = max rounded up to 8); READ k reads
+ *                      ctl_wl_len bytes at ctl_wl_roff
+ *   [S, S + qd·S)      WRITE k goes to slot k % qd
+ *   [S + qd·S, +8)     the word FETCH_ADD k adds ctl_wl_add to
+ * The local MR mr holds qd slots of S bytes: SEND and WRITE k send slot k % qd
+ * filled with ctl_wl_fill(); READ k lands there.  Each READ completion folds
+ * ctl_sum of the bytes read into fold, each FETCH_ADD its original value:
+ * fold = ctl_mix(fold ^ v), in completion (= posting) order, from fold 0;
+ * rfold and afold are the same over READs only and FETCH_ADDs only.  The
+ * target also holds each READ against the read area's pattern (ctl_wl_fill of
+ * message UINT64_MAX): rbad READs differed, the first message rbad_k at byte
+ * rbad_off.
+ */
+#define CTL_WL_SEND 1u
+#define CTL_WL_WRITE 2u
+#define CTL_WL_READ 4u
+#define CTL_WL_FADD 8u
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -131,6 +160,62 @@ static inline uint64_t ctl_sum(const uint8_t *b, size_t n)
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ b[i]) * 0x100000001b3ull;
 	return h;
+}
+
+static inline uint64_t ctl_mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static inline uint64_t ctl_wl_key(uint64_t seed, unsigned idx, uint64_t k, unsigned what)
+{
+	return ctl_mix(ctl_mix(seed ^ ((uint64_t)idx << 40)) ^ (k * 4 + what));
+}
+
+/* the op of message k: one CTL_WL_* bit of ops */
+static inline unsigned ctl_wl_op(uint64_t seed, unsigned idx, uint64_t k, unsigned ops)
+{
+	unsigned n = 0, list[4];
+
+	for (unsigned b = 0; b < 4; b++)
+		if (ops & (1u << b))
+			list[n++] = 1u << b;
+	return n ? list[ctl_wl_key(seed, idx, k, 0) % n] : CTL_WL_SEND;
+}
+
+static inline uint32_t ctl_wl_len(uint64_t seed, unsigned idx, uint64_t k, unsigned ops,
+				  uint32_t min, uint32_t max)
+{
+	if (ctl_wl_op(seed, idx, k, ops) == CTL_WL_FADD)
+		return 8;
+	return min + (uint32_t)(ctl_wl_key(seed, idx, k, 1) % (max - min + 1));
+}
+
+static inline uint64_t ctl_wl_roff(uint64_t seed, unsigned idx, uint64_t k, uint32_t slot,
+				   uint32_t len)
+{
+	return ctl_wl_key(seed, idx, k, 2) % (slot - len + 1);
+}
+
+static inline uint64_t ctl_wl_add(uint64_t seed, unsigned idx, uint64_t k)
+{
+	return ctl_wl_key(seed, idx, k, 3) >> 16;
+}
+
+/* the bytes of message k (k = UINT64_MAX: the read area), from byte offset from */
+static inline void ctl_wl_fill(uint64_t seed, unsigned idx, uint64_t k, uint64_t from, uint8_t *b,
+			       uint32_t len)
+{
+	uint64_t base = ctl_mix(seed ^ ((uint64_t)idx << 32) ^ ctl_mix(k));
+
+	for (uint32_t j = 0; j < len; j++) {
+		uint64_t o = from + j;
+
+		b[j] = (uint8_t)(ctl_mix(base + o / 8) >> (8 * (o % 8)));
+	}
 }
 
 #endif /* ROCE_CTL_H */

@@ -10,6 +10,10 @@
  * time over TCP.  libibverbs only; no rdma_cm (the connection is set up by
  * hand, so every attribute is the one asked for).
  *
+ * `load` hands a QP to the workload loop of tload.c (the adapter as
+ * requester of `rocegen stress --role requester`), which runs between
+ * control lines.
+ *
  *   rocetarget --listen ADDR:PORT [--once] [-v]
  *
  * Listens on the address given only: there is no default (anyone who can
@@ -22,6 +26,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,6 +35,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "ctl.h"
+#include "tload.h"
 
 #define MAX_OBJ 1024   /* MRs and QPs, each (rocegen stress: one of each per QP) */
 
@@ -103,6 +109,7 @@ static int op_parse(const char *s)
 
 static void destroy_all(void)
 {
+	tload_reset();
 	for (int i = 0; i < MAX_OBJ; i++) {
 		if (T.qp[i].qp)
 			ibv_destroy_qp(T.qp[i].qp);
@@ -569,6 +576,22 @@ static void cmd_counters(void)
 	pclose(ls);
 }
 
+static void cmd_load(const char *l)
+{
+	struct tqp *q = get_qp(l);
+	struct tmr *m = q ? get_mr(l) : NULL;
+	struct tload_qp t;
+
+	if (!m)
+		return;
+	t.qp = q->qp;
+	t.cq = q->cq;
+	t.mr = m->mr;
+	t.buf = m->buf;
+	t.len = m->len;
+	tload_start((unsigned)(q - T.qp), &t, l, reply, sizeof(reply));
+}
+
 static int handle(char *l);
 
 /* multi REQ ; REQ ; …: each request in turn, the replies joined by " ; " */
@@ -636,6 +659,10 @@ static int handle(char *l)
 		cmd_state(l);
 	else if (!strcmp(cmd, "counters"))
 		cmd_counters();
+	else if (!strcmp(cmd, "load"))
+		cmd_load(l);
+	else if (!strcmp(cmd, "lstat"))
+		tload_stat((unsigned)ctl_u64(l, "qp", 0), reply, sizeof(reply));
 	else if (!strcmp(cmd, "reset")) {
 		destroy_all();
 		rep("ok");
@@ -644,21 +671,47 @@ static int handle(char *l)
 	return 0;
 }
 
+/* The next control line into line (NUL-terminated, without '\n'), running
+ * the loads while none is there; 0, or -1 when the connection ends. */
+static int next_line(int fd, char *line, size_t cap, size_t *have)
+{
+	char *nl;
+
+	while (!(nl = memchr(line, '\n', *have))) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int busy = tload_run(), r;
+		ssize_t n;
+
+		if (*have >= cap - 1)
+			*have = 0;   /* an overlong line: dropped */
+		r = poll(&p, 1, tload_active() ? (busy ? 0 : 1) : -1);
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (r <= 0)
+			continue;
+		n = read(fd, line + *have, cap - 1 - *have);
+		if (n <= 0)
+			return -1;
+		*have += (size_t)n;
+	}
+	*nl = 0;
+	return (int)(nl - line);
+}
+
 static void serve(int fd)
 {
-	static char line[CTL_LINE_MAX];
-	FILE *in = fdopen(fd, "r");
+	static char line[CTL_LINE_MAX + 1];
+	size_t have = 0;
+	int len;
 
-	if (!in) {
-		close(fd);
-		return;
-	}
-	while (fgets(line, sizeof(line), in)) {
+	while ((len = next_line(fd, line, sizeof(line), &have)) >= 0) {
 		int quit;
 
 		if (T.verbose)
-			fprintf(stderr, "< %.200s", line);
+			fprintf(stderr, "< %.200s\n", line);
 		quit = handle(line);
+		have -= (size_t)len + 1;
+		memmove(line, line + len + 1, have);
 		if (quit)
 			break;
 		if (T.verbose)
@@ -667,7 +720,7 @@ static void serve(int fd)
 		if (write(fd, reply, strlen(reply)) < 0)
 			break;
 	}
-	fclose(in);
+	close(fd);
 	destroy_all();
 }
 

@@ -12,9 +12,9 @@ ifeq ($(HAVE_VERBS),1)
 PROGRAMS += $(ROCETARGET)
 endif
 
-$(ROCETARGET): target/rocetarget.c target/ctl.h
+$(ROCETARGET): target/rocetarget.c target/tload.c target/tload.h target/load.h target/ctl.h
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(LDSAN) $(LDFLAGS) -o $@ target/rocetarget.c $(VERBS_LIBS)
+	$(CC) $(ALLCFLAGS) $(LDSAN) $(LDFLAGS) -o $@ target/rocetarget.c target/tload.c $(VERBS_LIBS)
 
 # The conform catalogue against the in-process reference adapter (no network,
 # no libibverbs needed).

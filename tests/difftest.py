@@ -338,6 +338,10 @@ EXPLAINED = [
      "infiniband.*",
      "Wireshark 4.0 has no CNP: after the BTH of opcode 0x81 the 16 reserved bytes and the "
      "ICRC are one 'Unknown/Vendor Specific Data' item (infiniband.vendor)"),
+    ("*", ("IB CNP (opcode 0x80), tshark shows infiniband.vendor", lambda d: _vendor(d, [0x80])),
+     "infiniband.*",
+     "Wireshark 4.0 names opcode 0x80 CNP but has no header sequence for it: the ICRC (and in "
+     "ERF the VCRC) after the BTH are one 'Unknown/Vendor Specific Data' item (infiniband.vendor)"),
     ("*", ("RC FLUSH 0x1C / ATOMIC WRITE 0x1D, tshark shows infiniband.vendor",
            lambda d: _vendor(d, [0x1c, 0x1d])),
      "infiniband.*",

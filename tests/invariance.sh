@@ -22,9 +22,15 @@
 #   0. rocegen frames and flood write each format (link type, LRH, ICRC,
 #      VCRC, mirror headers, ERF records, snap length), and the options
 #      that do not go together are refused;
+#   4. CM on native IB: the lab captures with CM MADs (rping, ucmatose, two
+#      perftest connections over rdma_cm, udaddy's SIDR), converted to IB
+#      (LID-routed, and with GRH in ERF), give the original's CM MAD count,
+#      connections (paired by CM / by traffic / unpaired) and per flow the
+#      QP pairs, how each was paired, the ULP and the path MTU the CM named;
 #   3. tshark reads what rocegen wrote field by field as rocetop does
 #      (tests/difftest.py on ERSPAN II/III, GRE-TEB, VXLAN, ERF Ethernet,
-#      and IB in ERF with and without GRH made from two lab captures).
+#      and IB in ERF with and without GRH made from two lab captures; IB
+#      CNPs and FECN marks from captures/analysis/cnp_ecn.pcap; IPoIB).
 #
 # iWARP captures are not converted (native IB cannot carry them; the mirrors
 # are covered by tests/encap.sh).
@@ -240,6 +246,32 @@ for c in $CAPS; do
 done
 echo "invariance: $pairs copies compared with their originals ($(echo $CAPS | wc -w) captures)"
 
+# ---- 4. CM pairing on native IB ------------------------------------------------------
+CMF='{cm_mads, connections, f: [.flows[] | {kind, destqp, peer_destqp, paired, ulp, pmtu, pmtu_source, requests}] | sort}'
+for c in ${INVARIANCE_CM_CAPS:-roce_rping.pcap roce_ucmatose.pcap roce_write_bw_rdmacm.pcap roce_udaddy.pcap}; do
+	summary "$LAB/$c" "$T/orig.json"
+	if [ "$(jq .cm_mads "$T/orig.json")" = 0 ]; then
+		fail "$c: no CM MADs in the original (test would prove nothing)"
+		continue
+	fi
+	for how in "--ib" "--ib-grh --erf"; do
+		# shellcheck disable=SC2086
+		if ! convert "$LAB/$c" "$T/cm.pcap" $how; then
+			fail "$c as IB ($how): rocegen convert failed" "$(cat "$T/err")"
+			continue
+		fi
+		summary "$T/cm.pcap" "$T/cm.json"
+		jq -S "$CMF" "$T/orig.json" >"$T/cm.a"
+		jq -S "$CMF" "$T/cm.json" >"$T/cm.b"
+		if [ -s "$T/cm.a" ] && cmp -s "$T/cm.a" "$T/cm.b"; then
+			ok "$c as IB ($how): CM pairing as the original's, $(jq -r '"\(.cm_mads) CM MADs, \(.connections.paired) connections (\(.connections.cm) by CM), \(.ib_frames) IB packets"' "$T/cm.json")"
+		else
+			fail "$c as IB ($how): CM pairing differs" \
+				"$(diff "$T/cm.a" "$T/cm.b" | head -6 | tr '\n' '|')"
+		fi
+	done
+done
+
 # tshark on what rocegen writes, field by field (tests/difftest.py).
 if command -v "$TSHARK" >/dev/null 2>&1; then
 	mkdir -p "$T/dt"
@@ -254,11 +286,14 @@ if command -v "$TSHARK" >/dev/null 2>&1; then
 		IFS=$OIFS
 		convert "$LAB/$c.pcap" "$T/dt/$c.ib-erf.pcap" --ib --erf
 	done
+	# IB's CNP (opcode 0x80) and FECN marks; IPoIB (IPv4, IPv6, ARP)
+	convert "$root/captures/analysis/cnp_ecn.pcap" "$T/dt/cnp_ecn.ib-erf.pcap" --ib --erf
+	cp "$root/captures/link/ipoib_erf.pcap" "$T/dt/"
 	n=$(ls "$T/dt" | wc -l)
 	BUILD=$BUILD DIFFTEST_CAPDIR=$T/dt DIFFTEST_JOBS=1 python3 "$here/difftest.py" >"$T/dt.out" 2>&1
 	st=$?
 	line=$(grep '^difftest: .* fields compared' "$T/dt.out")
-	if [ "$st" = 0 ] && [ "$n" = 14 ] && [ -n "$line" ]; then
+	if [ "$st" = 0 ] && [ "$n" = 16 ] && [ -n "$line" ]; then
 		ok "tshark agrees on $n rocegen-made captures: ${line#difftest: }"
 	else
 		fail "tshark disagrees on rocegen-made captures ($n files, difftest status $st)" \

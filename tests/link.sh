@@ -19,7 +19,15 @@
 #   - IB copies cut to 128 and 40 bytes (truncation, PktLen byte counts);
 #   - management MADs (tests/mkibmad.py: SMP LID-routed and directed-route
 #     on QP0, SA with RMPP, PerfMgt): headers against tshark on ERF;
-#   - raw datagrams (tests/mkibraw.py: LNH 1 IPv6, LNH 0 IPv4): against tshark.
+#   - raw datagrams (tests/mkibraw.py: LNH 1 IPv6, LNH 0 IPv4): against tshark;
+#   - IB congestion: IB's CNP (opcode 0x80, BTH only) named and counted as a
+#     CNP, FECN/BECN counted where RoCE counts ECN CE (the analysis fixture
+#     cnp_ecn converted to IB gives the same figures; rocegen's --fecn/--becn;
+#     tshark's name for 0x80);
+#   - a QP whose LIDs change in mid-connection (LMC path bits, then path
+#     migration: ib_lid_change.pcap) is one flow per direction, with the
+#     figures of the same packets between fixed LIDs (ib_lid_fixed.pcap);
+#   - IPoIB (ipoib_erf.pcap: IPv4, IPv6, ARP request and reply) against tshark.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -210,6 +218,92 @@ for l in sys.stdin:
 	TZ=UTC "$R" -r "$T/raw_erf.pcap" --packets --json |
 		jq -r --arg f "$rawf" '[($f | split(" "))[] as $k | (.[$k] // "") | tostring] | join("\t")' >"$T/raw.ours"
 	check "raw LNH 1/0 fields against tshark ($rawf)" "" "$(diff "$T/raw.tsh" "$T/raw.ours" | head -4 | tr '\n' '|')"
+fi
+
+# ---- fixtures of this script, as tools/mkfixtures makes them now ------------------
+if [ -x "$BUILD/tools/mkfixtures" ]; then
+	mkdir -p "$T/fx"
+	"$BUILD/tools/mkfixtures" "$T/fx/gen" "$T/fx/link" >/dev/null
+	for f in ib_lid_change ib_lid_fixed ipoib_erf; do
+		if cmp -s "$L/$f.pcap" "$T/fx/link/$f.pcap"; then ok "$f.pcap as mkfixtures makes it"; else fail "$f.pcap differs from mkfixtures' (make fixtures)"; fi
+	done
+fi
+
+# ---- IB congestion: CNP opcode 0x80, FECN/BECN ---------------------------------------
+G=$BUILD/bin/rocegen
+FIG='[.flows[] | {destqp, packets, requests, acks, ecn_ce, cnp, retransmissions}] | sort'
+orig=$(TZ=UTC "$R" -r "$root/captures/analysis/cnp_ecn.pcap" --json | tail -1)
+for how in "--ib" "--ib-grh --erf"; do
+	# shellcheck disable=SC2086
+	"$G" convert -r "$root/captures/analysis/cnp_ecn.pcap" -w "$T/cnp.pcap" $how 2>/dev/null
+	got=$(TZ=UTC "$R" -r "$T/cnp.pcap" --json | tail -1)
+	check "cnp_ecn as IB ($how): flows' ECN/CNP figures as the original's" "$(echo "$orig" | jq -c "$FIG")" "$(echo "$got" | jq -c "$FIG")"
+	check "cnp_ecn as IB ($how): CE marks become FECN, CNPs counted" "$(echo "$orig" | jq -c '[.fabric.ecn_ce, 0, .fabric.cnp]')" \
+		"$(echo "$got" | jq -c '[.fabric.ib_fecn, .fabric.ib_becn, .fabric.cnp]')"
+done
+check "IB CNPs: opcode 128 CNP, BECN, no reserved bytes (PktLen 6), ICRC good" "3 CNP true 6 good" \
+	"$(TZ=UTC "$R" -r "$T/cnp.pcap" --packets --json | jq -rs '[.[] | select(."roce.cnp")] | "\(length) \(.[0]."roce.opcode") \(.[0]."roce.bth.becn") \(.[0]."infiniband.lrh.pktlen" - 10) \(.[0]."roce.icrc.status")"')"
+"$G" frames cnp --ib --qpn 0x77 -w "$T/c1.pcap" && "$G" frames ib-cnp --ib --qpn 0x77 -w "$T/c2.pcap"
+check "rocegen frames cnp --ib and ib-cnp --ib: the same IB CNP" \
+	"$(TZ=UTC "$R" -r "$T/c1.pcap" --packets | sed 's/^[^ ]* [^ ]* //')" "$(TZ=UTC "$R" -r "$T/c2.pcap" --packets | sed 's/^[^ ]* [^ ]* //')"
+"$G" frames rc-send-only --ib --becn --count 2 -w "$T/b.pcap"
+"$G" frames rc-send-only --ib --fecn --becn -w "$T/fb.pcap"
+check "--becn x2, then --fecn --becn x1: ecn_ce, ib_fecn, ib_becn" "2 0 2|1 1 1" \
+	"$(for f in b fb; do TZ=UTC "$R" -r "$T/$f.pcap" --json | tail -1 | jq -r '"\(.flows[0].ecn_ce) \(.fabric.ib_fecn) \(.fabric.ib_becn)"'; done | paste -sd '|')"
+if command -v tshark >/dev/null; then
+	"$G" frames cnp --ib --erf --qpn 0x77 -w "$T/c3.pcap"
+	k="infiniband.lrh.lnh infiniband.lrh.pktlen infiniband.bth.opcode infiniband.bth.destqp infiniband.bth.psn infiniband.bth.p_key"
+	# shellcheck disable=SC2086
+	check "IB CNP against tshark ($k), and its name" \
+		"$(tshark -r "$T/c3.pcap" -T fields $(for f in $k; do printf ' -e %s' "$f"; done) 2>/dev/null |
+			python3 -c 'import sys; print(" ".join(str(int(v, 0)) for v in sys.stdin.read().split()))') $(tshark -r "$T/c3.pcap" -V 2>/dev/null | sed -n 's/.*Opcode: \([A-Za-z]*\) (128).*/\1/p')" \
+		"$(TZ=UTC "$R" -r "$T/c3.pcap" --packets --json | jq -r --arg k "$k" '[($k | split(" "))[] as $f | .[$f]] + [."roce.opcode"] | map(tostring) | join(" ")')"
+fi
+
+# ---- a QP whose LIDs change: one flow per direction --------------------------------------
+FIG2='[.flows[] | {kind, destqp, packets, requests, responses, duplicate_request, out_of_sequence, psn_gaps, missing_psns, acks, ecn_ce, cnp, retransmissions, rtt: .rtt_us}] | sort'
+check "ib_lid_change: LID pairs carrying requests" "16>32 18>34 49>65" \
+	"$(TZ=UTC "$R" -r "$L/ib_lid_change.pcap" --packets --json | jq -rs '[.[] | select(."infiniband.bth.destqp" == 512) | "\(."infiniband.lrh.slid")>\(."infiniband.lrh.dlid")"] | unique | join(" ")')"
+TZ=UTC "$R" -r "$L/ib_lid_change.pcap" --json | tail -1 >"$T/lc.json"
+TZ=UTC "$R" -r "$L/ib_lid_fixed.pcap" --json | tail -1 >"$T/lf.json"
+check "ib_lid_change: flows, LID moves, requests dup gaps missing acks ecn_ce cnp of QP 0x200" "2 2 36 1 1 1 9 3 1" \
+	"$(jq -r '"\(.flows | length) \(.ib_lid_moves) \(.flows[] | select(.destqp == 512) | "\(.requests) \(.duplicate_request) \(.psn_gaps) \(.missing_psns) \(.acks) \(.ecn_ce) \(.cnp)")"' "$T/lc.json")"
+check "ib_lid_change: the figures of the same packets between fixed LIDs" "$(jq -c "$FIG2" "$T/lf.json")" "$(jq -c "$FIG2" "$T/lc.json")"
+check "ib_lid_change: connection paired from traffic, as with fixed LIDs" "$(jq -c .connections "$T/lf.json")" "$(jq -c .connections "$T/lc.json")"
+
+# ---- IPoIB ---------------------------------------------------------------------------------
+TZ=UTC "$R" -r "$L/ipoib_erf.pcap" --packets >"$T/ipoib.txt"
+check "IPoIB listing" "ipoib IPv4 192.168.50.5.40000 > 192.168.50.7.22 TCP|ipoib IPv6 fd00::7.40001 > fd00::5.22 TCP|ipoib ARP who-has 192.168.50.7 tell 192.168.50.5|ipoib ARP reply 192.168.50.7 is-at qpn 0x000049" \
+	"$(sed -n 's/.* \(ipoib .*\) icrc good vcrc good$/\1/p' "$T/ipoib.txt" | paste -sd '|')"
+if command -v tshark >/dev/null; then
+	TZ=UTC "$R" -r "$L/ipoib_erf.pcap" --packets --json >"$T/ipoib.json"
+	keys=$(jq -r 'keys[] | select(test("^(infiniband\\.(rwh|deth|bth\\.destqp)|ip|ipv6|tcp|arp)\\."))' "$T/ipoib.json" | sort -u)
+	# shellcheck disable=SC2086
+	tshark -r "$L/ipoib_erf.pcap" -T fields $(for k in $keys; do printf ' -e %s' "$k"; done) 2>/dev/null >"$T/ipoib.tsh"
+	# shellcheck disable=SC2086
+	check "IPoIB fields against tshark ($(echo "$keys" | wc -l) names)" 0 "$(python3 - "$T/ipoib.json" "$T/ipoib.tsh" $keys <<'PY'
+import json, sys
+ours = [json.loads(l) for l in open(sys.argv[1])]
+theirs = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+keys, bad = sys.argv[3:], 0
+def norm(v):
+    if isinstance(v, bool) or isinstance(v, int):
+        return int(v)
+    v = str(v).replace(":", "").lower()
+    if v in ("true", "false"):
+        return int(v == "true")
+    try:
+        return int(v, 0) if v.startswith("0x") else int(v)
+    except ValueError:
+        return v
+for o, t in zip(ours, theirs):
+    for k, tv in zip(keys, t):
+        if k in o and (tv == "" or norm(o[k]) != norm(tv)):
+            bad += 1
+            print(k, o[k], tv, file=sys.stderr)
+print(bad + abs(len(ours) - len(theirs)) + (len(ours) != 4))
+PY
+)"
 fi
 
 echo "link: $oks ok, $fails failed"

@@ -36,6 +36,7 @@
 #include <unistd.h>
 #include "../analyzer/flow.c"
 #include "../analyzer/iwstream.c"
+#include "../analyzer/ibident.c"
 
 extern char **environ;
 

@@ -200,8 +200,8 @@ static void gen_opcodes(const char *name, enum roce_version v, int ipv)
 
 	out_open(&o, name, DLT_EN10MB);
 	for (unsigned op = 0; op < 256; op++) {
-		if (!roce_opcode_info((uint8_t)op))
-			continue;
+		if (!roce_opcode_info((uint8_t)op) || op == ROCE_OPCODE_CNP_IB)
+			continue;     /* IB's CNP: in ib_lid_change.pcap */
 		spec_init(&s, v, ipv, 0);
 		op_values(&s, (uint8_t)op);
 		put_spec(&o, &s, name);
@@ -941,7 +941,7 @@ static void gen_ib(void)
 		for (unsigned op = 0; op < 256; op++) {
 			int n, m;
 
-			if (!roce_opcode_info((uint8_t)op) || op == ROCE_OPCODE_CNP)
+			if (!roce_opcode_info((uint8_t)op) || roce_opcode_is_cnp((uint8_t)op))
 				continue;
 			n = ib_frame(f, op, grh, k++);
 			put(&o, f, (uint32_t)n, (uint32_t)n);
@@ -950,6 +950,132 @@ static void gen_ib(void)
 			put(&e, r, (uint32_t)m, (uint32_t)m);
 		}
 	out_close(&o);
+	out_close(&e);
+}
+
+/* A QP whose LIDs change in mid-connection (flow identity; tests/link.sh):
+ * RC WRITE_ONLY requests from A (QP 0x100) to B's QP 0x200, PSNs from
+ * 0xfffff8 (wrapping), B ACKing to QP 0x100.  LID pairs: base LIDs 0x10 ->
+ * 0x20 for requests 0-9; LMC path bits 0x12 -> 0x22 from a retransmission
+ * of request 9 (a duplicate) and requests 10-19; migrated to the alternate
+ * path 0x31 -> 0x41 for 20-35, request 25 lost before the capture point (a
+ * gap), requests 30 and 31 with FECN, the ACK of 31 with BECN, and an IB
+ * CNP (0x80) from B after request 33.  ib_lid_fixed.pcap: the same packets
+ * between LIDs 0x10 and 0x20 throughout (the reference). */
+static void ib_conn_frame(struct out *o, int fixed, int at, int i, int resp, int cnp, int mark)
+{
+	static const uint16_t lids[3][2] = { { 0x10, 0x20 }, { 0x12, 0x22 }, { 0x31, 0x41 } };
+	int path = fixed ? 0 : at < 10 ? 0 : at < 20 ? 1 : 2;
+	struct roce_lrh_spec l = { .sl = 3, .slid = lids[path][resp], .dlid = lids[path][!resp] };
+	struct roce_frame_spec s;
+	uint8_t f[MAXF];
+	int n;
+
+	spec_init(&s, ROCE_VER_V1, 6, resp);
+	s.bth.opcode = cnp ? ROCE_OPCODE_CNP_IB : resp ? ROCE_OP_ACK : ROCE_OP_WRITE_ONLY;
+	s.bth.dqpn = resp ? 0x100 : 0x200;
+	s.bth.psn = cnp ? 0 : (0xfffff8u + (uint32_t)i) & 0xffffff;
+	s.bth.fecn = (uint8_t)(mark && !resp);
+	s.bth.becn = (uint8_t)((mark && resp) || cnp);
+	s.bth.ackreq = (uint8_t)(!resp && i % 4 == 3);
+	if (resp) {
+		s.ext.syndrome = 0x1f;
+		s.ext.msn = (uint32_t)i + 1;
+	} else if (!cnp) {
+		s.ext.va = 0x10000u + 64u * (uint32_t)i;
+		s.ext.rkey = 0x1234;
+		s.ext.dmalen = 64;
+		s.payload = payload_bytes;
+		s.payload_len = 64;
+	}
+	n = roce_build_ib(f, MAXF, &s, &l);
+	if (n < 0)
+		die("roce_build_ib failed:", roce_strerror(n), n);
+	put(o, f, (uint32_t)n, (uint32_t)n);
+}
+
+static void gen_ib_lid_change(const char *name, int fixed)
+{
+	struct out o;
+
+	out_open(&o, name, 247);
+	for (int i = 0; i < 36; i++) {
+		if (i == 10)
+			ib_conn_frame(&o, fixed, 10, 9, 0, 0, 0);  /* request 9 again, on the new pair */
+		if (i != 25)
+			ib_conn_frame(&o, fixed, i, i, 0, 0, i == 30 || i == 31);
+		if (i % 4 == 3)
+			ib_conn_frame(&o, fixed, i, i, 1, 0, i == 31);
+		if (i == 33)
+			ib_conn_frame(&o, fixed, i, i, 1, 1, 0);
+	}
+	out_close(&o);
+}
+
+/* IPoIB (RFC 4391) in ibdump's ERF type 21 records (tshark reads them):
+ * IPv4 TCP and IPv6 TCP datagrams LID-routed between LIDs 5 and 7 (QPs
+ * 0x48 and 0x49, Q_Key 0x0b), an ARP request to the broadcast group (GRH,
+ * multicast DLID 0xc001, DestQP 0xffffff) and its unicast reply. */
+static int ipoib_one(uint8_t *f, int k, uint16_t type, const uint8_t *d, uint32_t n)
+{
+	static const uint8_t mgid[16] = { 0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff };
+	struct roce_lrh_spec l = { .sl = 0, .slid = k & 1 ? 7 : 5, .dlid = k & 1 ? 5 : 7, .grh = k == 2 };
+	struct roce_frame_spec s;
+	int r;
+
+	spec_init(&s, ROCE_VER_V1, 6, k & 1);
+	s.bth.pkey = 0xffff;
+	s.bth.dqpn = k == 2 ? 0xffffff : k & 1 ? 0x48 : 0x49;
+	s.ext.qkey = 0x0b;
+	s.ext.src_qp = k & 1 ? 0x49 : 0x48;
+	if (k == 2) {
+		memcpy(s.ip.dst, mgid, 16);
+		l.dlid = 0xc001;
+	}
+	r = roce_build_ipoib(f, MAXF, &s, &l, type, d, n);
+	if (r < 0)
+		die("roce_build_ipoib failed:", roce_strerror(r), r);
+	return r;
+}
+
+static void gen_ipoib(void)
+{
+	static const uint8_t ip5[4] = { 192, 168, 50, 5 }, ip7[4] = { 192, 168, 50, 7 };
+	uint8_t f[MAXF], r[MAXF + 64], d[256], hw5[20] = { 0, 0, 0, 0x48, 0xfe, 0x80 }, hw7[20] = { 0, 0, 0, 0x49, 0xfe, 0x80 };
+	struct roce_eth_spec eth = { .dst = { 0 } };
+	struct roce_ip_spec ip;
+	struct out e;
+	int n, m;
+
+	hw5[19] = 5;
+	hw7[19] = 7;
+	out_open(&e, "ipoib_erf.pcap", 197);
+	for (int k = 0; k < 4; k++) {
+		if (k < 2) {
+			memset(&ip, 0, sizeof ip);
+			ip.version = (uint8_t)(k ? 6 : 4);
+			if (k) {
+				ip.src[0] = ip.dst[0] = 0xfd;
+				ip.src[15] = 7;
+				ip.dst[15] = 5;
+			} else {
+				memcpy(ip.src, ip5, 4);
+				memcpy(ip.dst, ip7, 4);
+			}
+			n = roce_build_tcp_frame(d, sizeof d, &eth, &ip, (uint16_t)(40000 + k), 22, 1000u * (uint32_t)k,
+						 0, k ? ROCE_TCP_ACK | ROCE_TCP_PSH : ROCE_TCP_SYN, payload_bytes,
+						 k ? 16 : 0);
+			if (n < 14)
+				die("roce_build_tcp_frame failed", "", n);
+			n = ipoib_one(f, k, k ? ROCE_ETH_IPV6 : ROCE_ETH_IPV4, d + 14, (uint32_t)n - 14);
+		} else {
+			n = k == 2 ? roce_build_ipoib_arp(d, sizeof d, 1, hw5, ip5, (uint8_t[20]){ 0 }, ip7)
+				   : roce_build_ipoib_arp(d, sizeof d, 2, hw7, ip7, hw5, ip5);
+			n = ipoib_one(f, k, ROCE_ETH_ARP, d, (uint32_t)n);
+		}
+		m = roce_build_erf(r, sizeof r, 21, (uint64_t)(T0 + k) << 32, 0, f, (uint32_t)n, (uint32_t)n);
+		put(&e, r, (uint32_t)m, (uint32_t)m);
+	}
 	out_close(&e);
 }
 
@@ -1295,6 +1421,9 @@ int main(int argc, char **argv)
 		if (mkdir(outdir, 0755) != 0 && errno != EEXIST)
 			die("cannot create", outdir, 0);
 		gen_ib();
+		gen_ib_lid_change("ib_lid_change.pcap", 0);
+		gen_ib_lid_change("ib_lid_fixed.pcap", 1);
+		gen_ipoib();
 		gen_erf_eth();
 		gen_encap();
 	}

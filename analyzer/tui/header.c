@@ -178,7 +178,9 @@ static void pfc_drops_line(struct tui *v, int y)
 			n += snprintf(buf + n, sizeof buf - (size_t)n, " %s ?", source_iface(v->src, i));
 		if (ss.freeze && n < (int)sizeof buf - 1)
 			n += snprintf(buf + n, sizeof buf - (size_t)n, " (ring full %" PRIu64 "x)", ss.freeze);
-		any |= ss.drop | ss.ifdrop | ss.freeze;
+		if (ss.nicdrop_valid && n < (int)sizeof buf - 1)
+			n += snprintf(buf + n, sizeof buf - (size_t)n, " nic %" PRIu64, ss.nicdrop);
+		any |= ss.drop | ss.ifdrop | ss.freeze | ss.nicdrop;
 	}
 	put(y, x, any ? pair_attr(v, P_BAD) | A_REVERSE : A_NORMAL, "%s", buf);
 }

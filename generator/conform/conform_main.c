@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "conform.h"
+#include "conform_iwarp.h"
 #include "gen.h"
 #include "ctl.h"
 
@@ -268,8 +269,12 @@ int gen_conform_main(int argc, char **argv)
 	struct conform_opts o;
 	struct cf_ref *rf = NULL;
 	struct cf_live *lv = NULL;
-	int rc = parse_opts(argc, argv, &o);
+	int rc;
 
+	for (int i = 1; i + 1 < argc; i++)   /* the iWARP catalogue: conform_iwarp.c */
+		if (!strcmp(argv[i], "--transport") && !strcmp(argv[i + 1], "iwarp"))
+			return gen_conform_iwarp_main(argc, argv);
+	rc = parse_opts(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
 	if (o.list) {

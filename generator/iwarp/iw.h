@@ -106,6 +106,9 @@ struct iw {
 	int rtr_delay_ms;           /* client: a pause between the MPA reply and our RTR */
 	uint32_t reads_out;         /* our Read Requests not yet answered */
 	uint32_t reads_in;          /* Read Requests served in this pump */
+	uint32_t rreq_sink_stag;    /* the last Read Request's sink (conform: a peer's STag) */
+	uint64_t rreq_sink_to;
+	uint32_t rreq_size;
 	iw_send_fn on_send;
 	iw_read_fn on_read;
 	void *ctx;

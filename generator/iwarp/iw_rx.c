@@ -249,6 +249,9 @@ static void read_req(struct iw *w, const struct seg *g)
 	struct iw_mr *mr = find_mr(w, m->src_stag);
 	const uint8_t *src = NULL;
 
+	w->rreq_sink_stag = m->sink_stag;
+	w->rreq_sink_to = m->sink_to;
+	w->rreq_size = m->read_size;
 	if (m->read_size) {
 		if (!mr)
 			return term(w, g, L_RDMAP, 1, 0x00);

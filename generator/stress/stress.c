@@ -115,7 +115,10 @@ static void dispatch(struct st_run *s, const uint8_t *f, uint32_t len, uint64_t 
 	 * set its timers in the past — that turns lag into a storm of timeout
 	 * retransmissions.  The reaction-time metrics take the wire time, rx_ts. */
 	s->rx_ts = ts;
-	roce_qp_input(s->qp[i].qp, &p, ROCE_ICRC_UNCHECKED, s->io->now(s->io->ctx));
+	if (s->o->requester)
+		st_req_input(s, &s->qp[i], &p, ts);
+	else
+		roce_qp_input(s->qp[i].qp, &p, ROCE_ICRC_UNCHECKED, s->io->now(s->io->ctx));
 	st_touch(s, &s->qp[i]);
 }
 
@@ -169,19 +172,29 @@ static int loop(struct st_run *s, FILE *pf)
 		int r;
 
 		run_timers(s, now);
+		st_victim_switch(s, now);
 		post_ready(s, now);
+		if (s->o->requester && now >= s->next_poll) {
+			if (st_req_poll(s, now))
+				return st_fail_all(s, "the adapter's loads stalled or lstat failed"), -1;
+			s->next_poll = now + (s->is_ref ? 2000000ull : 50000000ull);
+		}
 		if (s->done >= s->n)
 			break;
 		dl = heap_top(s);
 		if (dl > now + 100000000ull)
 			dl = now + 100000000ull;   /* look around every 100 ms */
+		if (s->o->requester && dl > s->next_poll)
+			dl = s->next_poll;
+		if (s->o->victim && !s->switched && dl > s->t_switch)
+			dl = s->t_switch;
 		r = s->io->recv(s->io->ctx, buf, sizeof(buf), &len, &ts, dl);
 		if (r < 0)
 			return st_fail_all(s, "the wire failed"), -1;
 		if (r == 1) {
 			dispatch(s, buf, len, ts);
 			idle_since = 0;
-		} else if (heap_top(s) == UINT64_MAX && !s->nready) {
+		} else if (!s->o->requester && heap_top(s) == UINT64_MAX && !s->nready) {
 			if (!idle_since)
 				idle_since = now;
 			else if (now - idle_since > 10000000000ull)
@@ -231,19 +244,25 @@ int st_run(const struct st_opts *o, struct cf_io *io, struct st_result *res, FIL
 	if (io->ctl(io->ctx, "hello", rep, sizeof(rep)) || io->ctl(io->ctx, req, rep, sizeof(rep)) ||
 	    io->ctl(io->ctx, "reset", rep, sizeof(rep)))
 		return snprintf(res->first_error, sizeof(res->first_error), "control: %.200s", rep), -1;
-	if (st_pcap_open(&s) || st_setup(&s)) {
-		st_teardown(&s);
+	if (st_pcap_open(&s) || (o->requester ? st_req_setup(&s) : st_setup(&s))) {
+		o->requester ? st_req_teardown(&s) : st_teardown(&s);
 		return -1;
 	}
 	w0 = wall_ns();
 	c0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	s.t0 = io->now(io->ctx);
-	rc = loop(&s, pf);
+	rc = st_tput_init(&s) ? -1 : loop(&s, pf);
+	st_tput_finish(&s);
 	res->sim_ns = io->now(io->ctx) - s.t0;
 	res->wall_ns = wall_ns() - w0;
 	res->cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	res->msg_rate = res->wall_ns ? (double)res->messages * 1e9 / (double)res->wall_ns : 0;
-	st_finish(&s);
-	st_teardown(&s);
+	if (o->requester) {
+		st_req_finish(&s);
+		st_req_teardown(&s);
+	} else {
+		st_finish(&s);
+		st_teardown(&s);
+	}
 	return rc;
 }

@@ -36,8 +36,11 @@ enum st_op { ST_SEND = 0, ST_WRITE, ST_READ, ST_ATOMIC, ST_N_OPS };
 extern const char *const st_op_names[ST_N_OPS];
 
 /* fault kinds injected on the frames rocegen sends */
-enum st_fault { STF_DROP = 0, STF_DUP, STF_REORDER, STF_CORRUPT, STF_CE, STF_DELAY, STF_EXACT,
-		STF_N };
+/* rnr (an RNR NAK instead of executing a SEND) and lose (an adapter request
+ * rocegen discards on receipt, so that it NAKs or the adapter times out):
+ * only with the adapter as requester */
+enum st_fault { STF_DROP = 0, STF_DUP, STF_REORDER, STF_CORRUPT, STF_CE, STF_DELAY, STF_RNR,
+		STF_LOSE, STF_EXACT, STF_N };
 extern const char *const st_fault_names[STF_N];
 
 /* an exact event: frame with PSN start+psn_off of QP qp, its iter-th transmission */
@@ -69,6 +72,11 @@ struct st_opts {
 	const char *pcap_dir;        /* evidence of failing QPs */
 	const char *dev;             /* the adapter's device (open dev=), NULL: the first */
 	int gid_index;
+	int requester;               /* --role requester: the adapter posts (stress_req.c) */
+	int victim;                  /* --victim: QP 0 alone for half the run, then beside the others */
+	uint64_t interval_ns;        /* --interval: throughput bins (0: a tenth of the run) */
+	uint64_t cnp_gap_ns;         /* --cnp-gap-us: the least interval expected between CNPs of a QP */
+	uint8_t min_rnr;             /* the RNR timer code rocegen's RNR NAKs carry */
 };
 
 /* a distribution of samples in ns */
@@ -78,8 +86,14 @@ struct st_dist {
 };
 void st_dist_add(struct st_dist *d, uint64_t ns);
 
+/* the adapter as requester: STM_RETX is a response rocegen dropped → the
+ * adapter's retransmission; STM_NAK_RESP rocegen's sequence NAK → the
+ * retransmission of its PSN; STM_TIMEOUT the adapter's retransmission after
+ * silence (from the last response it got); STM_RNR_WAIT rocegen's RNR NAK →
+ * the retry; STM_CNP_PACING the interval between two CNPs of a QP with a
+ * CE-marked request sent between them (under a CE storm: the NP's pacing) */
 enum st_metric { STM_NAK_GEN = 0, STM_RETX, STM_CNP_GEN, STM_LAT_SEND, STM_LAT_WRITE, STM_LAT_READ,
-		 STM_LAT_ATOMIC, STM_N };
+		 STM_LAT_ATOMIC, STM_NAK_RESP, STM_TIMEOUT, STM_RNR_WAIT, STM_CNP_PACING, STM_N };
 extern const char *const st_metric_names[STM_N];
 
 /* counters the adapter reports vs what rocegen saw on the wire */
@@ -111,6 +125,13 @@ struct st_result {
 	uint64_t sim_ns, wall_ns;    /* run time on the io clock and the wall clock */
 	uint64_t cpu_ns;             /* CPU time of the run (rocegen and an in-process adapter) */
 	double fairness;             /* Jain's index over bytes per QP */
+	uint64_t timeout_ns, rnr_ns; /* requester role: the configured timeout, the RNR timer sent */
+	struct st_tbin {             /* throughput per interval (stress_tput.c), bytes/s */
+		double t, total, min, p50, max, jain;
+	} *tp;
+	unsigned n_tp;
+	double tp_interval;          /* s */
+	double victim_alone, victim_shared, attackers_shared;   /* bytes/s; victim_* < 0: no --victim */
 	double msg_rate;             /* messages per second of wall time */
 	const char *clock;           /* "simulated" or "monotonic" */
 	uint64_t clock_res_ns, clock_jitter_ns;
@@ -124,6 +145,13 @@ struct st_result {
 struct st_run;
 int st_run(const struct st_opts *o, struct cf_io *io, struct st_result *res, FILE *progress);
 void st_result_free(struct st_result *res);
+
+/* ---- throughput over time, the victim (stress_tput.c) ---- */
+void st_report_tput_table(FILE *f, const struct st_result *r);
+void st_report_tput_json(FILE *f, const struct st_result *r);
+
+/* ---- the adapter as requester (stress_req.c) ---- */
+const char *st_role(const struct st_opts *o);   /* "responder" or "requester" */
 
 /* ---- integrity and the wire model (stress_check.c) ---- */
 /* byte j of the pattern of (seed, qp, msg) */

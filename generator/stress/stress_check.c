@@ -14,10 +14,12 @@
 
 const char *const st_op_names[ST_N_OPS] = { "send", "write", "read", "atomic" };
 const char *const st_fault_names[STF_N] = { "drop", "dup", "reorder", "corrupt", "ce", "delay",
-					    "exact" };
+					    "rnr", "lose", "exact" };
 const char *const st_metric_names[STM_N] = { "nak_generation_us", "retransmission_us",
 					     "cnp_generation_us", "send_latency_us", "write_latency_us",
-					     "read_latency_us", "atomic_latency_us" };
+					     "read_latency_us", "atomic_latency_us",
+					     "nak_response_us", "timeout_retx_us", "rnr_wait_us",
+					     "cnp_interval_us" };
 const char *const st_cnt_names[STC_N] = { "duplicate_request", "out_of_seq_request", "seq_nak",
 					  "cnp" };
 

@@ -10,6 +10,7 @@
 
 #define ST_QPN0 0x1000u             /* rocegen's QPNs: ST_QPN0 + index */
 #define ST_EP_RING 8
+#define ST_TP_BINS 256              /* throughput intervals kept (later ones go in the last) */
 
 struct st_msg {
 	uint8_t op;                  /* enum st_op */
@@ -49,6 +50,9 @@ struct st_qp {
 	unsigned ep_h, ep_n;
 	struct st_wire w;
 	uint64_t wire_nak, wire_cnp;
+	uint64_t cnp_last_t;         /* wire time of the QP's last CNP */
+	int ce_since_cnp;            /* a CE-marked request went out since */
+	struct st_rq *rq;            /* the adapter as requester (stress_req.c) */
 };
 
 struct st_hent {
@@ -81,6 +85,12 @@ struct st_run {
 	pcap_t *pd;
 	pcap_dumper_t *dump;
 	char all_pcap[512];
+	uint64_t next_poll;          /* requester role: the next lstat */
+	uint64_t poll_completed, poll_t;   /* the loads' completions at the last progress */
+	uint64_t *tp;                /* bytes per QP and interval: tp[qi * ST_TP_BINS + bin] */
+	uint64_t tp_ns, t_switch, t_last;   /* interval; --victim: when the attackers start */
+	uint64_t vbytes[2], abytes;  /* the victim's bytes alone / beside; the attackers' beside */
+	int switched;
 };
 
 /* stress.c */
@@ -92,11 +102,30 @@ void st_complete(void *ctx, const struct roce_wc *wc);
 uint64_t st_off_atomic(const struct st_run *s);
 uint64_t st_off_recv(const struct st_run *s, uint32_t k);
 /* stress_setup.c */
+extern const uint8_t st_fault_kind[STF_EXACT];
+uint64_t st_mix(uint64_t x);
+int st_ctl(struct st_run *s, char *rep, size_t cap, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+uint32_t st_first_psn(uint64_t *rng, unsigned i);
+void st_read_counters(struct st_run *s, uint64_t *v, int *have);
+void st_fault_rules(struct st_run *s, int match);
 int st_setup(struct st_run *s);
 void st_post_more(struct st_run *s, struct st_qp *q, uint64_t now);
 void st_fail_all(struct st_run *s, const char *why);
 void st_finish(struct st_run *s);
 void st_teardown(struct st_run *s);
+/* stress_req.c: the adapter as requester */
+int st_req_setup(struct st_run *s);
+int st_req_input(struct st_run *s, struct st_qp *q, const struct roce_pkt *p, uint64_t ts);
+int st_req_poll(struct st_run *s, uint64_t now);   /* lstat; -1 when the control channel fails */
+void st_req_finish(struct st_run *s);
+void st_req_teardown(struct st_run *s);
+/* stress_tput.c */
+int st_tput_init(struct st_run *s);
+void st_tput_add(struct st_run *s, unsigned qi, uint64_t bytes, uint64_t now);
+int st_victim_waits(const struct st_run *s, const struct st_qp *q, uint64_t now);
+void st_victim_switch(struct st_run *s, uint64_t now);
+void st_tput_finish(struct st_run *s);
 /* stress_pcap.c */
 int st_pcap_open(struct st_run *s);
 void st_pcap(struct st_run *s, const uint8_t *f, uint32_t len, uint64_t ts);

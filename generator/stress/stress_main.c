@@ -25,11 +25,13 @@ static void usage(FILE *f)
 "usage: rocegen stress -i IFACE --peer IP [--target HOST:PORT] [--dev NAME] [--gid-index N]\n"
 "                      [--src IP] [--dmac MAC] [options]\n"
 "       rocegen stress --reference [good|nakstorm|bitflip] [options]\n"
+"       (either with --role requester [--rnr-timer N]: the adapter posts, rocegen responds)\n"
 "options: [--qps N] [--ops send,write,read,atomic] [--sizes A-B]\n"
 "                      [--qd N] [--duration S | --messages N] [--seed N] [--mtu N]\n"
-"                      [--faults 'drop=P%%,dup=P%%,reorder=P%%,corrupt=P%%,ce=P%%,delay=P%%']\n"
+"                      [--faults 'drop=P%%,dup=P%%,reorder=P%%,corrupt=P%%,ce=P%%,delay=P%%,rnr=P%%,lose=P%%']\n"
 "                      [--delay-us N] [--event qp=Q,psn=OFF,iter=K,kind=drop|dup]…\n"
-"                      [--timeout N] [--json] [--junit FILE] [--pcap-dir DIR] [--progress] [-v]\n"
+"                      [--timeout N] [--victim] [--interval S]\n"
+"                      [--cnp-gap-us N] [--json] [--junit FILE] [--pcap-dir DIR] [--progress] [-v]\n"
 "Many RC QPs against an adapter (the adapter as responder), a seeded fault mix on the\n"
 "frames rocegen sends, every byte checked, the adapter's reaction times.  See rocegen(8).\n");
 }
@@ -168,11 +170,12 @@ static void defaults(struct cli *c)
 	c->o.timeout = 14;
 	c->o.delay_ns = 50000;
 	c->o.gid_index = 1;
+	c->o.min_rnr = 12;
 }
 
 enum { O_REF = 256, O_QPS, O_OPS, O_SIZES, O_QD, O_DUR, O_MSGS, O_SEED, O_MTU, O_FAULTS, O_DELAY,
        O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS, O_PEER, O_TARGET, O_DEV, O_GIDX,
-       O_SRC, O_DMAC };
+       O_SRC, O_DMAC, O_ROLE, O_RNR, O_VICTIM, O_INTERVAL, O_CNPGAP };
 
 /* The numeric options: 0 when taken, 2 when bad, 1 when ch is not one of them. */
 static int opt_number(int ch, const char *arg, struct cli *c)
@@ -208,6 +211,20 @@ static int opt_number(int ch, const char *arg, struct cli *c)
 		c->o.mtu = (unsigned)v;
 		return 0;
 	case O_DELAY: if (!num_ok) return bad("--delay-us", arg); c->o.delay_ns = v * 1000; return 0;
+	case O_INTERVAL: {
+		double d = strtod(arg, &e);
+
+		if (e == arg || *e || d <= 0 || d > 3600)
+			return bad("--interval", arg);
+		c->o.interval_ns = (uint64_t)(d * 1e9);
+		return 0;
+	}
+	case O_CNPGAP: if (!num_ok) return bad("--cnp-gap-us", arg); c->o.cnp_gap_ns = v * 1000; return 0;
+	case O_RNR:
+		if (!num_ok || v > 31)
+			return bad("--rnr-timer (0..31)", arg);
+		c->o.min_rnr = (uint8_t)v;
+		return 0;
 	case O_TIMEOUT:
 		if (!num_ok || !v || v > 31)
 			return bad("--timeout (1..31)", arg);
@@ -216,6 +233,33 @@ static int opt_number(int ch, const char *arg, struct cli *c)
 	default:
 		return 1;
 	}
+}
+
+static int parse_ref(const char *arg, struct cli *c)
+{
+	if (!arg || !strcmp(arg, "good"))
+		c->ref = 1 + ST_REF_GOOD;
+	else if (!strcmp(arg, "nakstorm"))
+		c->ref = 1 + ST_REF_NAKSTORM;
+	else if (!strcmp(arg, "bitflip"))
+		c->ref = 1 + ST_REF_BITFLIP;
+	else
+		return -1;
+	return 0;
+}
+
+/* What the options say together; -1 to go on, or the exit status. */
+static int combination(struct cli *c, const char *const *events, unsigned n_events)
+{
+	if (c->o.requester ? n_events > 0 || c->ref == 1 + ST_REF_NAKSTORM : c->o.ppm[STF_RNR] || c->o.ppm[STF_LOSE])
+		return bad("combination: rnr= and lose= need --role requester, which takes neither --event nor nakstorm",
+			   c->o.requester ? "--role requester" : "--faults");
+	if (c->o.victim && (c->o.requester || !c->o.duration_ns || c->o.qps < 2))
+		return bad("--victim (needs --duration, 2 QPs or more, the adapter as responder)", "--victim");
+	for (unsigned i = 0; i < n_events; i++)   /* after --qps, whatever the order */
+		if (parse_event(events[i], &c->o))
+			return bad("--event", events[i]);
+	return -1;
 }
 
 /* -1 to go on, or the exit status. */
@@ -234,7 +278,10 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		{ "interface", required_argument, NULL, 'i' }, { "peer", required_argument, NULL, O_PEER },
 		{ "target", required_argument, NULL, O_TARGET }, { "dev", required_argument, NULL, O_DEV },
 		{ "gid-index", required_argument, NULL, O_GIDX }, { "src", required_argument, NULL, O_SRC },
-		{ "dmac", required_argument, NULL, O_DMAC },
+		{ "dmac", required_argument, NULL, O_DMAC }, { "role", required_argument, NULL, O_ROLE },
+		{ "rnr-timer", required_argument, NULL, O_RNR }, { "victim", no_argument, NULL, O_VICTIM },
+		{ "interval", required_argument, NULL, O_INTERVAL },
+		{ "cnp-gap-us", required_argument, NULL, O_CNPGAP },
 		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 }
 	};
 	const char *events[ST_MAX_EVENTS];
@@ -255,13 +302,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		case O_REF:
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
-			if (!optarg || !strcmp(optarg, "good"))
-				c->ref = 1 + ST_REF_GOOD;
-			else if (!strcmp(optarg, "nakstorm"))
-				c->ref = 1 + ST_REF_NAKSTORM;
-			else if (!strcmp(optarg, "bitflip"))
-				c->ref = 1 + ST_REF_BITFLIP;
-			else
+			if (parse_ref(optarg, c))
 				return bad("--reference (good|nakstorm|bitflip)", optarg);
 			break;
 		case O_OPS: if (parse_ops(optarg, &c->o)) return bad("--ops", optarg); break;
@@ -273,6 +314,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 			events[n_events++] = optarg;
 			break;
 		case O_JSON: c->json = 1; break;
+		case O_VICTIM: c->o.victim = 1; break;
 		case O_JUNIT: c->junit = optarg; break;
 		case O_PCAP: c->o.pcap_dir = optarg; break;
 		case O_PROGRESS: c->o.progress = 1; break;
@@ -284,6 +326,11 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		case O_GIDX: c->o.gid_index = atoi(optarg); break;
 		case O_SRC: c->live.src = optarg; break;
 		case O_DMAC: c->live.dmac = optarg; break;
+		case O_ROLE:
+			if (strcmp(optarg, "requester") && strcmp(optarg, "responder"))
+				return bad("--role (responder|requester)", optarg);
+			c->o.requester = !strcmp(optarg, "requester");
+			break;
 		case 'h': usage(stdout); return 0;
 		default:
 			fprintf(stderr, GEN_NAME " stress: %s '%s' (see " GEN_NAME " stress --help)\n",
@@ -293,10 +340,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 	}
 	if (optind < argc)
 		return bad("argument", argv[optind]);
-	for (unsigned i = 0; i < n_events; i++)   /* after --qps, whatever the order */
-		if (parse_event(events[i], &c->o))
-			return bad("--event", events[i]);
-	return -1;
+	return combination(c, events, n_events);
 }
 
 /* The in-process reference adapter at 192.0.2.2, rocegen at 192.0.2.1. */

@@ -95,6 +95,8 @@ static void tx_metrics(struct st_run *s, struct st_qp *q, const struct roce_pkt 
 			q->gap = 0;
 		}
 	}
+	if (p->ecn == 3)
+		q->ce_since_cnp = 1;
 	if (p->ecn == 3 && !q->ce) {
 		q->ce = 1;
 		q->ce_t = now;
@@ -210,6 +212,10 @@ void st_event_cb(void *ctx, const struct roce_qp_event *ev)
 		if (q->ce)
 			st_dist_add(&s->res->m[STM_CNP_GEN], s->rx_ts - q->ce_t);
 		q->ce = 0;
+		if (q->cnp_last_t && q->ce_since_cnp)
+			st_dist_add(&s->res->m[STM_CNP_PACING], s->rx_ts - q->cnp_last_t);
+		q->cnp_last_t = s->rx_ts;
+		q->ce_since_cnp = 0;
 		break;
 	default:
 		break;
@@ -347,6 +353,7 @@ void st_complete(void *ctx, const struct roce_wc *wc)
 		s->res->by_op[m->op]++;
 		s->res->bytes += m->len;
 		q->bytes += m->len;
+		st_tput_add(s, qidx(s, q), m->len, s->io->now(s->io->ctx));
 		st_dist_add(&s->res->m[STM_LAT_SEND + m->op], wc->latency_ns);
 	}
 	if (!q->in_ready) {

@@ -23,52 +23,7 @@
 #include "stress.h"
 #include "ctl.h"
 
-#define REF_WIRE_NS 2000           /* one-way delay of the simulated wire */
-#define REF_SER_NS 100             /* serialisation of each frame rocegen sends */
-#define REF_QPN0 0x100u
-#define REF_WC 64
-#define REF_QP_MR 8
-
-struct ref_frame {
-	uint8_t *d;
-	uint32_t len;
-	uint64_t ts;
-};
-
-struct ref_qp {
-	struct st_ref *r;
-	struct roce_qp *qp;
-	void *mem;
-	struct roce_wc wc[REF_WC];
-	unsigned wch, wcn, wc_lost;
-	uint32_t qpn;
-	int armed;                 /* in the armed list (may have a deadline) */
-};
-
-struct ref_mr {
-	uint8_t *buf;
-	uint64_t len, va;
-	uint32_t rkey, access;
-	int qp;                    /* -1: every QP */
-};
-
-struct st_ref {
-	enum st_ref_mode mode;
-	uint64_t now, n_in;
-	struct roce_qpf_rule rule;
-	struct roce_qp_faults faults;
-	uint8_t mac[6], peer_mac[6], ip[4], peer_ip[4];
-	struct ref_frame *q;       /* ring, time order */
-	size_t qh, qn, qcap;
-	uint8_t **pool;            /* free frame buffers */
-	size_t npool;
-	struct ref_qp **qp;        /* each allocated alone: engines keep pointers */
-	unsigned nqp, nmr;
-	struct ref_mr *mr;
-	unsigned *armed;
-	unsigned narmed;
-	uint8_t *tmp;              /* wr/rd hex conversions */
-};
+#include "stress_ref_int.h"
 
 /* ---- the wire ---- */
 
@@ -117,7 +72,7 @@ static struct ref_qp *ref_find(struct st_ref *r, uint32_t qpn)
 	return qpn >= REF_QPN0 && i < r->nqp && r->qp[i]->qp ? r->qp[i] : NULL;
 }
 
-static void ref_arm(struct st_ref *r, struct ref_qp *q)
+void ref_arm_qp(struct st_ref *r, struct ref_qp *q)
 {
 	if (!q->armed && roce_qp_next_deadline(q->qp) != UINT64_MAX) {
 		q->armed = 1;
@@ -149,11 +104,11 @@ static int ref_send(void *ctx, const uint8_t *f, uint32_t len)
 			roce_decode(&p, NULL, ROCE_LINK_ETHERNET, c, len, len);
 		}
 		roce_qp_input(q->qp, &p, ROCE_ICRC_GOOD, r->now);
-		ref_arm(r, q);
+		ref_arm_qp(r, q);
 		return 0;
 	}
 	roce_qp_input(q->qp, &p, ROCE_ICRC_UNCHECKED, r->now);
-	ref_arm(r, q);
+	ref_arm_qp(r, q);
 	return 0;
 }
 
@@ -194,7 +149,10 @@ static int ref_recv(void *ctx, uint8_t *buf, uint32_t cap, uint32_t *len, uint64
 	struct st_ref *r = ctx;
 
 	for (int guard = 0; guard < 1000000; guard++) {
-		uint64_t dl = ref_deadline(r), next = dl;
+		uint64_t dl, next;
+
+		refload_pump(r);
+		dl = next = ref_deadline(r);
 
 		if (r->qn) {
 			struct ref_frame *e = &r->q[r->qh];
@@ -242,6 +200,7 @@ static void ref_reset(struct st_ref *r)
 	r->mr = NULL;
 	r->armed = NULL;
 	r->nqp = r->nmr = r->narmed = 0;
+	refload_reset(r);
 	while (r->qn) {
 		r->pool[r->npool++] = r->q[r->qh].d;
 		r->qh = (r->qh + 1) % r->qcap;
@@ -253,6 +212,8 @@ static void ref_complete(void *ctx, const struct roce_wc *wc)
 {
 	struct ref_qp *q = ctx;
 
+	if (refload_wc(q, wc))
+		return;
 	if (q->wcn < REF_WC)
 		q->wc[(q->wch + q->wcn++) % REF_WC] = *wc;
 	else
@@ -518,6 +479,8 @@ static int ref_ctl(void *ctx, const char *l, char *rep, size_t cap)
 		return ref_cmd_counters(r, rep, cap);
 	if (!strcmp(cmd, "rd") || !strcmp(cmd, "wr") || !strcmp(cmd, "sum"))
 		return ref_cmd_mem(r, cmd, l, rep, cap);
+	if (!strcmp(cmd, "lstat"))
+		return refload_stat(r, ctl_has(l, "qp") ? ref_qp_arg(r, l) : NULL, rep, cap);
 	if (!(q = ref_qp_arg(r, l)))
 		return snprintf(rep, cap, "err no such qp"), -1;
 	if (!strcmp(cmd, "state")) {
@@ -534,6 +497,8 @@ static int ref_ctl(void *ctx, const char *l, char *rep, size_t cap)
 		return ref_cmd_recv(r, q, l, rep, cap);
 	if (!strcmp(cmd, "poll"))
 		return ref_cmd_poll(q, l, rep, cap);
+	if (!strcmp(cmd, "load"))
+		return refload_cmd(r, q, ref_mr_arg(r, l), l, rep, cap);
 	return snprintf(rep, cap, "err unknown command %s", cmd), -1;
 }
 

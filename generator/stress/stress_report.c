@@ -110,6 +110,60 @@ static void check_counters(struct st_result *r)
 		check(r, "counters_vs_wire", bad ? CF_FAIL : CF_PASS, "%s", d);
 }
 
+/* CNP pacing: no two CNPs of a QP closer than --cnp-gap-us while CE marks go on */
+static void check_pacing(const struct st_opts *o, struct st_result *r)
+{
+	struct st_summary p;
+
+	st_summarize(&r->m[STM_CNP_PACING], &p);
+	if (!p.n) {
+		check(r, "cnp_pacing", CF_UNSUPPORTED, "no two CNPs on a QP (%" PRIu64 " CNPs): no pacing to measure",
+		      r->wire[STC_CNP]);
+		return;
+	}
+	check(r, "cnp_pacing", r->m[STM_CNP_PACING].v[0] >= o->cnp_gap_ns ? CF_PASS : CF_FAIL,
+	      "%" PRIu64 " intervals, shortest %.3f us, p50 %.3f us (expected >= %.3f us)", p.n,
+	      (double)r->m[STM_CNP_PACING].v[0] / 1e3, (double)p.p50 / 1e3, (double)o->cnp_gap_ns / 1e3);
+}
+
+/* --victim: beside the attackers, QP 0 gets at least half of an equal share */
+static void check_victim(struct st_result *r)
+{
+	double fair;
+
+	if (r->victim_alone < 0)
+		return;
+	fair = (r->victim_shared + r->attackers_shared) / r->qps;
+	check(r, "victim_share", fair > 0 && r->victim_shared >= fair / 2 ? CF_PASS : CF_FAIL,
+	      "victim alone %.3f MB/s, beside %u attackers %.3f MB/s, an equal share %.3f MB/s",
+	      r->victim_alone / 1e6, r->qps - 1, r->victim_shared / 1e6, fair / 1e6);
+}
+
+/* The adapter as requester: its reactions against the timers it was given. */
+static void check_requester(struct st_result *r)
+{
+	struct st_summary nr, to, rw;
+
+	st_summarize(&r->m[STM_NAK_RESP], &nr);
+	st_summarize(&r->m[STM_TIMEOUT], &to);
+	st_summarize(&r->m[STM_RNR_WAIT], &rw);
+	if (r->wire[STC_NAK])
+		check(r, "nak_response", nr.n ? CF_PASS : CF_FAIL,
+		      "%" PRIu64 " retransmissions measured after %" PRIu64 " sequence NAKs, p50 %.3f us",
+		      nr.n, r->wire[STC_NAK], (double)nr.p50 / 1e3);
+	if (to.n)
+		check(r, "timeout_retransmission",
+		      to.p50 * 10 >= r->timeout_ns * 9 && to.p50 <= r->timeout_ns * 9 / 2 ? CF_PASS : CF_FAIL,
+		      "p50 %.3f us for a configured %.3f us (4.096 us x 2^timeout; PASS within 0.9x..4.5x)",
+		      (double)to.p50 / 1e3, (double)r->timeout_ns / 1e3);
+	if (r->faults[STF_RNR])
+		check(r, "rnr_wait", rw.n && r->m[STM_RNR_WAIT].v[0] + r->clock_res_ns >= r->rnr_ns ? CF_PASS : CF_FAIL,
+		      "%" PRIu64 " retries after %" PRIu64 " RNR NAKs; shortest wait %.3f us for a timer of %.3f us",
+		      rw.n, r->faults[STF_RNR], rw.n ? (double)r->m[STM_RNR_WAIT].v[0] / 1e3 : 0.0,
+		      (double)r->rnr_ns / 1e3);
+	check(r, "counters_vs_wire", CF_UNSUPPORTED, "not compared with the adapter as requester");
+}
+
 void st_checks(const struct st_opts *o, struct st_result *r, int run_rc)
 {
 	uint64_t ce = r->faults[STF_CE];
@@ -125,16 +179,24 @@ void st_checks(const struct st_opts *o, struct st_result *r, int run_rc)
 	      "%" PRIu64 " errors in %" PRIu64 " messages, %" PRIu64 " bytes%s%s", r->integrity_errors,
 	      r->messages, r->bytes, r->integrity_errors ? "; first: " : "",
 	      r->integrity_errors ? r->first_error : "");
+	if (o->requester) {
+		check_requester(r);
+		check(r, "fairness", r->fairness >= 0.5 ? CF_PASS : CF_FAIL,
+		      "Jain's index of per-QP bytes %.4f over %u QPs", r->fairness, r->qps);
+		return;
+	}
 	check(r, "nak_per_episode", r->wire[STC_NAK] == r->wire_episodes ? CF_PASS : CF_FAIL,
 	      "%" PRIu64 " sequence-error NAKs for %" PRIu64 " out-of-sequence episodes on the wire",
 	      r->wire[STC_NAK], r->wire_episodes);
 	if (ce)
 		check(r, "cnp_generation", r->wire[STC_CNP] ? CF_PASS : CF_UNSUPPORTED,
 		      "%" PRIu64 " CNPs for %" PRIu64 " CE-marked requests", r->wire[STC_CNP], ce);
+	if (ce)
+		check_pacing(o, r);
 	check_counters(r);
 	check(r, "fairness", r->fairness >= 0.5 ? CF_PASS : CF_FAIL,
 	      "Jain's index of per-QP message rates %.4f over %u QPs", r->fairness, r->qps);
-	(void)o;
+	check_victim(r);
 }
 
 int st_any_failed(const struct st_result *r)
@@ -149,14 +211,15 @@ void st_result_free(struct st_result *r)
 {
 	for (int k = 0; k < STM_N; k++)
 		free(r->m[k].v);
+	free(r->tp);
 	free(r->ctl_rtt.v);
 }
 
 void st_report_table(FILE *f, const struct st_opts *o, struct st_result *r)
 {
-	fprintf(f, "stress: %u QPs, seed %" PRIu64 ", %" PRIu64 " messages, %" PRIu64
+	fprintf(f, "stress: the adapter as %s, %u QPs, seed %" PRIu64 ", %" PRIu64 " messages, %" PRIu64
 		" bytes, %.3f s on the %s clock (%.3f s wall, %.3f s CPU, %.0f messages/s)\n",
-		r->qps, o->seed, r->messages, r->bytes, (double)r->sim_ns / 1e9, r->clock,
+		st_role(o), r->qps, o->seed, r->messages, r->bytes, (double)r->sim_ns / 1e9, r->clock,
 		(double)r->wall_ns / 1e9, (double)r->cpu_ns / 1e9, r->msg_rate);
 	fprintf(f, "faults injected:");
 	for (int k = 0; k < STF_N; k++)
@@ -165,6 +228,9 @@ void st_report_table(FILE *f, const struct st_opts *o, struct st_result *r)
 	for (int k = 0; k < ROCE_RETX__COUNT; k++)
 		fprintf(f, " %s %" PRIu64 "/%" PRIu64, roce_qp_retx_name((enum roce_qp_retx)k),
 			r->retx_episodes[k], r->retx_pkts[k]);
+	if (o->requester)
+		fprintf(f, "\nconfigured: timeout %.3f us, RNR timer %.3f us", (double)r->timeout_ns / 1e3,
+			(double)r->rnr_ns / 1e3);
 	fprintf(f, "\n%-20s %8s %10s %10s %10s   (timing floor: %s clock, resolution %" PRIu64
 		" ns, jitter %" PRIu64 " ns)\n", "metric", "n", "p50 us", "p99 us", "max us", r->clock,
 		r->clock_res_ns, r->clock_jitter_ns);
@@ -182,6 +248,7 @@ void st_report_table(FILE *f, const struct st_opts *o, struct st_result *r)
 		fprintf(f, "%-20s %8" PRIu64 " %10.3f %10.3f %10.3f   (wall clock: the loop waits)\n",
 			"control_rtt_us", s.n, (double)s.p50 / 1e3, (double)s.p99 / 1e3, (double)s.max / 1e3);
 	}
+	st_report_tput_table(f, r);
 	for (unsigned i = 0; i < r->n_chk; i++)
 		fprintf(f, "%-20s %-11s %s\n", r->chk[i].name, cf_verdict_name(r->chk[i].v),
 			r->chk[i].detail);
@@ -214,9 +281,9 @@ void st_report_json(FILE *f, const struct st_opts *o, struct st_result *r)
 {
 	int first = 1;
 
-	fprintf(f, "{\"adapter\":\"%s\",\"seed\":%" PRIu64 ",\"qps\":%u,\"qps_completed\":%u,\"qps_error\":%u,"
+	fprintf(f, "{\"adapter\":\"%s\",\"role\":\"%s\",\"configured\":{\"timeout_us\":%.3f,\"rnr_timer_us\":%.3f},\"seed\":%" PRIu64 ",\"qps\":%u,\"qps_completed\":%u,\"qps_error\":%u,"
 		"\"messages\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"by_op\":{", o->is_ref ? "reference" : "live",
-		o->seed, r->qps, r->qps_completed, r->qps_error, r->messages, r->bytes);
+		st_role(o), (double)r->timeout_ns / 1e3, (double)r->rnr_ns / 1e3, o->seed, r->qps, r->qps_completed, r->qps_error, r->messages, r->bytes);
 	for (int k = 0; k < ST_N_OPS; k++)
 		fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "", st_op_names[k], r->by_op[k]);
 	fprintf(f, "},\"integrity_errors\":%" PRIu64 ",\"first_error\":", r->integrity_errors);
@@ -243,6 +310,7 @@ void st_report_json(FILE *f, const struct st_opts *o, struct st_result *r)
 		fprintf(f, ",\"retx_%s\":{\"episodes\":%" PRIu64 ",\"packets\":%" PRIu64 "}",
 			roce_qp_retx_name((enum roce_qp_retx)k), r->retx_episodes[k], r->retx_pkts[k]);
 	fputc('}', f);
+	st_report_tput_json(f, r);
 	fprintf(f, ",\"psn_wraps\":%u,\"fairness\":%.4f,\"sim_s\":%.6f,\"wall_s\":%.3f,\"cpu_s\":%.3f,"
 		"\"messages_per_s\":%.0f,\"checks\":[", r->psn_wraps, r->fairness, (double)r->sim_ns / 1e9,
 		(double)r->wall_ns / 1e9, (double)r->cpu_ns / 1e9, r->msg_rate);

@@ -13,10 +13,12 @@
 #include "stress_int.h"
 #include "ctl.h"
 
-static const uint8_t fault_kind[STF_EXACT] = { ROCE_QPF_DROP, ROCE_QPF_DUP, ROCE_QPF_REORDER,
-					       ROCE_QPF_CORRUPT, ROCE_QPF_ECN_CE, ROCE_QPF_DELAY };
+/* the engine's fault kind of each --faults kind (lose: none, rocegen drops on receipt) */
+const uint8_t st_fault_kind[STF_EXACT] = { ROCE_QPF_DROP, ROCE_QPF_DUP, ROCE_QPF_REORDER,
+					   ROCE_QPF_CORRUPT, ROCE_QPF_ECN_CE, ROCE_QPF_DELAY,
+					   ROCE_QPF_RNR, ROCE_QPF__COUNT };
 
-static uint64_t mix(uint64_t x)
+uint64_t st_mix(uint64_t x)
 {
 	x += 0x9e3779b97f4a7c15ull;
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -24,10 +26,7 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-static int ctl(struct st_run *s, char *rep, size_t cap, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int ctl(struct st_run *s, char *rep, size_t cap, const char *fmt, ...)
+int st_ctl(struct st_run *s, char *rep, size_t cap, const char *fmt, ...)
 {
 	char req[CTL_LINE_MAX];
 	va_list ap;
@@ -44,9 +43,9 @@ static int ctl(struct st_run *s, char *rep, size_t cap, const char *fmt, ...)
 }
 
 /* the first PSN of QP i: every fourth starts just below 2^24 (wraparound) */
-static uint32_t first_psn(uint64_t *rng, unsigned i)
+uint32_t st_first_psn(uint64_t *rng, unsigned i)
 {
-	uint64_t x = mix(*rng += 0x51);
+	uint64_t x = st_mix(*rng += 0x51);
 
 	return i % 4 == 1 ? 0xffffff - (uint32_t)(x % 16) : (uint32_t)(x & 0xffffff);
 }
@@ -79,7 +78,7 @@ static int engine(struct st_run *s, struct st_qp *q, unsigned i, uint32_t dut_ps
 	if (s->n_rules) {
 		struct roce_qp_faults *f = &s->faults[i];
 
-		f->seed = mix(o->seed ^ ((uint64_t)i << 32));
+		f->seed = st_mix(o->seed ^ ((uint64_t)i << 32));
 		f->rules = &s->rules[i * s->n_rules];
 		f->n_rules = s->n_rules;
 		roce_qp_set_faults(q->qp, f);
@@ -97,12 +96,12 @@ static int fill_read_area(struct st_run *s, struct st_qp *q, unsigned i)
 
 		st_pattern(s->o->seed, i, UINT64_MAX, o, s->tmp, n);
 		ctl_hex(s->tmp, n, hex);
-		if (ctl(s, rep, sizeof(rep), "wr mr=%u off=%u hex=%s", q->dut_mr, o, hex))
+		if (st_ctl(s, rep, sizeof(rep), "wr mr=%u off=%u hex=%s", q->dut_mr, o, hex))
 			return -1;
 	}
 	memset(s->tmp, 0, 8);
 	ctl_hex(s->tmp, 8, hex);
-	return ctl(s, rep, sizeof(rep), "wr mr=%u off=%" PRIu64 " hex=%s", q->dut_mr, st_off_atomic(s),
+	return st_ctl(s, rep, sizeof(rep), "wr mr=%u off=%" PRIu64 " hex=%s", q->dut_mr, st_off_atomic(s),
 		   hex);
 }
 
@@ -117,44 +116,44 @@ static int setup_qp(struct st_run *s, unsigned i, uint64_t *rng)
 	q->s = s;
 	q->hkey = UINT64_MAX;
 	q->qpn = ST_QPN0 + i;
-	q->psn0 = first_psn(rng, i);
+	q->psn0 = st_first_psn(rng, i);
 	q->w.epsn = q->psn0;
-	q->rng = mix(o->seed ^ mix(i + 1));
-	dut_psn = (uint32_t)(mix(*rng += 0x77) & 0xffffff);
+	q->rng = st_mix(o->seed ^ st_mix(i + 1));
+	dut_psn = (uint32_t)(st_mix(*rng += 0x77) & 0xffffff);
 	if (!(q->ring = calloc(o->qd, sizeof(*q->ring))) || !(q->bufs = calloc(o->qd, s->slot)))
 		return snprintf(s->res->first_error, sizeof(s->res->first_error), "no memory"), -1;
-	if (ctl(s, rep, sizeof(rep), "qp depth=%u", 2 * o->qd))
+	if (st_ctl(s, rep, sizeof(rep), "qp depth=%u", 2 * o->qd))
 		return -1;
 	q->dut_qp = (unsigned)ctl_u64(rep, "qp", 0);
 	q->dut_qpn = (uint32_t)ctl_u64(rep, "qpn", 0);
-	if (ctl(s, rep, sizeof(rep), "mr len=%" PRIu64 " access=wra qp=%u", mrlen, q->dut_qp))
+	if (st_ctl(s, rep, sizeof(rep), "mr len=%" PRIu64 " access=wra qp=%u", mrlen, q->dut_qp))
 		return -1;
 	q->dut_mr = (unsigned)ctl_u64(rep, "mr", 0);
 	q->rkey = (uint32_t)ctl_u64(rep, "rkey", 0);
 	q->va = ctl_u64(rep, "va", 0);
-	if (ctl(s, rep, sizeof(rep),
+	if (st_ctl(s, rep, sizeof(rep),
 		"connect qp=%u rqpn=0x%x rpsn=%u psn=%u rgid=%s mtu=%u timeout=%u retry=7 rnr_retry=7",
 		q->dut_qp, q->qpn, q->psn0, dut_psn, o->our_gid, o->mtu, o->timeout) ||
 	    fill_read_area(s, q, i) ||
-	    ctl(s, rep, sizeof(rep), "recv qp=%u mr=%u len=%u off=%" PRIu64 " n=%u wr=0", q->dut_qp,
+	    st_ctl(s, rep, sizeof(rep), "recv qp=%u mr=%u len=%u off=%" PRIu64 " n=%u wr=0", q->dut_qp,
 		q->dut_mr, s->slot, st_off_recv(s, 0), o->qd))
 		return -1;
 	return engine(s, q, i, dut_psn);
 }
 
-static void fault_rules(struct st_run *s)
+void st_fault_rules(struct st_run *s, int match)
 {
 	const struct st_opts *o = s->o;
 
 	for (int k = 0; k < STF_EXACT; k++) {
 		struct roce_qpf_rule *r;
 
-		if (!o->ppm[k])
+		if (!o->ppm[k] || k == STF_LOSE)
 			continue;
 		r = &s->rules[s->n_rules++];
 		memset(r, 0, sizeof(*r));
-		r->kind = fault_kind[k];
-		r->match = ROCE_QPF_REQ;
+		r->kind = st_fault_kind[k];
+		r->match = (uint8_t)(k == STF_RNR ? ROCE_QPF_REQ : match);
 		r->opcode = -1;
 		r->ppm = o->ppm[k];
 		r->delay_ns = o->delay_ns;
@@ -163,7 +162,7 @@ static void fault_rules(struct st_run *s)
 		memcpy(&s->rules[i * s->n_rules], s->rules, s->n_rules * sizeof(*s->rules));
 }
 
-static void read_counters(struct st_run *s, uint64_t *v, int *have)
+void st_read_counters(struct st_run *s, uint64_t *v, int *have)
 {
 	static const char *const key[STC_N] = { "duplicate_request", "out_of_seq_request",
 						"seq_nak_sent", "np_cnp_sent" };
@@ -181,7 +180,7 @@ static void read_counters(struct st_run *s, uint64_t *v, int *have)
 int st_setup(struct st_run *s)
 {
 	const struct st_opts *o = s->o;
-	uint64_t rng = mix(o->seed);
+	uint64_t rng = st_mix(o->seed);
 
 	s->slot = (o->size_max + 7) & ~7u;
 	memcpy(s->ev, o->ev, sizeof(s->ev));
@@ -190,11 +189,11 @@ int st_setup(struct st_run *s)
 	    !(s->rules = calloc((size_t)s->n * STF_EXACT, sizeof(*s->rules))) ||
 	    !(s->faults = calloc(s->n, sizeof(*s->faults))))
 		return snprintf(s->res->first_error, sizeof(s->res->first_error), "no memory"), -1;
-	fault_rules(s);
+	st_fault_rules(s, ROCE_QPF_REQ);
 	for (unsigned i = 0; i < s->n; i++)
 		if (setup_qp(s, i, &rng))
 			return -1;
-	read_counters(s, s->cnt0, s->cnt_have);
+	st_read_counters(s, s->cnt0, s->cnt_have);
 	for (unsigned i = 0; i < s->n; i++) {
 		s->qp[i].in_ready = 1;
 		s->ready[s->nready++] = s->n - 1 - i;
@@ -220,14 +219,14 @@ static enum st_op pick_op(struct st_run *s, struct st_qp *q)
 	for (k = 0; k < ST_N_OPS; k++)
 		if (s->o->ops & (1u << k))
 			ops[n++] = k;
-	return (enum st_op)ops[mix(q->rng += 0x1234567) % n];
+	return (enum st_op)ops[st_mix(q->rng += 0x1234567) % n];
 }
 
 static void build(struct st_run *s, struct st_qp *q, struct st_msg *m, struct roce_wr *w, uint8_t *buf)
 {
 	const struct st_opts *o = s->o;
 	unsigned i = (unsigned)(q - s->qp);
-	uint64_t x = mix(q->rng += 0x9e3779b9);
+	uint64_t x = st_mix(q->rng += 0x9e3779b9);
 
 	w->buf = buf;
 	w->rkey = q->rkey;
@@ -255,7 +254,7 @@ static void build(struct st_run *s, struct st_qp *q, struct st_msg *m, struct ro
 		} else {
 			w->op = ROCE_WR_CMP_SWAP;
 			w->compare = (x & 6) ? q->atomic : q->atomic ^ 1;   /* 1 in 4 fails */
-			w->swap_add = mix(x);
+			w->swap_add = st_mix(x);
 			if (w->compare == q->atomic)
 				q->atomic = w->swap_add;
 		}
@@ -268,6 +267,8 @@ void st_post_more(struct st_run *s, struct st_qp *q, uint64_t now)
 {
 	const struct st_opts *o = s->o;
 
+	if (st_victim_waits(s, q, now))
+		return;
 	while (more(s, q, now) && q->posted - q->completed < o->qd) {
 		struct st_msg *m = &q->ring[q->posted % o->qd];
 		struct roce_wr w;
@@ -277,7 +278,7 @@ void st_post_more(struct st_run *s, struct st_qp *q, uint64_t now)
 		m->idx = q->posted;
 		m->op = (uint8_t)pick_op(s, q);
 		m->len = m->op == ST_ATOMIC ? 8 :
-			 o->size_min + (uint32_t)(mix(q->rng += 0x3779) % (o->size_max - o->size_min + 1));
+			 o->size_min + (uint32_t)(st_mix(q->rng += 0x3779) % (o->size_max - o->size_min + 1));
 		w.wr_id = m->idx;
 		build(s, q, m, &w, q->bufs + (m->idx % o->qd) * s->slot);
 		if (roce_qp_post_send(q->qp, &w, now)) {
@@ -315,7 +316,7 @@ static void final_atomic(struct st_run *s, struct st_qp *q)
 	uint64_t v;
 
 	if (!(s->o->ops & (1u << ST_ATOMIC)) ||
-	    ctl(s, rep, sizeof(rep), "rd mr=%u off=%" PRIu64 " len=8", q->dut_mr, st_off_atomic(s)) ||
+	    st_ctl(s, rep, sizeof(rep), "rd mr=%u off=%" PRIu64 " len=8", q->dut_mr, st_off_atomic(s)) ||
 	    ctl_unhex(rep + 7, b, 8) != 8)
 		return;
 	memcpy(&v, b, 8);
@@ -344,8 +345,8 @@ void st_finish(struct st_run *s)
 			final_atomic(s, q);
 		r->qps_completed += q->done && !q->err;
 		r->qps_error += q->err != 0;
-		for (int k = 0; k < STF_EXACT; k++)
-			r->faults[k] += st->faults[fault_kind[k]];
+		for (int k = 0; k < STF_LOSE; k++)
+			r->faults[k] += st->faults[st_fault_kind[k]];
 		for (int k = 0; k < ROCE_RETX__COUNT; k++) {
 			r->retx_episodes[k] += st->retx_episodes[k];
 			r->retx_pkts[k] += st->retx_pkts[k];
@@ -362,7 +363,7 @@ void st_finish(struct st_run *s)
 		sq += rate * rate;
 	}
 	r->fairness = sq > 0 ? sum * sum / (s->n * sq) : 0;
-	read_counters(s, cnt, have);
+	st_read_counters(s, cnt, have);
 	for (int k = 0; k < STC_N; k++) {
 		r->have_adapter[k] = have[k] && s->cnt_have[k];
 		r->adapter[k] = cnt[k] - s->cnt0[k];

@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "roce.h"
 #include "rtt.h"
 
@@ -79,6 +80,38 @@ static void note_peak(struct roce_rtt *r)
 		r->peak = m;
 }
 
+/* The table's memory.  Past 4 MiB it is mapped with transparent huge pages
+ * asked for: a one-way flood (never answered) leaves millions of requests
+ * outstanding, each lookup lands on a random 4 KiB page, and the page walks
+ * of the TLB misses, not the probes (1.4 a request, 2.9 a lookup), were
+ * most of the time: on 2 M frames of 16 QPs, 1.30-1.75 s of user time
+ * before, 0.85-0.97 s after. */
+#define TAB_HUGE (4u << 20)
+
+static struct ent *tab_alloc(uint32_t nslots)
+{
+	size_t len = (size_t)nslots * sizeof(struct ent);
+	void *p;
+
+	if (len < TAB_HUGE)
+		return calloc(nslots, sizeof(struct ent));
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, len, MADV_HUGEPAGE);
+	return p;
+}
+
+static void tab_release(struct ent *t, uint32_t nslots)
+{
+	size_t len = (size_t)nslots * sizeof(struct ent);
+
+	if (len < TAB_HUGE)
+		free(t);
+	else if (t)
+		munmap(t, len);
+}
+
 struct roce_rtt *roce_rtt_new(uint64_t mem_cap)
 {
 	struct roce_rtt *r = calloc(1, sizeof *r);
@@ -86,7 +119,7 @@ struct roce_rtt *roce_rtt_new(uint64_t mem_cap)
 	if (!r)
 		return NULL;
 	r->cap = mem_cap ? mem_cap : ROCE_RTT_MEM_DEFAULT;
-	r->tab = calloc(TAB_MIN, sizeof *r->tab);
+	r->tab = tab_alloc(TAB_MIN);
 	r->map = calloc(MAP_MIN, sizeof *r->map);
 	if (!r->tab || !r->map) {
 		roce_rtt_free(r);
@@ -107,15 +140,23 @@ void roce_rtt_free(struct roce_rtt *r)
 		for (uint32_t i = 0; i <= r->mmask; i++)
 			free(r->map[i]);
 	free(r->map);
-	free(r->tab);
+	tab_release(r->tab, r->tmask + 1);
 	free(r);
 }
 
 /* ---- outstanding requests --------------------------------------------------------- */
 
+/* A request's home slot.  (Eight consecutive PSNs sharing a run of eight
+ * slots, for locality, made the probes 5 times longer: linear probing
+ * clusters on such runs.) */
+static inline uint32_t home(uint32_t id, uint32_t psn, uint32_t mask)
+{
+	return mix(id, psn) & mask;
+}
+
 static uint32_t tab_find(const struct roce_rtt *r, uint32_t id, uint32_t psn)
 {
-	uint32_t i = mix(id, psn) & r->tmask;
+	uint32_t i = home(id, psn, r->tmask);
 
 	for (; r->tab[i].id; i = (i + 1) & r->tmask)
 		if (r->tab[i].id == id && (r->tab[i].pk & PSN_MASK) == psn)
@@ -123,9 +164,10 @@ static uint32_t tab_find(const struct roce_rtt *r, uint32_t id, uint32_t psn)
 	return UINT32_MAX;
 }
 
+
 static void tab_put(struct ent *t, uint32_t mask, const struct ent *e)
 {
-	uint32_t i = mix(e->id, e->pk & PSN_MASK) & mask;
+	uint32_t i = home(e->id, e->pk & PSN_MASK, mask);
 
 	while (t[i].id)
 		i = (i + 1) & mask;
@@ -139,14 +181,14 @@ static void tab_del_at(struct roce_rtt *r, uint32_t i)
 	r->tab[i].id = 0;
 	r->tn--;
 	for (;;) {
-		uint32_t home;
+		uint32_t h;
 
 		j = (j + 1) & r->tmask;
 		if (!r->tab[j].id)
 			return;
-		home = mix(r->tab[j].id, r->tab[j].pk & PSN_MASK) & r->tmask;
+		h = home(r->tab[j].id, r->tab[j].pk & PSN_MASK, r->tmask);
 		/* move j back into the hole at i unless its home lies in (i, j] */
-		if (((j - home) & r->tmask) >= ((j - i) & r->tmask)) {
+		if (((j - h) & r->tmask) >= ((j - i) & r->tmask)) {
 			r->tab[i] = r->tab[j];
 			r->tab[j].id = 0;
 			i = j;
@@ -165,7 +207,7 @@ static void tab_del(struct roce_rtt *r, uint32_t id, uint32_t psn)
 /* Rebuilds into nslots slots; with purge, only entries newer than keep_after stay. */
 static int tab_rebuild(struct roce_rtt *r, uint32_t nslots, int purge, uint64_t keep_after)
 {
-	struct ent *n = calloc(nslots, sizeof *n);
+	struct ent *n = tab_alloc(nslots);
 	uint32_t kept = 0;
 
 	if (!n)
@@ -180,7 +222,7 @@ static int tab_rebuild(struct roce_rtt *r, uint32_t nslots, int purge, uint64_t 
 		tab_put(n, nslots - 1, &r->tab[i]);
 		kept++;
 	}
-	free(r->tab);
+	tab_release(r->tab, r->tmask + 1);
 	r->tab = n;
 	r->tmask = nslots - 1;
 	r->tn = kept;

@@ -140,7 +140,7 @@ enum roce_seq_kind roce_seq_classify(const struct roce_pkt *p)
 	if (!p->bth_off || !(p->present & ROCE_LBIT(ROCE_L_BTH)) ||
 	    (p->truncated & ROCE_LBIT(ROCE_L_BTH)) || (p->invalid & ROCE_LBIT(ROCE_L_BTH)))
 		return ROCE_SEQ_NONE;
-	if (p->opcode == ROCE_OPCODE_CNP)
+	if (roce_opcode_is_cnp(p->opcode))
 		return ROCE_SEQ_CNP_PKT;
 	if (tr != ROCE_TR_RC && tr != ROCE_TR_XRC)
 		return ROCE_SEQ_NONE;
@@ -538,7 +538,7 @@ int roce_seq_request(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t 
 		v->flags |= ROCE_SEQ_V_ICRC_BAD;
 		return 0;
 	}
-	if (p->ecn == 3) {
+	if (roce_pkt_ce(p)) {
 		d->ecn_ce++;
 		v->flags |= ROCE_SEQ_V_ECN_CE;
 	}
@@ -672,7 +672,7 @@ int roce_seq_response(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t
 		d->cnp++;
 		return 0;
 	}
-	if (p->ecn == 3) {
+	if (roce_pkt_ce(p)) {
 		d->ecn_ce++;
 		v->flags |= ROCE_SEQ_V_ECN_CE;
 	}
@@ -850,6 +850,18 @@ int roce_seq_covers(const struct roce_seq_dir *d, uint32_t psn)
 		return 0;
 	off = pdiff(psn & PSN_MASK, d->next);
 	return off < 0 && off >= -65536;
+}
+
+int roce_seq_continues(const struct roce_seq_dir *d, uint32_t psn)
+{
+	int32_t off;
+
+	if (!(d->state & S_HAVE))
+		return 0;
+	off = pdiff(psn & PSN_MASK, d->next);
+	if (!d->requests)
+		return off >= 0 && off <= ROCE_SEQ_CONTINUE_WINDOW;   /* from the CM's starting PSN */
+	return off >= -ROCE_SEQ_CONTINUE_WINDOW && off <= ROCE_SEQ_CONTINUE_WINDOW;
 }
 
 /* ---- verdicts ------------------------------------------------------------------------ */

@@ -280,6 +280,13 @@ int roce_seq_rejudged(const struct roce_seq_dir *d, unsigned i, struct roce_seq_
 /* 1 when a response with this PSN can answer d's requests (PSN within the
  * span requested so far): used to pair response flows with request flows. */
 int roce_seq_covers(const struct roce_seq_dir *d, uint32_t psn);
+/* 1 when a request with this PSN continues d's requests: the next ones, a
+ * loss ahead or a retransmission behind, within ROCE_SEQ_CONTINUE_WINDOW
+ * PSNs of the highest seen (or at most that far past a CM starting PSN).
+ * Used to recognise a QP whose path changed (InfiniBand LMC path bits or
+ * automatic path migration give it new LIDs, not a new PSN space). */
+#define ROCE_SEQ_CONTINUE_WINDOW 4096
+int roce_seq_continues(const struct roce_seq_dir *d, uint32_t psn);
 
 /* PSNs never seen at all: holes given up on plus holes still open. */
 uint32_t roce_seq_missing(const struct roce_seq_dir *d);

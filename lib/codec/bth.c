@@ -84,6 +84,8 @@ static const struct roce_opinfo optab[256] = {
 	OP(0x64, "UD SEND_ONLY", ROCE_H_DETH | P, ROCE_OK_SEND, ROCE_SEG_ONLY, REQ),
 	OP(0x65, "UD SEND_ONLY_IMM", ROCE_H_DETH | ROCE_H_IMMDT | P, ROCE_OK_SEND, ROCE_SEG_ONLY, REQ),
 
+	/* InfiniBand's CNP (annex A10, Wireshark's "CNP"): BTH and ICRC only */
+	OP(0x80, "CNP", 0, ROCE_OK_CNP, ROCE_SEG_ONLY, 0),
 	OP(0x81, "CNP", ROCE_H_CNP_RSVD, ROCE_OK_CNP, ROCE_SEG_ONLY, 0),
 
 	SENDS(0xa0, "XRC", ROCE_H_XRCETH, 0),
@@ -306,4 +308,6 @@ void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end)
 		roce__decode_mad(p);
 	else if ((p->opcode & 0xfe) == 0x64 && p->dqpn == 0 && p->deth_off)
 		roce__decode_mgmt(p);      /* QP0: subnet management */
+	else if (p->opcode == 0x64 && p->version == ROCE_VER_IB && p->deth_off)
+		roce__decode_ipoib(p);     /* IP over IB, datagram mode */
 }

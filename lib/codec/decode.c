@@ -155,6 +155,8 @@ static __attribute__((noinline)) void decode_udp(struct roce_pkt *p, const struc
 		roce__invalid(p, ROCE_L_UDP, "UDP length disagrees with the IP length");
 		return;
 	}
+	if (p->ipoib_off)   /* inside IPoIB: UDP, nothing taken for RoCE or a mirror */
+		return;
 	v = udp_roce_version(cfg, p->dport);
 	if (v == ROCE_VER_NONE) {
 		if (!p->encap.kind)
@@ -171,7 +173,7 @@ static inline __attribute__((always_inline)) void decode_l4(struct roce_pkt *p, 
 		decode_udp(p, cfg, off, end);
 	else if (p->ip_proto == 6)
 		roce__decode_tcp(p, cfg, off, end);
-	else if (p->ip_proto == 47 && !p->encap.kind && !(cfg && cfg->no_decap))
+	else if (p->ip_proto == 47 && !p->encap.kind && !p->ipoib_off && !(cfg && cfg->no_decap))
 		roce__decode_gre(p, off, end);
 }
 
@@ -402,6 +404,11 @@ static void decode_ethertype(struct roce_pkt *p, const struct roce_cfg *cfg, uin
 		roce__decode_l2(p, et, off, end);
 		break;
 	}
+}
+
+void roce__decode_ethertype(struct roce_pkt *p, uint16_t et, uint32_t off, uint32_t end)
+{
+	decode_ethertype(p, NULL, et, off, end);
 }
 
 /* A trailing Ethernet FCS is recognised by verifying it: bytes after the

@@ -306,6 +306,15 @@ static void outer_fields(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 	roce__fields_encap(p, cb, ctx);
 }
 
+/* IPoIB: its header, then the IP packet (or ARP) as on Ethernet */
+static void ipoib_fields(const struct roce_pkt *p, unsigned flags, roce_field_cb cb, void *ctx)
+{
+	roce__fields_ipoib(p, cb, ctx);
+	lower_fields(p, cb, ctx);
+	if (HAS(p, ROCE_L_TCP))
+		roce__fields_tcp(p, flags, cb, ctx);
+}
+
 void roce_foreach_field_flags(const struct roce_pkt *p, unsigned flags, roce_field_cb cb, void *ctx)
 {
 	if (p->erf.present)
@@ -314,10 +323,11 @@ void roce_foreach_field_flags(const struct roce_pkt *p, unsigned flags, roce_fie
 		outer_fields(p, cb, ctx);
 	if (HAS(p, ROCE_L_LRH))
 		roce__fields_ib(p, cb, ctx);
-	lower_fields(p, cb, ctx);
+	if (!p->ipoib_off)     /* IPoIB: the IP packet comes after the BTH and DETH */
+		lower_fields(p, cb, ctx);
 	if (p->encap.kind && !p->encap.inner_off)
 		roce__fields_encap(p, cb, ctx);
-	if (HAS(p, ROCE_L_TCP))
+	if (HAS(p, ROCE_L_TCP) && !p->ipoib_off)
 		roce__fields_tcp(p, flags, cb, ctx);
 	if (p->version != ROCE_VER_NONE)
 		EMIT_S("roce.version", roce_version_name(p->version));
@@ -329,6 +339,8 @@ void roce_foreach_field_flags(const struct roce_pkt *p, unsigned flags, roce_fie
 			roce__fields_mad(p, cb, ctx);
 		else if (p->mgmt_off)
 			roce__fields_mgmt(p, cb, ctx);
+		else if (p->ipoib_off)
+			ipoib_fields(p, flags, cb, ctx);
 		icrc_fields(p, cb, ctx);
 	}
 	roce__fields_vcrc(p, cb, ctx);

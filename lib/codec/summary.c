@@ -131,6 +131,8 @@ static void ib_part(const struct roce_pkt *p, char *buf, size_t cap, size_t *n)
 		roce__summary_mad(p, buf, cap, n);
 	else if (p->mgmt_off)
 		roce__summary_mgmt(p, buf, cap, n);
+	else if (p->ipoib_off)
+		roce__summary_ipoib(p, buf, cap, n);
 	roce__sappend(buf, cap, n, " icrc %s", roce_icrc_status_name(roce_icrc_verify(p, &computed)));
 }
 

@@ -12,7 +12,9 @@
  * traffic class, flow label, hop limit and addresses; IPv4's TOS and TTL
  * with IPv4-mapped GIDs (::ffff:a.b.c.d), PayLen = BTH .. ICRC, NxtHdr
  * 0x1B.  An IP CE mark becomes BTH FECN (IB marks congestion there); a
- * RoCEv2 CNP (0x81) becomes IB's CNP opcode 0x80.  The ICRC is computed
+ * RoCEv2 CNP (0x81) becomes IB's CNP, opcode 0x80 without the 16 reserved
+ * bytes (BTH and ICRC only, as IB adapters send it: Linux hfi1's
+ * return_cnp()).  The ICRC is computed
  * for the new headers (inverted when the original's was bad), the VCRC
  * over LRH .. ICRC.  A truncated original gives a truncated copy.
  */
@@ -61,10 +63,25 @@ static int seal(uint8_t *dst, uint32_t len, int invert)
 	return ROCE_OK;
 }
 
+/* BTH .. ICRC of p into bth, the 16 reserved bytes of a RoCEv2 CNP left
+ * out (IB's CNP is BTH and ICRC only); returns the bytes written. */
+static uint32_t copy_transport(uint8_t *bth, const struct roce_pkt *p, uint32_t have, uint32_t skip)
+{
+	const uint8_t *b = p->data + p->bth_off;
+	uint32_t n = have < ROCE_BTH_LEN ? have : ROCE_BTH_LEN;
+
+	memcpy(bth, b, n);
+	if (have > ROCE_BTH_LEN + skip) {
+		memcpy(bth + n, b + ROCE_BTH_LEN + skip, have - ROCE_BTH_LEN - skip);
+		n += have - ROCE_BTH_LEN - skip;
+	}
+	return n;
+}
+
 int roce_build_ib_from(uint8_t *dst, size_t cap, const struct roce_pkt *p,
 		       const struct roce_lrh_spec *lrh, uint32_t *wire)
 {
-	uint32_t body, hdr, len, have, out;
+	uint32_t body, hdr, len, have, out, skip;
 	uint8_t *bth;
 	int v = p ? p->version : 0;
 
@@ -74,14 +91,15 @@ int roce_build_ib_from(uint8_t *dst, size_t cap, const struct roce_pkt *p,
 	    !(p->present & ROCE_LBIT(ROCE_L_BTH)) || p->icrc_off < p->bth_off + ROCE_BTH_LEN)
 		return ROCE_EINVAL;
 	body = p->icrc_off - p->bth_off;              /* BTH .. pad */
+	skip = p->opcode == OP_CNP_V2 && body == ROCE_BTH_LEN + ROCE_CNP_RSVD_LEN ? ROCE_CNP_RSVD_LEN : 0;
 	hdr = LRH_LEN + (lrh->grh ? ROCE_GRH_LEN : 0);
-	len = hdr + body + ROCE_ICRC_LEN;
+	len = hdr + body - skip + ROCE_ICRC_LEN;
 	if (body % 4 || len / 4 > 0x7ff)
 		return ROCE_EINVAL;
 	have = roce__avail(p, p->bth_off);
 	have = have > body + ROCE_ICRC_LEN ? body + ROCE_ICRC_LEN : have;
-	out = have == body + ROCE_ICRC_LEN ? len + VCRC_LEN : hdr + have;
-	if (cap < out)
+	out = have == body + ROCE_ICRC_LEN ? len + VCRC_LEN : 0;
+	if (cap < (out ? out : hdr + have))
 		return ROCE_ENOSPC;
 	dst[0] = (uint8_t)((lrh->vl & 15) << 4);      /* LVer 0 */
 	dst[1] = (uint8_t)((lrh->sl & 15) << 4 | (lrh->grh ? 3 : 2));
@@ -89,16 +107,16 @@ int roce_build_ib_from(uint8_t *dst, size_t cap, const struct roce_pkt *p,
 	wr16(dst + 4, (uint16_t)(len / 4));
 	wr16(dst + 6, lrh->slid);
 	if (lrh->grh)
-		put_grh(dst + LRH_LEN, p, body + ROCE_ICRC_LEN);
+		put_grh(dst + LRH_LEN, p, body - skip + ROCE_ICRC_LEN);
 	bth = dst + hdr;
-	memcpy(bth, p->data + p->bth_off, have);
+	have = copy_transport(bth, p, have, skip);
 	if (p->ecn == 3 && have > 4)
 		bth[4] |= 0x80;                       /* FECN */
 	if (have && bth[0] == OP_CNP_V2)
 		bth[0] = OP_CNP_IB;
 	*wire = len + VCRC_LEN;
-	if (out < *wire)
-		return (int)out;                      /* truncated: no ICRC, no VCRC */
+	if (!out)
+		return (int)(hdr + have);             /* truncated: no ICRC, no VCRC */
 	if (seal(dst, len, roce_icrc_verify(p, NULL) == ROCE_ICRC_BAD))
 		return ROCE_EINVAL;
 	return (int)out;

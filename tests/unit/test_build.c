@@ -538,8 +538,8 @@ static void test_round_trip(void **st)
 				}
 	}
 	/* RC 25 (with FLUSH, ATOMIC WRITE), UC 12, RD 22 (with RESYNC), UD 2,
-	 * CNP 1, XRC 23 */
-	assert_int_equal(ops, 25 + 12 + 22 + 2 + 1 + 23);
+	 * CNP 2 (IB's 0x80, RoCEv2's 0x81), XRC 23 */
+	assert_int_equal(ops, 25 + 12 + 22 + 2 + 2 + 23);
 	assert_true(frames > 5000);
 	free(f);
 }

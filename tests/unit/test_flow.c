@@ -8,6 +8,7 @@
 #include "testutil.h"
 #include "../../analyzer/flow.c"
 #include "../../analyzer/iwstream.c"
+#include "../../analyzer/ibident.c"
 
 #define T0 1700000000000000000ull
 #define US 1000ull

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include "../../analyzer/flow.c"
 #include "../../analyzer/iwstream.c"
+#include "../../analyzer/ibident.c"
 #include "../../analyzer/device/nlparse.c"
 #include "../../analyzer/qpjoin.c"
 

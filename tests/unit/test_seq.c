@@ -236,6 +236,64 @@ static void test_psn_wrap(void **st)
 	assert_false(roce_seq_covers(&d, 3));
 }
 
+/* A path change keeps the PSN space: continuation within the window. */
+static void test_continues(void **st)
+{
+	struct roce_seq_dir d;
+	struct roce_seq_verdict v;
+
+	(void)st;
+	roce_seq_init(&d, 1024, NULL);
+	assert_false(roce_seq_continues(&d, 5));              /* nothing known */
+	roce_seq_set_start(&d, 0xfffff0);
+	assert_true(roce_seq_continues(&d, 0xfffff0));        /* the CM's starting PSN */
+	assert_true(roce_seq_continues(&d, 0xfffff0 + ROCE_SEQ_CONTINUE_WINDOW));
+	assert_false(roce_seq_continues(&d, 0xffffef));       /* before it */
+	rq(&d, send_only(0xfffff0, 0), T0, &v);
+	rq(&d, send_only(0xfffff1, 0), T0 + US, &v);
+	assert_true(roce_seq_continues(&d, 0xfffff2));        /* next */
+	assert_true(roce_seq_continues(&d, 0xfffff1));        /* a retransmission */
+	assert_true(roce_seq_continues(&d, (0xfffff2 + ROCE_SEQ_CONTINUE_WINDOW) & 0xffffff)); /* across the wrap */
+	assert_false(roce_seq_continues(&d, (0xfffff2 + ROCE_SEQ_CONTINUE_WINDOW + 1) & 0xffffff));
+	assert_false(roce_seq_continues(&d, 0x800000));       /* another QP's PSNs */
+}
+
+/* Native IB: FECN/BECN are the CE marks, opcode 0x80 a CNP. */
+static void test_ib_marks(void **st)
+{
+	struct roce_frame_spec s;
+	struct roce_lrh_spec l = { .slid = 1, .dlid = 2 };
+	struct roce_pkt p;
+	uint8_t b[512];
+	int n;
+
+	(void)st;
+	memset(&s, 0, sizeof s);
+	s.bth.opcode = ROCE_OP_SEND_ONLY;
+	s.bth.fecn = 1;
+	s.bth.pad = -1;
+	s.ip.ecn = 0;
+	n = roce_build_ib(b, sizeof b, &s, &l);
+	assert_true(n > 0);
+	assert_int_equal(roce_decode(&p, NULL, ROCE_LINK_INFINIBAND, b, (uint32_t)n, (uint32_t)n), ROCE_OK);
+	assert_true(roce_pkt_ce(&p));
+	s.bth.fecn = 0;
+	n = roce_build_ib(b, sizeof b, &s, &l);
+	roce_decode(&p, NULL, ROCE_LINK_INFINIBAND, b, (uint32_t)n, (uint32_t)n);
+	assert_false(roce_pkt_ce(&p));
+	s.bth.becn = 1;
+	n = roce_build_ib(b, sizeof b, &s, &l);
+	roce_decode(&p, NULL, ROCE_LINK_INFINIBAND, b, (uint32_t)n, (uint32_t)n);
+	assert_true(roce_pkt_ce(&p));
+	s.bth.opcode = ROCE_OPCODE_CNP_IB;
+	n = roce_build_ib(b, sizeof b, &s, &l);
+	assert_int_equal(n, 8 + 12 + 4 + 2);                  /* LRH BTH ICRC VCRC */
+	assert_int_equal(roce_decode(&p, NULL, ROCE_LINK_INFINIBAND, b, (uint32_t)n, (uint32_t)n), ROCE_OK);
+	assert_false(roce_pkt_ce(&p));                        /* a CNP, not a mark */
+	assert_int_equal(roce_seq_classify(&p), ROCE_SEQ_CNP_PKT);
+	assert_string_equal(roce_opcode_name(0x80), "CNP");
+}
+
 /* READ requests take max(1, ceil(len / MTU)) PSNs. */
 static void test_read_span(void **st)
 {
@@ -716,6 +774,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_in_order_no_block, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_responder_and_wire, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_psn_wrap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_continues, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ib_marks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_span, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mtu_inferred, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mtu_not_inferred_from_loss, setup, teardown),

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stress_ref_int.h — the reference adapter's state, shared by stress_ref.c
+ * (wire, objects, control) and stress_refload.c (`load`: the adapter as
+ * requester).
+ */
+#ifndef ROCEGEN_STRESS_REF_INT_H
+#define ROCEGEN_STRESS_REF_INT_H
+
+#include "stress.h"
+#include "load.h"
+
+#define REF_WIRE_NS 2000           /* one-way delay of the simulated wire */
+#define REF_SER_NS 100             /* serialisation of each frame rocegen sends */
+#define REF_QPN0 0x100u
+#define REF_WC 64
+#define REF_QP_MR 8
+
+struct ref_frame {
+	uint8_t *d;
+	uint32_t len;
+	uint64_t ts;
+};
+
+struct ref_qp {
+	struct st_ref *r;
+	struct roce_qp *qp;
+	void *mem;
+	struct roce_wc wc[REF_WC];
+	unsigned wch, wcn, wc_lost;
+	uint32_t qpn;
+	int armed;                 /* in the armed list (may have a deadline) */
+	struct ctl_load L;         /* the adapter as requester (`load`) */
+	uint8_t *lbuf;             /* its local MR's bytes */
+};
+
+struct ref_mr {
+	uint8_t *buf;
+	uint64_t len, va;
+	uint32_t rkey, access;
+	int qp;                    /* -1: every QP */
+};
+
+struct st_ref {
+	enum st_ref_mode mode;
+	uint64_t now, n_in;
+	struct roce_qpf_rule rule;
+	struct roce_qp_faults faults;
+	uint8_t mac[6], peer_mac[6], ip[4], peer_ip[4];
+	struct ref_frame *q;       /* ring, time order */
+	size_t qh, qn, qcap;
+	uint8_t **pool;            /* free frame buffers */
+	size_t npool;
+	struct ref_qp **qp;        /* each allocated alone: engines keep pointers */
+	unsigned nqp, nmr;
+	struct ref_mr *mr;
+	unsigned *armed;
+	unsigned narmed;
+	uint8_t *tmp;              /* wr/rd hex conversions */
+	unsigned *loaded;          /* QPs with a load */
+	unsigned nloaded;
+};
+
+/* stress_ref.c */
+void ref_arm_qp(struct st_ref *r, struct ref_qp *q);
+
+/* stress_refload.c */
+int refload_cmd(struct st_ref *r, struct ref_qp *q, struct ref_mr *m, const char *l, char *rep,
+		size_t cap);
+int refload_stat(struct st_ref *r, struct ref_qp *q, char *rep, size_t cap);
+int refload_wc(struct ref_qp *q, const struct roce_wc *wc);   /* 1 when taken */
+void refload_pump(struct st_ref *r);
+void refload_reset(struct st_ref *r);
+
+#endif /* ROCEGEN_STRESS_REF_INT_H */
