@@ -103,6 +103,7 @@ struct iw {
 	uint8_t *rq;                /* the posted receive buffer */
 	uint32_t rq_cap, rq_len;
 	int await_rtr;              /* server, peer-to-peer: the RTR is still due */
+	int rtr_delay_ms;           /* client: a pause between the MPA reply and our RTR */
 	uint32_t reads_out;         /* our Read Requests not yet answered */
 	uint32_t reads_in;          /* Read Requests served in this pump */
 	uint32_t rreq_sink_stag;    /* the last Read Request's sink (conform: a peer's STag) */

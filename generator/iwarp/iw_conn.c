@@ -377,6 +377,8 @@ int iw_connect(struct iw *w, const uint8_t *pd, uint16_t pd_len)
 	if (take_reply(w, &f, offer))
 		return -1;
 	streaming(w);
+	if (w->p2p && w->rtr_delay_ms)
+		poll(NULL, 0, w->rtr_delay_ms);
 	return w->p2p ? send_rtr(w) : 0;
 }
 

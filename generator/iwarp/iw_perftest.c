@@ -3,7 +3,7 @@
  * iw_perftest.c — `rocegen client --transport iwarp --oob cm --app perftest
  * --op write|read|send`: the client of `ib_{write,read,send}_bw -R` on an
  * iWARP device (the conversation is in iw_perftest.h), reported in
- * perftest's columns with the server's own figures beside ours.
+ * perftest's columns with the server's results message beside ours.
  *
  * Our figures: WRITE and SEND complete when the kernel's TCP has the data
  * acknowledged (SIOCOUTQ empty; per message, when it was handed to TCP),
@@ -22,7 +22,6 @@
 #include "iw_perftest.h"
 #include "session.h"
 
-
 static void on_read(void *ctx, struct iw *w)
 {
 	struct iwpt *p = ctx;
@@ -33,7 +32,6 @@ static void on_read(void *ctx, struct iw *w)
 	p->crc = roce_crc32(p->crc, p->buf, p->size);
 	p->tcomp[p->done++] = sess_now();
 }
-
 
 /* Waits (pumping both streams) until ok(p) or the time runs out. */
 static int wait_until(struct iwpt *p, int (*ok)(struct iwpt *), const char *what, int ms)
@@ -241,6 +239,9 @@ static int init(struct iwpt *p, struct gen_opts *o)
 	p->tcomp = calloc(p->iters ? p->iters : 1, sizeof(*p->tcomp));
 	if (!p->buf || !p->tcomp || iw_init(&p->ctl, &p->oc, 0) || iw_init(&p->dat, &p->od, 0))
 		return -1;
+	/* siw-crc lost a first FPDU sent right after its MPA reply (RTR or
+	 * not): 100 ms before the RTR too */
+	p->ctl.rtr_delay_ms = p->dat.rtr_delay_ms = 100;
 	iwpt_chan_init(&p->ch, &p->ctl, 1, (int)o->timeout);
 	return 0;
 }
