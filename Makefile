@@ -243,7 +243,7 @@ FUZZ_TARGETS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_
 # Harnesses of analyzer code: the analyzer files each compiles in, and libraries.
 FUZZ_EXTRA_fuzz_pcapfile := analyzer/pcapfile.c
 FUZZ_LIBS_fuzz_pcapfile := -lpcap -lpthread
-FUZZ_EXTRA_fuzz_flow := analyzer/flow.c analyzer/report.c analyzer/report_json.c analyzer/report_text.c analyzer/json.c analyzer/listing.c analyzer/iwstream.c
+FUZZ_EXTRA_fuzz_flow := analyzer/flow.c analyzer/report.c analyzer/report_json.c analyzer/report_text.c analyzer/json.c analyzer/listing.c analyzer/iwstream.c analyzer/ibident.c
 FUZZ_LIBS_fuzz_flow := -lm
 FUZZ_EXTRA_fuzz_netlink := analyzer/device/nlparse.c
 FUZZ_LIBS_fuzz_netlink := -Ianalyzer/device -lmnl
