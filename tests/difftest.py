@@ -502,10 +502,20 @@ def find_captures():
     caps = []
     for d, _, files in os.walk(CAPTURES):
         for f in files:
-            # LINKTYPE_INFINIBAND: Wireshark 4.0's wiretap cannot open it
-            if f.endswith((".pcap", ".pcapng", ".cap")) and f != "ib_native.pcap":
+            # LINKTYPE_INFINIBAND (247): Wireshark 4.0's wiretap cannot open it
+            if f.endswith((".pcap", ".pcapng", ".cap")) and not is_linktype_ib(os.path.join(d, f)):
                 caps.append(os.path.relpath(os.path.join(d, f), CAPTURES))
     return sorted(caps)
+
+
+def is_linktype_ib(path):
+    """A classic pcap file of link type 247 (either byte order)."""
+    with open(path, "rb") as f:
+        h = f.read(24)
+    if len(h) < 24 or h[:4] == b"\x0a\x0d\x0d\x0a":
+        return False
+    le = h[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1")
+    return int.from_bytes(h[20:24], "little" if le else "big") & 0x0fffffff == 247
 
 
 def magic(path):

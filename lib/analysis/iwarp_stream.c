@@ -597,7 +597,7 @@ void roce_mpa_stream_feed(struct roce_mpa_stream *s, uint32_t seq, const uint8_t
 				lose_sync(s, s->next_seq);
 			s->next_seq = seq;
 		} else if (d < 0) {
-			uint32_t old = (uint32_t)-d;
+			uint32_t old = 0u - (uint32_t)d;
 			int ooo = s->have_gap && (int32_t)(seq - s->gap_lo) >= 0 && (int32_t)(seq - s->gap_hi) < 0;
 
 			if (ooo)
