@@ -249,6 +249,12 @@ def _rd_bth_truncated(d):
 # a difference.  Kinds of difference: value, missing, extra, frames,
 # unknown-field.
 EXPLAINED = [
+    # -- ARP on Ethernet (fields rocetop names only inside IPoIB)
+    ("*", ("Ethernet ARP frames (no IPoIB header)",
+           lambda d: d.kind == "missing" and "roce.ipoib.reserved" not in (d.obj or {})),
+     "arp.*",
+     "libroce decodes ARP only inside IPoIB (a native IB UD SEND); on Ethernet an ARP frame is not "
+     "RoCE's and rocetop lists it as other traffic without its fields"),
     # -- iWARP framing lost (issue 11 item 7)
     ("gen/iwarp_*.pcap", ("frames after MPA framing was lost (rocetop's roce.mpa.event / out_of_sync "
                           "/ resync marks): tshark frames each segment on its own guess",
