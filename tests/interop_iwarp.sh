@@ -23,16 +23,8 @@ case $BUILD in
 /*) ;;
 *) BUILD=$root/$BUILD ;;
 esac
-L="$root/../shared/softroce-lab/lab"
-G="$BUILD/bin/rocegen"
-if [ ! -x "$L" ] || [ "$(id -u)" != 0 ]; then
-	echo "interop_iwarp: skip (needs ../shared/softroce-lab and root)"
-	exit 0
-fi
-[ -x "$G" ] || { echo "interop_iwarp: $G missing (make all)"; exit 1; }
-if [ -z "${IWARP_LAB_LOCKED:-}" ] && command -v flock >/dev/null; then
-	IWARP_LAB_LOCKED=1 exec flock -w 1800 /tmp/softroce-lab.lock "$0" "$@"
-fi
+. "$root/tests/iwarp_lab.sh"
+iwlab_enter interop_iwarp "$@"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/interop_iwarp.XXXXXX")
 up_here=0
@@ -42,10 +34,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-"$L" build >/dev/null || { echo "interop_iwarp: lab build failed"; exit 1; }
-"$L" status >/dev/null 2>&1 || up_here=1
-eval "$("$L" up --mode siw)" || { echo "interop_iwarp: lab up failed"; exit 1; }
-PEER=${LAB_VMA_IP:-10.99.0.1}
+iwlab_up interop_iwarp
 fails=0
 
 wait_cm() {
@@ -104,7 +93,7 @@ server_case() {
 		grep -q "server: ready" "$T/$name.err" 2>/dev/null && break
 		sleep 0.05
 	done
-	"$L" exec --timeout 60 vma -- "rping -c -a ${LAB_HOST_IP:-10.99.0.254} -C 5 -S 200 -v" >"$T/$name.guest" 2>&1
+	"$L" exec --timeout 60 vma -- "rping -c -a $HOST -C 5 -S 200 -v" >"$T/$name.guest" 2>&1
 	grc=$?
 	wait "$spid"
 	src=$?

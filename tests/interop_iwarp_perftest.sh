@@ -33,16 +33,8 @@ case $BUILD in
 /*) ;;
 *) BUILD=$root/$BUILD ;;
 esac
-L="$root/../shared/softroce-lab/lab"
-G="$BUILD/bin/rocegen"
-if [ ! -x "$L" ] || [ "$(id -u)" != 0 ]; then
-	echo "interop_iwarp_perftest: skip (needs ../shared/softroce-lab and root)"
-	exit 0
-fi
-[ -x "$G" ] || { echo "interop_iwarp_perftest: $G missing (make all)"; exit 1; }
-if [ -z "${IWARP_LAB_LOCKED:-}" ] && command -v flock >/dev/null; then
-	IWARP_LAB_LOCKED=1 exec flock -w 1800 /tmp/softroce-lab.lock "$0" "$@"
-fi
+. "$root/tests/iwarp_lab.sh"
+iwlab_enter interop_iwarp_perftest "$@"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/interop_iwpt.XXXXXX")
 up_here=0
@@ -52,11 +44,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-"$L" build >/dev/null || { echo "interop_iwarp_perftest: lab build failed"; exit 1; }
-"$L" status >/dev/null 2>&1 || up_here=1
-eval "$("$L" up --mode siw)" || { echo "interop_iwarp_perftest: lab up failed"; exit 1; }
-PEER=${LAB_VMA_IP:-10.99.0.1}
-HOST=${LAB_HOST_IP:-10.99.0.254}
+iwlab_up interop_iwarp_perftest
 PT="-F -n 40 -s 4096"
 fails=0
 

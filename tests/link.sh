@@ -54,6 +54,41 @@ check() {
 	if [ "$2" = "$3" ]; then ok "$1: $3"; else fail "$1" "want $2, got $3"; fi
 }
 
+# vs_tshark PCAP NAME REGEX [FRAMES]: the --packets --json fields of PCAP whose
+# names match REGEX, against tshark's on the same file.  Sets vs_keys (the
+# names compared) and vs_bad: how many differ ("name ours theirs" on stderr),
+# plus 1 when the frame counts differ or, with FRAMES, are not that many.
+vs_tshark() {
+	TZ=UTC "$R" -r "$1" --packets --json >"$T/$2.json"
+	vs_keys=$(jq -r "keys[] | select(test(\"$3\"))" "$T/$2.json" | sort -u)
+	# shellcheck disable=SC2086
+	tshark -r "$1" -T fields $(for k in $vs_keys; do printf ' -e %s' "$k"; done) 2>/dev/null >"$T/$2.tsh"
+	# shellcheck disable=SC2086
+	vs_bad=$(python3 - "$T/$2.json" "$T/$2.tsh" "${4:-}" $vs_keys <<'PY'
+import json, sys
+ours = [json.loads(l) for l in open(sys.argv[1])]
+theirs = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+frames, keys, bad = sys.argv[3], sys.argv[4:], 0
+def norm(v):
+    if isinstance(v, bool) or isinstance(v, int):
+        return int(v)
+    v = str(v).replace(":", "").lower()
+    if v in ("true", "false"):
+        return int(v == "true")
+    try:
+        return int(v, 0) if v.startswith("0x") else int(v)
+    except ValueError:
+        return v
+for o, t in zip(ours, theirs):
+    for k, tv in zip(keys, t):
+        if k in o and (tv == "" or norm(o[k]) != norm(tv)):
+            bad += 1
+            print(k, o[k], tv, file=sys.stderr)
+print(bad + abs(len(ours) - len(theirs)) + (frames != "" and len(ours) != int(frames)))
+PY
+)
+}
+
 TZ=UTC "$R" -r "$L/ib_native.pcap" --json | jq -S 'del(.source)' >"$T/native.json"
 TZ=UTC "$R" -r "$L/ib_erf.pcap" --json | jq -S 'del(.source, .erf_records, .erf_lost)' >"$T/erf.json"
 if [ -s "$T/native.json" ] && cmp -s "$T/native.json" "$T/erf.json"; then
@@ -176,31 +211,8 @@ check "MAD classes, ICRC and VCRC" "SMP good good|SMP-DR good good|SA good good|
 check "SMP-DR hop pointer/count, SA RMPP RRespTime:5 Flags:3" "1 2 10 7" \
 	"$(TZ=UTC "$R" -r "$T/mad_ib.pcap" --packets --json | jq -rs '"\(.[1]."infiniband.smpdirected.hoppointer") \(.[1]."infiniband.smpdirected.hopcount") \(.[2]."roce.rmpp.rresptime") \(.[2]."roce.rmpp.flags")"')"
 if command -v tshark >/dev/null; then
-	TZ=UTC "$R" -r "$T/mad_erf.pcap" --packets --json >"$T/mad.json"
-	keys=$(jq -r 'keys[] | select(test("^infiniband\\.(mad|smplid|smpdirected|rmpp|sa)\\."))' "$T/mad.json" | sort -u)
-	# shellcheck disable=SC2086
-	tshark -r "$T/mad_erf.pcap" -T fields $(for k in $keys; do printf ' -e %s' "$k"; done) 2>/dev/null >"$T/mad.tsh"
-	check "MAD fields against tshark ($(echo "$keys" | wc -l) names)" 0 "$(python3 - "$T/mad.json" "$T/mad.tsh" $keys <<'PY'
-import json, sys
-ours = [json.loads(l) for l in open(sys.argv[1])]
-theirs = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
-keys, bad = sys.argv[3:], 0
-def norm(v):
-    if isinstance(v, int):
-        return v
-    v = str(v).replace(":", "").lower()
-    try:
-        return int(v, 0) if v.startswith("0x") else int(v)
-    except ValueError:
-        return v
-for o, t in zip(ours, theirs):
-    for k, tv in zip(keys, t):
-        if k in o and (tv == "" or norm(o[k]) != norm(tv)):
-            bad += 1
-            print(k, o[k], tv, file=sys.stderr)
-print(bad + abs(len(ours) - len(theirs)))
-PY
-)"
+	vs_tshark "$T/mad_erf.pcap" mad '^infiniband\\.(mad|smplid|smpdirected|rmpp|sa)\\.'
+	check "MAD fields against tshark ($(echo "$vs_keys" | wc -l) names)" 0 "$vs_bad"
 fi
 
 # ---- raw IB datagrams (LNH 1 IPv6, LNH 0 raw header + IPv4) ---------------------
@@ -276,34 +288,8 @@ TZ=UTC "$R" -r "$L/ipoib_erf.pcap" --packets >"$T/ipoib.txt"
 check "IPoIB listing" "ipoib IPv4 192.168.50.5.40000 > 192.168.50.7.22 TCP|ipoib IPv6 fd00::7.40001 > fd00::5.22 TCP|ipoib ARP who-has 192.168.50.7 tell 192.168.50.5|ipoib ARP reply 192.168.50.7 is-at qpn 0x000049" \
 	"$(sed -n 's/.* \(ipoib .*\) icrc good vcrc good$/\1/p' "$T/ipoib.txt" | paste -sd '|')"
 if command -v tshark >/dev/null; then
-	TZ=UTC "$R" -r "$L/ipoib_erf.pcap" --packets --json >"$T/ipoib.json"
-	keys=$(jq -r 'keys[] | select(test("^(infiniband\\.(rwh|deth|bth\\.destqp)|ip|ipv6|tcp|arp)\\."))' "$T/ipoib.json" | sort -u)
-	# shellcheck disable=SC2086
-	tshark -r "$L/ipoib_erf.pcap" -T fields $(for k in $keys; do printf ' -e %s' "$k"; done) 2>/dev/null >"$T/ipoib.tsh"
-	# shellcheck disable=SC2086
-	check "IPoIB fields against tshark ($(echo "$keys" | wc -l) names)" 0 "$(python3 - "$T/ipoib.json" "$T/ipoib.tsh" $keys <<'PY'
-import json, sys
-ours = [json.loads(l) for l in open(sys.argv[1])]
-theirs = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
-keys, bad = sys.argv[3:], 0
-def norm(v):
-    if isinstance(v, bool) or isinstance(v, int):
-        return int(v)
-    v = str(v).replace(":", "").lower()
-    if v in ("true", "false"):
-        return int(v == "true")
-    try:
-        return int(v, 0) if v.startswith("0x") else int(v)
-    except ValueError:
-        return v
-for o, t in zip(ours, theirs):
-    for k, tv in zip(keys, t):
-        if k in o and (tv == "" or norm(o[k]) != norm(tv)):
-            bad += 1
-            print(k, o[k], tv, file=sys.stderr)
-print(bad + abs(len(ours) - len(theirs)) + (len(ours) != 4))
-PY
-)"
+	vs_tshark "$L/ipoib_erf.pcap" ipoib '^(infiniband\\.(rwh|deth|bth\\.destqp)|ip|ipv6|tcp|arp)\\.' 4
+	check "IPoIB fields against tshark ($(echo "$vs_keys" | wc -l) names)" 0 "$vs_bad"
 fi
 
 echo "link: $oks ok, $fails failed"

@@ -107,6 +107,13 @@ uint64_t st_mix(uint64_t x);
 int st_ctl(struct st_run *s, char *rep, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 uint32_t st_first_psn(uint64_t *rng, unsigned i);
+/* The QP attributes both roles share (pair, first PSNs, MTU, addresses,
+ * fault slots); the QP's memory and engine (-1 with first_error); the
+ * fault rules of QP i, when --faults gave any. */
+void st_attr_base(const struct st_run *s, const struct st_qp *q, uint32_t dut_psn, struct roce_qp_attr *a);
+int st_qp_open(struct st_run *s, struct st_qp *q, unsigned i, const struct roce_qp_attr *a,
+	       const struct roce_qp_ops *ops);
+void st_qp_faults(struct st_run *s, struct st_qp *q, unsigned i);
 void st_read_counters(struct st_run *s, uint64_t *v, int *have);
 void st_fault_rules(struct st_run *s, int match);
 int st_setup(struct st_run *s);

@@ -179,39 +179,21 @@ static int req_engine(struct st_run *s, struct st_qp *q, unsigned i, uint32_t du
 	struct roce_qp_attr a;
 	struct roce_qp_ops ops = { req_tx, req_complete, req_event, q };
 	struct roce_mr mr;
-	size_t sz;
 
-	roce_qp_attr_default(&a);
-	a.qpn = q->qpn;
-	a.remote_qpn = q->dut_qpn;
-	a.sq_psn = q->psn0;
-	a.rq_psn = dut_psn;
-	a.mtu = (uint16_t)o->mtu;
+	st_attr_base(s, q, dut_psn, &a);
 	a.min_rnr_timer = o->min_rnr;
 	a.sq_depth = 1;
 	a.rq_depth = 2 * o->qd;
-	a.max_mr = 1;
 	a.max_dest_rd_atomic = 16;
-	a.fault_slots = o->ppm[STF_REORDER] || o->ppm[STF_DELAY] ? 16 : 0;
-	a.eth = o->eth;
-	a.ip = o->ip;
-	sz = roce_qp_mem_size(&a);
-	if (!sz || !(q->mem = malloc(sz)) || roce_qp_init(&q->qp, q->mem, sz, &a, &ops))
-		return snprintf(s->res->first_error, sizeof(s->res->first_error), "qp %u: bad attributes", i), -1;
+	if (st_qp_open(s, q, i, &a, &ops))
+		return -1;
 	mr = (struct roce_mr){ rq->rkey, rq->va, rq->mem, s->slot * (o->qd + 1ull) + 8,
 			       ROCE_ACCESS_REMOTE_WRITE | ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC };
 	if (roce_qp_reg_mr(q->qp, &mr))
 		return snprintf(s->res->first_error, sizeof(s->res->first_error), "qp %u: reg_mr", i), -1;
 	for (unsigned b = 0; b < 2 * o->qd; b++)
 		roce_qp_post_recv(q->qp, b, rq->rbuf + (size_t)b * s->slot, s->slot, 0);
-	if (s->n_rules) {
-		struct roce_qp_faults *f = &s->faults[i];
-
-		f->seed = st_mix(o->seed ^ ((uint64_t)i << 32));
-		f->rules = &s->rules[i * s->n_rules];
-		f->n_rules = s->n_rules;
-		roce_qp_set_faults(q->qp, f);
-	}
+	st_qp_faults(s, q, i);
 	return 0;
 }
 

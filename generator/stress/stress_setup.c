@@ -50,39 +50,58 @@ uint32_t st_first_psn(uint64_t *rng, unsigned i)
 	return i % 4 == 1 ? 0xffffff - (uint32_t)(x % 16) : (uint32_t)(x & 0xffffff);
 }
 
-static int engine(struct st_run *s, struct st_qp *q, unsigned i, uint32_t dut_psn)
+void st_attr_base(const struct st_run *s, const struct st_qp *q, uint32_t dut_psn, struct roce_qp_attr *a)
 {
 	const struct st_opts *o = s->o;
-	struct roce_qp_attr a;
-	struct roce_qp_ops ops = { st_tx, st_complete, st_event_cb, q };
-	size_t sz;
 
-	roce_qp_attr_default(&a);
-	a.qpn = q->qpn;
-	a.remote_qpn = q->dut_qpn;
-	a.sq_psn = q->psn0;
-	a.rq_psn = dut_psn;
-	a.mtu = (uint16_t)o->mtu;
-	a.timeout = o->timeout;
-	a.sq_depth = o->qd;
-	a.rq_depth = 1;
-	a.max_mr = 1;
-	a.fault_slots = o->ppm[STF_REORDER] || o->ppm[STF_DELAY] ? 16 : 0;   /* 4.3 KB each */
-	a.eth = o->eth;
-	a.ip = o->ip;
-	sz = roce_qp_mem_size(&a);
-	if (!sz || !(q->mem = malloc(sz)) || roce_qp_init(&q->qp, q->mem, sz, &a, &ops)) {
+	roce_qp_attr_default(a);
+	a->qpn = q->qpn;
+	a->remote_qpn = q->dut_qpn;
+	a->sq_psn = q->psn0;
+	a->rq_psn = dut_psn;
+	a->mtu = (uint16_t)o->mtu;
+	a->max_mr = 1;
+	a->fault_slots = o->ppm[STF_REORDER] || o->ppm[STF_DELAY] ? 16 : 0;   /* 4.3 KB each */
+	a->eth = o->eth;
+	a->ip = o->ip;
+}
+
+int st_qp_open(struct st_run *s, struct st_qp *q, unsigned i, const struct roce_qp_attr *a,
+	       const struct roce_qp_ops *ops)
+{
+	size_t sz = roce_qp_mem_size(a);
+
+	if (!sz || !(q->mem = malloc(sz)) || roce_qp_init(&q->qp, q->mem, sz, a, ops)) {
 		snprintf(s->res->first_error, sizeof(s->res->first_error), "qp %u: bad attributes", i);
 		return -1;
 	}
-	if (s->n_rules) {
-		struct roce_qp_faults *f = &s->faults[i];
+	return 0;
+}
 
-		f->seed = st_mix(o->seed ^ ((uint64_t)i << 32));
-		f->rules = &s->rules[i * s->n_rules];
-		f->n_rules = s->n_rules;
-		roce_qp_set_faults(q->qp, f);
-	}
+void st_qp_faults(struct st_run *s, struct st_qp *q, unsigned i)
+{
+	struct roce_qp_faults *f = &s->faults[i];
+
+	if (!s->n_rules)
+		return;
+	f->seed = st_mix(s->o->seed ^ ((uint64_t)i << 32));
+	f->rules = &s->rules[i * s->n_rules];
+	f->n_rules = s->n_rules;
+	roce_qp_set_faults(q->qp, f);
+}
+
+static int engine(struct st_run *s, struct st_qp *q, unsigned i, uint32_t dut_psn)
+{
+	struct roce_qp_attr a;
+	struct roce_qp_ops ops = { st_tx, st_complete, st_event_cb, q };
+
+	st_attr_base(s, q, dut_psn, &a);
+	a.timeout = s->o->timeout;
+	a.sq_depth = s->o->qd;
+	a.rq_depth = 1;
+	if (st_qp_open(s, q, i, &a, &ops))
+		return -1;
+	st_qp_faults(s, q, i);
 	return 0;
 }
 
