@@ -172,14 +172,17 @@ kill $rpid 2>/dev/null || true
 wait || true
 
 # ---- netem loss on the requester (vmb): NIC against wire on the responder (vma) ------
+# Snapshots (and QP dumps) every 0.25 s, and 1,000 writes (about 7 s at the lab's 1.2 MB/s
+# under this loss): with 1 s snapshots and 300 writes, one CI run ended ib_write_bw between
+# two QP dumps, and no snapshot held its row.
 "$L" exec vmb -- tc qdisc add dev eth0 root netem loss 3% duplicate 2%
-"$L" exec --timeout 120 vma -- "$RT -i eth0 --device rxe0 --json -b -d 1 -n 200 udp port 4791" \
+"$L" exec --timeout 120 vma -- "$RT -i eth0 --device rxe0 --json -b -d 0.25 -n 1000 udp port 4791" \
 	> "$S/out/lossy.json" 2> "$T/lossy.err" &
 rtpid=$!
 sleep 4
-"$L" exec --timeout 120 vma -- "ib_write_bw -d rxe0 -x 1 -F -s 8192 -n 300" > "$T/lossy.server" 2>&1 &
+"$L" exec --timeout 120 vma -- "ib_write_bw -d rxe0 -x 1 -F -s 8192 -n 1000" > "$T/lossy.server" 2>&1 &
 wait_listen vma 18515
-"$L" exec --timeout 120 vmb -- "ib_write_bw -d rxe0 -x 1 -F -s 8192 -n 300 $LAB_VMA_IP" > "$T/lossy.client" 2>&1 || true
+"$L" exec --timeout 120 vmb -- "ib_write_bw -d rxe0 -x 1 -F -s 8192 -n 1000 $LAB_VMA_IP" > "$T/lossy.client" 2>&1 || true
 sleep 3   # a snapshot after the traffic, then SIGINT
 "$L" exec vma -- "$G/stop.sh INT rocetop" >/dev/null 2>&1 || true
 wait $rtpid || true

@@ -349,7 +349,7 @@ nd1=$(tail -n 1 "$T/nd1" | jq -c '[.capture.nic_dropped, .capture.interfaces[0].
 if [ "$nd0" = '[null,null,null]' ] && [ "$nd1" = '[0,0,"peer_ifindex,rx_queue_0_drops"]' ]; then
 	ok "NIC discards: none of the default counters on a veth (null); --nic-drop-counters finds two of three, counted from the start (0)"
 else
-	fail "NIC discards (ethtool -S)" "default: $nd0, named: $nd1" "$(cat "$T/e")"
+	fail "NIC discards from ethtool's statistics" "default: $nd0, named: $nd1" "$(cat "$T/e")"
 fi
 
 # ---- the ring in frames: --buffer-frames makes it larger than -B ---------------------------------
