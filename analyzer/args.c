@@ -450,6 +450,8 @@ int args_parse(struct args *a, int argc, char **argv)
 		fprintf(stderr, "rocetop: --device goes with the flow analysis, not with --packets\n");
 		return 2;
 	}
+	/* here, not in args_finish(): --device alone (no capture) decides on it too */
+	a->tui = !a->packets && !a->batch && !a->json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	return -1;
 }
 
@@ -487,7 +489,6 @@ int args_finish(struct args *a, int argc, char **argv)
 		fprintf(stderr, "rocetop: --prometheus goes with the flow analysis, not with --packets\n");
 		return 2;
 	}
-	a->tui = !a->packets && !a->batch && !a->json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	if (optind < argc && !(a->filter = join_args(argc - optind, argv + optind))) {
 		fprintf(stderr, "rocetop: out of memory\n");
 		return 1;

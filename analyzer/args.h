@@ -28,7 +28,7 @@ struct args {
 	long long count, iterations;  /* -1: not given */
 	double delay;                 /* -d SECONDS */
 	char *filter;                 /* the BPF expression after the options, or NULL */
-	int tui;                      /* the terminal view */
+	int tui;                      /* the terminal view: a terminal, none of -b --json --packets */
 };
 
 /* Reads the command line into a.  Returns -1 when the program goes on,
@@ -37,7 +37,7 @@ struct args {
 int args_parse(struct args *a, int argc, char **argv);
 
 /* After args_parse() and the device source: what follows from the rest
- * (the terminal view, the filter, the capture source's settings); -1 or an
+ * (the filter, the capture source's settings); -1 or an
  * exit status as args_parse(). */
 int args_finish(struct args *a, int argc, char **argv);
 

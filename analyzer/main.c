@@ -6,7 +6,8 @@
  *   rocetop -r FILE --packets [--json] [filter…]
  *   rocetop -i IFACE [-i IFACE…] … (as above)
  *   rocetop -r FILE | -i IFACE…   with a terminal and none of -b/--json/--packets: the TUI
- *   rocetop --device DEV[:PORT]|all [-i IFACE…|-r FILE] …   the NIC's own view (device/)
+ *   rocetop --device DEV[:PORT]|all [-i IFACE…|-r FILE] …   the NIC's own view (device/);
+ *     alone on a terminal, the TUI's device screen; with -b/--json, snapshots
  *
  * main.c parses options and wires the capture source either to the listing
  * (--packets) or to the flow engine (flow.c) and its batch views (report.c):
@@ -336,34 +337,18 @@ static int device_serve(struct devmon *m, const char *addr, unsigned max, struct
 	return 0;
 }
 
-/* --device without -i or -r: a snapshot of the devices every interval,
- * and with --prometheus the device series on /metrics. */
-static int device_only(struct devmon *m, int json, double delay, long long iterations, const char *user,
-		       const char *prom_addr, unsigned prom_max)
+/* --device alone, -b, --json or no terminal: a snapshot of the devices
+ * every interval until -n or a signal. */
+static int device_snapshots(struct devmon *m, struct source *w, const struct args *a)
 {
-	char err[256];
-	uint64_t next, step = (uint64_t)llround(delay * 1e9);
+	uint64_t next, step = (uint64_t)llround(a->delay * 1e9);
 	unsigned n = 0;
-	struct source *w = NULL;
-	struct prom *prom = NULL;
-	int rc = 0;
 
-	if (prom_addr && device_serve(m, prom_addr, prom_max, &w, &prom) < 0) {
-		rc = 1;
-		goto out;
-	}
-	/* every descriptor is open: no capability is needed from here on */
-	if ((user && source_drop_privileges(user, err, sizeof err) < 0) ||
-	    (!user && source_shed_capabilities(err, sizeof err) < 0)) {
-		fprintf(stderr, "rocetop: %s\n", err);
-		rc = 1;
-		goto out;
-	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	devmon_poll(m, wall_ns());
 	next = wall_ns() + step;
-	while (!stop && (iterations <= 0 || n < iterations)) {
+	while (!stop && (a->iterations <= 0 || n < a->iterations)) {
 		uint64_t now;
 
 		wait_until(w, next);
@@ -372,11 +357,46 @@ static int device_only(struct devmon *m, int json, double delay, long long itera
 		now = wall_ns();
 		next += step;
 		devmon_poll(m, now);
-		if (device_snapshot(m, json, ++n, now) < 0) {
-			rc = 1;
-			break;
-		}
+		if (device_snapshot(m, a->json, ++n, now) < 0)
+			return 1;
 	}
+	return 0;
+}
+
+/* --device alone on a terminal: the terminal view's device screen, as
+ * key D shows it beside a capture.  No engine: the view never reads a
+ * frame; its source only polls the terminal and the Prometheus sockets. */
+static int device_tui(struct devmon *m, struct source **w, const struct prom *prom, const struct args *a)
+{
+	struct tui_cfg tc = { .interval = a->have_delay ? a->delay : 1, .version = ROCETOP_VERSION, .dev = m,
+			      .dev_only = 1, .prom_addr = prom ? prom_address(prom) : NULL };
+
+	if (!*w && !(*w = source_open_watcher("devices"))) {
+		fprintf(stderr, "rocetop: out of memory\n");
+		return 1;
+	}
+	tc.src = *w;
+	return tui_run(&tc);
+}
+
+/* --device without -i or -r: the device screen on a terminal, else
+ * snapshots; with --prometheus the device series on /metrics. */
+static int device_only(struct devmon *m, const struct args *a)
+{
+	char err[256];
+	struct source *w = NULL;
+	struct prom *prom = NULL;
+	int rc = 1;
+
+	if (a->prom_addr && device_serve(m, a->prom_addr, a->prom_max, &w, &prom) < 0)
+		goto out;
+	/* every descriptor is open: no capability is needed from here on */
+	if ((a->user && source_drop_privileges(a->user, err, sizeof err) < 0) ||
+	    (!a->user && source_shed_capabilities(err, sizeof err) < 0)) {
+		fprintf(stderr, "rocetop: %s\n", err);
+		goto out;
+	}
+	rc = a->tui ? device_tui(m, &w, prom, a) : device_snapshots(m, w, a);
 out:
 	prom_close(prom);
 	source_close(w);
@@ -707,7 +727,7 @@ int main(int argc, char **argv)
 	if ((rc = args_parse(a, argc, argv)) >= 0 || (rc = open_devices(&x)) >= 0)
 		return rc;
 	if (!a->file && !a->iface)
-		return device_only(x.dev, a->json, a->delay, a->iterations, a->user, a->prom_addr, a->prom_max);
+		return device_only(x.dev, a);
 	if ((rc = args_finish(a, argc, argv)) >= 0)
 		return rc;
 	x.mclock = a->mirror_time ? &x.mclock_mem : NULL;

@@ -4,7 +4,8 @@
  * totals over a sortable, filterable table of flows, a detail view of one
  * connection, help.  It reads struct engine (flow.h) and never sees a
  * frame: the caller's feed() reads frames from the capture source, decodes
- * them and hands them to the engine.
+ * them and hands them to the engine.  Without a capture (--device alone) it
+ * shows the device screen only, over a source with no capture handle.
  *
  * The terminal is restored however the view ends: q, end of input after q,
  * SIGINT, SIGTERM, SIGHUP, and crashes (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
@@ -31,6 +32,10 @@ struct tui_cfg {
 	double interval;                /* seconds between screen updates (-d); 0: 1 */
 	const char *version;
 	struct devmon *dev;             /* --device: the device screen (key D), or NULL */
+	/* --device without -i or -r: no capture, so eng, ecfg and feed are NULL
+	 * and src only watches the terminal and the Prometheus sockets
+	 * (source_open_watcher); the view opens on the device screen and stays there */
+	int dev_only;
 };
 
 /* Runs until q or a signal.  0, or 1 when the capture failed (the error is

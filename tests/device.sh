@@ -13,6 +13,8 @@
 #      itself, and --prometheus output passes `promtool check metrics`;
 #   4. rxe on the host (`rdma link add` on a veth): skipped when the kernel has no
 #      rdma_rxe or no RDMA netlink (say so).
+# With tmux, part 1 also drives the terminal view: key D beside a replayed
+# capture, and --device alone (the device screen at once, no capture).
 # Run as  BUILD=<build dir> tests/device.sh ; prints ok/FAIL lines.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -248,7 +250,64 @@ if command -v tmux >/dev/null 2>&1; then
 	sleep 0.3
 	tmux kill-session -t "$TS" 2>/dev/null
 	check "TUI: Enter on QP 17 shows its bound counter 5 and its values" sh -c "grep -q 'bound to counter 5 (1 QP)' '$T/tuic-qp.txt' && grep -q 'out_of_sequence $(sed 's/.*out_of_sequence=\([0-9]*\).*/\1/' "$T/qc.want") ' '$T/tuic-qp.txt'"
+
+	# --device alone on a terminal: the device screen at once, no capture; --prometheus
+	# beside it serves.  The shell around it records stty before and after, and the exit status.
+	tport=$((20000 + ($$ + 7) % 20000))
+	tmux new-session -d -s "$TS" -x 130 -y 40 "stty -g > $T/dstty.before; env ROCETOP_SYSFS_ROOT=$TV/sys \
+		ROCETOP_NETLINK_REPLAY=$TV/1:$TV/2 $R --device rxe0 -d 0.3 --prometheus 127.0.0.1:$tport; \
+		echo \$? > $T/drc; stty -g > $T/dstty.after; sleep 60" 2>/dev/null
+	shot "$T/dtui.txt" "^rxe0 +18 +RC"
+	python3 - "$tport" > "$T/dtmetrics" 2>/dev/null <<'PY'
+import sys, time, urllib.request
+for i in range(150):
+    try:
+        sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
+        break
+    except OSError:
+        time.sleep(0.1)
+PY
+	# s: by TYPE, r: reversed (RC before GSI, ties in lqpn order); then g Enter: the first row alone
+	tmux send-keys -t "$TS" s r
+	shot "$T/dtui-sort.txt" "TYPE\\+"
+	tmux send-keys -t "$TS" g Enter
+	shot "$T/dtui-qp.txt" "rxe0 QP 17"
+	tmux send-keys -t "$TS" Escape
+	sleep 0.5   # not ESC c: one key, Alt-c
+	tmux send-keys -t "$TS" c
+	shot "$T/dtui-c.txt" "device-only view \\(no capture\\): no flows to clear"
+	tmux send-keys -t "$TS" h
+	shot "$T/dtui-h.txt" "Device-only view \\(no capture\\): the flow table"
+	tmux send-keys -t "$TS" x
+	shot "$T/dtui-back.txt" "^rxe0 +18 +RC"
+	tmux send-keys -t "$TS" q
+	for i in $(seq 20); do [ -s "$T/dstty.after" ] && break; sleep 0.25; done
+	dalt=$(tmux display-message -p -t "$TS" '#{alternate_on}' 2>/dev/null)
+	tmux kill-session -t "$TS" 2>/dev/null
+	want=$(python3 -c 'import json, sys; print(" ".join(str(q["lqpn"]) for q in sorted(json.load(open(sys.argv[1])), key=lambda q: q["lqpn"])) + " ")' "$TV/1/rdma-qp.json")
+	check "--device alone, TUI: the device screen at once, marked no capture (port line, QPs $(order "$T/dtui.txt")= rdma's $want)" \
+		sh -c "grep -q 'device-only view (no capture)' '$T/dtui.txt' && grep -q '^device rxe0 port 1: ACTIVE' '$T/dtui.txt' && test '$(order "$T/dtui.txt")' = '$want' && grep -qE '^rxe0 +18 RC +RTS .* 263 ' '$T/dtui.txt'"
+	check "--device alone, TUI: s r sorts by type reversed ($(order "$T/dtui-sort.txt"))" test "$(order "$T/dtui-sort.txt")" = "17 18 1 "
+	check "--device alone, TUI: Enter shows QP 17 (owner pid 243, no wire: no capture)" sh -c "grep -q 'rxe0 QP 17 (port 1): RC RTR' '$T/dtui-qp.txt' && grep -q 'owner: pid 243' '$T/dtui-qp.txt' && grep -q 'wire: no flow of this QP seen (no capture)' '$T/dtui-qp.txt'"
+	check "--device alone, TUI: c says there is no capture (status line)" grep -q "no flows to clear" "$T/dtui-c.txt"
+	check "--device alone, TUI: h says which keys need a capture, any key back to the devices" \
+		sh -c "grep -q 'need -i IFACE or -r FILE' '$T/dtui-h.txt' && grep -q '^device rxe0 port 1' '$T/dtui-back.txt'"
+	check "--device alone, TUI: --prometheus serves the device series beside it" grep -q '^rocetop_rdma_port_stat_total{device="rxe0",port="1",group="hw_counters",counter="sent_pkts"}' "$T/dtmetrics"
+	check "--device alone, TUI: q exits 0 ($(cat "$T/drc" 2>/dev/null)), alternate screen off ($dalt), stty as before" \
+		sh -c "test '$(cat "$T/drc" 2>/dev/null)' = 0 -a '$dalt' = 0 && test -s '$T/dstty.before' && cmp -s '$T/dstty.before' '$T/dstty.after'"
+	# -b and --json on a terminal still print snapshots (and end after -n)
+	tmux new-session -d -s "$TS" -x 200 -y 60 "env ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$TV/1 $R --device rxe0 \
+		-b -n 1 -d 0.05; echo BRC \$?; env ROCETOP_SYSFS_ROOT=$TV/sys ROCETOP_NETLINK_REPLAY=$TV/1 $R --device rxe0 \
+		--json -n 1 -d 0.05 | cut -c1-40; echo JRC \$?; sleep 60" 2>/dev/null
+	shot "$T/dbatch.txt" "^JRC "
+	tmux kill-session -t "$TS" 2>/dev/null
+	check "--device alone -b -n 1 on a terminal: one text snapshot (QP table), exit 0" \
+		sh -c "grep -qE '^rocetop 1 - .* UTC, devices' '$T/dbatch.txt' && grep -q 'LQPN PORT TYPE' '$T/dbatch.txt' && grep -q '^BRC 0' '$T/dbatch.txt' && ! grep -q 'no capture' '$T/dbatch.txt'"
+	check "--device alone --json -n 1 on a terminal: one JSON line, exit 0" \
+		sh -c "grep -q '^{\"type\":\"devices\",\"n\":1,' '$T/dbatch.txt' && grep -q '^JRC 0' '$T/dbatch.txt'"
 fi
+replay vmb 1 --device all -n 1 -d 0.05 < /dev/null > "$T/notty.txt" 2>&1
+check "--device alone, no terminal, no -b: the text snapshot as before" grep -q "LQPN PORT TYPE" "$T/notty.txt"
 
 # ---- 1b. the device view alone on /metrics (the exporter unit's command line) -------
 dport=$((20000 + $$ % 20000))

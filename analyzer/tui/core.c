@@ -12,6 +12,10 @@
  *
  * The screens are in tui_views[]; the keys every non-modal screen shares
  * (quit, help, pause, clear, replay speed) are here.
+ *
+ * Without a capture (cfg->dev_only) there is no engine and nothing to feed:
+ * the device screen alone, redrawn every interval; the keys that need flows
+ * say so on the status line.
  */
 #include <inttypes.h>
 #include <poll.h>
@@ -46,13 +50,13 @@ static void draw(struct tui *v)
 	uint64_t now = source_now(v->src);
 	int y;
 
-	if (tv->rows)
+	if (tv->rows && v->e)
 		build_rows(v, now);
 	erase();
 	y = draw_header(v, now);
 	tv->draw(v, y, now);
 	if (tv->hint)
-		status_line(v, tv->hint);
+		status_line(v, v->cfg->dev_only && tv->hint_dev_only ? tv->hint_dev_only : tv->hint);
 	refresh();
 }
 
@@ -99,9 +103,28 @@ static int speed_key(struct tui *v, int ch)
 	return 1;
 }
 
+/* c, D, + and - want a capture; a device-only view has none (1: said so). */
+static int needs_capture(struct tui *v, int ch)
+{
+	const char *what;
+
+	if (!v->cfg->dev_only)
+		return 0;
+	switch (ch) {
+	case 'c': case 'C': what = "no flows to clear"; break;
+	case 'D': what = "no flow table to go back to"; break;
+	case '+': case '=': case '-': what = "no replay to speed up or slow down"; break;
+	default: return 0;
+	}
+	flash_msg(v, "device-only view (no capture): %s; -i IFACE or -r FILE adds the flows; q quits", what);
+	return 1;
+}
+
 /* The keys every non-modal view shares: 1 redraw, 0 nothing to do, -1 not one of them. */
 static int shared_key(struct tui *v, int ch, int *quit)
 {
+	if (needs_capture(v, ch))
+		return 1;
 	switch (ch) {
 	case 'q':
 	case 'Q':
@@ -167,7 +190,7 @@ static int feed(struct tui *v, int *dirty, int *rc)
 	uint64_t t0 = mono_ns();
 	int r, got = 0;
 
-	if (v->failed || v->ended || (v->paused && !source_live(v->src)))
+	if (v->cfg->dev_only || v->failed || v->ended || (v->paused && !source_live(v->src)))
 		return 0;
 	do {
 		r = v->cfg->feed(v->cfg->feed_ctx, 256);
@@ -225,8 +248,10 @@ static int run(struct tui *v, uint64_t interval)
 		int dirty = 0, got = feed(v, &dirty, &rc);
 
 		now = source_now(v->src);
-		ticks(v, now);
-		rate_note(v, now);
+		if (v->e) {   /* the flows' history: none without a capture */
+			ticks(v, now);
+			rate_note(v, now);
+		}
 		dirty |= keys(v, &quit);
 		tty_ready = 0;
 		if (quit || tui_quit_sig)
@@ -253,6 +278,7 @@ int tui_run(const struct tui_cfg *cfg)
 	v.e = cfg->eng;
 	v.src = cfg->src;
 	v.sort = C_RATE_S;
+	v.mode = cfg->dev_only ? V_DEVICE : V_TABLE;
 	v.tr = calloc(TRACK_MAX, sizeof *v.tr);
 	if (!v.tr) {
 		fprintf(stderr, "rocetop: out of memory for the view\n");

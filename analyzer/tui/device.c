@@ -6,6 +6,8 @@
  * moved with their rates, and the NIC-vs-wire comparisons; below, the QP
  * table (devqp.c): sortable, filterable, Enter for one QP.
  * The devices are read again every interval while the screen is shown.
+ * With --device alone (no capture) this is the only screen: the view opens
+ * on it, and Esc has no flow table to go back to.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +76,11 @@ static int device_key(struct tui *v, int ch, int *quit)
 	switch (ch) {
 	case 27:
 	case 'D':
-		v->mode = V_TABLE;
+		if (v->cfg->dev_only)
+			flash_msg(v, "device-only view (no capture): no flow table to go back to; -i IFACE or -r FILE "
+				  "adds the flows; q quits");
+		else
+			v->mode = V_TABLE;
 		return 1;
 	case KEY_NPAGE:
 		v->dev_off++;
@@ -91,6 +97,8 @@ const struct tui_view tui_device_view = {
 	.name = "device",
 	.hint = "RDMA devices: Up/Down QP  Enter: one QP  s/</>: sort  r: reverse  /: filter  PgUp/PgDn: "
 		"scroll ports  D or Esc: flows  q: quit",
+	.hint_dev_only = "RDMA devices (no capture): Up/Down QP  Enter: one QP  s/</>: sort  r: reverse  /: filter  "
+		"PgUp/PgDn: ports  q: quit",
 	.draw = draw_device,
 	.key = device_key,
 };

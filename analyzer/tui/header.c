@@ -2,7 +2,8 @@
 /*
  * header.c — the five lines on top of every screen: source and state,
  * capture-wide totals and rates, anomalies, PFC and drops, fabric mode, sort
- * and filter.
+ * and filter.  A device-only view (no capture) has two: the title, and what
+ * it shows instead.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -68,7 +69,9 @@ static void title_line(struct tui *v, int y, uint64_t now)
 
 	if (now && localtime_r(&sec, &tm))
 		strftime(clock, sizeof clock, "%Y-%m-%d %H:%M:%S %Z", &tm);
-	if (source_live(v->src)) {
+	if (v->cfg->dev_only) {
+		snprintf(st, sizeof st, "device-only view (no capture)");
+	} else if (source_live(v->src)) {
 		snprintf(st, sizeof st, "live %s", source_name(v->src));
 	} else {
 		double sp = source_speed(v->src);
@@ -199,11 +202,22 @@ static void fabric_line(struct tui *v, int y)
 	put(y, 0, A_NORMAL, "%s", buf);
 }
 
+/* Without a capture there are no totals: say what the screen holds instead. */
+static int dev_only_header(struct tui *v, uint64_t now)
+{
+	title_line(v, 0, now);
+	put(1, 0, pair_attr(v, P_DIM), "the NICs' own counters and QPs, redrawn every %g s; no wire columns "
+	    "(-i IFACE or -r FILE adds them)", v->cfg->interval > 0 ? v->cfg->interval : 1);
+	return 3;
+}
+
 /* Draws the header; returns the first row below it. */
 int draw_header(struct tui *v, uint64_t now)
 {
 	struct sums s;
 
+	if (v->cfg->dev_only)
+		return dev_only_header(v, now);
 	sums_get(v->e, &s);
 	title_line(v, 0, now);
 	totals_line(v, 1, now, &s);

@@ -25,7 +25,6 @@ static void draw_help(struct tui *v, int y0, uint64_t now)
 	};
 	int y = y0;
 
-	(void)v;
 	(void)now;
 	for (unsigned i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		put(y++, 1, i == 0 || i == sizeof keys / sizeof keys[0] - 1 ? A_BOLD : A_NORMAL, "%s", keys[i]);
@@ -35,6 +34,9 @@ static void draw_help(struct tui *v, int y0, uint64_t now)
 	put(y++, 1, A_NORMAL, "Colours: yellow retransmissions and sequence anomalies, red NAKs, RNR NAKs, PFC and "
 	    "capture drops, cyan CNPs and ECN marks, magenta bad ICRC/CRC.");
 	put(y++, 1, A_NORMAL, "Rates are over capture time; counters are rocetop(8)'s (as an RC responder counts).");
+	if (v->cfg->dev_only)   /* the keys above that need flows say so when pressed */
+		put(y++, 1, pair_attr(v, P_WARN), "Device-only view (no capture): the flow table and its keys "
+		    "(c, D, + -, Enter on a flow) need -i IFACE or -r FILE.");
 	put(y + 1, 1, A_BOLD, "Press any key to go back.");
 }
 

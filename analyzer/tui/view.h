@@ -138,6 +138,7 @@ struct tui_view {
 	int rows;                     /* needs the table's rows (built before the header is drawn) */
 	int modal;                    /* takes every key: the shared keys (q h p c + -) do not apply */
 	const char *hint;             /* the bottom line; NULL: draw() writes it */
+	const char *hint_dev_only;    /* ... in a device-only view (no capture), when it differs */
 	void (*draw)(struct tui *v, int y0, uint64_t now);
 	/* 1 when the screen must be redrawn; sets *quit to end */
 	int (*key)(struct tui *v, int ch, int *quit);
