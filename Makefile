@@ -160,6 +160,11 @@ $(BUILD)/tests/test_pcapfile: analyzer/pcapfile.c analyzer/pcapfile.h
 # the device source's netlink parser (libmnl)
 $(BUILD)/tests/test_nlparse: analyzer/device/nlparse.c analyzer/device/nlparse.h analyzer/device/nlsock.c tests/unit/test_nlparse_fixtures.h
 TEST_LIBS_test_nlparse := -lmnl
+# the device source's port MTUs (libibverbs) and their views (devout.c)
+$(BUILD)/tests/test_verbsport: analyzer/device/verbsport.c analyzer/device/verbsport.h analyzer/device/devout.c analyzer/device/devnode.c \
+	analyzer/device/devmon.h analyzer/json.c analyzer/qpjoin.c analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c \
+	analyzer/device/nlparse.c
+TEST_LIBS_test_verbsport := -Ianalyzer -Ianalyzer/device -libverbs -lmnl -lm
 # one QP, one row: the join of flows and device QPs
 $(BUILD)/tests/test_qpjoin: analyzer/qpjoin.c analyzer/qpjoin.h analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c analyzer/device/nlparse.c analyzer/device/devmon.h
 TEST_LIBS_test_qpjoin := -Ianalyzer -Ianalyzer/device -lmnl -lm

@@ -64,6 +64,9 @@ port = dev["ports"][0]
 check("rxe hw_counters present (sent_pkts, rcvd_pkts, duplicate_request, out_of_seq_request)",
       all(k in port["counters"] for k in ("sent_pkts", "rcvd_pkts", "duplicate_request", "out_of_seq_request")))
 check("lifespan is not a counter", "lifespan" not in port["counters"])
+# the MTUs come from libibverbs, which a replay does not ask (another machine's devices)
+check("active_mtu and max_mtu present and null (a replay has no verbs device)",
+      "active_mtu" in port and port["active_mtu"] is None and "max_mtu" in port and port["max_mtu"] is None)
 gids = {x["index"]: x for x in port["gids"]}
 check("GID 1 is RoCE v2 ::ffff:10.99.0.x on eth0", 1 in gids and gids[1]["type"] == "RoCE v2"
       and gids[1]["gid"].startswith("0000:0000:0000:0000:0000:ffff:0a63:00") and gids[1]["netdev"] == "eth0")
@@ -130,6 +133,8 @@ fails=$((fails + $(grep -c '^FAIL ' "$T/psn.out")))
 
 replay vmb 1 --device all -b -n 1 -d 0.05 > "$T/vmb.txt" 2>&1
 check "text: QP table header and an RC row" grep -q "LQPN PORT TYPE" "$T/vmb.txt"
+check "text: the port line says nothing of an MTU (unknown in a replay): $(grep -m1 '^device rxe0 port 1' "$T/vmb.txt")" \
+	sh -c "grep -q '^device rxe0 port 1: ACTIVE, 2.5 Gb/sec (1X SDR), Ethernet, netdev eth0\$' '$T/vmb.txt' && ! grep -qi 'mtu' '$T/vmb.txt'"
 grep -E "^ +[0-9]+ +1 RC " "$T/vmb.txt" | head -3 | sed 's/^/     /'
 
 # Bound QP counters (STAT_GET): the guests' rxe has none (EOPNOTSUPP), so a
@@ -329,6 +334,8 @@ kill -TERM "$PROM_PID" 2>/dev/null
 wait "$PROM_PID"; rc=$?; PROM_PID=
 check "--device all --prometheus (no -i/-r): serves, ends on SIGTERM with 0 (exit $rc)" test "$rc" = 0
 check "--device alone on /metrics: the port's hw_counters" grep -q '^rocetop_rdma_port_stat_total{device="rxe0",port="1",group="hw_counters",counter="sent_pkts"}' "$T/dmetrics"
+check "--device alone on /metrics: no active MTU sample in a replay (the HELP and TYPE lines only)" \
+	sh -c "grep -q '^# TYPE rocetop_rdma_port_active_mtu_bytes gauge' '$T/dmetrics' && ! grep -q '^rocetop_rdma_port_active_mtu_bytes' '$T/dmetrics'"
 check "--device alone on /metrics: no capture series (nothing is captured)" sh -c "! grep -q '^rocetop_frames_total' '$T/dmetrics'"
 if command -v promtool >/dev/null; then
 	check "--device alone: promtool check metrics, no complaint" sh -c "promtool check metrics < '$T/dmetrics' > '$T/dpromtool.out' 2>&1 && ! grep -q . '$T/dpromtool.out'"
@@ -435,6 +442,24 @@ if ! rdma link show >/dev/null 2>&1; then
 elif [ "$(id -u)" = 0 ] && ip netns exec "$NS" rdma link add devrxe0 type rxe netdev devt0 2>/dev/null; then
 	ip netns exec "$NS" "$R" --device devrxe0 --json -n 1 -d 0.2 > "$T/rxe.json" 2>&1
 	check "host rxe on a veth: devrxe0 port 1 in the JSON" grep -q '"name":"devrxe0"' "$T/rxe.json"
+	# the port MTUs (libibverbs) as ibv_devinfo prints them ("active_mtu: 1024 (3)"), when it is here
+	ip netns exec "$NS" ibv_devinfo -d devrxe0 -i 1 > "$T/rxe.devinfo" 2>&1 || true
+	python3 - "$T/rxe.json" "$T/rxe.devinfo" > "$T/rxe.mtu" <<'PY' || echo "FAIL host rxe: no port in $T/rxe.json to read the MTUs of" >> "$T/rxe.mtu"
+import json, re, sys
+snaps = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+p = snaps[-1]["devices"][0]["ports"][0] if snaps else {}
+got = (p.get("active_mtu"), p.get("max_mtu"))
+info = open(sys.argv[2]).read()
+want = tuple(int(m.group(1)) if m else None for m in
+             (re.search(r"^\s*%s:\s*(\d+)\s*\(\d+\)" % k, info, re.M) for k in ("active_mtu", "max_mtu")))
+if None in want:   # no ibv_devinfo: sizes that can be
+    good = got[0] in (256, 512, 1024, 2048, 4096) and got[1] in (256, 512, 1024, 2048, 4096) and got[0] <= got[1]
+    print(("ok   " if good else "FAIL ") + "host rxe: active_mtu %s, max_mtu %s (no ibv_devinfo to compare)" % got)
+else:
+    print(("ok   " if got == want else "FAIL ") + "host rxe: active_mtu, max_mtu %s as ibv_devinfo says %s" % (got, want))
+PY
+	cat "$T/rxe.mtu"
+	oks=$((oks + $(grep -c '^ok ' "$T/rxe.mtu"))); fails=$((fails + $(grep -c '^FAIL ' "$T/rxe.mtu")))
 	ip netns exec "$NS" rdma link delete devrxe0 2>/dev/null
 else
 	echo "device: rxe live part skipped: rdma link add type rxe failed (no rdma_rxe module)"

@@ -168,6 +168,8 @@ static void free_port(struct dm_port *p)
 
 static void free_dev(struct dm_dev *d)
 {
+	vport_close(d->verbs);
+	d->verbs = NULL;
 	for (size_t j = 0; j < d->nports; j++)
 		free_port(&d->ports[j]);
 	free(d->ports);
@@ -236,6 +238,15 @@ static void bind_qp_counters(struct devmon *m)
 	}
 }
 
+/* A replayed sysfs tree or netlink recording describes another machine's
+ * devices: this host's libibverbs devices of the same names are not asked. */
+static int replaying(void)
+{
+	const char *s = getenv("ROCETOP_SYSFS_ROOT"), *n = getenv("ROCETOP_NETLINK_REPLAY");
+
+	return (s && *s) || (n && *n);
+}
+
 struct devmon *devmon_open(const struct devmon_cfg *cfg, char *err, size_t errcap)
 {
 	struct devmon *m = calloc(1, sizeof *m);
@@ -274,9 +285,13 @@ struct devmon *devmon_open(const struct devmon_cfg *cfg, char *err, size_t errca
 		devmon_close(m);
 		return NULL;
 	}
-	for (size_t i = 0; i < m->ndevs; i++)
+	for (size_t i = 0; i < m->ndevs; i++) {
 		for (size_t j = 0; j < m->devs[i].nports; j++)
 			etht_init(&m->devs[i].ports[j].eth, m->devs[i].ports[j].netdev);
+		/* the port MTUs: one verbs context per device, for as long as the view runs */
+		if (!replaying())
+			m->devs[i].verbs = vport_open(m->devs[i].name);
+	}
 	if (cfg->bind_qp_counters)
 		bind_qp_counters(m);
 	return m;
@@ -486,8 +501,13 @@ void devmon_poll(struct devmon *m, uint64_t now_ns)
 		struct dm_dev *d = &m->devs[i];
 
 		for (size_t j = 0; j < d->nports; j++) {
-			read_port(m, d, &d->ports[j], qp_due, m->dt);
-			read_ethtool(&d->ports[j], m->dt, !m->polls);
+			struct dm_port *p = &d->ports[j];
+
+			read_port(m, d, p, qp_due, m->dt);
+			read_ethtool(p, m->dt, !m->polls);
+			/* the MTUs follow the netdev's MTU (RoCE): read again each poll */
+			if (d->verbs)
+				vport_query(d->verbs, p->port, &p->active_mtu, &p->max_mtu);
 		}
 		if (qp_due && m->nl && d->have_index)
 			read_qps(m, d, m->qp_dt);

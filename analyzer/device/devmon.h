@@ -2,8 +2,9 @@
 /*
  * devmon.h — the device source: what the NIC itself knows, read each
  * interval from RDMA netlink (QPs, CQs, MRs, CM IDs, port netdevs), sysfs
- * (hw_counters, PMA counters, GIDs, port state and rate) and the port's
- * netdev (ethtool -S), as totals and per-second rates.
+ * (hw_counters, PMA counters, GIDs, port state and rate), libibverbs (the
+ * port's active and largest MTU, verbsport.h) and the port's netdev
+ * (ethtool -S), as totals and per-second rates.
  *
  *   devmon_open(specs, netdevs) → devmon_poll(now) … → views (devout.c)
  *
@@ -20,6 +21,7 @@
 #include "ethtool.h"
 #include "nlparse.h"
 #include "sysfs.h"
+#include "verbsport.h"
 
 #define DEVMON_MAX_SPECS 16
 
@@ -49,6 +51,7 @@ struct dm_port {
 	struct sysfs_counter *base;            /* the first read (NIC-vs-wire comparisons) */
 	size_t nbase;
 	int sysfs_ok;
+	unsigned active_mtu, max_mtu;          /* bytes (ibv_query_port each poll); 0: unknown */
 	uint8_t nl_state, nl_phys;             /* from PORT_GET, when netlink answered */
 	int have_nl_state;
 	struct etht eth;                       /* the netdev's ethtool -S */
@@ -68,6 +71,7 @@ struct dm_dev {
 	char name[64];
 	uint32_t index;                        /* netlink device index (from 0) */
 	int have_index;                        /* netlink knows the device */
+	struct ibv_context *verbs;             /* for the port MTUs (verbsport.h); NULL: none */
 	struct dm_port *ports;
 	size_t nports;
 	struct dm_qp *qps, *prev_qps;          /* sorted by lqpn */

@@ -135,6 +135,11 @@ static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		fprintf(f, ", %s", p->sp.rate);
 	if (p->sp.link_layer[0])
 		fprintf(f, ", %s", p->sp.link_layer);
+	if (p->active_mtu) {   /* libibverbs (verbsport.h); unknown: nothing said */
+		fprintf(f, ", active MTU %u", p->active_mtu);
+		if (p->max_mtu)
+			fprintf(f, " (max %u)", p->max_mtu);
+	}
 	fprintf(f, ", netdev %s\n", p->netdev[0] ? p->netdev : "-");
 	for (size_t i = 0; i < p->sp.ngid; i++)
 		fprintf(f, "  gid %u %s %s %s\n", p->sp.gid[i].index, p->sp.gid[i].gid,
@@ -210,6 +215,14 @@ static void json_rate(FILE *f, const struct dm_rate *r)
 		fputs("null", f);
 }
 
+static void json_mtu(FILE *f, unsigned bytes)
+{
+	if (bytes)
+		fprintf(f, "%u", bytes);
+	else
+		fputs("null", f);
+}
+
 static void port_json(FILE *f, const struct devmon *m, const struct dm_port *p)
 {
 	int first = 1;
@@ -222,6 +235,10 @@ static void port_json(FILE *f, const struct devmon *m, const struct dm_port *p)
 	json_string(f, p->sp.rate);
 	fputs(",\"link_layer\":", f);
 	json_string(f, p->sp.link_layer);
+	fputs(",\"active_mtu\":", f);
+	json_mtu(f, p->active_mtu);
+	fputs(",\"max_mtu\":", f);
+	json_mtu(f, p->max_mtu);
 	fputs(",\"counters\":{", f);
 	for (size_t i = 0; i < p->sp.nctr; i++) {
 		fprintf(f, "%s", i ? "," : "");
@@ -427,6 +444,16 @@ void devmon_prom(FILE *f, const struct devmon *m)
 			plabel(f, m->devs[i].name);
 			fprintf(f, ",port=\"%u\"} %d\n", m->devs[i].ports[j].port,
 				!strcmp(port_state(&m->devs[i].ports[j]), "ACTIVE"));
+		}
+	phead(f, "rocetop_rdma_port_active_mtu_bytes", "gauge",
+	      "the RDMA port's active MTU in bytes (ibv_query_port; no sample when unknown)");
+	for (size_t i = 0; i < m->ndevs; i++)
+		for (size_t j = 0; j < m->devs[i].nports; j++) {
+			if (!m->devs[i].ports[j].active_mtu)
+				continue;
+			fputs("rocetop_rdma_port_active_mtu_bytes{device=", f);
+			plabel(f, m->devs[i].name);
+			fprintf(f, ",port=\"%u\"} %u\n", m->devs[i].ports[j].port, m->devs[i].ports[j].active_mtu);
 		}
 	phead(f, "rocetop_rdma_port_stat_total", "counter",
 	      "an RDMA port counter (sysfs hw_counters and counters), named as the kernel names it");

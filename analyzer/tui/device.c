@@ -2,7 +2,7 @@
 /*
  * device.c — the device screen (key D, with --device or an -i netdev that
  * has an RDMA port): what the NIC itself knows.  At the top, as the batch
- * text shows it (devout.c), per port the state, GIDs and the counters that
+ * text shows it (devout.c), per port the state, MTU, GIDs and the counters that
  * moved with their rates, and the NIC-vs-wire comparisons; below, the QP
  * table (devqp.c): sortable, filterable, Enter for one QP.
  * The devices are read again every interval while the screen is shown.
