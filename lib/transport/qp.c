@@ -791,37 +791,141 @@ static void nak_go_back(struct roce_qp *qp, uint32_t psn, enum roce_qp_retx why)
 	go_back(qp, psn, why);
 }
 
-static void req_response(struct roce_qp *qp, const struct roce_pkt *p, const struct roce_opinfo *oi)
+/* Counts a response once by its type (dup_rsp_rx and ghost_rsp_rx say how
+ * many of them were of no use); 0 for one of no known type. */
+static int req_count(struct roce_qp *qp, const struct roce_pkt *p, const struct roce_opinfo *oi,
+		     uint8_t syn)
 {
-	uint32_t q = p->psn;
-	uint8_t syn = 0;
-	struct sq_wqe *w;
-
-	/* every response is counted once by type; dup_rsp_rx and ghost_rsp_rx
-	 * say how many of them were of no use */
-	if (oi->hdrs & ROCE_H_AETH && !p->aeth_off) {
-		qp->st.ghost_rsp_rx++;
-		return;
-	}
-	if (p->aeth_off)
-		syn = roce_aeth_syndrome(p);
 	if (p->opcode == ROCE_OP_ACK) {
 		switch (ROCE_AETH_TYPE(syn)) {
 		case ROCE_AETH_ACK: qp->st.ack_rx++; break;
 		case ROCE_AETH_RNR_NAK: qp->st.rnr_nak_rx++; break;
 		case ROCE_AETH_NAK: qp->st.nak_rx[ROCE_AETH_VALUE(syn) & 7]++; break;
-		default: qp->st.ghost_rsp_rx++; return;
+		default: qp->st.ghost_rsp_rx++; return 0;
 		}
 		if (ROCE_AETH_TYPE(syn) != ROCE_AETH_ACK)
-			event(qp, ROCE_QPE_NAK_RX, q, syn);
+			event(qp, ROCE_QPE_NAK_RX, p->psn, syn);
 	} else if (oi->kind == ROCE_OK_READ_RESP) {
 		qp->st.read_rsp_rx++;
 	} else if (oi->kind == ROCE_OK_ATOMIC_ACK) {
 		qp->st.atomic_ack_rx++;
 	} else {
 		qp->st.ghost_rsp_rx++;
+		return 0;
+	}
+	return 1;
+}
+
+/* req_advance() to upto; on an implied NAK goes back to una and returns 1. */
+static int req_acked(struct roce_qp *qp, uint32_t upto)
+{
+	if (!req_advance(qp, upto))
+		return 0;
+	nak_go_back(qp, qp->una, ROCE_RETX_IMPLIED);
+	return 1;
+}
+
+/* An RNR NAK at q: everything before q is acknowledged; resend from q once
+ * the timer (the NAK's value) runs out. */
+static void req_rnr_nak(struct roce_qp *qp, uint32_t q, uint8_t timer)
+{
+	if (req_acked(qp, q))
+		return;
+	if (qp->rnr_deadline)
+		return;            /* a copy of the one we wait for */
+	if (!qp->rnr_left) {
+		qp_error(qp, ROCE_WC_RNR_RETRY_EXC_ERR, ROCE_WC_WR_FLUSH_ERR);
 		return;
 	}
+	if (qp->a.rnr_retry != 7)
+		qp->rnr_left--;
+	qp->rnr_psn = q;
+	qp->rnr_deadline = qp->now + (uint64_t)roce_rnr_timer_us(timer) * 1000;
+	qp->rto_deadline = 0;
+	qp->snd_psn = q;
+	qp->snd_idx = wr_at(qp, q);
+	event(qp, ROCE_QPE_RNR_WAIT, q, roce_rnr_timer_us(timer));
+}
+
+/* A NAK at q: a sequence error goes back to q, the others are fatal. */
+static void req_nak(struct roce_qp *qp, uint32_t q, uint8_t code)
+{
+	enum roce_wc_status st;
+
+	if (req_acked(qp, q))
+		return;
+	if (code == ROCE_NAK_PSN_SEQ_ERR) {
+		if (qp->rnr_deadline)
+			return;    /* the rest of what the RNR NAK refused */
+		nak_go_back(qp, q, ROCE_RETX_NAK);
+		return;
+	}
+	st = code == ROCE_NAK_INVALID_REQ ? ROCE_WC_REM_INV_REQ_ERR :
+	     code == ROCE_NAK_REMOTE_ACCESS ? ROCE_WC_REM_ACCESS_ERR :
+	     code == ROCE_NAK_REMOTE_OP ? ROCE_WC_REM_OP_ERR : ROCE_WC_BAD_RESP_ERR;
+	qp_error(qp, st, ROCE_WC_WR_FLUSH_ERR);
+}
+
+/* A READ response packet for w, the oldest started WR. */
+static void req_read_resp(struct roce_qp *qp, const struct roce_pkt *p, const struct roce_opinfo *oi,
+			  struct sq_wqe *w)
+{
+	uint32_t q = p->psn, k = w->rcvd, off = k * qp->a.mtu;
+	uint32_t plen = w->len - off < qp->a.mtu ? w->len - off : qp->a.mtu;
+	int last = oi->seg == ROCE_SEG_LAST || oi->seg == ROCE_SEG_ONLY;
+
+	/* the answer to a READ re-issued from a gap starts again with
+	 * FIRST/ONLY, so only "last or not" is checked against the
+	 * position in the message */
+	if (w->op != ROCE_WR_READ || PSN(w->first_psn + k) != q ||
+	    last != (k == w->npkts - 1) || p->payload_len != plen) {
+		qp->st.ghost_rsp_rx++;
+		return;
+	}
+	if (plen)
+		memcpy(w->buf + off, p->data + p->payload_off, plen);
+	w->rcvd++;
+	set_una(qp, PSN(q + 1));
+	if (w->rcvd == w->npkts) {
+		complete_sq(qp, w, ROCE_WC_SUCCESS);
+		qp->sq_head++;
+		qp->rd_out--;
+	}
+}
+
+/* An atomic ACK for w, the oldest started WR. */
+static void req_atomic_ack(struct roce_qp *qp, const struct roce_pkt *p, struct sq_wqe *w)
+{
+	uint32_t q = p->psn;
+	uint64_t orig;
+
+	if ((w->op != ROCE_WR_CMP_SWAP && w->op != ROCE_WR_FETCH_ADD) || w->first_psn != q ||
+	    !p->atomicacketh_off) {
+		qp->st.ghost_rsp_rx++;
+		return;
+	}
+	orig = roce_atomicacketh_orig(p);
+	memcpy(w->buf, &orig, 8);
+	w->rcvd = 1;
+	set_una(qp, PSN(q + 1));
+	complete_sq(qp, w, ROCE_WC_SUCCESS);
+	qp->sq_head++;
+	qp->rd_out--;
+}
+
+static void req_response(struct roce_qp *qp, const struct roce_pkt *p, const struct roce_opinfo *oi)
+{
+	uint32_t q = p->psn;
+	uint8_t syn = 0;
+
+	if (oi->hdrs & ROCE_H_AETH && !p->aeth_off) {
+		qp->st.ghost_rsp_rx++;
+		return;
+	}
+	if (p->aeth_off)
+		syn = roce_aeth_syndrome(p);
+	if (!req_count(qp, p, oi, syn))
+		return;
 	if (!roce_psn_before(q, qp->snd_max)) {
 		qp->st.ghost_rsp_rx++;
 		return;
@@ -833,101 +937,26 @@ static void req_response(struct roce_qp *qp, const struct roce_pkt *p, const str
 	if (p->opcode == ROCE_OP_ACK) {
 		switch (ROCE_AETH_TYPE(syn)) {
 		case ROCE_AETH_ACK:
-			if (req_advance(qp, PSN(q + 1)))
-				nak_go_back(qp, qp->una, ROCE_RETX_IMPLIED);
+			req_acked(qp, PSN(q + 1));
 			return;
 		case ROCE_AETH_RNR_NAK:
-			if (req_advance(qp, q)) {
-				nak_go_back(qp, qp->una, ROCE_RETX_IMPLIED);
-				return;
-			}
-			if (qp->rnr_deadline)
-				return;            /* a copy of the one we wait for */
-			if (!qp->rnr_left) {
-				qp_error(qp, ROCE_WC_RNR_RETRY_EXC_ERR, ROCE_WC_WR_FLUSH_ERR);
-				return;
-			}
-			if (qp->a.rnr_retry != 7)
-				qp->rnr_left--;
-			qp->rnr_psn = q;
-			qp->rnr_deadline = qp->now + (uint64_t)roce_rnr_timer_us(ROCE_AETH_VALUE(syn)) * 1000;
-			qp->rto_deadline = 0;
-			qp->snd_psn = q;
-			qp->snd_idx = wr_at(qp, q);
-			event(qp, ROCE_QPE_RNR_WAIT, q, roce_rnr_timer_us(ROCE_AETH_VALUE(syn)));
+			req_rnr_nak(qp, q, ROCE_AETH_VALUE(syn));
 			return;
-		default: {
-			uint8_t code = ROCE_AETH_VALUE(syn);
-			enum roce_wc_status st;
-
-			if (req_advance(qp, q)) {
-				nak_go_back(qp, qp->una, ROCE_RETX_IMPLIED);
-				return;
-			}
-			if (code == ROCE_NAK_PSN_SEQ_ERR) {
-				if (qp->rnr_deadline)
-					return;    /* the rest of what the RNR NAK refused */
-				nak_go_back(qp, q, ROCE_RETX_NAK);
-				return;
-			}
-			st = code == ROCE_NAK_INVALID_REQ ? ROCE_WC_REM_INV_REQ_ERR :
-			     code == ROCE_NAK_REMOTE_ACCESS ? ROCE_WC_REM_ACCESS_ERR :
-			     code == ROCE_NAK_REMOTE_OP ? ROCE_WC_REM_OP_ERR : ROCE_WC_BAD_RESP_ERR;
-			qp_error(qp, st, ROCE_WC_WR_FLUSH_ERR);
+		default:
+			req_nak(qp, q, ROCE_AETH_VALUE(syn));
 			return;
-		}
 		}
 	}
-
-	if (req_advance(qp, q)) {
-		nak_go_back(qp, qp->una, ROCE_RETX_IMPLIED);
+	if (req_acked(qp, q))
 		return;
-	}
 	if (qp->sq_head == qp->sq_next) {
 		qp->st.ghost_rsp_rx++;
 		return;
 	}
-	w = SQ(qp, qp->sq_head);
-	if (oi->kind == ROCE_OK_READ_RESP) {
-		uint32_t k = w->rcvd, off = k * qp->a.mtu;
-		uint32_t plen = w->len - off < qp->a.mtu ? w->len - off : qp->a.mtu;
-		int last = oi->seg == ROCE_SEG_LAST || oi->seg == ROCE_SEG_ONLY;
-
-		/* the answer to a READ re-issued from a gap starts again with
-		 * FIRST/ONLY, so only "last or not" is checked against the
-		 * position in the message */
-		if (w->op != ROCE_WR_READ || PSN(w->first_psn + k) != q ||
-		    last != (k == w->npkts - 1) || p->payload_len != plen) {
-			qp->st.ghost_rsp_rx++;
-			return;
-		}
-		if (plen)
-			memcpy(w->buf + off, p->data + p->payload_off, plen);
-		w->rcvd++;
-		set_una(qp, PSN(q + 1));
-		if (w->rcvd == w->npkts) {
-			complete_sq(qp, w, ROCE_WC_SUCCESS);
-			qp->sq_head++;
-			qp->rd_out--;
-		}
-		return;
-	}
-	{
-		uint64_t orig;
-
-		if ((w->op != ROCE_WR_CMP_SWAP && w->op != ROCE_WR_FETCH_ADD) || w->first_psn != q ||
-		    !p->atomicacketh_off) {
-			qp->st.ghost_rsp_rx++;
-			return;
-		}
-		orig = roce_atomicacketh_orig(p);
-		memcpy(w->buf, &orig, 8);
-		w->rcvd = 1;
-		set_una(qp, PSN(q + 1));
-		complete_sq(qp, w, ROCE_WC_SUCCESS);
-		qp->sq_head++;
-		qp->rd_out--;
-	}
+	if (oi->kind == ROCE_OK_READ_RESP)
+		req_read_resp(qp, p, oi, SQ(qp, qp->sq_head));
+	else
+		req_atomic_ack(qp, p, SQ(qp, qp->sq_head));
 }
 
 int roce_qp_post_send(struct roce_qp *qp, const struct roce_wr *wr, uint64_t now)
@@ -1164,144 +1193,210 @@ enum ex {
 	EX_ACC,           /* NAK remote access error */
 };
 
-static enum ex rsp_execute(struct roce_qp *qp, const struct roce_pkt *p, const struct roce_opinfo *oi)
+/* The checks every request passes before it runs: a whole payload, the
+ * opcode sequence, the packet sizes. */
+static int rsp_well_formed(const struct roce_qp *qp, const struct roce_pkt *p,
+			   const struct roce_opinfo *oi)
 {
-	uint32_t q = p->psn, mtu = qp->a.mtu, plen = p->payload_len;
-	const uint8_t *pl = p->payload_off ? p->data + p->payload_off : NULL;
+	uint32_t mtu = qp->a.mtu, plen = p->payload_len;
 	int starts = oi->seg == ROCE_SEG_FIRST || oi->seg == ROCE_SEG_ONLY;
-	int ends = oi->seg == ROCE_SEG_LAST || oi->seg == ROCE_SEG_ONLY;
-	int imm = (oi->hdrs & ROCE_H_IMMDT) != 0;
 
 	if (p->invalid & ROCE_LBIT(ROCE_L_PAYLOAD))
-		return EX_INV;      /* e.g. a pad that does not make whole words */
+		return 0;           /* e.g. a pad that does not make whole words */
 	/* opcode sequence (C9-35): FIRST/ONLY/READ/atomic only between
 	 * messages, MIDDLE/LAST only inside one of the same kind */
 	if (starts || oi->kind == ROCE_OK_READ_REQ || oi->kind == ROCE_OK_ATOMIC) {
 		if (qp->in_msg != MSG_NONE)
-			return EX_INV;
+			return 0;
 	} else if ((oi->kind == ROCE_OK_SEND && qp->in_msg != MSG_SEND) ||
 		   (oi->kind == ROCE_OK_WRITE && qp->in_msg != MSG_WRITE)) {
-		return EX_INV;
+		return 0;
 	}
 	/* FIRST and MIDDLE carry exactly one MTU, no pad (C9-88..) */
 	if ((oi->kind == ROCE_OK_SEND || oi->kind == ROCE_OK_WRITE) &&
 	    (((oi->seg == ROCE_SEG_FIRST || oi->seg == ROCE_SEG_MIDDLE) && (plen != mtu || p->padcnt)) ||
 	     plen > mtu))
-		return EX_INV;
+		return 0;
+	return 1;
+}
 
+static const uint8_t *payload_of(const struct roce_pkt *p)
+{
+	return p->payload_off ? p->data + p->payload_off : NULL;
+}
+
+/* A SEND packet: the first takes a receive, each fills it further. */
+static enum ex rsp_send(struct roce_qp *qp, const struct roce_pkt *p, const struct roce_opinfo *oi)
+{
+	uint32_t plen = p->payload_len;
+
+	if (oi->seg == ROCE_SEG_FIRST || oi->seg == ROCE_SEG_ONLY) {
+		if (rnr_fault(qp, p->psn, p->opcode) || qp->rq_head == qp->rq_tail)
+			return EX_RNR;
+		qp->rwqe = qp->rq[qp->rq_head++ % qp->a.rq_depth];
+		qp->have_rwqe = 1;
+		qp->msg_off = 0;
+		qp->msg_psn = p->psn;
+	}
+	if (plen > qp->rwqe.len - qp->msg_off)
+		return EX_LEN;
+	if (plen)
+		memcpy(qp->rwqe.buf + qp->msg_off, payload_of(p), plen);
+	qp->msg_off += plen;
+	if (!(oi->seg == ROCE_SEG_LAST || oi->seg == ROCE_SEG_ONLY)) {
+		qp->in_msg = MSG_SEND;
+		return EX_OK;
+	}
+	qp->in_msg = MSG_NONE;
+	qp->have_rwqe = 0;
+	qp->msn++;
+	complete_rq(qp, &qp->rwqe, ROCE_WC_SUCCESS, ROCE_WR_RECV, qp->msg_off, p);
+	return EX_END;
+}
+
+/* The first packet of a WRITE: its RETH names the region and the length. */
+static enum ex rsp_write_start(struct roce_qp *qp, const struct roce_pkt *p,
+			       const struct roce_opinfo *oi)
+{
+	uint64_t len;
+
+	if (!p->reth_off)
+		return EX_INV;
+	len = roce_reth_dmalen(p);
+	if ((oi->seg == ROCE_SEG_ONLY && len != p->payload_len) ||
+	    (oi->seg == ROCE_SEG_FIRST && len <= qp->a.mtu))
+		return EX_INV;
+	qp->wr_dst = NULL;
+	if (len && !(qp->wr_dst = mr_at(qp, roce_reth_rkey(p), roce_reth_va(p), len,
+					ROCE_ACCESS_REMOTE_WRITE)))
+		return EX_ACC;
+	qp->wr_left = len;
+	qp->wr_len = len;
+	qp->msg_psn = p->psn;
+	return EX_OK;
+}
+
+/* A WRITE packet; the last of a WRITE with immediate takes a receive. */
+static enum ex rsp_write(struct roce_qp *qp, const struct roce_pkt *p, const struct roce_opinfo *oi)
+{
+	uint32_t mtu = qp->a.mtu, plen = p->payload_len;
+	int imm = (oi->hdrs & ROCE_H_IMMDT) != 0;
+
+	if (oi->seg == ROCE_SEG_FIRST || oi->seg == ROCE_SEG_ONLY) {
+		enum ex r = rsp_write_start(qp, p, oi);
+
+		if (r != EX_OK)
+			return r;
+	} else if ((oi->seg == ROCE_SEG_MIDDLE && qp->wr_left <= mtu) ||
+		   (oi->seg == ROCE_SEG_LAST && qp->wr_left != plen)) {
+		return EX_INV;
+	}
+	if (imm && (rnr_fault(qp, p->psn, p->opcode) || qp->rq_head == qp->rq_tail))
+		return EX_RNR;
+	if (plen) {
+		memcpy(qp->wr_dst, payload_of(p), plen);
+		qp->wr_dst += plen;
+		qp->wr_left -= plen;
+	}
+	if (!(oi->seg == ROCE_SEG_LAST || oi->seg == ROCE_SEG_ONLY)) {
+		qp->in_msg = MSG_WRITE;
+		return EX_OK;
+	}
+	qp->in_msg = MSG_NONE;
+	qp->msn++;
+	if (imm) {
+		struct rq_wqe r = qp->rq[qp->rq_head++ % qp->a.rq_depth];
+
+		complete_rq(qp, &r, ROCE_WC_SUCCESS, ROCE_WR_RECV_RDMA_IMM, (uint32_t)qp->wr_len, p);
+	}
+	return EX_END;
+}
+
+/* A READ request: answered at once, remembered for a duplicate's replay. */
+static enum ex rsp_read(struct roce_qp *qp, const struct roce_pkt *p)
+{
+	uint32_t q = p->psn, len, n;
+	const uint8_t *src = NULL;
+
+	if (!p->reth_off)
+		return EX_INV;
+	len = roce_reth_dmalen(p);
+	if (len > 0x80000000u)
+		return EX_INV;
+	if (len && !(src = mr_at(qp, roce_reth_rkey(p), roce_reth_va(p), len,
+				 ROCE_ACCESS_REMOTE_READ)))
+		return EX_ACC;
+	n = npkts_of(qp, len);
+	qp->msn++;
+	qp->epsn = PSN(q + n);
+	remember(qp, RES_READ, q, n, 0);
+	read_responses(qp, q, src, len);
+	return EX_DONE;
+}
+
+/* A compare-and-swap or fetch-and-add: answered at once, the original value
+ * remembered for a duplicate's replay. */
+static enum ex rsp_atomic(struct roce_qp *qp, const struct roce_pkt *p)
+{
+	uint32_t q = p->psn;
+	uint64_t va, orig, v;
+	uint8_t *m;
+
+	if (!p->atomiceth_off)
+		return EX_INV;
+	va = roce_atomiceth_va(p);
+	if (va & 7)
+		return EX_INV;     /* misaligned atomic (C9-... , rxe: invalid request) */
+	m = mr_at(qp, roce_atomiceth_rkey(p), va, 8, ROCE_ACCESS_REMOTE_ATOMIC);
+	if (!m)
+		return EX_ACC;
+	memcpy(&orig, m, 8);
+	if (p->opcode == ROCE_OP_CMP_SWAP)
+		v = orig == roce_atomiceth_cmp(p) ? roce_atomiceth_swap(p) : orig;
+	else
+		v = orig + roce_atomiceth_swap(p);
+	memcpy(m, &v, 8);
+	qp->msn++;
+	qp->epsn = PSN(q + 1);
+	remember(qp, RES_ATOMIC, q, 1, orig);
+	atomic_ack(qp, q, orig);
+	return EX_DONE;
+}
+
+/* The request at epsn. */
+static enum ex rsp_execute(struct roce_qp *qp, const struct roce_pkt *p, const struct roce_opinfo *oi)
+{
+	if (!rsp_well_formed(qp, p, oi))
+		return EX_INV;
 	switch (oi->kind) {
 	case ROCE_OK_SEND:
-		if (starts) {
-			if (rnr_fault(qp, q, p->opcode) || qp->rq_head == qp->rq_tail)
-				return EX_RNR;
-			qp->rwqe = qp->rq[qp->rq_head++ % qp->a.rq_depth];
-			qp->have_rwqe = 1;
-			qp->msg_off = 0;
-			qp->msg_psn = q;
-		}
-		if (plen > qp->rwqe.len - qp->msg_off)
-			return EX_LEN;
-		if (plen)
-			memcpy(qp->rwqe.buf + qp->msg_off, pl, plen);
-		qp->msg_off += plen;
-		if (!ends) {
-			qp->in_msg = MSG_SEND;
-			return EX_OK;
-		}
-		qp->in_msg = MSG_NONE;
-		qp->have_rwqe = 0;
-		qp->msn++;
-		complete_rq(qp, &qp->rwqe, ROCE_WC_SUCCESS, ROCE_WR_RECV, qp->msg_off, p);
-		return EX_END;
-
+		return rsp_send(qp, p, oi);
 	case ROCE_OK_WRITE:
-		if (starts) {
-			uint64_t len;
-
-			if (!p->reth_off)
-				return EX_INV;
-			len = roce_reth_dmalen(p);
-			if ((oi->seg == ROCE_SEG_ONLY && len != plen) ||
-			    (oi->seg == ROCE_SEG_FIRST && len <= mtu))
-				return EX_INV;
-			qp->wr_dst = NULL;
-			if (len && !(qp->wr_dst = mr_at(qp, roce_reth_rkey(p), roce_reth_va(p), len,
-							ROCE_ACCESS_REMOTE_WRITE)))
-				return EX_ACC;
-			qp->wr_left = len;
-			qp->wr_len = len;
-			qp->msg_psn = q;
-		} else if ((oi->seg == ROCE_SEG_MIDDLE && qp->wr_left <= mtu) ||
-			   (oi->seg == ROCE_SEG_LAST && qp->wr_left != plen)) {
-			return EX_INV;
-		}
-		if (imm && (rnr_fault(qp, q, p->opcode) || qp->rq_head == qp->rq_tail))
-			return EX_RNR;
-		if (plen) {
-			memcpy(qp->wr_dst, pl, plen);
-			qp->wr_dst += plen;
-			qp->wr_left -= plen;
-		}
-		if (!ends) {
-			qp->in_msg = MSG_WRITE;
-			return EX_OK;
-		}
-		qp->in_msg = MSG_NONE;
-		qp->msn++;
-		if (imm) {
-			struct rq_wqe r = qp->rq[qp->rq_head++ % qp->a.rq_depth];
-
-			complete_rq(qp, &r, ROCE_WC_SUCCESS, ROCE_WR_RECV_RDMA_IMM, (uint32_t)qp->wr_len, p);
-		}
-		return EX_END;
-
-	case ROCE_OK_READ_REQ: {
-		uint32_t len, n;
-		const uint8_t *src = NULL;
-
-		if (!p->reth_off)
-			return EX_INV;
-		len = roce_reth_dmalen(p);
-		if (len > 0x80000000u)
-			return EX_INV;
-		if (len && !(src = mr_at(qp, roce_reth_rkey(p), roce_reth_va(p), len,
-					 ROCE_ACCESS_REMOTE_READ)))
-			return EX_ACC;
-		n = npkts_of(qp, len);
-		qp->msn++;
-		qp->epsn = PSN(q + n);
-		remember(qp, RES_READ, q, n, 0);
-		read_responses(qp, q, src, len);
-		return EX_DONE;
-	}
-
-	case ROCE_OK_ATOMIC: {
-		uint64_t va, orig, v;
-		uint8_t *m;
-
-		if (!p->atomiceth_off)
-			return EX_INV;
-		va = roce_atomiceth_va(p);
-		if (va & 7)
-			return EX_INV;     /* misaligned atomic (C9-... , rxe: invalid request) */
-		m = mr_at(qp, roce_atomiceth_rkey(p), va, 8, ROCE_ACCESS_REMOTE_ATOMIC);
-		if (!m)
-			return EX_ACC;
-		memcpy(&orig, m, 8);
-		if (p->opcode == ROCE_OP_CMP_SWAP)
-			v = orig == roce_atomiceth_cmp(p) ? roce_atomiceth_swap(p) : orig;
-		else
-			v = orig + roce_atomiceth_swap(p);
-		memcpy(m, &v, 8);
-		qp->msn++;
-		qp->epsn = PSN(q + 1);
-		remember(qp, RES_ATOMIC, q, 1, orig);
-		atomic_ack(qp, q, orig);
-		return EX_DONE;
-	}
-
+		return rsp_write(qp, p, oi);
+	case ROCE_OK_READ_REQ:
+		return rsp_read(qp, p);
+	case ROCE_OK_ATOMIC:
+		return rsp_atomic(qp, p);
 	default:
 		return EX_INV;             /* FLUSH, ATOMIC WRITE, RESYNC: not supported */
+	}
+}
+
+/* A request marked CE (congestion experienced): a CNP back, at most one
+ * per cnp_gap_ns. */
+static void rsp_ce(struct roce_qp *qp)
+{
+	qp->st.ecn_ce_rx++;
+	if (qp->a.send_cnp && (!qp->cnp_sent || qp->now - qp->last_cnp >= qp->a.cnp_gap_ns)) {
+		struct roce_frame_spec s = qp->base;
+
+		roce_spec_cnp(&s, qp->a.remote_qpn);
+		s.bth.pkey = qp->pkey;
+		qp->cnp_sent = 1;
+		qp->last_cnp = qp->now;
+		qp->st.cnp_tx++;
+		event(qp, ROCE_QPE_CNP_TX, 0, 0);
+		tx_emit(qp, &s);
 	}
 }
 
@@ -1311,20 +1406,8 @@ static void rsp_request(struct roce_qp *qp, const struct roce_pkt *p, const stru
 	int32_t d = roce_psn_diff(q, qp->epsn);
 	enum ex r;
 
-	if (p->ecn == 3) {
-		qp->st.ecn_ce_rx++;
-		if (qp->a.send_cnp && (!qp->cnp_sent || qp->now - qp->last_cnp >= qp->a.cnp_gap_ns)) {
-			struct roce_frame_spec s = qp->base;
-
-			roce_spec_cnp(&s, qp->a.remote_qpn);
-			s.bth.pkey = qp->pkey;
-			qp->cnp_sent = 1;
-			qp->last_cnp = qp->now;
-			qp->st.cnp_tx++;
-			event(qp, ROCE_QPE_CNP_TX, 0, 0);
-			tx_emit(qp, &s);
-		}
-	}
+	if (p->ecn == 3)
+		rsp_ce(qp);
 	if (d < 0) {
 		rsp_duplicate(qp, p, oi);
 		return;
