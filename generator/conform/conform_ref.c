@@ -230,150 +230,221 @@ static int ref_mr_id(struct cf_ref *r, const char *l)
 	return id && id < REF_MR && r->mr[id].buf ? (int)id : -1;
 }
 
+static int ref_hello(struct cf_ref *r, const char *l, char *rep, size_t cap)
+{
+	(void)r, (void)l;
+	return snprintf(rep, cap, "ok proto=%d impl=reference", CTL_PROTO), 0;
+}
+
+static int ref_open(struct cf_ref *r, const char *l, char *rep, size_t cap)
+{
+	(void)l;
+	return snprintf(rep, cap, "ok dev=ref0 gid=::ffff:%u.%u.%u.%u gid_index=1 active_mtu=4096",
+			r->ip[0], r->ip[1], r->ip[2], r->ip[3]), 0;
+}
+
+static int ref_cmd_reset(struct cf_ref *r, const char *l, char *rep, size_t cap)
+{
+	(void)l;
+	ref_reset(r);
+	return snprintf(rep, cap, "ok"), 0;
+}
+
+/* A region in the first free slot; its va and rkey follow from the slot. */
+static int ref_mr(struct cf_ref *r, const char *l, char *rep, size_t cap)
+{
+	uint64_t len = ctl_u64(l, "len", 4096);
+	char acc[16] = "wra";
+	int id;
+
+	ctl_get(l, "access", acc, sizeof(acc));
+	for (id = 1; id < REF_MR && r->mr[id].buf; id++)
+		;
+	if (id >= REF_MR || !len || len > (64u << 20) || !(r->mr[id].buf = calloc(1, len)))
+		return snprintf(rep, cap, "err no slot"), -1;
+	r->mr[id].len = len;
+	r->mr[id].va = 0x7f0000000000ull + ((uint64_t)id << 32);
+	r->mr[id].rkey = 0x1000u + (uint32_t)id * 0x101u;
+	r->mr[id].access = ref_access(acc);
+	return snprintf(rep, cap, "ok mr=%d rkey=0x%x lkey=0x%x va=0x%llx len=%llu", id,
+			r->mr[id].rkey, r->mr[id].rkey, (unsigned long long)r->mr[id].va,
+			(unsigned long long)len), 0;
+}
+
+static int ref_qp(struct cf_ref *r, const char *l, char *rep, size_t cap)
+{
+	(void)l;
+	if (r->have_qp)
+		return snprintf(rep, cap, "err the reference has one qp"), -1;
+	r->have_qp = 1;
+	r->qpn = 0x11 + r->next_qpn++ % 0x1000;
+	return snprintf(rep, cap, "ok qp=1 qpn=0x%x", r->qpn), 0;
+}
+
+static int ref_state(struct cf_ref *r, const char *l, char *rep, size_t cap)
+{
+	struct roce_qp_info in;
+
+	(void)l;
+	if (!r->have_qp)
+		return snprintf(rep, cap, "err no such qp"), -1;
+	if (!r->qp)
+		return snprintf(rep, cap, "ok state=reset"), 0;
+	roce_qp_info(r->qp, &in);
+	return snprintf(rep, cap, "ok state=%s", in.state == ROCE_QPS_RTS ? "rts" : "err"), 0;
+}
+
+/* The engine's counters under the hw_counters names rocetarget reports
+ * (ctl.h: "counters"). */
+static int ref_counters(struct cf_ref *r, const char *l, char *rep, size_t cap)
+{
+	const struct roce_qp_stats *st;
+
+	(void)l;
+	if (!r->qp)
+		return snprintf(rep, cap, "ok"), 0;
+	st = roce_qp_stats(r->qp);
+	return snprintf(rep, cap,
+			"ok sent_pkts=%llu rcvd_pkts=%llu duplicate_request=%llu out_of_seq_request=%llu rcvd_seq_err=%llu send_rnr_err=%llu rcvd_rnr_err=%llu",
+			(unsigned long long)st->tx_pkts, (unsigned long long)st->rx_pkts,
+			(unsigned long long)st->dup_req_rx, (unsigned long long)st->oos_req_rx,
+			(unsigned long long)st->nak_rx[0], (unsigned long long)st->rnr_nak_tx,
+			(unsigned long long)st->rnr_nak_rx), 0;
+}
+
+static int ref_rd(struct cf_ref *r, const char *l, char *rep, size_t cap)
+{
+	uint64_t off = ctl_u64(l, "off", 0), len = ctl_u64(l, "len", 0);
+	int id = ref_mr_id(r, l);
+
+	if (id < 0)
+		return snprintf(rep, cap, "err no such mr"), -1;
+	if (len > CTL_RD_MAX || off + len > r->mr[id].len || cap < 2 * len + 8)
+		return snprintf(rep, cap, "err bad range"), -1;
+	memcpy(rep, "ok hex=", 7);
+	ctl_hex(r->mr[id].buf + off, len, rep + 7);
+	return 0;
+}
+
+static int ref_wr(struct cf_ref *r, const char *l, char *rep, size_t cap)
+{
+	static uint8_t b[CTL_LINE_MAX / 2];
+	uint64_t off = ctl_u64(l, "off", 0);
+	int id = ref_mr_id(r, l);
+	const char *h;
+	long n;
+
+	if (id < 0)
+		return snprintf(rep, cap, "err no such mr"), -1;
+	h = strstr(l, " hex=");
+	n = h ? ctl_unhex(h + 5, b, sizeof(b)) : -1;
+	if (n < 0 || off + (uint64_t)n > r->mr[id].len)
+		return snprintf(rep, cap, "err bad hex or range"), -1;
+	memcpy(r->mr[id].buf + off, b, (size_t)n);
+	return snprintf(rep, cap, "ok"), 0;
+}
+
+static int ref_recv_cmd(struct cf_ref *r, const char *l, char *rep, size_t cap)
+{
+	uint64_t off = ctl_u64(l, "off", 0), len = ctl_u64(l, "len", 0);
+	unsigned n = (unsigned)ctl_u64(l, "n", 1);
+	uint64_t wr = ctl_u64(l, "wr", 0);
+	int id;
+
+	if ((id = ref_mr_id(r, l)) < 0 || off + len * n > r->mr[id].len)
+		return snprintf(rep, cap, "err bad mr or range"), -1;
+	for (unsigned i = 0; i < n; i++)
+		if (roce_qp_post_recv(r->qp, wr + i, r->mr[id].buf + off + i * len, (uint32_t)len,
+				      r->now))
+			return snprintf(rep, cap, "err receive queue full"), -1;
+	return snprintf(rep, cap, "ok"), 0;
+}
+
+/* n copies of one work request, wr ids counting up. */
+static int ref_post(struct cf_ref *r, const char *l, char *rep, size_t cap)
+{
+	struct roce_wr w;
+	uint64_t off = ctl_u64(l, "off", 0), len = ctl_u64(l, "len", 0);
+	char s[64];
+	int op = -1, id;
+
+	ctl_get(l, "op", s, sizeof(s));
+	for (int i = 0; i < ROCE_WR_RECV; i++)
+		if (!strcmp(s, roce_wr_op_name((enum roce_wr_op)i)))
+			op = i;
+	if ((id = ref_mr_id(r, l)) < 0 || op < 0 || off + len > r->mr[id].len)
+		return snprintf(rep, cap, "err bad op, mr or range"), -1;
+	memset(&w, 0, sizeof(w));
+	w.wr_id = ctl_u64(l, "wr", 0);
+	w.op = (enum roce_wr_op)op;
+	w.buf = r->mr[id].buf + off;
+	w.len = (uint32_t)len;
+	w.remote_va = ctl_u64(l, "rva", 0);
+	w.rkey = (uint32_t)ctl_u64(l, "rkey", 0);
+	w.imm = (uint32_t)ctl_u64(l, "imm", 0);
+	w.compare = ctl_u64(l, "cmp", 0);
+	w.swap_add = ctl_u64(l, "swap", 0);
+	for (uint64_t i = 0, n = ctl_u64(l, "n", 1); i < n; i++, w.wr_id++)
+		if (roce_qp_post_send(r->qp, &w, r->now))
+			return snprintf(rep, cap, "err post failed"), -1;
+	return snprintf(rep, cap, "ok"), 0;
+}
+
+static int ref_poll(struct cf_ref *r, const char *l, char *rep, size_t cap)
+{
+	unsigned max = (unsigned)ctl_u64(l, "max", 16);
+	size_t o = (size_t)snprintf(rep, cap, "ok n=%u", r->wcn < max ? r->wcn : max);
+
+	for (unsigned i = 0; i < max && r->wcn && o + 80 < cap; i++) {
+		struct roce_wc *w = &r->wc[r->wch];
+
+		o += (size_t)snprintf(rep + o, cap - o, " wc=%llu,%s,%s,%u",
+				      (unsigned long long)w->wr_id, roce_wc_status_name(w->status),
+				      roce_wr_op_name(w->op), w->byte_len);
+		r->wch = (r->wch + 1) % REF_WC;
+		r->wcn--;
+	}
+	return 0;
+}
+
+/* The control words and their handlers; conn: only with a connected QP. */
+static const struct ref_cmd {
+	const char *word;
+	int (*fn)(struct cf_ref *r, const char *l, char *rep, size_t cap);
+	int conn;
+} ref_cmds[] = {
+	{ "hello", ref_hello, 0 },
+	{ "open", ref_open, 0 },
+	{ "reset", ref_cmd_reset, 0 },
+	{ "mr", ref_mr, 0 },
+	{ "qp", ref_qp, 0 },
+	{ "connect", ref_connect, 0 },
+	{ "state", ref_state, 0 },
+	{ "counters", ref_counters, 0 },
+	{ "rd", ref_rd, 0 },
+	{ "wr", ref_wr, 0 },
+	{ "recv", ref_recv_cmd, 1 },
+	{ "post", ref_post, 1 },
+	{ "poll", ref_poll, 1 },
+};
+
 static int ref_ctl(void *ctx, const char *l, char *rep, size_t cap)
 {
 	struct cf_ref *r = ctx;
-	char cmd[32] = "", s[64];
-	int id;
+	const struct ref_cmd *c = NULL;
+	char cmd[32] = "";
 
 	sscanf(l, "%31s", cmd);
-	if (!strcmp(cmd, "hello"))
-		return snprintf(rep, cap, "ok proto=%d impl=reference", CTL_PROTO), 0;
-	if (!strcmp(cmd, "open"))
-		return snprintf(rep, cap, "ok dev=ref0 gid=::ffff:%u.%u.%u.%u gid_index=1 active_mtu=4096",
-				r->ip[0], r->ip[1], r->ip[2], r->ip[3]), 0;
-	if (!strcmp(cmd, "reset")) {
-		ref_reset(r);
-		return snprintf(rep, cap, "ok"), 0;
-	}
-	if (!strcmp(cmd, "mr")) {
-		uint64_t len = ctl_u64(l, "len", 4096);
-		char acc[16] = "wra";
-
-		ctl_get(l, "access", acc, sizeof(acc));
-		for (id = 1; id < REF_MR && r->mr[id].buf; id++)
-			;
-		if (id >= REF_MR || !len || len > (64u << 20) || !(r->mr[id].buf = calloc(1, len)))
-			return snprintf(rep, cap, "err no slot"), -1;
-		r->mr[id].len = len;
-		r->mr[id].va = 0x7f0000000000ull + ((uint64_t)id << 32);
-		r->mr[id].rkey = 0x1000u + (uint32_t)id * 0x101u;
-		r->mr[id].access = ref_access(acc);
-		return snprintf(rep, cap, "ok mr=%d rkey=0x%x lkey=0x%x va=0x%llx len=%llu", id,
-				r->mr[id].rkey, r->mr[id].rkey, (unsigned long long)r->mr[id].va,
-				(unsigned long long)len), 0;
-	}
-	if (!strcmp(cmd, "qp")) {
-		if (r->have_qp)
-			return snprintf(rep, cap, "err the reference has one qp"), -1;
-		r->have_qp = 1;
-		r->qpn = 0x11 + r->next_qpn++ % 0x1000;
-		return snprintf(rep, cap, "ok qp=1 qpn=0x%x", r->qpn), 0;
-	}
-	if (!strcmp(cmd, "connect"))
-		return ref_connect(r, l, rep, cap);
-	if (!strcmp(cmd, "state")) {
-		struct roce_qp_info in;
-
-		if (!r->have_qp)
-			return snprintf(rep, cap, "err no such qp"), -1;
-		if (!r->qp)
-			return snprintf(rep, cap, "ok state=reset"), 0;
-		roce_qp_info(r->qp, &in);
-		return snprintf(rep, cap, "ok state=%s", in.state == ROCE_QPS_RTS ? "rts" : "err"), 0;
-	}
-	if (!strcmp(cmd, "counters")) {
-		const struct roce_qp_stats *st;
-
-		if (!r->qp)
-			return snprintf(rep, cap, "ok"), 0;
-		st = roce_qp_stats(r->qp);
-		return snprintf(rep, cap,
-				"ok sent_pkts=%llu rcvd_pkts=%llu duplicate_request=%llu out_of_seq_request=%llu rcvd_seq_err=%llu send_rnr_err=%llu rcvd_rnr_err=%llu",
-				(unsigned long long)st->tx_pkts, (unsigned long long)st->rx_pkts,
-				(unsigned long long)st->dup_req_rx, (unsigned long long)st->oos_req_rx,
-				(unsigned long long)st->nak_rx[0], (unsigned long long)st->rnr_nak_tx,
-				(unsigned long long)st->rnr_nak_rx), 0;
-	}
-	if (!strcmp(cmd, "rd") || !strcmp(cmd, "wr")) {
-		uint64_t off = ctl_u64(l, "off", 0), len = ctl_u64(l, "len", 0);
-		static uint8_t b[CTL_LINE_MAX / 2];
-
-		if ((id = ref_mr_id(r, l)) < 0)
-			return snprintf(rep, cap, "err no such mr"), -1;
-		if (cmd[0] == 'r') {
-			if (len > CTL_RD_MAX || off + len > r->mr[id].len || cap < 2 * len + 8)
-				return snprintf(rep, cap, "err bad range"), -1;
-			memcpy(rep, "ok hex=", 7);
-			ctl_hex(r->mr[id].buf + off, len, rep + 7);
-			return 0;
-		} else {
-			const char *h = strstr(l, " hex=");
-			long n = h ? ctl_unhex(h + 5, b, sizeof(b)) : -1;
-
-			if (n < 0 || off + (uint64_t)n > r->mr[id].len)
-				return snprintf(rep, cap, "err bad hex or range"), -1;
-			memcpy(r->mr[id].buf + off, b, (size_t)n);
-			return snprintf(rep, cap, "ok"), 0;
-		}
-	}
-	if (!r->qp)
+	for (size_t i = 0; i < sizeof(ref_cmds) / sizeof(ref_cmds[0]); i++)
+		if (!strcmp(cmd, ref_cmds[i].word))
+			c = &ref_cmds[i];
+	/* without a connection a word the table lacks is answered like recv,
+	 * post and poll: "not connected" */
+	if ((!c || c->conn) && !r->qp)
 		return snprintf(rep, cap, "err not connected"), -1;
-	if (!strcmp(cmd, "recv")) {
-		uint64_t off = ctl_u64(l, "off", 0), len = ctl_u64(l, "len", 0);
-		unsigned n = (unsigned)ctl_u64(l, "n", 1);
-		uint64_t wr = ctl_u64(l, "wr", 0);
-
-		if ((id = ref_mr_id(r, l)) < 0 || off + len * n > r->mr[id].len)
-			return snprintf(rep, cap, "err bad mr or range"), -1;
-		for (unsigned i = 0; i < n; i++)
-			if (roce_qp_post_recv(r->qp, wr + i, r->mr[id].buf + off + i * len, (uint32_t)len,
-					      r->now))
-				return snprintf(rep, cap, "err receive queue full"), -1;
-		return snprintf(rep, cap, "ok"), 0;
-	}
-	if (!strcmp(cmd, "post")) {
-		struct roce_wr w;
-		uint64_t off = ctl_u64(l, "off", 0), len = ctl_u64(l, "len", 0);
-		int op = -1;
-
-		ctl_get(l, "op", s, sizeof(s));
-		for (int i = 0; i < ROCE_WR_RECV; i++)
-			if (!strcmp(s, roce_wr_op_name((enum roce_wr_op)i)))
-				op = i;
-		if ((id = ref_mr_id(r, l)) < 0 || op < 0 || off + len > r->mr[id].len)
-			return snprintf(rep, cap, "err bad op, mr or range"), -1;
-		memset(&w, 0, sizeof(w));
-		w.wr_id = ctl_u64(l, "wr", 0);
-		w.op = (enum roce_wr_op)op;
-		w.buf = r->mr[id].buf + off;
-		w.len = (uint32_t)len;
-		w.remote_va = ctl_u64(l, "rva", 0);
-		w.rkey = (uint32_t)ctl_u64(l, "rkey", 0);
-		w.imm = (uint32_t)ctl_u64(l, "imm", 0);
-		w.compare = ctl_u64(l, "cmp", 0);
-		w.swap_add = ctl_u64(l, "swap", 0);
-		for (uint64_t i = 0, n = ctl_u64(l, "n", 1); i < n; i++, w.wr_id++)
-			if (roce_qp_post_send(r->qp, &w, r->now))
-				return snprintf(rep, cap, "err post failed"), -1;
-		return snprintf(rep, cap, "ok"), 0;
-	}
-	if (!strcmp(cmd, "poll")) {
-		unsigned max = (unsigned)ctl_u64(l, "max", 16);
-		size_t o = (size_t)snprintf(rep, cap, "ok n=%u", r->wcn < max ? r->wcn : max);
-
-		for (unsigned i = 0; i < max && r->wcn && o + 80 < cap; i++) {
-			struct roce_wc *w = &r->wc[r->wch];
-
-			o += (size_t)snprintf(rep + o, cap - o, " wc=%llu,%s,%s,%u",
-					      (unsigned long long)w->wr_id, roce_wc_status_name(w->status),
-					      roce_wr_op_name(w->op), w->byte_len);
-			r->wch = (r->wch + 1) % REF_WC;
-			r->wcn--;
-		}
-		return 0;
-	}
-	return snprintf(rep, cap, "err unknown command %s", cmd), -1;
+	if (!c)
+		return snprintf(rep, cap, "err unknown command %s", cmd), -1;
+	return c->fn(r, l, rep, cap);
 }
 
 struct cf_ref *cf_ref_new(enum cf_ref_mode mode, const uint8_t dut_mac[6], const uint8_t dut_ip4[4],

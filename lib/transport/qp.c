@@ -4,115 +4,16 @@
  * 9.7 "reliable service"), fed decoded frames and the time by its caller,
  * sending through a callback.  See qp.h for the model and the choices made.
  *
- * Requester PSN bookkeeping (24-bit, compared with roce_psn_before):
+ * This file holds what both sides use: setup, faults and transmit,
+ * completions and the error state, the timers, the input dispatch and the
+ * queries.  The requester is qp_req.c, the responder qp_rsp.c; qp_int.h is
+ * what the three share.
  *
- *        una            snd_psn            snd_max         next_psn
- *   ──────┼────────────────┼──────────────────┼───────────────┼──────▶
- *   acked │ sent, unacked; │ (go-back-N: sent │ assigned to a │ free
- *         │ being resent   │  before, not yet │ started WR,   │
- *         │                │  resent)         │ not yet sent  │
- *
- * A WR gets its PSNs when its first packet goes out (a READ takes one PSN
- * per response packet, IBTA 9.7.4.1.3); WRs [sq_head, sq_next) are started,
- * [sq_next, sq_tail) queued.  Completions leave from sq_head in order.
- *
- * Faults are applied in tx_emit(), the one place every frame leaves by.
+ * Faults are applied in roce__qp_tx_emit(), the one place every frame
+ * leaves by.
  */
 #include <stdlib.h>
-#include "internal.h"
-#include "qp.h"
-
-#define PSN_MASK 0xffffffu
-#define PSN(x) ((uint32_t)(x) & PSN_MASK)
-#define PSN_WINDOW (1u << 22)     /* requester: PSNs outstanding at most */
-
-#define SYN_ACK 0x1f              /* ACK, credit count "invalid" (unlimited), as rxe */
-#define SYN_RNR(t) (0x20 | ((t) & 0x1f))
-#define SYN_NAK(c) (0x60 | ((c) & 0x1f))
-
-struct sq_wqe {
-	uint64_t wr_id;
-	uint8_t *buf;
-	uint64_t rva, compare, swap_add, t_post;
-	uint32_t len, rkey, imm;
-	uint32_t first_psn, npkts, rcvd;  /* rcvd: READ response packets placed in order */
-	uint8_t op, solicited;
-};
-
-struct rq_wqe {
-	uint64_t wr_id;
-	uint8_t *buf;
-	uint32_t len;
-};
-
-enum { RES_NONE = 0, RES_READ, RES_ATOMIC };
-
-struct rsp_res {                  /* responder resources: READ/atomic remembered for replay */
-	uint8_t kind;
-	uint32_t psn, last;
-	uint64_t orig;
-};
-
-enum { HOLD_FREE = 0, HOLD_DELAY, HOLD_REORDER };
-
-struct hold {
-	uint8_t kind;
-	uint32_t len, seq;
-	uint64_t due;
-	uint8_t *frame;
-};
-
-enum { MSG_NONE = 0, MSG_SEND, MSG_WRITE };
-
-struct roce_qp {
-	struct roce_qp_attr a;
-	struct roce_qp_ops ops;
-	struct roce_frame_spec base;
-	enum roce_qp_state state;
-	enum roce_wc_status err;
-	uint64_t now;                 /* the last call's time */
-	uint64_t rto_ns;
-	uint16_t pkey;
-
-	/* requester */
-	struct sq_wqe *sq;
-	uint32_t sq_head, sq_next, sq_tail, snd_idx;
-	uint32_t next_psn, una, snd_psn, snd_max;
-	uint32_t rd_out;
-	uint8_t retry_left, rnr_left, retx_trig, pump_more;
-	uint8_t gb_valid;             /* a NAK/implied-NAK go-back to gb_psn happened, no progress since */
-	uint32_t gb_psn;
-	uint64_t rto_deadline, rnr_deadline;
-	uint32_t rnr_psn;
-	uint32_t since_ackreq;
-
-	/* responder */
-	struct rq_wqe *rq;
-	uint32_t rq_head, rq_tail;
-	struct roce_mr *mr;
-	uint32_t n_mr;
-	struct rsp_res *res;
-	uint32_t res_next;
-	uint32_t epsn, msn;
-	uint8_t nak_latch, in_msg, have_rwqe, cnp_sent;
-	struct rq_wqe rwqe;           /* the receive a SEND in progress fills */
-	uint32_t msg_off, msg_psn;
-	uint8_t *wr_dst;
-	uint64_t wr_left, wr_len;
-	uint32_t ack_pending;
-	uint64_t last_cnp;
-
-	/* faults */
-	struct roce_qp_faults *f;
-	uint64_t rng;
-	struct hold *holds;
-	uint32_t hold_seq;
-
-	struct roce_qp_stats st;
-	uint8_t tx[ROCE_QP_FRAME_MAX];
-};
-
-#define SQ(qp, i) (&(qp)->sq[(i) % (qp)->a.sq_depth])
+#include "qp_int.h"
 
 /* ---- names ---------------------------------------------------------------- */
 
@@ -282,7 +183,7 @@ int roce_qp_init(struct roce_qp **out, void *mem, size_t size,
 
 /* ---- small helpers -------------------------------------------------------------- */
 
-static void event(struct roce_qp *qp, enum roce_qp_ev_type t, uint32_t psn, uint64_t value)
+void roce__qp_event(struct roce_qp *qp, enum roce_qp_ev_type t, uint32_t psn, uint64_t value)
 {
 	struct roce_qp_event ev;
 
@@ -293,26 +194,6 @@ static void event(struct roce_qp *qp, enum roce_qp_ev_type t, uint32_t psn, uint
 	ev.psn = psn;
 	ev.value = value;
 	qp->ops.event(qp->ops.ctx, &ev);
-}
-
-static uint32_t npkts_of(const struct roce_qp *qp, uint64_t len)
-{
-	return len ? (uint32_t)((len + qp->a.mtu - 1) / qp->a.mtu) : 1;
-}
-
-static int is_rdat(uint8_t op)
-{
-	return op == ROCE_WR_READ || op == ROCE_WR_CMP_SWAP || op == ROCE_WR_FETCH_ADD;
-}
-
-/* The segment of packet k of an n-packet message */
-static enum roce_seg seg_of(uint32_t k, uint32_t n)
-{
-	if (n == 1)
-		return ROCE_SEG_ONLY;
-	if (k == 0)
-		return ROCE_SEG_FIRST;
-	return k == n - 1 ? ROCE_SEG_LAST : ROCE_SEG_MIDDLE;
 }
 
 static uint64_t rng_next(struct roce_qp *qp)
@@ -410,7 +291,7 @@ static int rule_fires(struct roce_qp *qp, struct roce_qpf_rule *r)
 }
 
 /* Every frame leaves through here: faults, build, emit. */
-static void tx_emit(struct roce_qp *qp, struct roce_frame_spec *s)
+void roce__qp_tx_emit(struct roce_qp *qp, struct roce_frame_spec *s)
 {
 	uint32_t psn = s->bth.psn;
 	int drop = 0, dup = 0, reorder = 0, n;
@@ -422,7 +303,7 @@ static void tx_emit(struct roce_qp *qp, struct roce_frame_spec *s)
 
 		if (!rule_matches(r, s) || !rule_fires(qp, r))
 			continue;
-		event(qp, ROCE_QPE_FAULT, psn, r->kind);
+		roce__qp_event(qp, ROCE_QPE_FAULT, psn, r->kind);
 		switch (r->kind) {
 		case ROCE_QPF_DROP: drop = 1; break;
 		case ROCE_QPF_DUP: dup = 1; break;
@@ -462,7 +343,7 @@ static void tx_emit(struct roce_qp *qp, struct roce_frame_spec *s)
 }
 
 /* An RNR fault rule for an in-order request at psn */
-static int rnr_fault(struct roce_qp *qp, uint32_t psn, uint8_t opcode)
+int roce__qp_rnr_fault(struct roce_qp *qp, uint32_t psn, uint8_t opcode)
 {
 	for (unsigned i = 0; qp->f && i < qp->f->n_rules; i++) {
 		struct roce_qpf_rule *r = &qp->f->rules[i];
@@ -471,7 +352,7 @@ static int rnr_fault(struct roce_qp *qp, uint32_t psn, uint8_t opcode)
 		    (r->opcode >= 0 && r->opcode != opcode))
 			continue;
 		if (rule_fires(qp, r)) {
-			event(qp, ROCE_QPE_FAULT, psn, r->kind);
+			roce__qp_event(qp, ROCE_QPE_FAULT, psn, r->kind);
 			return 1;
 		}
 	}
@@ -501,7 +382,7 @@ int roce_qp_emit_spec(struct roce_qp *qp, const struct roce_frame_spec *spec)
 
 /* ---- completions and the error state ------------------------------------------ */
 
-static void complete_sq(struct roce_qp *qp, struct sq_wqe *w, enum roce_wc_status st)
+void roce__qp_complete_sq(struct roce_qp *qp, struct sq_wqe *w, enum roce_wc_status st)
 {
 	struct roce_wc wc;
 
@@ -526,8 +407,8 @@ static void complete_sq(struct roce_qp *qp, struct sq_wqe *w, enum roce_wc_statu
 		qp->ops.complete(qp->ops.ctx, &wc);
 }
 
-static void complete_rq(struct roce_qp *qp, const struct rq_wqe *r, enum roce_wc_status st,
-			enum roce_wr_op op, uint32_t len, const struct roce_pkt *p)
+void roce__qp_complete_rq(struct roce_qp *qp, const struct rq_wqe *r, enum roce_wc_status st,
+			 enum roce_wr_op op, uint32_t len, const struct roce_pkt *p)
 {
 	struct roce_wc wc;
 
@@ -552,7 +433,7 @@ static void complete_rq(struct roce_qp *qp, const struct rq_wqe *r, enum roce_wc
 
 /* req: status of the oldest WR (WR_FLUSH_ERR when the requester is not the
  * cause); rsp: status of a receive in progress. */
-static void qp_error(struct roce_qp *qp, enum roce_wc_status req, enum roce_wc_status rsp)
+void roce__qp_error(struct roce_qp *qp, enum roce_wc_status req, enum roce_wc_status rsp)
 {
 	if (qp->state == ROCE_QPS_ERR)
 		return;
@@ -560,815 +441,24 @@ static void qp_error(struct roce_qp *qp, enum roce_wc_status req, enum roce_wc_s
 	qp->err = req != ROCE_WC_WR_FLUSH_ERR ? req : rsp;
 	qp->rto_deadline = qp->rnr_deadline = 0;
 	qp->pump_more = 0;
-	event(qp, ROCE_QPE_ERROR, qp->una, qp->err);
+	roce__qp_event(qp, ROCE_QPE_ERROR, qp->una, qp->err);
 	for (uint32_t i = qp->sq_head; i != qp->sq_tail; i++)
-		complete_sq(qp, SQ(qp, i), i == qp->sq_head ? req : ROCE_WC_WR_FLUSH_ERR);
+		roce__qp_complete_sq(qp, SQ(qp, i), i == qp->sq_head ? req : ROCE_WC_WR_FLUSH_ERR);
 	qp->sq_head = qp->sq_next = qp->sq_tail;
 	qp->rd_out = 0;
 	if (qp->have_rwqe)
-		complete_rq(qp, &qp->rwqe, rsp, ROCE_WR_RECV, qp->msg_off, NULL);
+		roce__qp_complete_rq(qp, &qp->rwqe, rsp, ROCE_WR_RECV, qp->msg_off, NULL);
 	qp->have_rwqe = 0;
 	qp->in_msg = MSG_NONE;
 	for (; qp->rq_head != qp->rq_tail; qp->rq_head++)
-		complete_rq(qp, &qp->rq[qp->rq_head % qp->a.rq_depth], ROCE_WC_WR_FLUSH_ERR,
-			    ROCE_WR_RECV, 0, NULL);
+		roce__qp_complete_rq(qp, &qp->rq[qp->rq_head % qp->a.rq_depth],
+				     ROCE_WC_WR_FLUSH_ERR, ROCE_WR_RECV, 0, NULL);
 }
 
 void roce_qp_set_error(struct roce_qp *qp, uint64_t now)
 {
 	qp->now = now;
-	qp_error(qp, ROCE_WC_WR_FLUSH_ERR, ROCE_WC_WR_FLUSH_ERR);
-}
-
-/* ---- requester ------------------------------------------------------------------ */
-
-static void send_request(struct roce_qp *qp, struct sq_wqe *w, uint32_t k)
-{
-	struct roce_frame_spec s = qp->base;
-	uint32_t mtu = qp->a.mtu, off = k * mtu, plen = 0;
-	enum roce_seg seg = seg_of(k, w->npkts);
-	int last = seg == ROCE_SEG_ONLY || seg == ROCE_SEG_LAST;
-	int imm = w->op == ROCE_WR_SEND_IMM || w->op == ROCE_WR_WRITE_IMM;
-	static const uint8_t send_op[] = {
-		[ROCE_SEG_ONLY] = ROCE_OP_SEND_ONLY, [ROCE_SEG_FIRST] = ROCE_OP_SEND_FIRST,
-		[ROCE_SEG_MIDDLE] = ROCE_OP_SEND_MIDDLE, [ROCE_SEG_LAST] = ROCE_OP_SEND_LAST,
-	};
-	static const uint8_t write_op[] = {
-		[ROCE_SEG_ONLY] = ROCE_OP_WRITE_ONLY, [ROCE_SEG_FIRST] = ROCE_OP_WRITE_FIRST,
-		[ROCE_SEG_MIDDLE] = ROCE_OP_WRITE_MIDDLE, [ROCE_SEG_LAST] = ROCE_OP_WRITE_LAST,
-	};
-
-	s.bth.psn = PSN(w->first_psn + k);
-	switch (w->op) {
-	case ROCE_WR_SEND:
-	case ROCE_WR_SEND_IMM:
-	case ROCE_WR_WRITE:
-	case ROCE_WR_WRITE_IMM:
-		plen = w->len - off < mtu ? w->len - off : mtu;
-		if (w->op <= ROCE_WR_SEND_IMM)
-			s.bth.opcode = send_op[seg];
-		else
-			s.bth.opcode = write_op[seg];
-		if (imm && last) {
-			s.bth.opcode++;    /* *_LAST_IMM / *_ONLY_IMM follow LAST / ONLY */
-			s.ext.imm = w->imm;
-		}
-		if (w->op >= ROCE_WR_WRITE && (seg == ROCE_SEG_FIRST || seg == ROCE_SEG_ONLY)) {
-			s.ext.va = w->rva;
-			s.ext.rkey = w->rkey;
-			s.ext.dmalen = w->len;
-		}
-		s.payload = w->buf ? w->buf + off : NULL;
-		s.payload_len = plen;
-		s.bth.ackreq = (uint8_t)last;
-		s.bth.se = (uint8_t)(last && w->solicited && w->op <= ROCE_WR_SEND_IMM);
-		break;
-	case ROCE_WR_READ:
-		/* a READ from the gap (k > 0) asks for the rest (IBTA 9.7.5.1.5) */
-		s.bth.opcode = ROCE_OP_READ_REQUEST;
-		s.ext.va = w->rva + off;
-		s.ext.rkey = w->rkey;
-		s.ext.dmalen = w->len ? w->len - off : 0;
-		break;
-	default:
-		s.bth.opcode = w->op == ROCE_WR_CMP_SWAP ? ROCE_OP_CMP_SWAP : ROCE_OP_FETCH_ADD;
-		s.ext.va = w->rva;
-		s.ext.rkey = w->rkey;
-		s.ext.swap_add = w->swap_add;
-		s.ext.compare = w->compare;
-		s.bth.ackreq = 1;
-		break;
-	}
-	if (qp->a.ackreq_every && ++qp->since_ackreq >= qp->a.ackreq_every)
-		s.bth.ackreq = 1;
-	if (s.bth.ackreq)
-		qp->since_ackreq = 0;
-	tx_emit(qp, &s);
-}
-
-/* Index of the started WR holding psn, or sq_next. */
-static uint32_t wr_at(const struct roce_qp *qp, uint32_t psn)
-{
-	for (uint32_t i = qp->sq_head; i != qp->sq_next; i++) {
-		const struct sq_wqe *w = SQ(qp, i);
-
-		if (roce_psn_diff(psn, w->first_psn) >= 0 &&
-		    roce_psn_diff(psn, w->first_psn) < (int32_t)w->npkts)
-			return i;
-	}
-	return qp->sq_next;
-}
-
-static void pump(struct roce_qp *qp)
-{
-	uint32_t budget = qp->a.tx_burst ? qp->a.tx_burst : UINT32_MAX;
-
-	qp->pump_more = 0;
-	if (qp->state != ROCE_QPS_RTS || qp->rnr_deadline)
-		return;
-	for (;;) {
-		struct sq_wqe *w;
-		uint32_t psn, k, end;
-
-		if (qp->snd_psn == qp->next_psn) {
-			if (qp->sq_next == qp->sq_tail)
-				break;
-			w = SQ(qp, qp->sq_next);
-			if (is_rdat(w->op) && qp->rd_out >= qp->a.max_rd_atomic)
-				break;
-			if (PSN(qp->next_psn - qp->una) + w->npkts > PSN_WINDOW)
-				break;
-			if (!budget) {
-				qp->pump_more = 1;
-				break;
-			}
-			w->first_psn = qp->next_psn;
-			qp->next_psn = PSN(qp->next_psn + w->npkts);
-			qp->snd_idx = qp->sq_next++;
-			if (is_rdat(w->op))
-				qp->rd_out++;
-		}
-		if (!budget) {
-			qp->pump_more = 1;
-			break;
-		}
-		w = SQ(qp, qp->snd_idx);
-		psn = qp->snd_psn;
-		k = PSN(psn - w->first_psn);
-		end = PSN(w->first_psn + w->npkts);
-		send_request(qp, w, k);
-		budget--;
-		if (roce_psn_before(psn, qp->snd_max))
-			qp->st.retx_pkts[qp->retx_trig]++;
-		else
-			qp->st.req_pkts++;
-		qp->snd_psn = w->op == ROCE_WR_READ ? end : PSN(psn + 1);
-		if (qp->snd_psn == end)
-			qp->snd_idx++;
-		if (roce_psn_before(qp->snd_max, qp->snd_psn))
-			qp->snd_max = qp->snd_psn;
-		if (!qp->rto_deadline && qp->rto_ns)
-			qp->rto_deadline = qp->now + qp->rto_ns;
-	}
-}
-
-static void go_back(struct roce_qp *qp, uint32_t psn, enum roce_qp_retx why)
-{
-	qp->snd_psn = psn;
-	qp->snd_idx = wr_at(qp, psn);
-	qp->retx_trig = (uint8_t)why;
-	qp->st.retx_episodes[why]++;
-	qp->rto_deadline = qp->rto_ns ? qp->now + qp->rto_ns : 0;
-	event(qp, ROCE_QPE_RETRANSMIT, psn, why);
-}
-
-/* The responder has everything before una: forward progress (C9-140: reset
- * the retry counters and restart the timer). */
-static void set_una(struct roce_qp *qp, uint32_t una)
-{
-	if (!roce_psn_before(qp->una, una))
-		return;
-	qp->una = una;
-	qp->retry_left = qp->a.retry_cnt;
-	qp->rnr_left = qp->a.rnr_retry;
-	qp->gb_valid = 0;
-	if (roce_psn_before(qp->snd_psn, una)) {
-		qp->snd_psn = una;
-		qp->snd_idx = wr_at(qp, una);
-	}
-	if (qp->una == qp->snd_max)
-		qp->rto_deadline = 0;
-	else if (qp->rto_ns)
-		qp->rto_deadline = qp->now + qp->rto_ns;
-}
-
-/* Everything before upto is acknowledged: completes the WRs it covers.
- * Returns 1 when a READ/atomic before upto is still missing responses (an
- * implied NAK, IBTA 9.7.5.1.5): una stops where they stopped. */
-static int req_advance(struct roce_qp *qp, uint32_t upto)
-{
-	if (!roce_psn_before(qp->una, upto))
-		return 0;
-	while (qp->sq_head != qp->sq_next) {
-		struct sq_wqe *w = SQ(qp, qp->sq_head);
-		uint32_t end = PSN(w->first_psn + w->npkts);
-
-		if (is_rdat(w->op)) {
-			uint32_t exp = PSN(w->first_psn + w->rcvd);
-
-			if (roce_psn_before(exp, upto)) {
-				set_una(qp, exp);
-				return 1;
-			}
-			break;
-		}
-		if (roce_psn_before(upto, end))
-			break;
-		set_una(qp, end);
-		complete_sq(qp, w, ROCE_WC_SUCCESS);
-		qp->sq_head++;
-	}
-	set_una(qp, upto);
-	return 0;
-}
-
-/* A go-back for a NAK or implied NAK at psn; a second one for the same PSN
- * without progress in between is the same episode (a copy, or a stale one). */
-static void nak_go_back(struct roce_qp *qp, uint32_t psn, enum roce_qp_retx why)
-{
-	if (qp->gb_valid && qp->gb_psn == psn)
-		return;
-	if (why == ROCE_RETX_IMPLIED)
-		qp->st.implied_naks++;
-	if (!qp->retry_left) {
-		qp_error(qp, ROCE_WC_RETRY_EXC_ERR, ROCE_WC_WR_FLUSH_ERR);
-		return;
-	}
-	if (!(qp->a.retry_cnt == 7 && qp->a.retry7_infinite))
-		qp->retry_left--;
-	qp->gb_valid = 1;
-	qp->gb_psn = psn;
-	go_back(qp, psn, why);
-}
-
-static void req_response(struct roce_qp *qp, const struct roce_pkt *p, const struct roce_opinfo *oi)
-{
-	uint32_t q = p->psn;
-	uint8_t syn = 0;
-	struct sq_wqe *w;
-
-	/* every response is counted once by type; dup_rsp_rx and ghost_rsp_rx
-	 * say how many of them were of no use */
-	if (oi->hdrs & ROCE_H_AETH && !p->aeth_off) {
-		qp->st.ghost_rsp_rx++;
-		return;
-	}
-	if (p->aeth_off)
-		syn = roce_aeth_syndrome(p);
-	if (p->opcode == ROCE_OP_ACK) {
-		switch (ROCE_AETH_TYPE(syn)) {
-		case ROCE_AETH_ACK: qp->st.ack_rx++; break;
-		case ROCE_AETH_RNR_NAK: qp->st.rnr_nak_rx++; break;
-		case ROCE_AETH_NAK: qp->st.nak_rx[ROCE_AETH_VALUE(syn) & 7]++; break;
-		default: qp->st.ghost_rsp_rx++; return;
-		}
-		if (ROCE_AETH_TYPE(syn) != ROCE_AETH_ACK)
-			event(qp, ROCE_QPE_NAK_RX, q, syn);
-	} else if (oi->kind == ROCE_OK_READ_RESP) {
-		qp->st.read_rsp_rx++;
-	} else if (oi->kind == ROCE_OK_ATOMIC_ACK) {
-		qp->st.atomic_ack_rx++;
-	} else {
-		qp->st.ghost_rsp_rx++;
-		return;
-	}
-	if (!roce_psn_before(q, qp->snd_max)) {
-		qp->st.ghost_rsp_rx++;
-		return;
-	}
-	if (roce_psn_before(q, qp->una)) {
-		qp->st.dup_rsp_rx++;
-		return;
-	}
-	if (p->opcode == ROCE_OP_ACK) {
-		switch (ROCE_AETH_TYPE(syn)) {
-		case ROCE_AETH_ACK:
-			if (req_advance(qp, PSN(q + 1)))
-				nak_go_back(qp, qp->una, ROCE_RETX_IMPLIED);
-			return;
-		case ROCE_AETH_RNR_NAK:
-			if (req_advance(qp, q)) {
-				nak_go_back(qp, qp->una, ROCE_RETX_IMPLIED);
-				return;
-			}
-			if (qp->rnr_deadline)
-				return;            /* a copy of the one we wait for */
-			if (!qp->rnr_left) {
-				qp_error(qp, ROCE_WC_RNR_RETRY_EXC_ERR, ROCE_WC_WR_FLUSH_ERR);
-				return;
-			}
-			if (qp->a.rnr_retry != 7)
-				qp->rnr_left--;
-			qp->rnr_psn = q;
-			qp->rnr_deadline = qp->now + (uint64_t)roce_rnr_timer_us(ROCE_AETH_VALUE(syn)) * 1000;
-			qp->rto_deadline = 0;
-			qp->snd_psn = q;
-			qp->snd_idx = wr_at(qp, q);
-			event(qp, ROCE_QPE_RNR_WAIT, q, roce_rnr_timer_us(ROCE_AETH_VALUE(syn)));
-			return;
-		default: {
-			uint8_t code = ROCE_AETH_VALUE(syn);
-			enum roce_wc_status st;
-
-			if (req_advance(qp, q)) {
-				nak_go_back(qp, qp->una, ROCE_RETX_IMPLIED);
-				return;
-			}
-			if (code == ROCE_NAK_PSN_SEQ_ERR) {
-				if (qp->rnr_deadline)
-					return;    /* the rest of what the RNR NAK refused */
-				nak_go_back(qp, q, ROCE_RETX_NAK);
-				return;
-			}
-			st = code == ROCE_NAK_INVALID_REQ ? ROCE_WC_REM_INV_REQ_ERR :
-			     code == ROCE_NAK_REMOTE_ACCESS ? ROCE_WC_REM_ACCESS_ERR :
-			     code == ROCE_NAK_REMOTE_OP ? ROCE_WC_REM_OP_ERR : ROCE_WC_BAD_RESP_ERR;
-			qp_error(qp, st, ROCE_WC_WR_FLUSH_ERR);
-			return;
-		}
-		}
-	}
-
-	if (req_advance(qp, q)) {
-		nak_go_back(qp, qp->una, ROCE_RETX_IMPLIED);
-		return;
-	}
-	if (qp->sq_head == qp->sq_next) {
-		qp->st.ghost_rsp_rx++;
-		return;
-	}
-	w = SQ(qp, qp->sq_head);
-	if (oi->kind == ROCE_OK_READ_RESP) {
-		uint32_t k = w->rcvd, off = k * qp->a.mtu;
-		uint32_t plen = w->len - off < qp->a.mtu ? w->len - off : qp->a.mtu;
-		int last = oi->seg == ROCE_SEG_LAST || oi->seg == ROCE_SEG_ONLY;
-
-		/* the answer to a READ re-issued from a gap starts again with
-		 * FIRST/ONLY, so only "last or not" is checked against the
-		 * position in the message */
-		if (w->op != ROCE_WR_READ || PSN(w->first_psn + k) != q ||
-		    last != (k == w->npkts - 1) || p->payload_len != plen) {
-			qp->st.ghost_rsp_rx++;
-			return;
-		}
-		if (plen)
-			memcpy(w->buf + off, p->data + p->payload_off, plen);
-		w->rcvd++;
-		set_una(qp, PSN(q + 1));
-		if (w->rcvd == w->npkts) {
-			complete_sq(qp, w, ROCE_WC_SUCCESS);
-			qp->sq_head++;
-			qp->rd_out--;
-		}
-		return;
-	}
-	{
-		uint64_t orig;
-
-		if ((w->op != ROCE_WR_CMP_SWAP && w->op != ROCE_WR_FETCH_ADD) || w->first_psn != q ||
-		    !p->atomicacketh_off) {
-			qp->st.ghost_rsp_rx++;
-			return;
-		}
-		orig = roce_atomicacketh_orig(p);
-		memcpy(w->buf, &orig, 8);
-		w->rcvd = 1;
-		set_una(qp, PSN(q + 1));
-		complete_sq(qp, w, ROCE_WC_SUCCESS);
-		qp->sq_head++;
-		qp->rd_out--;
-	}
-}
-
-int roce_qp_post_send(struct roce_qp *qp, const struct roce_wr *wr, uint64_t now)
-{
-	struct sq_wqe *w;
-	uint32_t n;
-
-	if (!wr || (unsigned)wr->op >= ROCE_WR_RECV || (wr->len && !wr->buf) || wr->len > 0x80000000u)
-		return ROCE_EARG;
-	if ((wr->op == ROCE_WR_CMP_SWAP || wr->op == ROCE_WR_FETCH_ADD) && (wr->len != 8 || !wr->buf))
-		return ROCE_EARG;
-	if (qp->sq_tail - qp->sq_head >= qp->a.sq_depth)
-		return ROCE_ENOSPC;
-	qp->now = now;
-	n = is_rdat(wr->op) && wr->op != ROCE_WR_READ ? 1 : npkts_of(qp, wr->len);
-	w = SQ(qp, qp->sq_tail);
-	memset(w, 0, sizeof(*w));
-	w->wr_id = wr->wr_id;
-	w->op = (uint8_t)wr->op;
-	w->buf = wr->buf;
-	w->len = wr->len;
-	w->rva = wr->remote_va;
-	w->rkey = wr->rkey;
-	w->imm = wr->imm;
-	w->compare = wr->compare;
-	w->swap_add = wr->swap_add;
-	w->solicited = wr->solicited;
-	w->npkts = n;
-	w->t_post = now;
-	if (qp->state != ROCE_QPS_RTS) {
-		complete_sq(qp, w, ROCE_WC_WR_FLUSH_ERR);
-		return ROCE_OK;
-	}
-	qp->sq_tail++;
-	roce_qp_tick(qp, now);
-	return ROCE_OK;
-}
-
-/* ---- responder ------------------------------------------------------------------ */
-
-int roce_qp_reg_mr(struct roce_qp *qp, const struct roce_mr *mr)
-{
-	if (!mr || (!mr->addr && mr->len))
-		return ROCE_EARG;
-	for (uint32_t i = 0; i < qp->n_mr; i++)
-		if (qp->mr[i].rkey == mr->rkey)
-			return ROCE_EARG;
-	if (qp->n_mr >= qp->a.max_mr)
-		return ROCE_ENOSPC;
-	qp->mr[qp->n_mr++] = *mr;
-	return ROCE_OK;
-}
-
-int roce_qp_dereg_mr(struct roce_qp *qp, uint32_t rkey)
-{
-	for (uint32_t i = 0; i < qp->n_mr; i++)
-		if (qp->mr[i].rkey == rkey) {
-			qp->mr[i] = qp->mr[--qp->n_mr];
-			return ROCE_OK;
-		}
-	return ROCE_EARG;
-}
-
-int roce_qp_post_recv(struct roce_qp *qp, uint64_t wr_id, uint8_t *buf, uint32_t len, uint64_t now)
-{
-	struct rq_wqe *r;
-
-	if (len && !buf)
-		return ROCE_EARG;
-	qp->now = now;
-	if (qp->state != ROCE_QPS_RTS) {
-		struct rq_wqe tmp = { wr_id, buf, len };
-
-		complete_rq(qp, &tmp, ROCE_WC_WR_FLUSH_ERR, ROCE_WR_RECV, 0, NULL);
-		return ROCE_OK;
-	}
-	if (qp->rq_tail - qp->rq_head >= qp->a.rq_depth)
-		return ROCE_ENOSPC;
-	r = &qp->rq[qp->rq_tail++ % qp->a.rq_depth];
-	r->wr_id = wr_id;
-	r->buf = buf;
-	r->len = len;
-	return ROCE_OK;
-}
-
-/* Where [va, va + len) of the region rkey is here, or NULL when the key is
- * unknown, the range leaves the region or the right is missing (C9-88). */
-static uint8_t *mr_at(struct roce_qp *qp, uint32_t rkey, uint64_t va, uint64_t len, uint32_t right)
-{
-	for (uint32_t i = 0; i < qp->n_mr; i++) {
-		const struct roce_mr *m = &qp->mr[i];
-
-		if (m->rkey != rkey)
-			continue;
-		if (!(m->access & right) || va < m->va || va - m->va > m->len ||
-		    len > m->len - (va - m->va))
-			return NULL;
-		return m->addr + (va - m->va);
-	}
-	return NULL;
-}
-
-static void send_ack(struct roce_qp *qp, uint32_t psn, uint8_t syn)
-{
-	struct roce_frame_spec s = qp->base;
-
-	s.bth.opcode = ROCE_OP_ACK;
-	s.bth.psn = PSN(psn);
-	s.ext.syndrome = syn;
-	s.ext.msn = PSN(qp->msn);
-	switch (ROCE_AETH_TYPE(syn)) {
-	case ROCE_AETH_ACK:
-		qp->st.ack_tx++;
-		qp->ack_pending = 0;
-		event(qp, ROCE_QPE_ACK_TX, s.bth.psn, s.ext.msn);
-		break;
-	case ROCE_AETH_RNR_NAK:
-		qp->st.rnr_nak_tx++;
-		event(qp, ROCE_QPE_NAK_TX, s.bth.psn, syn);
-		break;
-	default:
-		qp->st.nak_tx[ROCE_AETH_VALUE(syn) & 7]++;
-		event(qp, ROCE_QPE_NAK_TX, s.bth.psn, syn);
-		break;
-	}
-	tx_emit(qp, &s);
-}
-
-static void read_responses(struct roce_qp *qp, uint32_t psn, const uint8_t *src, uint32_t len)
-{
-	static const uint8_t op[] = {
-		[ROCE_SEG_ONLY] = ROCE_OP_READ_RESP_ONLY, [ROCE_SEG_FIRST] = ROCE_OP_READ_RESP_FIRST,
-		[ROCE_SEG_MIDDLE] = ROCE_OP_READ_RESP_MIDDLE, [ROCE_SEG_LAST] = ROCE_OP_READ_RESP_LAST,
-	};
-	uint32_t n = npkts_of(qp, len), mtu = qp->a.mtu;
-
-	for (uint32_t k = 0; k < n; k++) {
-		struct roce_frame_spec s = qp->base;
-		uint32_t off = k * mtu;
-
-		s.bth.opcode = op[seg_of(k, n)];
-		s.bth.psn = PSN(psn + k);
-		s.ext.syndrome = SYN_ACK;
-		s.ext.msn = PSN(qp->msn);
-		s.payload = len ? src + off : NULL;
-		s.payload_len = len - off < mtu ? len - off : mtu;
-		if (!len)
-			s.payload_len = 0;
-		qp->st.read_rsp_tx++;
-		tx_emit(qp, &s);
-	}
-	qp->ack_pending = 0;
-}
-
-static void atomic_ack(struct roce_qp *qp, uint32_t psn, uint64_t orig)
-{
-	struct roce_frame_spec s = qp->base;
-
-	s.bth.opcode = ROCE_OP_ATOMIC_ACK;
-	s.bth.psn = psn;
-	s.ext.syndrome = SYN_ACK;
-	s.ext.msn = PSN(qp->msn);
-	s.ext.orig = orig;
-	qp->st.atomic_ack_tx++;
-	qp->ack_pending = 0;
-	tx_emit(qp, &s);
-}
-
-static void remember(struct roce_qp *qp, uint8_t kind, uint32_t psn, uint32_t n, uint64_t orig)
-{
-	struct rsp_res *r = &qp->res[qp->res_next++ % qp->a.max_dest_rd_atomic];
-
-	r->kind = kind;
-	r->psn = psn;
-	r->last = PSN(psn + n - 1);
-	r->orig = orig;
-}
-
-static void rsp_duplicate(struct roce_qp *qp, const struct roce_pkt *p, const struct roce_opinfo *oi)
-{
-	uint32_t q = p->psn;
-
-	qp->st.dup_req_rx++;
-	event(qp, ROCE_QPE_DUPLICATE, q, p->opcode);
-	if (oi->kind == ROCE_OK_SEND || oi->kind == ROCE_OK_WRITE) {
-		/* C9-105: acknowledge again, never execute again; the newest PSN,
-		 * unless a READ or atomic came after the duplicate: an ACK never
-		 * stands for their responses (rxe 6.1 completes a READ or atomic
-		 * on a plain ACK carrying its PSN, without the data) */
-		const struct rsp_res *r = &qp->res[(qp->res_next - 1) % qp->a.max_dest_rd_atomic];
-		int over = qp->res_next && roce_psn_diff(r->last, q) > 0;
-
-		if (p->ackreq || oi->seg == ROCE_SEG_LAST || oi->seg == ROCE_SEG_ONLY)
-			send_ack(qp, over ? q : PSN(qp->epsn - 1), SYN_ACK);
-		return;
-	}
-	/* newest first: an entry a whole PSN cycle old never shadows a recent one */
-	for (uint32_t i = 1; i <= qp->a.max_dest_rd_atomic; i++) {
-		const struct rsp_res *r = &qp->res[(qp->res_next - i) % qp->a.max_dest_rd_atomic];
-
-		if (oi->kind == ROCE_OK_READ_REQ && r->kind == RES_READ && p->reth_off &&
-		    roce_psn_diff(q, r->psn) >= 0 && roce_psn_diff(r->last, q) >= 0) {
-			/* replay from the duplicate's own RETH (a partial re-read
-			 * asks for the rest, IBTA 9.7.5.1.5); it must fit the
-			 * original's PSN range */
-			uint32_t len = roce_reth_dmalen(p), n = npkts_of(qp, len);
-			const uint8_t *src = len ? mr_at(qp, roce_reth_rkey(p), roce_reth_va(p), len,
-							 ROCE_ACCESS_REMOTE_READ) : NULL;
-
-			if ((len && !src) || roce_psn_diff(r->last, PSN(q + n - 1)) < 0)
-				break;
-			qp->st.read_replays++;
-			event(qp, ROCE_QPE_READ_REPLAY, q, n);
-			read_responses(qp, q, src, len);
-			return;
-		}
-		if (oi->kind == ROCE_OK_ATOMIC && r->kind == RES_ATOMIC && r->psn == q) {
-			qp->st.atomic_replays++;
-			event(qp, ROCE_QPE_ATOMIC_REPLAY, q, r->orig);
-			atomic_ack(qp, q, r->orig);
-			return;
-		}
-	}
-	qp->st.replay_misses++;
-}
-
-enum ex {
-	EX_OK = 0,        /* executed; epsn + 1 */
-	EX_END,           /* executed, message complete; epsn + 1 */
-	EX_DONE,          /* READ/atomic: answered, epsn already moved */
-	EX_RNR,
-	EX_INV,           /* NAK invalid request */
-	EX_LEN,           /* NAK invalid request, receive too small (local length error) */
-	EX_ACC,           /* NAK remote access error */
-};
-
-static enum ex rsp_execute(struct roce_qp *qp, const struct roce_pkt *p, const struct roce_opinfo *oi)
-{
-	uint32_t q = p->psn, mtu = qp->a.mtu, plen = p->payload_len;
-	const uint8_t *pl = p->payload_off ? p->data + p->payload_off : NULL;
-	int starts = oi->seg == ROCE_SEG_FIRST || oi->seg == ROCE_SEG_ONLY;
-	int ends = oi->seg == ROCE_SEG_LAST || oi->seg == ROCE_SEG_ONLY;
-	int imm = (oi->hdrs & ROCE_H_IMMDT) != 0;
-
-	if (p->invalid & ROCE_LBIT(ROCE_L_PAYLOAD))
-		return EX_INV;      /* e.g. a pad that does not make whole words */
-	/* opcode sequence (C9-35): FIRST/ONLY/READ/atomic only between
-	 * messages, MIDDLE/LAST only inside one of the same kind */
-	if (starts || oi->kind == ROCE_OK_READ_REQ || oi->kind == ROCE_OK_ATOMIC) {
-		if (qp->in_msg != MSG_NONE)
-			return EX_INV;
-	} else if ((oi->kind == ROCE_OK_SEND && qp->in_msg != MSG_SEND) ||
-		   (oi->kind == ROCE_OK_WRITE && qp->in_msg != MSG_WRITE)) {
-		return EX_INV;
-	}
-	/* FIRST and MIDDLE carry exactly one MTU, no pad (C9-88..) */
-	if ((oi->kind == ROCE_OK_SEND || oi->kind == ROCE_OK_WRITE) &&
-	    (((oi->seg == ROCE_SEG_FIRST || oi->seg == ROCE_SEG_MIDDLE) && (plen != mtu || p->padcnt)) ||
-	     plen > mtu))
-		return EX_INV;
-
-	switch (oi->kind) {
-	case ROCE_OK_SEND:
-		if (starts) {
-			if (rnr_fault(qp, q, p->opcode) || qp->rq_head == qp->rq_tail)
-				return EX_RNR;
-			qp->rwqe = qp->rq[qp->rq_head++ % qp->a.rq_depth];
-			qp->have_rwqe = 1;
-			qp->msg_off = 0;
-			qp->msg_psn = q;
-		}
-		if (plen > qp->rwqe.len - qp->msg_off)
-			return EX_LEN;
-		if (plen)
-			memcpy(qp->rwqe.buf + qp->msg_off, pl, plen);
-		qp->msg_off += plen;
-		if (!ends) {
-			qp->in_msg = MSG_SEND;
-			return EX_OK;
-		}
-		qp->in_msg = MSG_NONE;
-		qp->have_rwqe = 0;
-		qp->msn++;
-		complete_rq(qp, &qp->rwqe, ROCE_WC_SUCCESS, ROCE_WR_RECV, qp->msg_off, p);
-		return EX_END;
-
-	case ROCE_OK_WRITE:
-		if (starts) {
-			uint64_t len;
-
-			if (!p->reth_off)
-				return EX_INV;
-			len = roce_reth_dmalen(p);
-			if ((oi->seg == ROCE_SEG_ONLY && len != plen) ||
-			    (oi->seg == ROCE_SEG_FIRST && len <= mtu))
-				return EX_INV;
-			qp->wr_dst = NULL;
-			if (len && !(qp->wr_dst = mr_at(qp, roce_reth_rkey(p), roce_reth_va(p), len,
-							ROCE_ACCESS_REMOTE_WRITE)))
-				return EX_ACC;
-			qp->wr_left = len;
-			qp->wr_len = len;
-			qp->msg_psn = q;
-		} else if ((oi->seg == ROCE_SEG_MIDDLE && qp->wr_left <= mtu) ||
-			   (oi->seg == ROCE_SEG_LAST && qp->wr_left != plen)) {
-			return EX_INV;
-		}
-		if (imm && (rnr_fault(qp, q, p->opcode) || qp->rq_head == qp->rq_tail))
-			return EX_RNR;
-		if (plen) {
-			memcpy(qp->wr_dst, pl, plen);
-			qp->wr_dst += plen;
-			qp->wr_left -= plen;
-		}
-		if (!ends) {
-			qp->in_msg = MSG_WRITE;
-			return EX_OK;
-		}
-		qp->in_msg = MSG_NONE;
-		qp->msn++;
-		if (imm) {
-			struct rq_wqe r = qp->rq[qp->rq_head++ % qp->a.rq_depth];
-
-			complete_rq(qp, &r, ROCE_WC_SUCCESS, ROCE_WR_RECV_RDMA_IMM, (uint32_t)qp->wr_len, p);
-		}
-		return EX_END;
-
-	case ROCE_OK_READ_REQ: {
-		uint32_t len, n;
-		const uint8_t *src = NULL;
-
-		if (!p->reth_off)
-			return EX_INV;
-		len = roce_reth_dmalen(p);
-		if (len > 0x80000000u)
-			return EX_INV;
-		if (len && !(src = mr_at(qp, roce_reth_rkey(p), roce_reth_va(p), len,
-					 ROCE_ACCESS_REMOTE_READ)))
-			return EX_ACC;
-		n = npkts_of(qp, len);
-		qp->msn++;
-		qp->epsn = PSN(q + n);
-		remember(qp, RES_READ, q, n, 0);
-		read_responses(qp, q, src, len);
-		return EX_DONE;
-	}
-
-	case ROCE_OK_ATOMIC: {
-		uint64_t va, orig, v;
-		uint8_t *m;
-
-		if (!p->atomiceth_off)
-			return EX_INV;
-		va = roce_atomiceth_va(p);
-		if (va & 7)
-			return EX_INV;     /* misaligned atomic (C9-... , rxe: invalid request) */
-		m = mr_at(qp, roce_atomiceth_rkey(p), va, 8, ROCE_ACCESS_REMOTE_ATOMIC);
-		if (!m)
-			return EX_ACC;
-		memcpy(&orig, m, 8);
-		if (p->opcode == ROCE_OP_CMP_SWAP)
-			v = orig == roce_atomiceth_cmp(p) ? roce_atomiceth_swap(p) : orig;
-		else
-			v = orig + roce_atomiceth_swap(p);
-		memcpy(m, &v, 8);
-		qp->msn++;
-		qp->epsn = PSN(q + 1);
-		remember(qp, RES_ATOMIC, q, 1, orig);
-		atomic_ack(qp, q, orig);
-		return EX_DONE;
-	}
-
-	default:
-		return EX_INV;             /* FLUSH, ATOMIC WRITE, RESYNC: not supported */
-	}
-}
-
-static void rsp_request(struct roce_qp *qp, const struct roce_pkt *p, const struct roce_opinfo *oi)
-{
-	uint32_t q = p->psn;
-	int32_t d = roce_psn_diff(q, qp->epsn);
-	enum ex r;
-
-	if (p->ecn == 3) {
-		qp->st.ecn_ce_rx++;
-		if (qp->a.send_cnp && (!qp->cnp_sent || qp->now - qp->last_cnp >= qp->a.cnp_gap_ns)) {
-			struct roce_frame_spec s = qp->base;
-
-			roce_spec_cnp(&s, qp->a.remote_qpn);
-			s.bth.pkey = qp->pkey;
-			qp->cnp_sent = 1;
-			qp->last_cnp = qp->now;
-			qp->st.cnp_tx++;
-			event(qp, ROCE_QPE_CNP_TX, 0, 0);
-			tx_emit(qp, &s);
-		}
-	}
-	if (d < 0) {
-		rsp_duplicate(qp, p, oi);
-		return;
-	}
-	if (d > 0) {
-		/* C9-... : one NAK per sequence error, until it is resolved */
-		qp->st.oos_req_rx++;
-		event(qp, ROCE_QPE_OUT_OF_SEQ, q, qp->epsn);
-		if (!qp->nak_latch) {
-			qp->nak_latch = 1;
-			send_ack(qp, qp->epsn, SYN_NAK(ROCE_NAK_PSN_SEQ_ERR));
-		}
-		return;
-	}
-	r = rsp_execute(qp, p, oi);
-	switch (r) {
-	case EX_OK:
-	case EX_END:
-		qp->epsn = PSN(q + 1);
-		/* fall through */
-	case EX_DONE:
-		qp->nak_latch = 0;
-		qp->st.req_rx++;
-		if (r == EX_DONE)
-			return;
-		qp->ack_pending++;
-		if (p->ackreq || (qp->a.ack_every && qp->ack_pending >= qp->a.ack_every) ||
-		    (qp->a.ack_msg_end && r == EX_END))
-			send_ack(qp, q, SYN_ACK);
-		return;
-	case EX_RNR:
-		qp->nak_latch = 1;
-		send_ack(qp, q, SYN_RNR(qp->a.min_rnr_timer));
-		return;
-	case EX_INV:
-	case EX_LEN:
-		send_ack(qp, q, SYN_NAK(ROCE_NAK_INVALID_REQ));
-		qp_error(qp, ROCE_WC_WR_FLUSH_ERR, r == EX_LEN ? ROCE_WC_LOC_LEN_ERR : ROCE_WC_REM_INV_REQ_ERR);
-		return;
-	case EX_ACC:
-		send_ack(qp, q, SYN_NAK(ROCE_NAK_REMOTE_ACCESS));
-		qp_error(qp, ROCE_WC_WR_FLUSH_ERR, ROCE_WC_REM_ACCESS_ERR);
-		return;
-	}
+	roce__qp_error(qp, ROCE_WC_WR_FLUSH_ERR, ROCE_WC_WR_FLUSH_ERR);
 }
 
 /* ---- the driver -------------------------------------------------------------- */
@@ -1381,26 +471,26 @@ static void timers(struct roce_qp *qp, uint64_t now)
 		return;
 	if (qp->rnr_deadline && now >= qp->rnr_deadline) {
 		qp->rnr_deadline = 0;
-		go_back(qp, qp->rnr_psn, ROCE_RETX_RNR);
+		roce__qp_go_back(qp, qp->rnr_psn, ROCE_RETX_RNR);
 	}
 	if (qp->rto_deadline && now >= qp->rto_deadline) {
 		qp->st.timeouts++;
-		event(qp, ROCE_QPE_TIMEOUT, qp->una, qp->retry_left);
+		roce__qp_event(qp, ROCE_QPE_TIMEOUT, qp->una, qp->retry_left);
 		if (!qp->retry_left) {
-			qp_error(qp, ROCE_WC_RETRY_EXC_ERR, ROCE_WC_WR_FLUSH_ERR);
+			roce__qp_error(qp, ROCE_WC_RETRY_EXC_ERR, ROCE_WC_WR_FLUSH_ERR);
 			return;
 		}
 		if (!(qp->a.retry_cnt == 7 && qp->a.retry7_infinite))
 			qp->retry_left--;
 		qp->gb_valid = 0;
-		go_back(qp, qp->una, ROCE_RETX_TIMEOUT);
+		roce__qp_go_back(qp, qp->una, ROCE_RETX_TIMEOUT);
 	}
 }
 
 void roce_qp_tick(struct roce_qp *qp, uint64_t now)
 {
 	timers(qp, now);
-	pump(qp);
+	roce__qp_pump(qp);
 }
 
 uint64_t roce_qp_next_deadline(const struct roce_qp *qp)
@@ -1451,7 +541,7 @@ int roce_qp_input(struct roce_qp *qp, const struct roce_pkt *p, enum roce_icrc_s
 	}
 	if (p->opcode == ROCE_OPCODE_CNP) {
 		qp->st.cnp_rx++;
-		event(qp, ROCE_QPE_CNP_RX, 0, 0);
+		roce__qp_event(qp, ROCE_QPE_CNP_RX, 0, 0);
 		goto done;
 	}
 	oi = roce_opcode_info(p->opcode);
@@ -1462,11 +552,11 @@ int roce_qp_input(struct roce_qp *qp, const struct roce_pkt *p, enum roce_icrc_s
 		goto done;
 	}
 	if (oi->is_request)
-		rsp_request(qp, p, oi);
+		roce__qp_rsp_request(qp, p, oi);
 	else
-		req_response(qp, p, oi);
+		roce__qp_req_response(qp, p, oi);
 done:
-	pump(qp);
+	roce__qp_pump(qp);
 	return ROCE_OK;
 }
 
