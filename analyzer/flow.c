@@ -422,6 +422,7 @@ static void evict(struct engine *e, struct flow *f)
 		const struct roce_seq_dir *d = &f->u.seq;
 		const struct roce_seq_anom *x = d->x;
 
+		e->ev.requests += d->requests;
 		e->ev.acks += d->acks;
 		e->ev.ecn_ce += d->ecn_ce;
 		e->ev.cnp += d->cnp;
@@ -434,6 +435,9 @@ static void evict(struct engine *e, struct flow *f)
 			e->ev.psn_gaps += x->psn_gaps;
 			e->ev.missing_psns += roce_seq_missing(d);
 			e->ev.nak_seq_err += x->nak_seq_err;
+			e->ev.nak_invalid_request += x->nak_invalid_request;
+			e->ev.nak_remote_access += x->nak_remote_access;
+			e->ev.nak_remote_op += x->nak_remote_op;
 			e->ev.rnr_nak += x->rnr_nak;
 		}
 		anom_release(e, f->u.seq.x);

@@ -150,8 +150,9 @@ struct engine_totals {
 /* Sums of the counters of evicted flows, so capture totals stay right. */
 struct evicted_sum {
 	uint64_t packets, bytes;
-	uint64_t duplicate_request, out_of_sequence, out_of_seq_request, retransmissions,
-		 psn_gaps, missing_psns, acks, nak_seq_err, rnr_nak, ecn_ce, cnp, icrc_bad;
+	uint64_t requests, duplicate_request, out_of_sequence, out_of_seq_request, retransmissions,
+		 psn_gaps, missing_psns, acks, nak_seq_err, nak_invalid_request, nak_remote_access,
+		 nak_remote_op, rnr_nak, ecn_ce, cnp, icrc_bad;
 };
 
 struct iwstream;

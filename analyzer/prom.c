@@ -458,6 +458,9 @@ static void write_sums(FILE *f, const struct engine *e)
 	sums[V_GAPS] += e->ev.psn_gaps;
 	sums[V_ACKS] += e->ev.acks;
 	sums[V_NAK_SEQ] += e->ev.nak_seq_err;
+	sums[V_NAK_INV] += e->ev.nak_invalid_request;
+	sums[V_NAK_ACC] += e->ev.nak_remote_access;
+	sums[V_NAK_OP] += e->ev.nak_remote_op;
 	sums[V_RNR] += e->ev.rnr_nak;
 	sums[V_ECN] += e->ev.ecn_ce;
 	sums[V_CNP] += e->ev.cnp;

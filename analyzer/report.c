@@ -100,6 +100,7 @@ const struct flow **rep_sorted_by_rate(const struct engine *e, uint64_t now)
 void rep_totals_get(const struct engine *e, struct totals *t)
 {
 	memset(t, 0, sizeof *t);
+	t->requests = e->ev.requests;
 	t->dup = e->ev.duplicate_request;
 	t->oos = e->ev.out_of_sequence;
 	t->oosr = e->ev.out_of_seq_request;
@@ -108,6 +109,9 @@ void rep_totals_get(const struct engine *e, struct totals *t)
 	t->missing = e->ev.missing_psns;
 	t->acks = e->ev.acks;
 	t->nak_seq = e->ev.nak_seq_err;
+	t->nak_inv = e->ev.nak_invalid_request;
+	t->nak_acc = e->ev.nak_remote_access;
+	t->nak_op = e->ev.nak_remote_op;
 	t->rnr = e->ev.rnr_nak;
 	t->ecn_ce = e->ev.ecn_ce;
 	t->cnp = e->ev.cnp;

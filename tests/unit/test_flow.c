@@ -161,6 +161,15 @@ static void test_lru_eviction(void **st)
 	assert_int_equal(e.t.evicted, 6);
 	assert_int_equal(e.ev.psn_gaps, 1);
 	assert_int_equal(e.ev.missing_psns, 7);   /* PSNs 2..8 */
+	/* requests too: evicted plus live is every request fed (10 SENDs) */
+	{
+		uint64_t live = 0;
+
+		for (uint32_t i = 0; i < e.nflows; i++)
+			live += e.flows[i].u.seq.requests;
+		assert_true(e.ev.requests > 0);
+		assert_int_equal(e.ev.requests + live, 10);
+	}
 	engine_free(&e);
 }
 
