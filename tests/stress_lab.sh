@@ -36,7 +36,8 @@
 # times out).  Asserted: every QP's load completes without an error
 # completion, no integrity error (SEND/WRITE bytes as they land, the READ/
 # atomic fold rxe reports, the atomic word), the NAK response, retransmission
-# and RNR wait measured, rxe's RNR waits at least the timer rocegen sent, its
+# and RNR wait measured (rxe's RNR timer counts whole jiffies and can fire up
+# to a tick early: rnr_wait may PASS or FAIL, see EXPECT_REQ), its
 # timeout retransmissions within 0.9x..4.5x of 4.096 us x 2^14.
 # STRESS_ROLES=requester (or responder) runs one role only.  Measured 2 Dec
 # 2026 (16 QPs, 20 s): 18602 messages, 28.6 MB, faults drop 325 dup 316
@@ -135,7 +136,7 @@ for e in sys.argv[4:]:
 bad = 0
 for c in d['checks']:
     v, why = exp.get(c['name'], ('?', 'no expectation'))
-    ok = c['verdict'] == v
+    ok = c['verdict'] in v.split('|')   # PASS|FAIL: the outcome rests on timing, both explained
     bad += not ok
     print('%-3s %-22s %-11s %s' % ('ok' if ok else 'BAD', c['name'], c['verdict'], c['detail']))
     if not ok:
@@ -161,8 +162,8 @@ EXPECT_REQ=(
 "qps_completed=PASS"
 "integrity=PASS"
 "nak_response=PASS"
-"timeout_retransmission=FAIL  rxe 6.1 arms its retransmit timer only when none is pending (rxe_req.c:562) and never stops it when everything is acknowledged (rxe_comp.c:675-680 re-arm only while requests are outstanding): a timer armed for an earlier request fires for a later one, earlier than 4.096 us x 2^14 after the last response (measured: p50 36.8, 34.4 and 53.0 ms for 67.1 ms, also with no fault at all)"
-"rnr_wait=PASS"
+"timeout_retransmission=FAIL|PASS  rxe 6.1 arms its retransmit timer only when none is pending (rxe_req.c:562) and never stops it when everything is acknowledged (rxe_comp.c:675-680 re-arm only while requests are outstanding): a timer armed for an earlier request fires for a later one, earlier than 4.096 us x 2^14 after the last response (measured: p50 36.8, 34.4 and 53.0 ms for 67.1 ms, also with no fault at all); a run whose timeouts all come after silence with no earlier timer pending PASSes (a 5 s run: 1 timeout, 64.4 ms)"
+"rnr_wait=PASS|FAIL  rxe 6.1 arms its RNR timer in whole jiffies (rxe_comp.c rnrnak_jiffies(): max(usecs_to_jiffies(t), 1), then mod_timer(jiffies + n)): the retry comes at the n-th timer tick after the NAK, which can be up to one tick (4 ms at Debian's HZ=250) before the timer has run; whether a run sees such an early retry depends on where in a tick each NAK lands (measured for a 0.64 ms timer: shortest 1.36 ms of 27 retries, PASS; 0.21 ms of 116, FAIL)"
 "counters_vs_wire=UNSUPPORTED  not compared with the adapter as requester"
 "fairness=PASS"
 )
