@@ -28,6 +28,20 @@ fails=0; oks=0
 ok() { echo "ok   $*"; oks=$((oks + 1)); }
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
+# scrape PORT [PREFIX...]: the first /metrics of 127.0.0.1:PORT that answers (15 s at most),
+# run under PREFIX (e.g. ip netns exec NS)
+scrape() {
+	local port=$1; shift
+	"$@" python3 -c '
+import sys, time, urllib.request
+for i in range(150):
+    try:
+        sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
+        break
+    except OSError:
+        time.sleep(0.1)
+' "$port"
+}
 TS=device-tui-$$
 cleanup() {
 	[ -n "${PROM_PID:-}" ] && kill "$PROM_PID" 2>/dev/null
@@ -263,15 +277,7 @@ if command -v tmux >/dev/null 2>&1; then
 		ROCETOP_NETLINK_REPLAY=$TV/1:$TV/2 $R --device rxe0 -d 0.3 --prometheus 127.0.0.1:$tport; \
 		echo \$? > $T/drc; stty -g > $T/dstty.after; sleep 60" 2>/dev/null
 	shot "$T/dtui.txt" "^rxe0 +18 +RC"
-	python3 - "$tport" > "$T/dtmetrics" 2>/dev/null <<'PY'
-import sys, time, urllib.request
-for i in range(150):
-    try:
-        sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
-        break
-    except OSError:
-        time.sleep(0.1)
-PY
+	scrape "$tport" > "$T/dtmetrics" 2>/dev/null
 	# s: by TYPE, r: reversed (RC before GSI, ties in lqpn order); then g Enter: the first row alone
 	tmux send-keys -t "$TS" s r
 	shot "$T/dtui-sort.txt" "TYPE\\+"
@@ -321,15 +327,7 @@ dport=$((20000 + $$ % 20000))
 ROCETOP_SYSFS_ROOT=$FX/vma/sys ROCETOP_NETLINK_REPLAY=$FX/vma/1 "$R" --device all -b -d 0.2 \
 	--prometheus 127.0.0.1:$dport > "$T/dprom.txt" 2> "$T/dprom.err" &
 PROM_PID=$!
-python3 - "$dport" > "$T/dmetrics" 2>/dev/null <<'PY'
-import sys, time, urllib.request
-for i in range(150):
-    try:
-        sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
-        break
-    except OSError:
-        time.sleep(0.1)
-PY
+scrape "$dport" > "$T/dmetrics" 2>/dev/null
 kill -TERM "$PROM_PID" 2>/dev/null
 wait "$PROM_PID"; rc=$?; PROM_PID=
 check "--device all --prometheus (no -i/-r): serves, ends on SIGTERM with 0 (exit $rc)" test "$rc" = 0
@@ -349,15 +347,7 @@ echo 1000 > "$NP/counters/port_rcv_data"; echo 77 > "$NP/counters/port_xmit_pack
 ROCETOP_SYSFS_ROOT=$T/nsys ROCETOP_NETLINK_REPLAY=$FX/vma/1 "$R" --device all -b -d 0.2 --prometheus-node-names \
 	--prometheus 127.0.0.1:$dport > /dev/null 2>&1 &
 PROM_PID=$!
-python3 - "$dport" > "$T/nmetrics" 2>/dev/null <<'PY'
-import sys, time, urllib.request
-for i in range(150):
-    try:
-        sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
-        break
-    except OSError:
-        time.sleep(0.1)
-PY
+scrape "$dport" > "$T/nmetrics" 2>/dev/null
 kill -TERM "$PROM_PID" 2>/dev/null; wait "$PROM_PID"; PROM_PID=
 nv() { awk -v k="$1" '$1 == k {print $2}' "$T/nmetrics"; }
 check "--prometheus-node-names: state 4, phys 5, rate 2.5 Gb/s in bytes ($(nv 'node_infiniband_state_id{device="rxe0",port="1"}') $(nv 'node_infiniband_physical_state_id{device="rxe0",port="1"}') $(nv 'node_infiniband_rate_bytes_per_second{device="rxe0",port="1"}'))" \
@@ -414,15 +404,7 @@ PY
 		> "$T/join.txt" 2>"$T/join.err" &
 	PROM_PID=$!
 	# the first scrape that succeeds (the listener is up once the capture is open)
-	ip netns exec "$NS" python3 - "$port" > "$T/metrics" 2>"$T/scrape.err" <<'PY'
-import sys, time, urllib.request
-for i in range(150):
-    try:
-        sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
-        break
-    except OSError:
-        time.sleep(0.1)
-PY
+	scrape "$port" ip netns exec "$NS" > "$T/metrics" 2>"$T/scrape.err"
 	# a snapshot or two, then SIGTERM (it prints the summary and ends)
 	for i in $(seq 50); do grep -q "^device rxe0" "$T/join.txt" && break; sleep 0.2; done
 	kill "$PROM_PID" 2>/dev/null
@@ -444,20 +426,8 @@ elif [ "$(id -u)" = 0 ] && ip netns exec "$NS" rdma link add devrxe0 type rxe ne
 	check "host rxe on a veth: devrxe0 port 1 in the JSON" grep -q '"name":"devrxe0"' "$T/rxe.json"
 	# the port MTUs (libibverbs) as ibv_devinfo prints them ("active_mtu: 1024 (3)"), when it is here
 	ip netns exec "$NS" ibv_devinfo -d devrxe0 -i 1 > "$T/rxe.devinfo" 2>&1 || true
-	python3 - "$T/rxe.json" "$T/rxe.devinfo" > "$T/rxe.mtu" <<'PY' || echo "FAIL host rxe: no port in $T/rxe.json to read the MTUs of" >> "$T/rxe.mtu"
-import json, re, sys
-snaps = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
-p = snaps[-1]["devices"][0]["ports"][0] if snaps else {}
-got = (p.get("active_mtu"), p.get("max_mtu"))
-info = open(sys.argv[2]).read()
-want = tuple(int(m.group(1)) if m else None for m in
-             (re.search(r"^\s*%s:\s*(\d+)\s*\(\d+\)" % k, info, re.M) for k in ("active_mtu", "max_mtu")))
-if None in want:   # no ibv_devinfo: sizes that can be
-    good = got[0] in (256, 512, 1024, 2048, 4096) and got[1] in (256, 512, 1024, 2048, 4096) and got[0] <= got[1]
-    print(("ok   " if good else "FAIL ") + "host rxe: active_mtu %s, max_mtu %s (no ibv_devinfo to compare)" % got)
-else:
-    print(("ok   " if got == want else "FAIL ") + "host rxe: active_mtu, max_mtu %s as ibv_devinfo says %s" % (got, want))
-PY
+	python3 "$here/mtu_devinfo.py" "$T/rxe.json" "$T/rxe.devinfo" "host rxe" --or-sizes > "$T/rxe.mtu" 2>&1 ||
+		grep -q "^FAIL " "$T/rxe.mtu" || echo "FAIL host rxe: the MTU check did not run" >> "$T/rxe.mtu"
 	cat "$T/rxe.mtu"
 	oks=$((oks + $(grep -c '^ok ' "$T/rxe.mtu"))); fails=$((fails + $(grep -c '^FAIL ' "$T/rxe.mtu")))
 	ip netns exec "$NS" rdma link delete devrxe0 2>/dev/null

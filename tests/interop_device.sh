@@ -90,19 +90,7 @@ fi
 # ---- the port's MTUs (libibverbs, ibv_query_port) as ibv_devinfo gives them -----------
 "$L" exec vma -- "ibv_devinfo -d rxe0 -i 1" > "$T/devinfo" 2>&1 || true
 "$L" exec --timeout 60 vma -- "$RT --device rxe0 --json -n 1" > "$T/mtu.json" 2> "$T/mtu.err" || true
-python3 - "$T/mtu.json" "$T/devinfo" <<'PY' || fails=$((fails + 1))
-import json, re, sys
-snaps = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
-p = snaps[-1]["devices"][0]["ports"][0] if snaps else {}
-got = (p.get("active_mtu"), p.get("max_mtu"))
-info = open(sys.argv[2]).read()
-# ibv_devinfo: "active_mtu:\t\t1024 (3)", "max_mtu:\t\t4096 (5)"
-want = tuple(int(m.group(1)) if m else None for m in
-             (re.search(r"^\s*%s:\s*(\d+)\s*\(\d+\)" % k, info, re.M) for k in ("active_mtu", "max_mtu")))
-good = None not in want and got == want
-print(("ok   " if good else "FAIL ") + "port MTUs: rocetop's active_mtu, max_mtu %s; ibv_devinfo's %s" % (got, want))
-sys.exit(0 if good else 1)
-PY
+python3 tests/mtu_devinfo.py "$T/mtu.json" "$T/devinfo" "port MTUs" || fails=$((fails + 1))
 
 wait_qp() {  # COMM: until vma lists an RC QP of that process (TCG guests start slowly)
 	"$L" exec vma -- "for i in \$(seq 150); do rdma res show qp | grep -q 'RC .*comm $1' && exit 0; sleep 0.2; done; exit 1" >/dev/null

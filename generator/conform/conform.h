@@ -167,6 +167,10 @@ struct cf_ref *cf_ref_new(enum cf_ref_mode mode, const uint8_t dut_mac[6], const
 			  const uint8_t peer_mac[6], const uint8_t peer_ip4[4]);
 void cf_ref_io(struct cf_ref *r, struct cf_io *io);
 void cf_ref_free(struct cf_ref *r);
+/* The reply to `poll` (target/ctl.h) from a ring of completions (ring[cap],
+ * *head the oldest, *n held): at most max taken, "ok n=… wc=…" in rep. */
+void cf_ref_poll_reply(const struct roce_wc *ring, unsigned cap, unsigned *head, unsigned *n, unsigned max,
+		       char *rep, size_t repcap);
 
 /* ---- a real adapter: the wire on IFACE, rocetarget on --target (conform_live.c) ---- */
 struct cf_live_args {

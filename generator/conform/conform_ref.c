@@ -390,20 +390,24 @@ static int ref_post(struct cf_ref *r, const char *l, char *rep, size_t cap)
 	return snprintf(rep, cap, "ok"), 0;
 }
 
+void cf_ref_poll_reply(const struct roce_wc *ring, unsigned cap, unsigned *head, unsigned *n, unsigned max,
+		       char *rep, size_t repcap)
+{
+	size_t o = (size_t)snprintf(rep, repcap, "ok n=%u", *n < max ? *n : max);
+
+	for (unsigned i = 0; i < max && *n && o + 80 < repcap; i++) {
+		const struct roce_wc *w = &ring[*head];
+
+		o += (size_t)snprintf(rep + o, repcap - o, " wc=%llu,%s,%s,%u", (unsigned long long)w->wr_id,
+				      roce_wc_status_name(w->status), roce_wr_op_name(w->op), w->byte_len);
+		*head = (*head + 1) % cap;
+		(*n)--;
+	}
+}
+
 static int ref_poll(struct cf_ref *r, const char *l, char *rep, size_t cap)
 {
-	unsigned max = (unsigned)ctl_u64(l, "max", 16);
-	size_t o = (size_t)snprintf(rep, cap, "ok n=%u", r->wcn < max ? r->wcn : max);
-
-	for (unsigned i = 0; i < max && r->wcn && o + 80 < cap; i++) {
-		struct roce_wc *w = &r->wc[r->wch];
-
-		o += (size_t)snprintf(rep + o, cap - o, " wc=%llu,%s,%s,%u",
-				      (unsigned long long)w->wr_id, roce_wc_status_name(w->status),
-				      roce_wr_op_name(w->op), w->byte_len);
-		r->wch = (r->wch + 1) % REF_WC;
-		r->wcn--;
-	}
+	cf_ref_poll_reply(r->wc, REF_WC, &r->wch, &r->wcn, (unsigned)ctl_u64(l, "max", 16), rep, cap);
 	return 0;
 }
 

@@ -387,17 +387,7 @@ static int ref_cmd_recv(struct st_ref *r, struct ref_qp *q, const char *l, char 
 
 static int ref_cmd_poll(struct ref_qp *q, const char *l, char *rep, size_t cap)
 {
-	unsigned max = (unsigned)ctl_u64(l, "max", 16);
-	size_t o = (size_t)snprintf(rep, cap, "ok n=%u", q->wcn < max ? q->wcn : max);
-
-	for (unsigned i = 0; i < max && q->wcn && o + 80 < cap; i++) {
-		struct roce_wc *w = &q->wc[q->wch];
-
-		o += (size_t)snprintf(rep + o, cap - o, " wc=%llu,%s,%s,%u", (unsigned long long)w->wr_id,
-				      roce_wc_status_name(w->status), roce_wr_op_name(w->op), w->byte_len);
-		q->wch = (q->wch + 1) % REF_WC;
-		q->wcn--;
-	}
+	cf_ref_poll_reply(q->wc, REF_WC, &q->wch, &q->wcn, (unsigned)ctl_u64(l, "max", 16), rep, cap);
 	return 0;
 }
 

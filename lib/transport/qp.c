@@ -455,6 +455,19 @@ void roce__qp_error(struct roce_qp *qp, enum roce_wc_status req, enum roce_wc_st
 				     ROCE_WC_WR_FLUSH_ERR, ROCE_WR_RECV, 0, NULL);
 }
 
+/* One retry of retry_cnt (a NAK's go-back or a timeout): 0 and the QP in
+ * error with retry-exceeded when none is left; retry_cnt 7 may be infinite. */
+int roce__qp_retry_spend(struct roce_qp *qp)
+{
+	if (!qp->retry_left) {
+		roce__qp_error(qp, ROCE_WC_RETRY_EXC_ERR, ROCE_WC_WR_FLUSH_ERR);
+		return 0;
+	}
+	if (!(qp->a.retry_cnt == 7 && qp->a.retry7_infinite))
+		qp->retry_left--;
+	return 1;
+}
+
 void roce_qp_set_error(struct roce_qp *qp, uint64_t now)
 {
 	qp->now = now;
@@ -476,12 +489,8 @@ static void timers(struct roce_qp *qp, uint64_t now)
 	if (qp->rto_deadline && now >= qp->rto_deadline) {
 		qp->st.timeouts++;
 		roce__qp_event(qp, ROCE_QPE_TIMEOUT, qp->una, qp->retry_left);
-		if (!qp->retry_left) {
-			roce__qp_error(qp, ROCE_WC_RETRY_EXC_ERR, ROCE_WC_WR_FLUSH_ERR);
+		if (!roce__qp_retry_spend(qp))
 			return;
-		}
-		if (!(qp->a.retry_cnt == 7 && qp->a.retry7_infinite))
-			qp->retry_left--;
 		qp->gb_valid = 0;
 		roce__qp_go_back(qp, qp->una, ROCE_RETX_TIMEOUT);
 	}

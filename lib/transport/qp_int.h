@@ -130,6 +130,7 @@ void roce__qp_complete_sq(struct roce_qp *qp, struct sq_wqe *w, enum roce_wc_sta
 void roce__qp_complete_rq(struct roce_qp *qp, const struct rq_wqe *r, enum roce_wc_status st,
 			 enum roce_wr_op op, uint32_t len, const struct roce_pkt *p);
 void roce__qp_error(struct roce_qp *qp, enum roce_wc_status req, enum roce_wc_status rsp);
+int roce__qp_retry_spend(struct roce_qp *qp);
 
 /* qp_req.c */
 void roce__qp_pump(struct roce_qp *qp);

@@ -223,12 +223,8 @@ static void nak_go_back(struct roce_qp *qp, uint32_t psn, enum roce_qp_retx why)
 		return;
 	if (why == ROCE_RETX_IMPLIED)
 		qp->st.implied_naks++;
-	if (!qp->retry_left) {
-		roce__qp_error(qp, ROCE_WC_RETRY_EXC_ERR, ROCE_WC_WR_FLUSH_ERR);
+	if (!roce__qp_retry_spend(qp))
 		return;
-	}
-	if (!(qp->a.retry_cnt == 7 && qp->a.retry7_infinite))
-		qp->retry_left--;
 	qp->gb_valid = 1;
 	qp->gb_psn = psn;
 	roce__qp_go_back(qp, psn, why);
