@@ -691,7 +691,94 @@ static int kind_of(uint8_t opcode)
 	}
 }
 
-static void count_message(struct flow *f, const struct roce_pkt *p, const struct roce_opinfo *oi)
+/* A SEND or WRITE counts once, at its LAST or ONLY packet seen for the
+ * first time.  Its size comes from the message, not from the packets seen:
+ * the PSNs from its FIRST to its LAST, each FIRST and MIDDLE a full path
+ * MTU (IBA 9.7.1, 9.7.3), plus the LAST's payload, so that go-back-N
+ * retransmissions and reordering change nothing.  The message began at the
+ * nearest boundary before its LAST: its FIRST, or the PSN after the end of
+ * the message before.  Under loss and reordering that boundary may come
+ * after the LAST (a FIRST lost before the capture point and sent again),
+ * so the latest LAST's size is corrected while a nearer boundary comes;
+ * the bytes seen are the fallback when no boundary is known. */
+#define MSG_VALID 0x80000000u
+#define MSG_FIRST 0x40000000u
+
+static void msg_max(struct flow *f, uint64_t size)
+{
+	if (size > f->msg_max)
+		f->msg_max = (uint32_t)size;
+}
+
+/* PSNs of the message ending at last that come before it, when it began
+ * at boundary m; >= 1 << 23 when m is not before it. */
+static uint32_t msg_span(uint32_t last, uint32_t m)
+{
+	uint32_t d = (last - m) & 0xffffff;
+
+	if (!(m & MSG_VALID) || !d || d >= 1u << 23)
+		return 1u << 23;
+	return m & MSG_FIRST ? d : d - 1;
+}
+
+static uint64_t msg_bytes(const struct flow *f, uint32_t span, uint32_t last_len)
+{
+	return (uint64_t)span * f->msg_seg + last_len;
+}
+
+static void msg_boundary(struct flow *f, uint32_t psn, uint32_t kind)
+{
+	uint32_t m = (psn & 0xffffff) | MSG_VALID | kind, *l = f->msg_last, span;
+	size_t n = sizeof f->msg_mark / sizeof f->msg_mark[0];
+
+	/* an END and the FIRST after it say the same: one mark for both */
+	uint32_t twin = kind ? (((psn - 1) & 0xffffff) | MSG_VALID) : (((psn + 1) & 0xffffff) | MSG_VALID | MSG_FIRST);
+	size_t i;
+
+	for (i = 0; i < n && f->msg_mark[i] != m && f->msg_mark[i] != twin; i++)
+		;
+	if (i < n && (f->msg_mark[i] == m || !kind))
+		return;
+	if (i < n) {
+		f->msg_mark[i] = m;
+	} else {
+		memmove(f->msg_mark + 1, f->msg_mark, (n - 1) * sizeof f->msg_mark[0]);
+		f->msg_mark[0] = m;
+	}
+	/* a nearer beginning of the latest message counted */
+	span = msg_span(l[0], m);
+	if ((l[0] & MSG_VALID) && f->msg_seg && span < l[2]) {
+		uint64_t size = msg_bytes(f, span, l[1]);
+
+		f->msg_bytes += size - l[3];
+		l[2] = span;
+		l[3] = (uint32_t)size;
+	}
+}
+
+/* A LAST (not seen before) at p: its size as far as known now. */
+static uint32_t msg_size(struct flow *f, const struct roce_pkt *p)
+{
+	uint32_t *l = f->msg_last, best = 1u << 23, size = f->cur_msg;
+
+	if (l[0] & MSG_VALID)
+		msg_max(f, l[3]);   /* the one before is as right as it gets */
+	for (size_t i = 0; i < sizeof f->msg_mark / sizeof f->msg_mark[0]; i++) {
+		uint32_t span = msg_span(p->psn, f->msg_mark[i]);
+
+		if (span < best)
+			best = span;
+	}
+	if (f->msg_seg && best < (1u << 23) && msg_bytes(f, best, p->payload_len) <= 0xffffffffu)
+		size = (uint32_t)msg_bytes(f, best, p->payload_len);
+	l[0] = (p->psn & 0xffffff) | MSG_VALID;
+	l[1] = p->payload_len;
+	l[2] = best;
+	l[3] = size;
+	return size;
+}
+
+static void count_message(struct flow *f, const struct roce_pkt *p, const struct roce_opinfo *oi, int retrans)
 {
 	uint32_t size = 0;
 	int op;
@@ -704,24 +791,43 @@ static void count_message(struct flow *f, const struct roce_pkt *p, const struct
 	case ROCE_OK_ATOMIC_WRITE: op = OP_ATOMIC; break;
 	default: return;
 	}
-	if (op == OP_READ) {
-		if (p->reth_off && !(p->truncated & ROCE_LBIT(ROCE_L_EXT)))
-			size = roce_reth_dmalen(p);
-	} else if (op == OP_ATOMIC) {
-		size = 8;
-	} else {
-		if (oi->seg == ROCE_SEG_FIRST || oi->seg == ROCE_SEG_ONLY)
-			f->cur_msg = 0;
-		f->cur_msg += p->payload_len;
-		if (oi->seg != ROCE_SEG_LAST && oi->seg != ROCE_SEG_ONLY)
+	if (op != OP_SEND && op != OP_WRITE) {
+		if (retrans)
 			return;
-		size = f->cur_msg;
-		f->cur_msg = 0;
+		if (op == OP_ATOMIC) {
+			size = 8;
+			msg_boundary(f, p->psn, 0);
+		} else if (p->reth_off && !(p->truncated & ROCE_LBIT(ROCE_L_EXT))) {
+			size = roce_reth_dmalen(p);
+			/* a READ takes one PSN per response packet (IBA 9.7.4.1.3) */
+			if (f->msg_seg)
+				msg_boundary(f, p->psn + (size ? (size - 1) / f->msg_seg : 0), 0);
+		}
+	} else {
+		if (oi->seg == ROCE_SEG_FIRST) {
+			f->msg_seg = p->payload_len;
+			msg_boundary(f, p->psn, MSG_FIRST);
+		}
+		if (!retrans) {
+			if (oi->seg == ROCE_SEG_FIRST || oi->seg == ROCE_SEG_ONLY)
+				f->cur_msg = 0;
+			f->cur_msg += p->payload_len;
+			if (oi->seg == ROCE_SEG_ONLY)
+				size = p->payload_len;
+			else if (oi->seg == ROCE_SEG_LAST)
+				size = msg_size(f, p);
+		}
+		if (oi->seg == ROCE_SEG_LAST || oi->seg == ROCE_SEG_ONLY) {
+			msg_boundary(f, p->psn, 0);
+			f->cur_msg = 0;
+		}
+		if (retrans || (oi->seg != ROCE_SEG_LAST && oi->seg != ROCE_SEG_ONLY))
+			return;
 	}
 	f->msgs[op]++;
 	f->msg_bytes += size;
-	if (size > f->msg_max)
-		f->msg_max = size;
+	if (oi->seg != ROCE_SEG_LAST || op == OP_READ || op == OP_ATOMIC)
+		msg_max(f, size);
 }
 
 /* Native InfiniBand marks congestion in the BTH, not in an IP header:
@@ -833,7 +939,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		else if (roce_pkt_ce(p))
 			f->u.seq.ecn_ce++;
 		if (oi)
-			count_message(f, p, oi);
+			count_message(f, p, oi, 0);
 		return;
 	}
 	k = roce_seq_classify(p);
@@ -847,8 +953,8 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 			e->anom_live++;
 		if (!f->peer)
 			pair_note(e, f, p->psn);
-		if (!(v.flags & (ROCE_SEQ_V_RETRANS | ROCE_SEQ_V_ICRC_BAD)))
-			count_message(f, p, oi);
+		if (!(v.flags & ROCE_SEQ_V_ICRC_BAD))
+			count_message(f, p, oi, !!(v.flags & ROCE_SEQ_V_RETRANS));
 	} else if (k == ROCE_SEQ_RESP || k == ROCE_SEQ_CNP_PKT) {
 		struct flow *t = resp_target(e, f, p, k == ROCE_SEQ_CNP_PKT);
 

@@ -79,6 +79,9 @@ struct flow {
 	uint8_t ulp : 4;          /* upper layer (index into the ULP names + 1) */
 	uint16_t first_20ns;      /* first packet: 20 ns units past first_ms (exact for us timestamps) */
 	uint32_t cur_msg;         /* bytes of the SEND being assembled */
+	uint32_t msg_mark[8];     /* the latest message boundaries seen (flow.c: count_message) */
+	uint32_t msg_seg;         /* a FIRST packet's payload: the path MTU's */
+	uint32_t msg_last[4];     /* the latest LAST counted: PSN, payload, PSNs before it, bytes */
 	uint32_t first_ms;        /* first packet, ms after the engine's first */
 	uint64_t packets, bytes;
 	uint64_t last_ns;
