@@ -16,6 +16,7 @@
 
 #define TICK_SHIFT 30                 /* rate tick: 2^30 ns = 1.074 s */
 #define TICK_S 1.073741824
+static const double rate_window_s[3] = { 2, 10, 40 };   /* the rates' time constants, s */
 #define PAIR_CACHE 65536u             /* direct-mapped (hosts, PSN/256) -> request flow: default slots */
 #define CM_MAX 64                     /* REQs waiting for a REP */
 #define KEY_IWARP 0x80000000u         /* hashed with the key to keep RoCE and TCP apart */
@@ -103,7 +104,6 @@ static double exp_small(double x)
 
 int engine_init(struct engine *e, const struct engine_cfg *cfg)
 {
-	static const double tau[3] = { 2, 10, 40 };
 	uint32_t n = 1024, pc = 1;
 
 	memset(e, 0, sizeof *e);
@@ -131,7 +131,7 @@ int engine_init(struct engine *e, const struct engine_cfg *cfg)
 		return -1;
 	}
 	for (int i = 0; i < 3; i++) {
-		double a = exp_small(-TICK_S / tau[i]), ak = 1;
+		double a = exp_small(-TICK_S / rate_window_s[i]), ak = 1;
 
 		e->weight[i] = (float)(1 - a);
 		for (int k = 0; k <= 64; k++, ak *= a)
@@ -538,14 +538,34 @@ static void flow_account(struct engine *e, struct flow *f, uint32_t len, uint64_
 		f->last_ns = ts;
 }
 
+double engine_rate_window(const struct engine *e, int i, uint64_t now)
+{
+	double age = now > e->t.first_ns && e->t.frames ? (double)(now - e->t.first_ns) / 1e9 : 0;
+
+	return age < rate_window_s[i] ? age : rate_window_s[i];
+}
+
+/* Over a window longer than the capture so far, the rate is the flow's
+ * bytes over the capture so far: a 2 s window on a 0.5 s capture would
+ * read a quarter of the truth.  Past it, the average decayed per tick,
+ * without the bias of its start (divided by 1 - a^n after n ticks). */
 void flow_rates(const struct engine *e, const struct flow *f, uint64_t now, double bps[3])
 {
 	uint64_t k = now > f->last_ns ? (now >> TICK_SHIFT) - (f->last_ns >> TICK_SHIFT) : 0;
+	uint64_t n = now > e->t.first_ns ? (now >> TICK_SHIFT) - (e->t.first_ns >> TICK_SHIFT) + 1 : 1;
 
 	if (k > 64)
 		k = 64;
-	for (int i = 0; i < 3; i++)
-		bps[i] = f->rate[i] * e->decay[i][k] * 8 / TICK_S;
+	if (n > 64)
+		n = 64;
+	for (int i = 0; i < 3; i++) {
+		double w = engine_rate_window(e, i, now);
+
+		if (w < rate_window_s[i])
+			bps[i] = w > 0 ? (double)f->bytes * 8 / w : 0;
+		else
+			bps[i] = f->rate[i] * e->decay[i][k] * 8 / TICK_S / (1 - e->decay[i][n]);
+	}
 }
 
 static void pair(struct flow *a, struct flow *b, struct engine *e, int how)

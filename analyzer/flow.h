@@ -220,8 +220,12 @@ const struct roce_rtt *engine_rtt(const struct engine *e, const struct roce_seq_
 /* roce_rtt_totals() of the engine, summed over the parts of a merged view. */
 void engine_rtt_totals(const struct engine *e, struct roce_rtt_totals *t);
 
-/* Rates in bits per second at time now_ns (decayed to it). */
+/* Rates in bits per second at time now_ns (decayed to it), over windows
+ * of ~2, 10 and 40 s, or the capture so far when it is shorter. */
 void flow_rates(const struct engine *e, const struct flow *f, uint64_t now_ns, double bps[3]);
+/* The window of rate i at now_ns, in seconds: 2, 10 or 40, or less when
+ * the capture so far is shorter (0 before its first frame). */
+double engine_rate_window(const struct engine *e, int i, uint64_t now_ns);
 /* RTT quantile q of a flow's requests in whole microseconds (rounded);
  * 0 when it has no samples or its histogram was evicted. */
 uint32_t flow_rtt_q_us(const struct engine *e, const struct flow *f, enum roce_rtt_which w, double q);

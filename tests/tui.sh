@@ -154,7 +154,7 @@ check "header: NAKs (seq $nak), CNPs $cnp, ECN CE ($ce) as the summary" "NAKs [0
 check "header: PFC by priority, drops, fabric mode" "PFC pauses by priority 0:0 1:0 2:0 3:0"
 check "header: drops and fabric mode" "drops: none \(file\)"
 check "header: fabric mode" "^fabric Zero Touch RoCE"
-check "table: column headers" "SRC +DST +QPN +KIND +OPS +RATE 2s.*PACKETS +RETX +OOS +NAK +RNR +CNP +ECN +RTT p50"
+check "table: column headers" "SRC +DST +QPN +KIND +OPS +RATE all.*PACKETS +RETX +OOS +NAK +RNR +CNP +ECN +RTT p50"
 check "header: average rate over the capture ($avg_cap over $avg_dur s, as the JSON summary)" \
 	"^frames $frames .* avg $avg_cap over $avg_dur s "
 check "table: AVG of the sending flow over its life ($avg_snd)" "^10\.99\.0\.2 +10\.99\.0\.1 .* $avg_snd +$f_pk "
@@ -236,7 +236,7 @@ else
 fi
 tm resize-window -t "$S" -x 80 -y 24 >/dev/null 2>&1
 check "80 columns: the anomaly columns stay (addresses narrowed, other columns given up)" \
-	"^SRC +DST +QPN +RATE 2s[^ ]* +RETX[^ ]* +OOS[^ ]* +NAK[^ ]* +RNR[^ ]* +CNP[^ ]* +ECN[^ ]* *$"
+	"^SRC +DST +QPN +RATE (2s|all)[^ ]* +RETX[^ ]* +OOS[^ ]* +NAK[^ ]* +RNR[^ ]* +CNP[^ ]* +ECN[^ ]* *$"
 check "80 columns: the sending flow's anomalies" "^10\.99\.0\.2 +10\.99\.0\.1 +0x000021 .* $f_retx +[0-9]+ +$f_nak +0 +0 +0 *$"
 if [ "$(widest)" -le 80 ]; then
 	ok "80 columns: no line wider than the terminal"

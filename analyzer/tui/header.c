@@ -102,14 +102,16 @@ static void totals_line(struct tui *v, int y, uint64_t now, const struct sums *s
 	const struct engine_totals *t = &e->t;
 	uint64_t roce = t->roce[1] + t->roce[2] + t->roce[3] + t->roce[4];
 	double pps, bps;
-	char r2[24], avg[24];
+	char r2[24], avg[24], win[32] = "2s";
 
 	rates_now(v, &pps, &bps);
 	rate_str(flows_rate(e, now), r2, sizeof r2);
 	rate_str(engine_avg_bps(e), avg, sizeof avg);
-	put(y, 0, A_NORMAL, "frames %" PRIu64 "  %.1f pkt/s  rate 2s %s  avg %s over %.3f s  flows %" PRIu32 " (%" PRIu64
+	if (rate_whole(v, now))
+		snprintf(win, sizeof win, "all %.2f s", engine_rate_window(e, 0, now));
+	put(y, 0, A_NORMAL, "frames %" PRIu64 "  %.1f pkt/s  rate %s %s  avg %s over %.3f s  flows %" PRIu32 " (%" PRIu64
 	    " evicted)  connections %" PRIu32 "  RoCE %" PRIu64 "  iWARP %" PRIu64 "  other %" PRIu64,
-	    t->frames, pps, r2, avg, t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0,
+	    t->frames, pps, win, r2, avg, t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0,
 	    e->nflows, t->evicted, s->connections, roce, t->iwarp, t->roce[0] > t->iwarp ? t->roce[0] - t->iwarp : 0);
 }
 

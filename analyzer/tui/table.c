@@ -14,7 +14,7 @@ const struct tui_col cols[C__N] = {
 	[C_QPN] = { "QPN", "destination QP (iWARP: TCP ports)", 11, 0, 0 },
 	[C_KIND] = { "KIND", "transport (RC UC UD XRC RD iWARP)", 5, 0, 0 },
 	[C_OPS] = { "OPS", "operations seen: Send Write Read Atomic", 4, 0, 1 },
-	[C_RATE_S] = { "RATE 2s", "rate over the last ~2 s", 9, 1, 1 },
+	[C_RATE_S] = { "RATE 2s", "rate over the last ~2 s (RATE all: over the capture, when shorter)", 9, 1, 1 },
 	[C_AVG] = { "AVG", "average rate over the flow's life (first to last packet)", 9, 1, 1 },
 	[C_PKTS] = { "PACKETS", "packets", 9, 1, 1 },
 	[C_RETX] = { "RETX", "retransmissions (iWARP: TCP)", 6, 1, 1 },
@@ -88,7 +88,7 @@ static void cell(int y, int *x, int w, int right, attr_t a, const char *s)
 	*x += w + 1;
 }
 
-static void head_row(struct tui *v, const struct layout *L, int y0)
+static void head_row(struct tui *v, const struct layout *L, int y0, uint64_t now)
 {
 	int x = 0;
 
@@ -99,7 +99,8 @@ static void head_row(struct tui *v, const struct layout *L, int y0)
 
 		if (!L->show[c])
 			continue;
-		snprintf(h, sizeof h, "%s%s", cols[c].name,
+		/* a capture shorter than the window: the rate over all of it (the header says how long) */
+		snprintf(h, sizeof h, "%s%s", c == C_RATE_S && rate_whole(v, now) ? "RATE all" : cols[c].name,
 			 c == v->sort ? ((cols[c].desc ^ v->rev) ? (v->utf8 ? "\u25bc" : "v") : (v->utf8 ? "\u25b2" : "^")) : "");
 		cell(y0, &x, col_width(L, c), cols[c].right, A_REVERSE | (c == v->sort ? A_BOLD : 0), h);
 	}
@@ -175,7 +176,7 @@ void draw_table(struct tui *v, int y0, uint64_t now)
 	int rows_h = LINES - y0 - 2;
 
 	layout(&L);
-	head_row(v, &L, y0);
+	head_row(v, &L, y0, now);
 	if (rows_h < 1)
 		return;
 	if (v->cur < v->top)

@@ -99,3 +99,10 @@ double flow_life_s(const struct engine *e, const struct flow *f)
 
 	return f->last_ns > t0 ? (double)(f->last_ns - t0) / 1e9 : 0;
 }
+
+/* 1 when the capture so far is shorter than the RATE column's 2 s window:
+ * the column is then the rate over all of it. */
+int rate_whole(const struct tui *v, uint64_t now)
+{
+	return v->e && engine_rate_window(v->e, 0, now) < 2;
+}

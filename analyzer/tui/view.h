@@ -183,6 +183,7 @@ void sample_tick(struct tui *v, uint64_t ts);
 void ticks(struct tui *v, uint64_t now);
 void rate_note(struct tui *v, uint64_t now);
 void rates_now(const struct tui *v, double *pps, double *bps);
+int rate_whole(const struct tui *v, uint64_t now);
 
 /* ---- rows (rows.c) and the header (header.c) ------------------------------------------------------ */
 
