@@ -973,6 +973,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 			e->anom_live++;
 		if (!f->peer)
 			pair_note(e, f, p->psn);
+		e->verdict = v.flags;
 		if (!(v.flags & ROCE_SEQ_V_ICRC_BAD))
 			count_message(f, p, oi, !!(v.flags & ROCE_SEQ_V_RETRANS));
 	} else if (k == ROCE_SEQ_RESP || k == ROCE_SEQ_CNP_PKT) {
@@ -985,6 +986,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		ensure_spare(e);
 		roce_seq_response(&t->u.seq, p, ts, in, &e->spare, &v);
 		roce_rtt_packet(e->rtt, &t->u.seq, p, ts, &v);
+		e->verdict = v.flags;
 		if (!e->spare)
 			e->anom_live++;
 	}
@@ -1248,6 +1250,7 @@ void engine_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint
 	struct engine_totals *t = &e->t;
 
 	(void)caplen;
+	e->verdict = 0;
 	/* a mirror copy counts as the frame it carries */
 	if (p->encap.kind && p->encap.inner_off) {
 		wirelen = p->wirelen;

@@ -186,6 +186,7 @@ struct engine {
 	struct ibident *ibid;     /* LID-routed IB flows' other LID pairs (ibident.c), made at the first */
 	uint32_t ncm;
 	uint32_t last_flow;       /* index + 1 of the flow of the last packet (lookup cache) */
+	uint32_t verdict;         /* the last packet's ROCE_SEQ_V_* (0: none): --packets marks */
 	uint32_t hc_v4[4], hc_id[4], hc_next; /* last IPv4 addresses interned */
 	struct engine_totals t;
 	struct evicted_sum ev;

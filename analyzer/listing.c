@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * listing.c — the packet listing.  Text: frame number, UTC-or-local time as
- * tcpdump prints it, then libroce's one-line summary.  JSON: one object per
- * frame holding every field libroce decoded (repeated keys become arrays).
+ * listing.c — the packet listing.  Text: frame number, time of day in UTC
+ * (as the batch report and the terminal view), libroce's one-line summary,
+ * then what the flow engine found (" [retransmission]").  JSON: one object
+ * per frame holding every field libroce decoded (repeated keys become
+ * arrays), and the engine's findings as the plugin's roce.analysis.* names.
  *
  * iWARP: on a TCP connection where iWARP was seen, FPDUs are reassembled
  * across segments (iwstream.h) and listed on the frame that completes them,
@@ -22,6 +24,7 @@
 #include "iwstream.h"
 #include "json.h"
 #include "listing.h"
+#include "seq.h"
 
 #define MAX_FIELDS 1024
 #define ARENA 16384              /* bytes of reassembled-FPDU fields kept for one frame */
@@ -94,6 +97,40 @@ static void append(char *buf, size_t cap, size_t *n, const char *s)
 	memcpy(buf + *n, s, k);
 	*n += k;
 	buf[*n] = 0;
+}
+
+/* What the flow engine found of a frame, as Wireshark's plugin marks it
+ * (its filter names): retransmissions, reordering, gaps. */
+static const struct mark {
+	uint32_t flag, unless;
+	const char *text, *key;
+} marks[] = {
+	{ ROCE_SEQ_V_RETRANS, 0, "retransmission", "roce.analysis.retransmission" },
+	{ ROCE_SEQ_V_OUT_OF_ORDER, 0, "out of order", "roce.analysis.out_of_order" },
+	{ ROCE_SEQ_V_DUPLICATE, ROCE_SEQ_V_RETRANS, "duplicate", "roce.analysis.duplicate" },
+	{ ROCE_SEQ_V_OUT_OF_SEQ, 0, "out of sequence", "roce.analysis.out_of_sequence" },
+	{ ROCE_SEQ_V_PSN_GAP, 0, "psn gap", "roce.analysis.psn_gap" },
+	{ ROCE_SEQ_V_DUP_ACK, 0, "dup ack", "roce.analysis.dup_ack" },
+	{ ROCE_SEQ_V_IMPLIED_NAK, 0, "implied nak", "roce.analysis.implied_nak" },
+	{ ROCE_SEQ_V_UNSOLICITED, 0, "unsolicited", "roce.analysis.unsolicited" },
+};
+
+static void marks_text(uint32_t v, char *line, size_t cap, size_t *n)
+{
+	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+		if ((v & marks[i].flag) && !(v & marks[i].unless)) {
+			char m[40];
+
+			snprintf(m, sizeof m, " [%s]", marks[i].text);
+			append(line, cap, n, m);
+		}
+}
+
+static void marks_json(uint32_t v, struct collect *c)
+{
+	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+		if ((v & marks[i].flag) && !(v & marks[i].unless))
+			collect_add(c, marks[i].key, ROCE_F_BOOL, 1, NULL);
 }
 
 static void mark(struct iwframe *w, const char *what, uint32_t len, int with_len)
@@ -252,6 +289,7 @@ static void write_json(struct listing *l, uint64_t no, const struct timeval *ts,
 	tracked = iw_feed(l, p, &w, &r);
 	if (w.unsync)
 		collect_add(&sc, "roce.mpa.out_of_sync", ROCE_F_BOOL, 1, NULL);
+	marks_json(l->verdict, &sc);
 
 	c.n = c.dropped = 0;
 	roce_foreach_field_flags(p, tracked ? ROCE_FIELDS_NO_FPDU : 0, collect_cb, &c);
@@ -354,9 +392,11 @@ static void write_text(struct listing *l, uint64_t no, const struct timeval *ts,
 			append(w.marks, sizeof w.marks, &w.mn, " [iwarp out of sync]");
 		append(line, sizeof line, &n, w.marks);
 	} else {
-		roce_summary(p, line, sizeof line);
+		n = roce_summary(p, line, sizeof line);
 	}
-	localtime_r(&t, &tm);
+	marks_text(l->verdict, line, sizeof line, &n);
+	/* UTC, as the batch report and the terminal view */
+	gmtime_r(&t, &tm);
 	fprintf(l->out, "%" PRIu64 " %02d:%02d:%02d.%06ld %s\n", no, tm.tm_hour, tm.tm_min, tm.tm_sec,
 		(long)(l->nsec ? ts->tv_usec / 1000 : ts->tv_usec), line);
 }

@@ -14,6 +14,7 @@ struct listing {
 	FILE *out;
 	int json;
 	int nsec;                /* timestamps are nanoseconds */
+	uint32_t verdict;        /* the flow engine's ROCE_SEQ_V_* for the frame: its marks */
 	/* totals for the closing summary */
 	uint64_t frames, roce[6], icrc[3], truncated, invalid;
 	/* iWARP connections whose FPDUs are reassembled (made on first use) */

@@ -626,6 +626,9 @@ static int one_frame(struct app *x, struct source_frame *fr)
 			mirror_time(x->mclock, source_nsec(x->src), fr, &p);
 	}
 	if (a->packets) {
+		/* the engine only judges the frame: the listing marks what it found */
+		engine_packet(&r->eng, &p, fr->ts_ns, fr->caplen, fr->len);
+		x->lst.verdict = r->eng.verdict;
 		listing_frame(&x->lst, fr->no, &fr->hdr.ts, &p, fr->caplen, fr->len);
 		return 0;
 	}
@@ -738,6 +741,11 @@ int main(int argc, char **argv)
 	signal(SIGXFSZ, SIG_IGN);      /* a file size limit: write() fails with EFBIG, reported */
 	if (!a->packets && (rc = setup_engine(&x)) >= 0)
 		return rc;
+	if (a->packets) {
+		if (engine_init(&x.run.eng, &a->ecfg))
+			return fail(&x, "out of memory for the flow table");
+		x.engine_up = 1;
+	}
 	if (a->tui)
 		return run_tui(&x);
 	return finish(&x, read_loop(&x));
