@@ -98,7 +98,8 @@ void args_usage(FILE *f)
 		"                         JSON lines (snapshots with -d/-n, then the summary)\n"
 		"  -b, --batch            periodic text snapshots (like top -b), then the summary\n"
 		"  -d, --delay SECONDS    snapshot interval (default 2; capture time on replay)\n"
-		"                         (with --packets, -d PORT is the old --roce-port)\n"
+		"                         (with --packets, -d PORT is the old spelling of --roce-port,\n"
+		"                         until 0.2)\n"
 		"  -n, --iterations N     stop after N snapshots\n"
 		"  -c, --count N          stop after N frames\n"
 		"      --roce-port PORT   also decode UDP destination PORT as RoCEv2 (up to 8)\n"
@@ -381,10 +382,18 @@ static int resolve_d(struct args *a)
 
 	for (int i = 0; i < a->ndopt; i++) {
 		if (a->packets) {
-			if (parse_port(a->dopt[i], &port) || roce_cfg_add_udp_port(&a->cfg, port)) {
-				fprintf(stderr, "rocetop: bad or too many ports: '%s'\n", a->dopt[i]);
+			/* the old spelling, said so: -d is the interval everywhere else */
+			if (parse_port(a->dopt[i], &port)) {
+				fprintf(stderr, "rocetop: -d '%s' is a snapshot interval, which --packets has none of "
+					"(--roce-port PORT decodes a UDP port as RoCEv2)\n", a->dopt[i]);
 				return 2;
 			}
+			if (roce_cfg_add_udp_port(&a->cfg, port)) {
+				fprintf(stderr, "rocetop: too many ports: '%s'\n", a->dopt[i]);
+				return 2;
+			}
+			fprintf(stderr, "rocetop: note: -d %s with --packets is the old spelling of --roce-port %s "
+				"(until 0.2)\n", a->dopt[i], a->dopt[i]);
 			continue;
 		}
 		if (parse_double(a->dopt[i], 0.01, 86400, &a->delay)) {
@@ -487,6 +496,11 @@ int args_finish(struct args *a, int argc, char **argv)
 	}
 	if (a->packets && a->prom_addr) {
 		fprintf(stderr, "rocetop: --prometheus goes with the flow analysis, not with --packets\n");
+		return 2;
+	}
+	if (a->wfile && !strcmp(a->wfile, "-") && (a->packets || a->tui)) {
+		fprintf(stderr, "rocetop: -w - writes the capture to stdout, where %s would go too "
+			"(-w FILE, or -b/--json: their reports go to stderr)\n", a->packets ? "--packets" : "the terminal view");
 		return 2;
 	}
 	if (optind < argc && !(a->filter = join_args(argc - optind, argv + optind))) {

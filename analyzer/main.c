@@ -70,6 +70,7 @@ struct run {
 	int progress_shown;
 	struct devmon *dev;          /* --device, or NULL */
 	struct workers *wk;          /* --threads N > 1 (threads.h), or NULL */
+	FILE *out;                   /* the reports: stdout, or stderr when -w - holds stdout */
 	struct source *watch;        /* live with threads and --prometheus: its poll loop */
 };
 
@@ -232,14 +233,14 @@ static int maybe_snapshot(struct run *r, struct source *src, uint64_t now)
 		if (r->dev)
 			r->dev->wire = e;   /* the QPs join the flows the views read (threads: merged) */
 		if (r->json)
-			report_snapshot_json(stdout, e, &r->ctx, r->nsnap, r->next_snap);
+			report_snapshot_json(r->out, e, &r->ctx, r->nsnap, r->next_snap);
 		else
-			report_snapshot_text(stdout, e, &r->ctx, r->nsnap, r->next_snap);
+			report_snapshot_text(r->out, e, &r->ctx, r->nsnap, r->next_snap);
 		run_release(r);
 		if (r->dev)
 			r->dev->wire = &r->eng;
 	}
-	fflush(stdout);
+	fflush(r->out);
 	r->next_snap += r->interval_ns;
 	return r->iterations > 0 && r->nsnap >= (unsigned long long)r->iterations;
 }
@@ -694,9 +695,9 @@ static void summary(struct app *x)
 		r->ctx.thread_frames = per;
 	}
 	if (x->a.json)
-		report_summary_json(stdout, e, &r->ctx);
+		report_summary_json(r->out, e, &r->ctx);
 	else
-		report_summary_text(stdout, e, &r->ctx);
+		report_summary_text(r->out, e, &r->ctx);
 	run_release(r);
 }
 
@@ -710,7 +711,9 @@ static int finish(struct app *x, int rc)
 	if (!x->a.packets)
 		summary(x);
 	errno = 0;
-	if ((fflush(stdout) != 0) | ferror(stdout)) {
+	/* -w -: stdout was the capture's, closed with it (its errors said above) */
+	if (!x->run.out || x->run.out == stdout ? (fflush(stdout) != 0) | ferror(stdout) :
+	    (fflush(stderr) != 0) | ferror(stderr)) {
 		fprintf(stderr, "rocetop: writing output: %s\n", strerror(errno ? errno : EIO));
 		rc = 1;
 	}
@@ -734,6 +737,8 @@ int main(int argc, char **argv)
 	if ((rc = args_finish(a, argc, argv)) >= 0)
 		return rc;
 	x.mclock = a->mirror_time ? &x.mclock_mem : NULL;
+	/* as tcpdump -w -: the capture alone on stdout, the reports on stderr */
+	x.run.out = a->wfile && !strcmp(a->wfile, "-") ? stderr : stdout;
 	if ((rc = open_capture(&x)) >= 0)
 		return rc;
 	signal(SIGINT, on_signal);
