@@ -422,10 +422,15 @@ void listing_frame(struct listing *l, uint64_t no, const struct timeval *ts,
 
 void listing_totals(const struct listing *l, FILE *f)
 {
+	uint64_t iw = l->iwarp < l->roce[ROCE_VER_NONE] ? l->iwarp : l->roce[ROCE_VER_NONE];
+
 	fprintf(f, "%" PRIu64 " %s: RoCE v1 %" PRIu64 ", v2 %" PRIu64 ", v2-1021 %" PRIu64
-		", v2 other ports %" PRIu64 ", other %" PRIu64 "\n",
-		l->frames, l->frames == 1 ? "frame" : "frames", l->roce[ROCE_VER_V1], l->roce[ROCE_VER_V2], l->roce[ROCE_VER_V2_1021],
-		l->roce[ROCE_VER_V2_PORT], l->roce[ROCE_VER_NONE]);
+		", v2 other ports %" PRIu64, l->frames, l->frames == 1 ? "frame" : "frames", l->roce[ROCE_VER_V1],
+		l->roce[ROCE_VER_V2], l->roce[ROCE_VER_V2_1021], l->roce[ROCE_VER_V2_PORT]);
+	/* as the terminal view: iWARP frames are not "other" */
+	if (iw)
+		fprintf(f, ", iWARP %" PRIu64, iw);
+	fprintf(f, ", other %" PRIu64 "\n", l->roce[ROCE_VER_NONE] - iw);
 	if (l->roce[ROCE_VER_IB])
 		fprintf(f, "native InfiniBand %" PRIu64 " frames\n", l->roce[ROCE_VER_IB]);
 	fprintf(f, "ICRC: %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64 " unchecked; %" PRIu64

@@ -17,6 +17,7 @@ struct listing {
 	uint32_t verdict;        /* the flow engine's ROCE_SEQ_V_* for the frame: its marks */
 	/* totals for the closing summary */
 	uint64_t frames, roce[6], icrc[3], truncated, invalid;
+	uint64_t iwarp;           /* of roce[ROCE_VER_NONE]: the engine's iWARP frames */
 	/* iWARP connections whose FPDUs are reassembled (made on first use) */
 	struct iwstream *iw;
 };

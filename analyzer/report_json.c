@@ -271,6 +271,8 @@ void report_snapshot_json(FILE *o, const struct engine *e, const struct report_c
 static void sum_frames_json(FILE *o, const struct engine *e, const struct report_ctx *c)
 {
 	const struct engine_totals *t = &e->t;
+	/* other_frames: neither RoCE nor iWARP (iwarp_frames), as the terminal view */
+	uint64_t iw = t->iwarp < t->roce[ROCE_VER_NONE] ? t->iwarp : t->roce[ROCE_VER_NONE];
 
 	fprintf(o, "{\"type\":\"summary\",\"source\":");
 	json_string(o, c->source ? c->source : "");
@@ -278,7 +280,7 @@ static void sum_frames_json(FILE *o, const struct engine *e, const struct report
 		t->bytes, t->frames ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0, engine_avg_bps(e));
 	fprintf(o, ",\"roce\":{\"v1\":%" PRIu64 ",\"v2\":%" PRIu64 ",\"v2_1021\":%" PRIu64 ",\"v2_port\":%" PRIu64
 		"},\"other_frames\":%" PRIu64, t->roce[ROCE_VER_V1], t->roce[ROCE_VER_V2], t->roce[ROCE_VER_V2_1021],
-		t->roce[ROCE_VER_V2_PORT], t->roce[ROCE_VER_NONE]);
+		t->roce[ROCE_VER_V2_PORT], t->roce[ROCE_VER_NONE] - iw);
 	/* given only when present, so that RoCE-only summaries keep their shape */
 	if (t->roce[ROCE_VER_IB])
 		fprintf(o, ",\"ib_frames\":%" PRIu64 ",\"ib_lid_moves\":%" PRIu64, t->roce[ROCE_VER_IB],

@@ -248,6 +248,7 @@ static void sum_head_text(FILE *o, const struct engine *e, const struct report_c
 	memcpy(lst.icrc, t->icrc, sizeof lst.icrc);
 	lst.truncated = t->truncated;
 	lst.invalid = t->invalid;
+	lst.iwarp = t->iwarp;
 	listing_totals(&lst, o);
 
 	fm = engine_fabric_mode(e, ev, sizeof ev);
