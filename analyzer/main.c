@@ -730,7 +730,19 @@ int main(int argc, char **argv)
 	struct args *a = &x.a;
 	int rc;
 
-	if ((rc = args_parse(a, argc, argv)) >= 0 || (rc = open_devices(&x)) >= 0)
+	if ((rc = args_parse(a, argc, argv)) >= 0)
+		return rc;
+	if (a->tui) {
+		const char *why = tui_unusable();
+
+		if (why) {
+			fprintf(stderr, "rocetop: %s: no terminal view; text snapshots as with -b instead "
+				"(a TERM such as xterm-256color draws it)\n", why);
+			a->tui = 0;
+			a->batch = 1;
+		}
+	}
+	if ((rc = open_devices(&x)) >= 0)
 		return rc;
 	if (!a->file && !a->iface)
 		return device_only(x.dev, a);

@@ -41,5 +41,8 @@ struct tui_cfg {
 /* Runs until q or a signal.  0, or 1 when the capture failed (the error is
  * printed on stderr once the terminal is restored). */
 int tui_run(const struct tui_cfg *cfg);
+/* Why the terminal (TERM, terminfo) cannot hold the terminal view, or NULL
+ * when it can: main.c then falls back to -b and says so. */
+const char *tui_unusable(void);
 
 #endif

@@ -85,7 +85,10 @@ static void curses_end(void)
 
 static void colours(struct tui *v)
 {
-	if (!has_colors())
+	const char *nc = getenv("NO_COLOR");
+
+	/* https://no-color.org: set and not empty, no colour (bold and reverse stay) */
+	if (!has_colors() || (nc && *nc))
 		return;
 	start_color();
 	use_default_colors();
@@ -128,6 +131,26 @@ static void crash_signals(void)
 	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
 	for (int i = 0; i < 5; i++)
 		sigaction(crash_sigs[i], &sa, &old_crash[i]);
+}
+
+const char *tui_unusable(void)
+{
+	const char *t = getenv("TERM");
+	int err = 0;
+
+	if (!t || !*t)
+		return "TERM is not set";
+	if (!strcmp(t, "dumb"))
+		return "TERM=dumb cannot draw it";
+	/* what initscr() would die of, asked without dying */
+	if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
+		return err == 0 ? "the terminal type in TERM cannot draw it" : "TERM names a terminal type this system does not know";
+	if (!tigetstr("cup") || tigetstr("cup") == (char *)-1) {
+		del_curterm(cur_term);
+		return "TERM names a terminal that cannot move its cursor";
+	}
+	del_curterm(cur_term);
+	return NULL;
 }
 
 int term_start(struct tui *v)
