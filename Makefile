@@ -73,6 +73,8 @@ CHECK_SCRIPTS += tests/threads.sh
 CHECK_SCRIPTS += tests/invariance.sh
 CHECK_SCRIPTS += tests/iwarp_conv.sh
 CHECK_SCRIPTS += tests/conform_iwarp.sh
+# issue 25: what a new user reads first (message sizes, short-capture rates, --packets marks, -w -, TERM)
+CHECK_SCRIPTS += tests/firstread.sh
 
 # `rocegen stress` against the in-process reference adapter (generator/stress/)
 CHECK_SCRIPTS += tests/stress_unit.sh

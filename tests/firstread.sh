@@ -1,0 +1,136 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# firstread.sh — what a new user reads first is right (issue 25): message
+# sizes under loss, rates on a capture shorter than their window, --packets
+# marks, -w -, -d under --packets, iWARP counted as iWARP, UTC times, no
+# usable terminal.
+#
+#   BUILD=build tests/firstread.sh
+#
+# Each check prints "ok" or "FAIL" and a name; exit 1 when any fails.
+# Needs jq and script (util-linux).
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+BUILD=${BUILD:-build}
+case $BUILD in
+/*) ;;
+*) BUILD=$root/$BUILD ;;
+esac
+R=$BUILD/bin/rocetop
+LAB=$root/captures/lab
+NETEM=$LAB/roce_send_bw_netem.pcap      # ib_send_bw -s 4096 -n 40 under netem loss and reordering
+[ -x "$R" ] || { echo "firstread: $R not built" >&2; exit 2; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/firstread.$$.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT INT TERM
+
+fails=0
+ok() { echo "ok   $1"; }
+fail() { echo "FAIL $1"; shift; for l; do echo "     $l"; done; fails=$((fails + 1)); }
+
+# ---- message sizes from the messages, not from the retransmitted packets ----
+"$R" -r "$NETEM" --json >"$T/sum.json" 2>"$T/err" || fail "netem summary ran" "$(cat "$T/err")"
+got=$(jq -c '.flows[] | select(.src == "10.99.0.2") | [.messages.send, .message_bytes, .message_max]' "$T/sum.json")
+if [ "$got" = "[40,163840,4096]" ]; then
+	ok "send_bw_netem: 40 messages, 163840 bytes, max 4096 (1844 retransmissions, reordering)"
+else
+	fail "send_bw_netem message sizes" "got $got, want [40,163840,4096]"
+fi
+bad=""
+for c in roce_netem_write_loss_req roce_netem_send_dup_loss_req roce_netem_m9k_send_loss_req; do
+	g=$("$R" -r "$LAB/$c.pcap" --json | jq -c '[.flows[] | select(.messages.send + .messages.write > 0)][0] | [.message_bytes, .message_max]')
+	[ "$g" = "[409600,4096]" ] || bad="$bad $c=$g"
+done
+[ -z "$bad" ] && ok "100 x 4096-byte messages under loss: 409600 bytes, max 4096 on 3 captures" ||
+	fail "message sizes under loss" "$bad"
+
+# ---- rates over a window that fits the capture ----
+# a 0.48 s capture: the 2 s rate is its bytes over the capture so far, not a quarter of it
+want=$(jq '.flows[] | select(.src == "10.99.0.2") | (.bytes * 8 / 0.482144 | floor)' "$T/sum.json")
+got=$(jq '.flows[] | select(.src == "10.99.0.2") | .rate_bps[0]' "$T/sum.json")
+if [ -n "$got" ] && [ $((got - want)) -le 1000 ] && [ $((want - got)) -le 1000 ]; then
+	ok "rate_bps[0] of a 0.48 s capture: bytes over the capture ($got b/s)"
+else
+	fail "short-capture rate" "rate_bps[0] $got, want about $want"
+fi
+
+# ---- --packets marks retransmissions, times in UTC ----
+retx=$(jq '.totals.retransmissions' "$T/sum.json")
+n=$(TZ=Asia/Tokyo "$R" -r "$NETEM" --packets | tee "$T/list" | grep -c '\[retransmission\]')
+nj=$("$R" -r "$NETEM" --packets --json | jq -c 'select(.["roce.analysis.retransmission"])' | wc -l)
+if [ "$n" = "$retx" ] && [ "$nj" = "$retx" ] && [ "$retx" -gt 0 ]; then
+	ok "--packets marks $n retransmissions (text and JSON), as the summary counts"
+else
+	fail "--packets marks" "text $n, JSON $nj, summary $retx"
+fi
+# the first frame at 08:32:58 UTC, whatever TZ says
+if head -n 1 "$T/list" | grep -q '^1 08:32:58\.'; then
+	ok "--packets prints UTC (TZ=Asia/Tokyo)"
+else
+	fail "--packets UTC" "$(head -n 1 "$T/list")"
+fi
+
+# ---- -w - as tcpdump's ----
+"$R" -r "$NETEM" -w - -b >"$T/w.pcap" 2>"$T/w.err"
+rc=$?
+n=$("$R" -r "$T/w.pcap" --json 2>/dev/null | jq '.frames')
+if [ $rc -eq 0 ] && [ "$n" = 2193 ] && grep -q '^2193 frames' "$T/w.err"; then
+	ok "-w - -b: the pcap alone on stdout (2193 frames read back), the report on stderr"
+else
+	fail "-w - -b" "exit $rc, frames read back '$n'" "$(head -n 2 "$T/w.err")"
+fi
+"$R" -r "$NETEM" -w - -b >/dev/null 2>"$T/w.err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -q 'Input/output' "$T/w.err" && ok "-w - -b >/dev/null: exit 0" ||
+	fail "-w - -b >/dev/null" "exit $rc" "$(tail -n 1 "$T/w.err")"
+"$R" -r "$NETEM" -w - --packets >"$T/w.pcap" 2>"$T/w.err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$T/w.err")" -eq 1 ] && grep -q -- '-w -' "$T/w.err" && [ ! -s "$T/w.pcap" ]; then
+	ok "-w - --packets: refused, exit 2, one line, nothing on stdout"
+else
+	fail "-w - --packets" "exit $rc" "$(cat "$T/w.err")"
+fi
+
+# ---- -d under --packets ----
+"$R" -r "$NETEM" --packets -d 0.5 >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'interval' "$T/err" && [ ! -s "$T/out" ] && ok "--packets -d 0.5: refused (no interval in a listing), exit 2" ||
+	fail "--packets -d 0.5" "exit $rc" "$(cat "$T/err")"
+"$R" -r "$NETEM" --packets -d 2 >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q 'old spelling of --roce-port 2' "$T/err" && ok "--packets -d 2: the old --roce-port spelling, said on stderr" ||
+	fail "--packets -d 2" "exit $rc" "$(cat "$T/err")"
+
+# ---- iWARP frames are iWARP in -b and JSON, as in the terminal view ----
+IW=$LAB/iwarp_rping.pcap
+"$R" -r "$IW" --json >"$T/iw.json"
+o=$(jq '.other_frames' "$T/iw.json") i=$(jq '.iwarp_frames' "$T/iw.json") f=$(jq '.frames' "$T/iw.json")
+line=$("$R" -r "$IW" -b | head -n 1)
+if [ "$i" -gt 0 ] && [ $((o + i)) -eq "$f" ] && echo "$line" | grep -q ", iWARP $i, other $o\$"; then
+	ok "iwarp_rping: iWARP $i, other $o of $f frames (JSON and -b)"
+else
+	fail "iWARP counted" "other $o iwarp $i frames $f" "$line"
+fi
+
+# ---- no usable terminal: -b with a line that says why ----
+if command -v script >/dev/null 2>&1; then
+	for t in unset dumb no-such-terminal-type; do
+		if [ $t = unset ]; then
+			script -qec "env -u TERM $R -r $NETEM" /dev/null >"$T/tty" 2>&1 </dev/null
+		else
+			script -qec "env TERM=$t $R -r $NETEM" /dev/null >"$T/tty" 2>&1 </dev/null
+		fi
+		if grep -q '^rocetop: .*no terminal view; text snapshots as with -b' "$T/tty" && grep -q '^2193 frames' "$T/tty"; then
+			ok "TERM $t on a terminal: falls back to -b, says so"
+		else
+			fail "TERM $t" "$(head -c 300 "$T/tty")"
+		fi
+	done
+else
+	fail "script (util-linux) missing"
+fi
+
+[ $fails -eq 0 ] || { echo "firstread: $fails failed"; exit 1; }
+echo "firstread: all passed"
