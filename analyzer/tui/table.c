@@ -268,7 +268,7 @@ static int table_key(struct tui *v, int ch, int *quit)
 const struct tui_view tui_table_view = {
 	.name = "table",
 	.rows = 1,
-	.hint = "h help  Enter detail  / filter  < > s sort  r reverse  p pause  c clear  q quit",
+	.hint = "h help Enter detail D device / filter <>s sort r reverse p pause c clear q quit",
 	.draw = draw_table,
 	.key = table_key,
 };
