@@ -132,5 +132,17 @@ else
 	fail "script (util-linux) missing"
 fi
 
+# ---- rocegen --json: JSON alone on stdout ----
+G=$BUILD/bin/rocegen
+"$G" stress --reference good --qps 2 --messages 5 --json >"$T/st.out" 2>"$T/st.err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(wc -l <"$T/st.out")" -eq 1 ] && jq -e '.messages == 10' "$T/st.out" >/dev/null &&
+	grep -q '^stress: ' "$T/st.err"; then
+	ok "rocegen stress --json: one JSON object on stdout (10 messages), the table on stderr"
+else
+	fail "rocegen stress --json" "exit $rc" "$(head -c 300 "$T/st.out")"
+fi
+"$G" --help | grep -q '^ *rocegen stress ' && ok "rocegen --help names stress" || fail "rocegen --help names stress"
+
 [ $fails -eq 0 ] || { echo "firstread: $fails failed"; exit 1; }
 echo "firstread: all passed"

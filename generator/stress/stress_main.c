@@ -411,7 +411,8 @@ int gen_stress_main(int argc, char **argv)
 	st_ref_free(ref);
 	cf_live_close(live);
 	st_checks(&c.o, &res, rc);
-	st_report_table(stdout, &c.o, &res);
+	/* --json: stdout holds the JSON alone (as client's and conform's), the table goes to stderr */
+	st_report_table(c.json ? stderr : stdout, &c.o, &res);
 	if (c.json)
 		st_report_json(stdout, &c.o, &res);
 	if (c.junit && st_report_junit(c.junit, &res))
