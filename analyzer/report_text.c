@@ -320,7 +320,8 @@ static void conn_text(FILE *o, const struct engine *e, const struct flow *f, con
 		fprintf(o, "  %s QP ? -> %s QP 0x%06" PRIx32 "  %s, responses not seen", a, b, f->qpn,
 			flow_kind_name(f->kind));
 	fprintf(o, ", upper layer %s, path MTU %" PRIu32 " (%s), retransmission scheme %s\n",
-		flow_ulp_name(f) ? flow_ulp_name(f) : "unknown (no CM)", roce_seq_pmtu(&f->u.seq),
+		flow_ulp_name(f) ? flow_ulp_name(f) : f->pair_how == FP_CM ? "unknown (a CM service ID rocetop does not know)" :
+		"unknown (no CM)", roce_seq_pmtu(&f->u.seq),
 		roce_seq_pmtu_src_name(roce_seq_pmtu_source(&f->u.seq)),
 		roce_seq_scheme_name(roce_seq_scheme_join(roce_seq_scheme(&f->u.seq),
 							  p ? roce_seq_scheme(&p->u.seq) : ROCE_SEQ_SCHEME_NONE)));

@@ -132,8 +132,25 @@ else
 	fail "script (util-linux) missing"
 fi
 
-# ---- rocegen --json: JSON alone on stdout ----
+# ---- a CM connection with a service ID rocetop does not know: say that, not "no CM" ----
 G=$BUILD/bin/rocegen
+A="--src 10.0.0.1 --dst 10.0.0.2" B="--src 10.0.0.2 --dst 10.0.0.1"
+# shellcheck disable=SC2086
+if "$G" frames cm-req $A --comm-id 1 --service-id 0x123456 --cm-qpn 0x11 --start-psn 100 -w "$T/c1.pcap" &&
+	"$G" frames cm-rep $B --comm-id 2 --remote-comm-id 1 --cm-qpn 0x22 --start-psn 500 -w "$T/c2.pcap" &&
+	"$G" frames rc-send-only $A --qpn 0x22 --psn 100 --ackreq --payload-size 64 -w "$T/c3.pcap" &&
+	"$G" frames rc-ack $B --qpn 0x11 --psn 100 -w "$T/c4.pcap" &&
+	mergecap -a -w "$T/cm.pcap" "$T/c1.pcap" "$T/c2.pcap" "$T/c3.pcap" "$T/c4.pcap"; then
+	line=$("$R" -r "$T/cm.pcap" -b | grep 'paired by cm')
+	case $line in
+	*"upper layer unknown (a CM service ID rocetop does not know)"*) ok "CM with service ID 0x123456: paired by cm, the service ID unknown (not 'no CM')" ;;
+	*) fail "CM unknown service ID" "$line" ;;
+	esac
+else
+	fail "CM capture made by rocegen frames and mergecap"
+fi
+
+# ---- rocegen --json: JSON alone on stdout ----
 "$G" stress --reference good --qps 2 --messages 5 --json >"$T/st.out" 2>"$T/st.err"
 rc=$?
 if [ $rc -eq 0 ] && [ "$(wc -l <"$T/st.out")" -eq 1 ] && jq -e '.messages == 10' "$T/st.out" >/dev/null &&
