@@ -718,6 +718,9 @@ static int finish(struct app *x, int rc)
 		rc = 1;
 	}
 	/* --linger: the final values stay scrapeable until we are told to stop */
+	if (x->a.linger && x->prom && !x->a.packets && !stop)
+		fprintf(stderr, "rocetop: the capture is read; serving its final values on http://%s/metrics "
+			"until SIGINT or SIGTERM (--linger)\n", prom_address(x->prom));
 	while (x->a.linger && x->prom && !x->a.packets && !stop)
 		source_wait(x->src, 200);
 	app_close(x);

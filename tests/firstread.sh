@@ -9,7 +9,7 @@
 #   BUILD=build tests/firstread.sh
 #
 # Each check prints "ok" or "FAIL" and a name; exit 1 when any fails.
-# Needs jq and script (util-linux).
+# Needs jq, script (util-linux), mergecap (tshark's) and python3.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -131,6 +131,21 @@ if command -v script >/dev/null 2>&1; then
 else
 	fail "script (util-linux) missing"
 fi
+
+# ---- --linger says that /metrics is served, and where ----
+"$R" -r "$NETEM" -b --prometheus 127.0.0.1:0 --linger >/dev/null 2>"$T/linger.err" &
+lp=$!
+for _ in $(seq 50); do grep -q 'linger' "$T/linger.err" && break; sleep 0.1; done
+url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/metrics' "$T/linger.err")
+if [ -n "$url" ]; then
+	python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$url" |
+		grep -q '^rocetop_frames_total 2193' && ok "--linger names $url, which serves the final values" ||
+		fail "--linger" "$url does not serve rocetop_frames_total 2193"
+else
+	fail "--linger says nothing" "$(cat "$T/linger.err")"
+fi
+kill "$lp" 2>/dev/null
+wait "$lp" 2>/dev/null
 
 # ---- a CM connection with a service ID rocetop does not know: say that, not "no CM" ----
 G=$BUILD/bin/rocegen
