@@ -37,6 +37,8 @@
 #include "ctl.h"
 #include "tload.h"
 
+#define ROCETARGET_VERSION "0.1.0"
+
 #define MAX_OBJ 1024   /* MRs and QPs, each (rocegen stress: one of each per QP) */
 
 struct tmr {
@@ -726,7 +728,7 @@ static void serve(int fd)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rocetarget --listen ADDR:PORT [--once] [-v]\n"
+	fprintf(f, "usage: rocetarget --listen ADDR:PORT [--once] [-v] | --version\n"
 		   "The adapter-side agent of `rocegen conform`; see rocetarget(8).\n");
 }
 
@@ -794,18 +796,19 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "listen", required_argument, NULL, 'l' }, { "once", no_argument, NULL, '1' },
 		{ "verbose", no_argument, NULL, 'v' },     { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		{ "version", no_argument, NULL, 'V' },     { NULL, 0, NULL, 0 }
 	};
 	const char *where = NULL;
 	int c, once = 0, s, one = 1;
 
 	opterr = 0;   /* one line of our own instead of getopt's */
-	while ((c = getopt_long(argc, argv, "l:1vh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "l:1vhV", lo, NULL)) != -1) {
 		switch (c) {
 		case 'l': where = optarg; break;
 		case '1': once = 1; break;
 		case 'v': T.verbose = 1; break;
 		case 'h': usage(stdout); return 0;
+		case 'V': printf("rocetarget %s\n", ROCETARGET_VERSION); return 0;   /* as rocetop and rocegen */
 		default:
 			fprintf(stderr, "rocetarget: bad option '%s' (see --help)\n", argv[optind - 1]);
 			return 2;

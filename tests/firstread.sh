@@ -175,6 +175,13 @@ else
 	fail "rocegen stress --json" "exit $rc" "$(head -c 300 "$T/st.out")"
 fi
 "$G" --help | grep -q '^ *rocegen stress ' && ok "rocegen --help names stress" || fail "rocegen --help names stress"
+# --version in each of the three tools, exit 0
+vs=""
+for t in rocetop rocegen rocetarget; do
+	[ -x "$BUILD/bin/$t" ] || continue
+	v=$("$BUILD/bin/$t" --version) && [ "$v" = "$t 0.1.0" ] || vs="$vs $t:'$v'"
+done
+[ -z "$vs" ] && ok "--version in rocetop, rocegen and rocetarget" || fail "--version" "$vs"
 
 [ $fails -eq 0 ] || { echo "firstread: $fails failed"; exit 1; }
 echo "firstread: all passed"
