@@ -139,13 +139,41 @@ for _ in $(seq 50); do grep -q 'linger' "$T/linger.err" && break; sleep 0.1; don
 url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/metrics' "$T/linger.err")
 if [ -n "$url" ]; then
 	python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$url" |
-		grep -q '^rocetop_frames_total 2193' && ok "--linger names $url, which serves the final values" ||
+		grep '^rocetop_frames_total 2193' >/dev/null && ok "--linger names $url, which serves the final values" ||
 		fail "--linger" "$url does not serve rocetop_frames_total 2193"
 else
 	fail "--linger says nothing" "$(cat "$T/linger.err")"
 fi
 kill "$lp" 2>/dev/null
 wait "$lp" 2>/dev/null
+
+# ---- 80x24: every header figure on screen ----
+if command -v tmux >/dev/null 2>&1; then
+	SOCK=firstread-$$
+	tmux -L "$SOCK" -f /dev/null new-session -d -s t -x 80 -y 24 \
+		"env TERM=screen LANG=C.UTF-8 TZ=UTC $R -r $NETEM --speed 0; sleep 10"
+	tmux -L "$SOCK" set-option -g window-size manual >/dev/null 2>&1
+	for _ in $(seq 100); do
+		tmux -L "$SOCK" capture-pane -p -t t >"$T/screen" 2>/dev/null
+		grep -q '^SRC' "$T/screen" && grep -q 'ICRC bad' "$T/screen" && break
+		sleep 0.05
+	done
+	miss=""
+	for want in "frames 2193" "rate all 0.48 s" "avg 36.2 Mb/s" "flows 2 " "connections 1" "RoCE 2164" "other 29" \
+		"1844 of 2004 requests" "NAKs 36" "RNR 0" "CNPs 0" "ECN CE 0.00% (0)" "ICRC bad 0" "QCN CNM 0" \
+		"drops: none (file)" "fabric Zero Touch" "D device"; do
+		grep -qF -- "$want" "$T/screen" || miss="$miss '$want'"
+	done
+	wide=$(LC_ALL=C sed 's/\xe2\x96[\xb2\xbc]/^/g' "$T/screen" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+	tmux -L "$SOCK" kill-server 2>/dev/null
+	if [ -z "$miss" ] && [ "$wide" -le 80 ]; then
+		ok "80x24: every header figure on screen, the footer names D"
+	else
+		fail "80x24 header" "missing:$miss; widest line $wide" "$(sed 's/^/| /' "$T/screen")"
+	fi
+else
+	fail "tmux missing"
+fi
 
 # ---- a CM connection with a service ID rocetop does not know: say that, not "no CM" ----
 G=$BUILD/bin/rocegen

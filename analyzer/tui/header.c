@@ -6,6 +6,7 @@
  * it shows instead.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -60,6 +61,35 @@ static double flows_rate(const struct engine *e, uint64_t now)
 	return sum;
 }
 
+/* The header's lines are runs of figures two spaces apart: on a narrow
+ * terminal a figure that does not fit goes on the next line, whole, so
+ * that every one stays on screen (80x24 included). */
+struct flowline {
+	int y, x;
+};
+
+static void seg(struct flowline *L, attr_t a, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void seg(struct flowline *L, attr_t a, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof buf - 1)
+		n = (int)sizeof buf - 1;
+	if (L->x > 0 && L->x + n > COLS) {
+		L->y++;
+		L->x = 0;
+	}
+	put(L->y, L->x, a, "%s", buf);
+	L->x += n + 2;
+}
+
 static void title_line(struct tui *v, int y, uint64_t now)
 {
 	char clock[64] = "", st[96] = "";
@@ -96,46 +126,48 @@ static void title_line(struct tui *v, int y, uint64_t now)
 
 /* Frames, rates (now: the flows' RATE 2s summed; avg: every frame over the
  * capture so far), flows and what the frames were. */
-static void totals_line(struct tui *v, int y, uint64_t now, const struct sums *s)
+static int totals_line(struct tui *v, int y, uint64_t now, const struct sums *s)
 {
 	const struct engine *e = v->e;
 	const struct engine_totals *t = &e->t;
 	uint64_t roce = t->roce[1] + t->roce[2] + t->roce[3] + t->roce[4];
 	double pps, bps;
 	char r2[24], avg[24], win[32] = "2s";
+	struct flowline L = { y, 0 };
 
 	rates_now(v, &pps, &bps);
 	rate_str(flows_rate(e, now), r2, sizeof r2);
 	rate_str(engine_avg_bps(e), avg, sizeof avg);
 	if (rate_whole(v, now))
 		snprintf(win, sizeof win, "all %.2f s", engine_rate_window(e, 0, now));
-	put(y, 0, A_NORMAL, "frames %" PRIu64 "  %.1f pkt/s  rate %s %s  avg %s over %.3f s  flows %" PRIu32 " (%" PRIu64
-	    " evicted)  connections %" PRIu32 "  RoCE %" PRIu64 "  iWARP %" PRIu64 "  other %" PRIu64,
-	    t->frames, pps, win, r2, avg, t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0,
-	    e->nflows, t->evicted, s->connections, roce, t->iwarp, t->roce[0] > t->iwarp ? t->roce[0] - t->iwarp : 0);
+	seg(&L, A_NORMAL, "frames %" PRIu64, t->frames);
+	seg(&L, A_NORMAL, "%.1f pkt/s", pps);
+	seg(&L, A_NORMAL, "rate %s %s", win, r2);
+	seg(&L, A_NORMAL, "avg %s over %.3f s", avg,
+	    t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0);
+	seg(&L, A_NORMAL, "flows %" PRIu32 " (%" PRIu64 " evicted)", e->nflows, t->evicted);
+	seg(&L, A_NORMAL, "connections %" PRIu32, s->connections);
+	seg(&L, A_NORMAL, "RoCE %" PRIu64, roce);
+	seg(&L, A_NORMAL, "iWARP %" PRIu64, t->iwarp);
+	seg(&L, A_NORMAL, "other %" PRIu64, t->roce[0] > t->iwarp ? t->roce[0] - t->iwarp : 0);
+	return L.y + 1;
 }
 
-static void anomalies_line(struct tui *v, int y, const struct sums *s)
+static int anomalies_line(struct tui *v, int y, const struct sums *s)
 {
 	const struct engine_totals *t = &v->e->t;
 	uint64_t roce = t->roce[1] + t->roce[2] + t->roce[3] + t->roce[4];
-	char buf[512];
-	int x = 0;
+	struct flowline L = { y, 0 };
 
-	snprintf(buf, sizeof buf, "retransmit %.2f%% (%" PRIu64 " of %" PRIu64 " requests)",
-		 s->requests ? 100.0 * (double)s->retx / (double)s->requests : 0.0, s->retx, s->requests);
-	put(y, x, s->retx ? pair_attr(v, P_WARN) : A_NORMAL, "%s", buf);
-	x += (int)strlen(buf) + 2;
-	snprintf(buf, sizeof buf, "NAKs %" PRIu64 " (seq %" PRIu64 ", other %" PRIu64 ")  RNR %" PRIu64,
-		 s->nak_seq + s->nak_other, s->nak_seq, s->nak_other, s->rnr);
-	put(y, x, s->nak_seq + s->nak_other + s->rnr ? pair_attr(v, P_BAD) : A_NORMAL, "%s", buf);
-	x += (int)strlen(buf) + 2;
-	snprintf(buf, sizeof buf, "CNPs %" PRIu64 "  ECN CE %.2f%% (%" PRIu64 ")", t->cnp,
-		 roce ? 100.0 * (double)t->roce_ce / (double)roce : 0.0, t->roce_ce);
-	put(y, x, t->cnp + t->roce_ce ? pair_attr(v, P_INFO) : A_NORMAL, "%s", buf);
-	x += (int)strlen(buf) + 2;
-	put(y, x, t->icrc[ROCE_ICRC_BAD] ? pair_attr(v, P_ICRC) : A_NORMAL, "ICRC bad %" PRIu64,
-	    t->icrc[ROCE_ICRC_BAD]);
+	seg(&L, s->retx ? pair_attr(v, P_WARN) : A_NORMAL, "retransmit %.2f%% (%" PRIu64 " of %" PRIu64 " requests)",
+	    s->requests ? 100.0 * (double)s->retx / (double)s->requests : 0.0, s->retx, s->requests);
+	seg(&L, s->nak_seq + s->nak_other + s->rnr ? pair_attr(v, P_BAD) : A_NORMAL,
+	    "NAKs %" PRIu64 " (seq %" PRIu64 ", other %" PRIu64 ")  RNR %" PRIu64,
+	    s->nak_seq + s->nak_other, s->nak_seq, s->nak_other, s->rnr);
+	seg(&L, t->cnp + t->roce_ce ? pair_attr(v, P_INFO) : A_NORMAL, "CNPs %" PRIu64 "  ECN CE %.2f%% (%" PRIu64 ")",
+	    t->cnp, roce ? 100.0 * (double)t->roce_ce / (double)roce : 0.0, t->roce_ce);
+	seg(&L, t->icrc[ROCE_ICRC_BAD] ? pair_attr(v, P_ICRC) : A_NORMAL, "ICRC bad %" PRIu64, t->icrc[ROCE_ICRC_BAD]);
+	return L.y + 1;
 }
 
 /* PFC pauses; returns where the drops go. */
@@ -160,15 +192,17 @@ static int pfc_part(struct tui *v, int y)
 	return (int)strlen(buf) + 2;
 }
 
-static void pfc_drops_line(struct tui *v, int y)
+static int pfc_drops_line(struct tui *v, int y)
 {
 	char buf[512];
 	int x = pfc_part(v, y), n;
 	uint64_t any = 0;
 
 	if (!source_live(v->src)) {
+		if (x + 18 > COLS)
+			y++, x = 0;
 		put(y, x, A_NORMAL, "drops: none (file)");
-		return;
+		return y + 1;
 	}
 	n = snprintf(buf, sizeof buf, "drops");
 	/* per interface: ring drops / interface drops of received, and how often the ring was full */
@@ -187,7 +221,10 @@ static void pfc_drops_line(struct tui *v, int y)
 			n += snprintf(buf + n, sizeof buf - (size_t)n, " nic %" PRIu64, ss.nicdrop);
 		any |= ss.drop | ss.ifdrop | ss.freeze | ss.nicdrop;
 	}
+	if (x + n > COLS)
+		y++, x = 0;
 	put(y, x, any ? pair_attr(v, P_BAD) | A_REVERSE : A_NORMAL, "%s", buf);
+	return y + 1;
 }
 
 static void fabric_line(struct tui *v, int y)
@@ -217,14 +254,15 @@ static int dev_only_header(struct tui *v, uint64_t now)
 int draw_header(struct tui *v, uint64_t now)
 {
 	struct sums s;
+	int y;
 
 	if (v->cfg->dev_only)
 		return dev_only_header(v, now);
 	sums_get(v->e, &s);
 	title_line(v, 0, now);
-	totals_line(v, 1, now, &s);
-	anomalies_line(v, 2, &s);
-	pfc_drops_line(v, 3);
-	fabric_line(v, 4);
-	return 5;
+	y = totals_line(v, 1, now, &s);
+	y = anomalies_line(v, y, &s);
+	y = pfc_drops_line(v, y);
+	fabric_line(v, y);
+	return y + 1;
 }
