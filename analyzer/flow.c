@@ -189,6 +189,8 @@ void engine_free(struct engine *e)
 	for (uint32_t i = 0; i < e->n_anom_free; i++)
 		free(e->anom_free[i]);
 	free(e->anom_free);
+	free(e->msgt);
+	e->msgt = NULL;
 	free(e->spare);
 	roce_rtt_free(e->rtt);
 	e->rtt = NULL;
@@ -402,6 +404,16 @@ static inline uint32_t flow_class(const struct flow *f)
 	return f->kind == FK_IWARP ? KEY_IWARP : 0;
 }
 
+/* A flow's message boundaries go back to the engine's free list. */
+static void msgt_release(struct engine *e, struct flow *f)
+{
+	if (!f->msgt)
+		return;
+	e->msgt[f->msgt].seg = e->msgt_free;
+	e->msgt_free = f->msgt;
+	f->msgt = 0;
+}
+
 static void evict(struct engine *e, struct flow *f)
 {
 	uint32_t i = idx_of(e, f), *pp = &e->heads[key_hash(f->src, f->dst, f->qpn, flow_class(f)) & e->hmask];
@@ -412,6 +424,7 @@ static void evict(struct engine *e, struct flow *f)
 	if (*pp)
 		*pp = f->hnext;
 	lru_unlink(e, f);
+	msgt_release(e, f);
 	if (e->last_flow == i)
 		e->last_flow = 0;
 	if (peer)
@@ -741,34 +754,34 @@ static uint32_t msg_span(uint32_t last, uint32_t m)
 	return m & MSG_FIRST ? d : d - 1;
 }
 
-static uint64_t msg_bytes(const struct flow *f, uint32_t span, uint32_t last_len)
+static uint64_t msg_bytes(const struct msgtrack *m, uint32_t span, uint32_t last_len)
 {
-	return (uint64_t)span * f->msg_seg + last_len;
+	return (uint64_t)span * m->seg + last_len;
 }
 
-static void msg_boundary(struct flow *f, uint32_t psn, uint32_t kind)
+static void msg_boundary(struct flow *f, struct msgtrack *t, uint32_t psn, uint32_t kind)
 {
-	uint32_t m = (psn & 0xffffff) | MSG_VALID | kind, *l = f->msg_last, span;
-	size_t n = sizeof f->msg_mark / sizeof f->msg_mark[0];
+	uint32_t m = (psn & 0xffffff) | MSG_VALID | kind, *l = t->last, span;
+	size_t n = sizeof t->mark / sizeof t->mark[0];
 
 	/* an END and the FIRST after it say the same: one mark for both */
 	uint32_t twin = kind ? (((psn - 1) & 0xffffff) | MSG_VALID) : (((psn + 1) & 0xffffff) | MSG_VALID | MSG_FIRST);
 	size_t i;
 
-	for (i = 0; i < n && f->msg_mark[i] != m && f->msg_mark[i] != twin; i++)
+	for (i = 0; i < n && t->mark[i] != m && t->mark[i] != twin; i++)
 		;
-	if (i < n && (f->msg_mark[i] == m || !kind))
+	if (i < n && (t->mark[i] == m || !kind))
 		return;
 	if (i < n) {
-		f->msg_mark[i] = m;
+		t->mark[i] = m;
 	} else {
-		memmove(f->msg_mark + 1, f->msg_mark, (n - 1) * sizeof f->msg_mark[0]);
-		f->msg_mark[0] = m;
+		memmove(t->mark + 1, t->mark, (n - 1) * sizeof t->mark[0]);
+		t->mark[0] = m;
 	}
 	/* a nearer beginning of the latest message counted */
 	span = msg_span(l[0], m);
-	if ((l[0] & MSG_VALID) && f->msg_seg && span < l[2]) {
-		uint64_t size = msg_bytes(f, span, l[1]);
+	if ((l[0] & MSG_VALID) && t->seg && span < l[2]) {
+		uint64_t size = msg_bytes(t, span, l[1]);
 
 		f->msg_bytes += size - l[3];
 		l[2] = span;
@@ -777,29 +790,65 @@ static void msg_boundary(struct flow *f, uint32_t psn, uint32_t kind)
 }
 
 /* A LAST (not seen before) at p: its size as far as known now. */
-static uint32_t msg_size(struct flow *f, const struct roce_pkt *p)
+static uint32_t msg_size(struct flow *f, struct msgtrack *t, const struct roce_pkt *p)
 {
-	uint32_t *l = f->msg_last, best = 1u << 23, size = f->cur_msg;
+	uint32_t *l = t->last, best = 1u << 23, first = 0, size = t->cur;
 
 	if (l[0] & MSG_VALID)
 		msg_max(f, l[3]);   /* the one before is as right as it gets */
-	for (size_t i = 0; i < sizeof f->msg_mark / sizeof f->msg_mark[0]; i++) {
-		uint32_t span = msg_span(p->psn, f->msg_mark[i]);
+	for (size_t i = 0; i < sizeof t->mark / sizeof t->mark[0]; i++) {
+		uint32_t span = msg_span(p->psn, t->mark[i]);
 
-		if (span < best)
+		if (span < best) {
 			best = span;
+			first = t->mark[i] & MSG_FIRST;
+		}
 	}
-	if (f->msg_seg && best < (1u << 23) && msg_bytes(f, best, p->payload_len) <= 0xffffffffu)
-		size = (uint32_t)msg_bytes(f, best, p->payload_len);
+	if (t->seg && best < (1u << 23) && msg_bytes(t, best, p->payload_len) <= 0xffffffffu)
+		size = (uint32_t)msg_bytes(t, best, p->payload_len);
 	l[0] = (p->psn & 0xffffff) | MSG_VALID;
 	l[1] = p->payload_len;
 	l[2] = best;
 	l[3] = size;
+	if (first)
+		msg_max(f, size);   /* its own FIRST, seen before it: as right as it gets */
 	return size;
 }
 
-static void count_message(struct flow *f, const struct roce_pkt *p, const struct roce_opinfo *oi, int retrans)
+/* The flow's boundaries, made at its first FIRST packet (NULL: none yet,
+ * or out of memory: the bytes seen are counted then). */
+static struct msgtrack *msgt_of(struct engine *e, struct flow *f, int make)
 {
+	uint32_t i;
+
+	if (f->msgt || !make)
+		return f->msgt ? &e->msgt[f->msgt] : NULL;
+	if (e->msgt_free) {
+		i = e->msgt_free;
+		e->msgt_free = e->msgt[i].seg;
+	} else {
+		if (!e->nmsgt)
+			e->nmsgt = 1;              /* slot 0: "none" */
+		if (e->nmsgt >= e->msgt_cap) {
+			uint32_t cap = e->msgt_cap ? e->msgt_cap * 2 : 64;
+			struct msgtrack *n = cap > e->msgt_cap ? realloc(e->msgt, cap * sizeof *n) : NULL;
+
+			if (!n)
+				return NULL;
+			e->msgt = n;
+			e->msgt_cap = cap;
+		}
+		i = e->nmsgt++;
+	}
+	memset(&e->msgt[i], 0, sizeof e->msgt[i]);
+	f->msgt = i;
+	return &e->msgt[i];
+}
+
+static void count_message(struct engine *e, struct flow *f, const struct roce_pkt *p, const struct roce_opinfo *oi,
+			  int retrans)
+{
+	struct msgtrack *t = msgt_of(e, f, oi->seg != ROCE_SEG_ONLY && (oi->kind == ROCE_OK_SEND || oi->kind == ROCE_OK_WRITE));
 	uint32_t size = 0;
 	int op;
 
@@ -816,30 +865,31 @@ static void count_message(struct flow *f, const struct roce_pkt *p, const struct
 			return;
 		if (op == OP_ATOMIC) {
 			size = 8;
-			msg_boundary(f, p->psn, 0);
+			if (t)
+				msg_boundary(f, t, p->psn, 0);
 		} else if (p->reth_off && !(p->truncated & ROCE_LBIT(ROCE_L_EXT))) {
 			size = roce_reth_dmalen(p);
 			/* a READ takes one PSN per response packet (IBA 9.7.4.1.3) */
-			if (f->msg_seg)
-				msg_boundary(f, p->psn + (size ? (size - 1) / f->msg_seg : 0), 0);
+			if (t && t->seg)
+				msg_boundary(f, t, p->psn + (size ? (size - 1) / t->seg : 0), 0);
 		}
 	} else {
-		if (oi->seg == ROCE_SEG_FIRST) {
-			f->msg_seg = p->payload_len;
-			msg_boundary(f, p->psn, MSG_FIRST);
+		if (oi->seg == ROCE_SEG_FIRST && t) {
+			t->seg = p->payload_len;
+			msg_boundary(f, t, p->psn, MSG_FIRST);
 		}
-		if (!retrans) {
-			if (oi->seg == ROCE_SEG_FIRST || oi->seg == ROCE_SEG_ONLY)
-				f->cur_msg = 0;
-			f->cur_msg += p->payload_len;
-			if (oi->seg == ROCE_SEG_ONLY)
-				size = p->payload_len;
-			else if (oi->seg == ROCE_SEG_LAST)
-				size = msg_size(f, p);
+		if (!retrans && t) {
+			if (oi->seg == ROCE_SEG_FIRST)
+				t->cur = 0;
+			t->cur += p->payload_len;
 		}
-		if (oi->seg == ROCE_SEG_LAST || oi->seg == ROCE_SEG_ONLY) {
-			msg_boundary(f, p->psn, 0);
-			f->cur_msg = 0;
+		if (!retrans && oi->seg == ROCE_SEG_ONLY)
+			size = p->payload_len;
+		else if (!retrans && oi->seg == ROCE_SEG_LAST)
+			size = t ? msg_size(f, t, p) : p->payload_len;
+		if (t && (oi->seg == ROCE_SEG_LAST || oi->seg == ROCE_SEG_ONLY)) {
+			msg_boundary(f, t, p->psn, 0);
+			t->cur = 0;
 		}
 		if (retrans || (oi->seg != ROCE_SEG_LAST && oi->seg != ROCE_SEG_ONLY))
 			return;
@@ -959,7 +1009,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		else if (roce_pkt_ce(p))
 			f->u.seq.ecn_ce++;
 		if (oi)
-			count_message(f, p, oi, 0);
+			count_message(e, f, p, oi, 0);
 		return;
 	}
 	k = roce_seq_classify(p);
@@ -975,7 +1025,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 			pair_note(e, f, p->psn);
 		e->verdict = v.flags;
 		if (!(v.flags & ROCE_SEQ_V_ICRC_BAD))
-			count_message(f, p, oi, !!(v.flags & ROCE_SEQ_V_RETRANS));
+			count_message(e, f, p, oi, !!(v.flags & ROCE_SEQ_V_RETRANS));
 	} else if (k == ROCE_SEQ_RESP || k == ROCE_SEQ_CNP_PKT) {
 		struct flow *t = resp_target(e, f, p, k == ROCE_SEQ_CNP_PKT);
 

@@ -78,10 +78,7 @@ struct flow {
 	uint8_t pair_how : 4;     /* enum flow_pair */
 	uint8_t ulp : 4;          /* upper layer (index into the ULP names + 1) */
 	uint16_t first_20ns;      /* first packet: 20 ns units past first_ms (exact for us timestamps) */
-	uint32_t cur_msg;         /* bytes of the SEND being assembled */
-	uint32_t msg_mark[8];     /* the latest message boundaries seen (flow.c: count_message) */
-	uint32_t msg_seg;         /* a FIRST packet's payload: the path MTU's */
-	uint32_t msg_last[4];     /* the latest LAST counted: PSN, payload, PSNs before it, bytes */
+	uint32_t msgt;            /* index + 1 of its message boundaries in the engine's msgt, 0: none */
 	uint32_t first_ms;        /* first packet, ms after the engine's first */
 	uint64_t packets, bytes;
 	uint64_t last_ns;
@@ -161,8 +158,19 @@ struct evicted_sum {
 struct iwstream;
 struct ibident;
 
+/* A flow's latest SEND/WRITE boundaries (flow.c: count_message), kept
+ * beside the flow table for the flows with messages of several packets. */
+struct msgtrack {
+	uint32_t mark[8];         /* the latest message boundaries seen */
+	uint32_t seg;             /* a FIRST packet's payload: the path MTU's; free list: next */
+	uint32_t last[4];         /* the latest LAST counted: PSN, payload, PSNs before it, bytes */
+	uint32_t cur;             /* bytes of the message being assembled, as seen */
+};
+
 struct engine {
 	struct engine_cfg cfg;
+	struct msgtrack *msgt;    /* the flows' message boundaries; slot 0 unused */
+	uint32_t nmsgt, msgt_cap, msgt_free; /* slots used, allocated, free list (index) */
 	struct iwstream *iw;      /* MPA streams of iWARP connections (made at the first one) */
 	struct flow *flows;
 	uint32_t nflows, cap;     /* flows in use (slots 0..nflows-1), array size */
