@@ -71,6 +71,7 @@ struct run {
 	struct devmon *dev;          /* --device, or NULL */
 	struct workers *wk;          /* --threads N > 1 (threads.h), or NULL */
 	struct source *watch;        /* live with threads and --prometheus: its poll loop */
+	struct source *src;          /* the replayed file, for progress */
 };
 
 /* ---- --threads: the engine the views read ---------------------------------- */
@@ -441,7 +442,7 @@ static int feed(void *ctx, unsigned max)
 
 static void progress(struct run *r, uint64_t frames, int done)
 {
-	long pos;
+	long long pos;
 
 	if (!r->pf || r->psize <= 0)
 		return;
@@ -449,7 +450,7 @@ static void progress(struct run *r, uint64_t frames, int done)
 		progress_erase(r);
 		return;
 	}
-	pos = ftell(r->pf);
+	pos = r->src ? source_offset(r->src) : -1;
 	if (pos < 0)
 		return;
 	fprintf(stderr, "\rrocetop: %3.0f%% of %s, %llu frames", 100.0 * (double)pos / (double)r->psize,
@@ -577,6 +578,7 @@ static int setup_engine(struct app *x)
 		struct stat st;
 
 		r->pf = source_file(x->src);
+		r->src = x->src;
 		if (r->pf && fstat(fileno(r->pf), &st) == 0 && st.st_size > 0)
 			r->psize = st.st_size;
 		r->pnext = mono_ns() + PROGRESS_NS;

@@ -987,6 +987,15 @@ FILE *source_file(const struct source *s)
 	return s->h[0].pf ? pcapfile_file(s->h[0].pf) : pcap_file(s->h[0].pc);
 }
 
+long long source_offset(const struct source *s)
+{
+	if (s->live)
+		return -1;
+	if (s->h[0].pf)
+		return (long long)pcapfile_offset(s->h[0].pf);
+	return pcap_file(s->h[0].pc) ? (long long)ftell(pcap_file(s->h[0].pc)) : -1;
+}
+
 /* Adds what PACKET_STATISTICS says (and resets) to the handle's sums. */
 static void read_kstats(struct handle *h)
 {

@@ -118,6 +118,7 @@ const char *source_name(const struct source *s); /* "FILE" or "eth0,eth1" */
 unsigned source_count(const struct source *s);  /* handles */
 const char *source_iface(const struct source *s, unsigned i);
 FILE *source_file(const struct source *s);      /* the replayed file, for progress; else NULL */
+long long source_offset(const struct source *s); /* bytes of it read so far; -1 live */
 int source_eof(const struct source *s);         /* the replay ended (or -c reached) */
 
 /* Capture-time "now": live, the clock; a paced replay, its virtual clock
