@@ -39,7 +39,7 @@ DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev lib
             libibverbs-dev librdmacm-dev libmnl-dev \
             tcpdump tcpreplay iproute2 jq prometheus \
             debhelper dpkg-dev fakeroot lintian libcap2-bin adduser debconf util-linux git \
-            systemd procps
+            systemd procps time
 
 LIB_SRCS  := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
