@@ -63,6 +63,8 @@
 #define SLOTS 8                   /* chunks in a store */
 #define RA_AHEAD 4                /* the read-ahead thread's lead, in chunks, over the slowest reader */
 #define PREFIX 16384u             /* room before a slot's chunk: a straddling record this long stays in place */
+#define SLACK 16u                 /* zeroed bytes after a buffer's end: a section header's fields are
+				     read before its length is checked */
 #define NG_SHB 0x0A0D0D0Au        /* pcapng section header block: the same in both orders */
 #define NG_BOM 0x1A2B3C4Du
 #define NG_BLOCK_MAX (MAX_CAPLEN + 65536u) /* longest block held whole; longer non-packet blocks are skipped */
@@ -208,7 +210,7 @@ static struct store *store_new(int fd, size_t chunk, uint64_t start)
 	st->start = start;
 	st->readers = 1;
 	for (unsigned i = 0; i < SLOTS; i++)
-		if (!(st->s[i].mem = malloc(st->prefix + chunk))) {
+		if (!(st->s[i].mem = calloc(1, st->prefix + chunk + SLACK))) {
 			while (i--)
 				free(st->s[i].mem);
 			free(st);
@@ -510,7 +512,7 @@ struct pcapfile *pcapfile_clone(const struct pcapfile *orig)
 		memcpy(pf->ifs, orig->ifs, orig->nifs * sizeof *pf->ifs);
 	if (!orig->held && orig->have > orig->off) {
 		/* the original reads from its join buffer: so does the copy */
-		if (!(pf->join = malloc(orig->have))) {
+		if (!(pf->join = calloc(1, orig->have + SLACK))) {
 			free(pf->ifs);
 			free(pf);
 			return NULL;
@@ -585,10 +587,11 @@ static int fill(struct pcapfile *pf, size_t need)
 		} else {
 			if (tail + n > pf->join_cap) {
 				size_t cap = tail + n;
-				uint8_t *b = realloc(pf->join, cap);
+				uint8_t *b = realloc(pf->join, cap + SLACK);
 
 				if (!b)
 					return damaged(pf, "error reading dump file: %s", strerror(ENOMEM));
+				memset(b + cap, 0, SLACK);
 				if (pf->buf == pf->join)
 					pf->buf = b;
 				pf->join = b;
