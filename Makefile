@@ -37,7 +37,7 @@ export PATH := /usr/sbin:/usr/bin:$(PATH)
 DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev libnet1-dev \
             libncurses-dev libcmocka-dev zlib1g-dev tshark wireshark-dev libwireshark-dev tmux \
             libibverbs-dev librdmacm-dev libmnl-dev \
-            tcpdump tcpreplay iproute2 jq prometheus \
+            tcpdump tcpreplay iproute2 jq prometheus prometheus-alertmanager \
             debhelper dpkg-dev fakeroot lintian libcap2-bin adduser debconf util-linux git \
             systemd procps
 
@@ -83,6 +83,8 @@ CHECK_SCRIPTS += tests/conform_iwarp.sh
 CHECK_SCRIPTS += tests/stress_unit.sh
 # contrib/'s rules (promtool) and dashboard queries against a real Prometheus
 CHECK_SCRIPTS += tests/prom_rules.sh
+# three exporters in network namespaces, Prometheus and Alertmanager (root)
+CHECK_SCRIPTS += tests/prom_fleet.sh
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=
 -include dissectors/plugin.mk
