@@ -73,7 +73,7 @@ int roce__crc_select(const char *crc32_name, const char *crc32c_name);
  * end = end of the ICRC on the wire. */
 void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end);
 
-/* dcb.c: MAC control (PAUSE/PFC), CN-TAG/CNM, LLDP.  Returns 1 when the
+/* l2.c: MAC control (PAUSE/PFC), CN-TAG/CNM, LLDP.  Returns 1 when the
  * ethertype is one of its own, 0 otherwise. */
 int roce__decode_l2(struct roce_pkt *p, uint16_t ethertype, uint32_t off, uint32_t end);
 /* tcp.c: the TCP header and, when it carries iWARP, MPA/DDP/RDMAP. */
