@@ -88,9 +88,9 @@ int roce__decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linkt
 void roce__decode_gre(struct roce_pkt *p, uint32_t off, uint32_t end);
 void roce__decode_udp_encap(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t udp_off);
 void roce__decap(struct roce_pkt *p, const struct roce_cfg *cfg);
-/* link/ib.c: a native IB packet, LRH at offset 0, end = end of the VCRC;
- * the IB ICRC (LRH with VL as ones, GRH masked, BTH byte 4 as ones). */
+/* link/ib.c: a native IB packet, LRH at offset 0, end = end of the VCRC. */
 void roce__decode_lrh(struct roce_pkt *p, uint32_t end);
+/* icrc.c: the IB ICRC (LRH with VL as ones, GRH masked, BTH byte 4 as ones). */
 int roce__icrc_ib(const struct roce_pkt *p, uint32_t *icrc);
 void roce__fields_ib(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 void roce__fields_vcrc(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
