@@ -21,7 +21,7 @@ BUILD=${BUILD:-build}
 cd "$(dirname "$0")/.."
 R=$BUILD/bin/rocetop
 RULES=contrib/prometheus/rocetop.rules.yml
-DASH=contrib/grafana/rocetop-dashboard.json
+DASH=${DASH:-contrib/grafana/rocetop-dashboard.json}
 if [ ! -x "$R" ]; then
 	echo "prom_rules: $R not built" >&2
 	exit 2
