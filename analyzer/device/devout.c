@@ -126,6 +126,15 @@ static void qps_text(FILE *f, const struct devmon *m, const struct dm_dev *d)
 	}
 }
 
+/* The table's meaning of a counter (ctrtab.h), or nothing for a raw name. */
+static void meaning_text(FILE *f, const struct dm_dev *d, const struct sysfs_counter *c)
+{
+	const struct ctr_entry *e = ctr_lookup(d->driver, c->name);
+
+	if (e && (e->meaning || e->kind == CTR_GAUGE))
+		fprintf(f, "  %s%s", e->kind == CTR_GAUGE ? "gauge " : "", ctr_meaning_name(e->meaning));
+}
+
 static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, const struct dm_port *p)
 {
 	int shown = 0;
@@ -154,6 +163,9 @@ static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		fprintf(f, "  %-32s %14" PRIu64, c->name, c->value);
 		if (r && r->valid)
 			fprintf(f, " %12.1f/s", r->v);
+		else
+			fprintf(f, " %14s", "");
+		meaning_text(f, d, c);
 		fputc('\n', f);
 		shown++;
 	}
@@ -223,7 +235,7 @@ static void json_mtu(FILE *f, unsigned bytes)
 		fputs("null", f);
 }
 
-static void port_json(FILE *f, const struct devmon *m, const struct dm_port *p)
+static void port_json(FILE *f, const struct devmon *m, const struct dm_dev *d, const struct dm_port *p)
 {
 	int first = 1;
 
@@ -245,6 +257,24 @@ static void port_json(FILE *f, const struct devmon *m, const struct dm_port *p)
 		json_string(f, p->sp.ctr[i].name);
 		fprintf(f, ":%" PRIu64, p->sp.ctr[i].value);
 	}
+	fputs("},\"meanings\":{", f);
+	first = 1;
+	for (size_t i = 0; i < p->sp.nctr; i++) {
+		const struct ctr_entry *e = ctr_lookup(d->driver, p->sp.ctr[i].name);
+
+		if (!e)
+			continue;
+		fprintf(f, "%s", first ? "" : ",");
+		first = 0;
+		json_string(f, p->sp.ctr[i].name);
+		fputs(":{\"meaning\":", f);
+		json_string(f, ctr_meaning_name(e->meaning));
+		fprintf(f, ",\"kind\":\"%s\",\"width\":\"%s\",\"side\":\"%s\"}", e->kind == CTR_GAUGE ? "gauge" : "counter",
+			e->width == CTR_W32_WRAP ? "32" : e->width == CTR_PMA_SAT ? "pma" : "64",
+			e->side == CTR_REQ ? "requester" : e->side == CTR_RESP ? "responder" :
+			e->side == CTR_DEVICE ? "device" : "port");
+	}
+	first = 1;
 	fputs("},\"rates\":{", f);
 	for (size_t i = 0; p->rate && i < p->sp.nctr; i++) {
 		if (!show_rate(m, &p->rate[i]))
@@ -387,7 +417,7 @@ void devmon_json(FILE *f, const struct devmon *m)
 		for (size_t j = 0; j < d->nports; j++) {
 			if (j)
 				fputc(',', f);
-			port_json(f, m, &d->ports[j]);
+			port_json(f, m, d, &d->ports[j]);
 		}
 		fprintf(f, "],\"netlink\":%s", m->nl && d->have_index && !d->qp_err ? "true" : "false");
 		fputs(",\"qps\":[", f);
@@ -431,6 +461,58 @@ static void phead(FILE *f, const char *name, const char *type, const char *help)
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* The sysfs counters of every port: the counters (gauges 0) or the gauges. */
+static void port_stats(FILE *f, const struct devmon *m, int gauges)
+{
+	for (size_t i = 0; i < m->ndevs; i++)
+		for (size_t j = 0; j < m->devs[i].nports; j++) {
+			const struct dm_port *p = &m->devs[i].ports[j];
+
+			for (size_t k = 0; k < p->sp.nctr; k++) {
+				const struct ctr_entry *e = ctr_lookup(m->devs[i].driver, p->sp.ctr[k].name);
+
+				if ((e && e->kind == CTR_GAUGE) != gauges)
+					continue;
+				fputs(gauges ? "rocetop_rdma_port_stat{device=" : "rocetop_rdma_port_stat_total{device=", f);
+				plabel(f, m->devs[i].name);
+				fprintf(f, ",port=\"%u\",group=\"%s\",counter=", p->port,
+					p->sp.ctr[k].group == SYSFS_PMA ? "counters" : "hw_counters");
+				plabel(f, p->sp.ctr[k].name);
+				fprintf(f, "} %" PRIu64 "\n", p->sp.ctr[k].value);
+			}
+		}
+}
+
+/* rocetop_rdma_counter_total{device,port,driver,meaning}: per port, the sum
+ * of its counters of each meaning. */
+static void meaning_series(FILE *f, const struct devmon *m)
+{
+	for (size_t i = 0; i < m->ndevs; i++)
+		for (size_t j = 0; j < m->devs[i].nports; j++) {
+			const struct dm_port *p = &m->devs[i].ports[j];
+			uint64_t sum[M_NMEANINGS] = { 0 };
+			int have[M_NMEANINGS] = { 0 };
+
+			for (size_t k = 0; k < p->sp.nctr; k++) {
+				const struct ctr_entry *e = ctr_lookup(m->devs[i].driver, p->sp.ctr[k].name);
+
+				if (!e || e->kind != CTR_COUNTER || !e->meaning)
+					continue;
+				sum[e->meaning] += p->sp.ctr[k].value;
+				have[e->meaning] = 1;
+			}
+			for (unsigned k = 1; k < M_NMEANINGS; k++) {
+				if (!have[k])
+					continue;
+				fputs("rocetop_rdma_counter_total{device=", f);
+				plabel(f, m->devs[i].name);
+				fprintf(f, ",port=\"%u\",driver=", p->port);
+				plabel(f, m->devs[i].driver ? m->devs[i].driver : "");
+				fprintf(f, ",meaning=\"%s\"} %" PRIu64 "\n", ctr_meaning_name(k), sum[k]);
+			}
+		}
+}
+
 void devmon_prom(FILE *f, const struct devmon *m)
 {
 	if (!m)
@@ -457,19 +539,13 @@ void devmon_prom(FILE *f, const struct devmon *m)
 		}
 	phead(f, "rocetop_rdma_port_stat_total", "counter",
 	      "an RDMA port counter (sysfs hw_counters and counters), named as the kernel names it");
-	for (size_t i = 0; i < m->ndevs; i++)
-		for (size_t j = 0; j < m->devs[i].nports; j++) {
-			const struct dm_port *p = &m->devs[i].ports[j];
-
-			for (size_t k = 0; k < p->sp.nctr; k++) {
-				fputs("rocetop_rdma_port_stat_total{device=", f);
-				plabel(f, m->devs[i].name);
-				fprintf(f, ",port=\"%u\",group=\"%s\",counter=", p->port,
-					p->sp.ctr[k].group == SYSFS_PMA ? "counters" : "hw_counters");
-				plabel(f, p->sp.ctr[k].name);
-				fprintf(f, "} %" PRIu64 "\n", p->sp.ctr[k].value);
-			}
-		}
+	port_stats(f, m, 0);
+	phead(f, "rocetop_rdma_port_stat", "gauge",
+	      "an RDMA port value the driver keeps as a gauge (bnxt_re active_*, watermark_*), named as the kernel names it");
+	port_stats(f, m, 1);
+	phead(f, "rocetop_rdma_counter_total", "counter",
+	      "the RDMA port counters of one meaning (the driver table, ctrtab.h), summed per port");
+	meaning_series(f, m);
 	phead(f, "rocetop_netdev_ethtool_stat", "untyped", "a statistic of ethtool -S on the RDMA port's netdev");
 	for (size_t i = 0; i < m->ndevs; i++)
 		for (size_t j = 0; j < m->devs[i].nports; j++) {
