@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ctrtab_rdma.c — the RDMA counter table (ctrtab.h): one row per name a
  * driver registers.  Names from each driver's counter list in Linux

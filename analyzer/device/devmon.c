@@ -529,34 +529,3 @@ void devmon_poll(struct devmon *m, uint64_t now_ns)
 	m->polls++;
 }
 
-/* ---- counters by meaning (ctrtab.h) ---------------------------------------- */
-
-int devmon_meaning(const struct dm_dev *d, unsigned meaning, struct dm_meaning_sum *out)
-{
-	memset(out, 0, sizeof *out);
-	for (size_t j = 0; j < d->nports; j++) {
-		const struct dm_port *p = &d->ports[j];
-
-		for (size_t i = 0; p->sysfs_ok && i < p->sp.nctr; i++) {
-			const struct sysfs_counter *c = &p->sp.ctr[i];
-			const struct ctr_entry *e = ctr_lookup(d->driver, c->name);
-			uint64_t moved;
-
-			if (!e || e->meaning != meaning || e->kind != CTR_COUNTER)
-				continue;
-			if (out->n < DM_MEANING_NAMES)
-				out->names[out->n] = e->name;
-			out->n++;
-			out->total += c->value;
-			if (p->rate && p->rate[i].valid) {
-				out->rate += p->rate[i].v;
-				out->have_rate = 1;
-			}
-			for (size_t k = 0; k < p->nbase; k++)
-				if (p->base[k].group == c->group && !strcmp(p->base[k].name, c->name) &&
-				    ctr_delta(e, p->base[k].value, c->value, &moved) == 0)
-					out->since_first += moved;
-		}
-	}
-	return (int)out->n;
-}
