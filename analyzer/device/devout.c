@@ -157,8 +157,9 @@ static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		const struct sysfs_counter *c = &p->sp.ctr[i];
 		const struct dm_rate *r = p->rate ? &p->rate[i] : NULL;
 
-		/* without a rate yet (first read, reset): the totals that are not zero */
-		if (!(r && show_rate(m, r)) && !((!r || !r->valid) && c->value))
+		/* without a rate yet (first read, reset) and in the first snapshot
+		 * (taken after one or two reads): the totals that are not zero */
+		if (!(r && show_rate(m, r)) && !((!r || !r->valid || m->polls <= 2) && c->value))
 			continue;
 		fprintf(f, "  %-32s %14" PRIu64, c->name, c->value);
 		if (r && r->valid)
@@ -483,7 +484,7 @@ static void port_stats(FILE *f, const struct devmon *m, int gauges)
 		}
 }
 
-/* rocetop_rdma_counter_total{device,port,driver,meaning}: per port, the sum
+/* rocetop_rdma_meaning_total{device,port,driver,meaning}: per port, the sum
  * of its counters of each meaning. */
 static void meaning_series(FILE *f, const struct devmon *m)
 {
@@ -504,7 +505,7 @@ static void meaning_series(FILE *f, const struct devmon *m)
 			for (unsigned k = 1; k < M_NMEANINGS; k++) {
 				if (!have[k])
 					continue;
-				fputs("rocetop_rdma_counter_total{device=", f);
+				fputs("rocetop_rdma_meaning_total{device=", f);
 				plabel(f, m->devs[i].name);
 				fprintf(f, ",port=\"%u\",driver=", p->port);
 				plabel(f, m->devs[i].driver ? m->devs[i].driver : "");
@@ -543,7 +544,7 @@ void devmon_prom(FILE *f, const struct devmon *m)
 	phead(f, "rocetop_rdma_port_stat", "gauge",
 	      "an RDMA port value the driver keeps as a gauge (bnxt_re active_*, watermark_*), named as the kernel names it");
 	port_stats(f, m, 1);
-	phead(f, "rocetop_rdma_counter_total", "counter",
+	phead(f, "rocetop_rdma_meaning_total", "counter",
 	      "the RDMA port counters of one meaning (the driver table, ctrtab.h), summed per port");
 	meaning_series(f, m);
 	phead(f, "rocetop_netdev_ethtool_stat", "untyped", "a statistic of ethtool -S on the RDMA port's netdev");
