@@ -483,7 +483,7 @@ static void read_qps(struct devmon *m, struct dm_dev *d, double dt)
 		q->q = *NLP_AT(&v, struct nlp_qp, i);
 		if (q->q.have & NLP_HAVE_KERN)
 			scopy(q->comm, sizeof q->comm, q->q.own.kern_name);
-		else if (q->q.have & NLP_HAVE_PID)
+		else if ((q->q.have & NLP_HAVE_PID) && !devmon_isolated())
 			read_comm(q->q.own.pid, q->comm, sizeof q->comm);
 	}
 	nlp_vec_free(&v);

@@ -119,6 +119,14 @@ struct dm_meaning_sum {
 };
 int devmon_meaning(const struct dm_dev *d, unsigned meaning, struct dm_meaning_sum *out);
 
+/* --device-replay DIR (devreplay.c): points the sysfs, RDMA netlink and
+ * ethtool readers at DIR's recording (DIR/sys, DIR/netlink/{1,2},
+ * DIR/ethtool/{1,2}/NETDEV), so that nothing of this host is read.  -1 with
+ * err[] set when DIR holds no sysfs tree. */
+int devmon_replay(const char *dir, char *err, size_t errcap);
+/* 1 after devmon_replay: no /proc of this host either (QP owners' comm). */
+int devmon_isolated(void);
+
 /* Views (devout.c).  The JSON is the value of "devices": an array. */
 void devmon_text(FILE *f, const struct devmon *m);
 /* The ports, resource counts and NIC-vs-wire lines of devmon_text, without
