@@ -34,6 +34,9 @@ check "first -b snapshot: mlx5_0's static totals, each with its meaning" sh -c "
 	grep -qE '^  local_ack_timeout_err +131 +(0.0/s)? +local_ack_timeout\$' '$T/b.txt' && ! grep -q 'no counter moved' '$T/b.txt'"
 check "bnxt_re0 without counters/: its gauges marked gauge, dup_req a duplicate_request" sh -c "
 	grep -qE '^  active_qps +7 +(0.0/s)? +gauge resources_active\$' '$T/b.txt' && grep -qE '^  dup_req +4 +(0.0/s)? +duplicate_request\$' '$T/b.txt'"
+check "text: one PFC line per priority, the same words for mlx5 and bnxt_en names" sh -c "
+	grep -qE '^  pfc eth0 prio 3: rx_pause 52 \\([0-9.]+/s\\) tx_pause 7 \\(0.0/s\\)\$' '$T/b.txt' &&
+	grep -qE '^  pfc ens1f0np0 prio 3: rx_pause 950 \\([0-9.]+/s\\) rx_pause_us 4700 \\([0-9.]+/s\\) tx_pause 11 \\(0.0/s\\)\$' '$T/b.txt'"
 check "mlx5_9: ports 1, 2, 3 and 300, in order" test "$(grep -oE '^device mlx5_9 port [0-9]+' "$T/b.txt" | awk '{print $4}' | tr '\n' ' ')" = "1 2 3 300 "
 check "unknown names still shown raw (rx_dct_connect has no meaning, not listed when 0)" sh -c "! grep -q 'rx_dct_connect' '$T/b.txt'"
 
@@ -58,7 +61,15 @@ chk("JSON: eth0's statistics are the recording's (rx_packets 100 then 160), not 
     m["ethtool"] == {"rx_packets": 160, "rx_prio3_pause": 52, "tx_prio3_pause": 7})
 chk("JSON: eth0's rates from the two recorded snapshots (rx_packets moved, tx_prio3_pause not)",
     m["ethtool_rates"].get("rx_packets", 0) > 0 and "tx_prio3_pause" not in m["ethtool_rates"])
+pf = {e["priority"]: e for e in m["pfc"]}
+chk("JSON pfc, mlx5 names: eth0 priority 3 rx_pause 52, tx_pause 7, no duration counted",
+    pf[3]["rx_pause"] == 52 and pf[3]["tx_pause"] == 7 and pf[3]["rx_pause_us"] is None
+    and pf[3]["rx_pause_per_s"] > 0 and pf[3]["tx_pause_per_s"] == 0)
 b = devs["bnxt_re0"]["ports"][0]
+pf = {e["priority"]: e for e in b["pfc"]}
+chk("JSON pfc, bnxt_en names: priority 3 rx_pause 950, tx_pause 11, rx_pause_us 4700; 802.3x rx 2",
+    pf[3]["rx_pause"] == 950 and pf[3]["tx_pause"] == 11 and pf[3]["rx_pause_us"] == 4700
+    and pf[None]["rx_pause"] == 2 and pf[3]["tx_pause_per_s"] == 0)
 chk("JSON: bnxt_re0 active_qps a gauge", b["meanings"]["active_qps"]["kind"] == "gauge")
 PY
 cat "$T/j.out"

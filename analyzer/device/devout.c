@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "devmon.h"
+#include "pfc.h"
 #include "json.h"
 #include "qpjoin.h"
 
@@ -126,6 +127,44 @@ static void qps_text(FILE *f, const struct devmon *m, const struct dm_dev *d)
 	}
 }
 
+/* "  pfc prio 3: rx pause 52 (12.0/s), tx pause 7" per priority that has
+ * moved or is not zero (pfc.h); the lines printed. */
+static int pfc_text(FILE *f, const struct dm_port *p)
+{
+	static const char *const what[PFC_NFIELDS] = { "pause", "pause_us", "xon" };
+	struct pfc_prio pr[9];
+	int lines = 0;
+
+	if (p->eth_err || !pfc_collect(&p->eth, p->eth_rate, p->eth_rate ? p->eth.n : 0, pr))
+		return 0;
+	for (unsigned k = 0; k < 9; k++) {
+		int nz = 0;
+
+		for (int d = 0; d < 2; d++)
+			for (int x = 0; x < PFC_NFIELDS; x++)
+				nz |= pr[k].f[d][x].v != 0;
+		if (!pr[k].any || !nz)
+			continue;
+		if (k == PFC_GLOBAL)
+			fprintf(f, "  pfc %s 802.3x:", p->netdev);
+		else
+			fprintf(f, "  pfc %s prio %u:", p->netdev, k);
+		for (int d = 0; d < 2; d++)
+			for (int x = 0; x < PFC_NFIELDS; x++) {
+				const struct pfc_val *v = &pr[k].f[d][x];
+
+				if (!v->have)
+					continue;
+				fprintf(f, " %s_%s %" PRIu64, d ? "tx" : "rx", what[x], v->v);
+				if (v->have_rate)
+					fprintf(f, " (%.1f/s)", v->rate);
+			}
+		fputc('\n', f);
+		lines++;
+	}
+	return lines;
+}
+
 /* The table's meaning of a counter (ctrtab.h), or nothing for a raw name. */
 static void meaning_text(FILE *f, const struct dm_dev *d, const struct sysfs_counter *c)
 {
@@ -179,6 +218,7 @@ static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 			p->eth_rate[i].v);
 		shown++;
 	}
+	shown += pfc_text(f, p);
 	if (!shown)
 		fprintf(f, "  (no counter moved)\n");
 }
@@ -234,6 +274,48 @@ static void json_mtu(FILE *f, unsigned bytes)
 		fprintf(f, "%u", bytes);
 	else
 		fputs("null", f);
+}
+
+static void pfc_jval(FILE *f, const char *key, const struct pfc_val *v)
+{
+	fprintf(f, ",\"%s\":", key);
+	if (v->have)
+		fprintf(f, "%" PRIu64, v->v);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"%s_per_s\":", key);
+	if (v->have_rate)
+		fprintf(f, "%.3f", v->rate);
+	else
+		fputs("null", f);
+}
+
+/* "pfc": [{priority (null: 802.3x), rx_pause, tx_pause, rx_pause_us, tx_pause_us,
+ * rx_xon, tx_xon, each with its _per_s}] of the netdev's ethtool -S (pfc.h). */
+static void pfc_json(FILE *f, const struct dm_port *p)
+{
+	struct pfc_prio pr[9];
+	int first = 1;
+
+	if (p->eth_err || !pfc_collect(&p->eth, p->eth_rate, p->eth_rate ? p->eth.n : 0, pr))
+		return;
+	for (unsigned k = 0; k < 9; k++) {
+		if (!pr[k].any)
+			continue;
+		fputs(first ? "{\"priority\":" : ",{\"priority\":", f);
+		first = 0;
+		if (k == PFC_GLOBAL)
+			fputs("null", f);
+		else
+			fprintf(f, "%u", k);
+		pfc_jval(f, "rx_pause", &pr[k].f[0][PFC_PAUSE]);
+		pfc_jval(f, "tx_pause", &pr[k].f[1][PFC_PAUSE]);
+		pfc_jval(f, "rx_pause_us", &pr[k].f[0][PFC_PAUSE_US]);
+		pfc_jval(f, "tx_pause_us", &pr[k].f[1][PFC_PAUSE_US]);
+		pfc_jval(f, "rx_xon", &pr[k].f[0][PFC_XON]);
+		pfc_jval(f, "tx_xon", &pr[k].f[1][PFC_XON]);
+		fputc('}', f);
+	}
 }
 
 static void port_json(FILE *f, const struct devmon *m, const struct dm_dev *d, const struct dm_port *p)
@@ -301,7 +383,9 @@ static void port_json(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		json_string(f, p->eth.names[i]);
 		fprintf(f, ":%.3f", p->eth_rate[i].v);
 	}
-	fputs("},\"gids\":[", f);
+	fputs("},\"pfc\":[", f);
+	pfc_json(f, p);
+	fputs("],\"gids\":[", f);
 	for (size_t i = 0; i < p->sp.ngid; i++) {
 		fprintf(f, "%s{\"index\":%u,\"gid\":", i ? "," : "", p->sp.gid[i].index);
 		json_string(f, p->sp.gid[i].gid);

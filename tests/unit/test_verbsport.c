@@ -21,6 +21,7 @@
 #include "../../analyzer/device/devout.c"
 #include "../../analyzer/device/devnode.c"
 #include "../../analyzer/device/ctrtab_rdma.c"
+#include "../../analyzer/device/pfc.c"
 
 static void test_mtu_bytes(void **state)
 {
