@@ -598,6 +598,35 @@ static void meaning_series(FILE *f, const struct devmon *m)
 		}
 }
 
+static void pfc_prom(FILE *f, const struct devmon *m, enum pfc_field x, const char *name, const char *help)
+{
+	phead(f, name, "counter", help);
+	for (size_t i = 0; i < m->ndevs; i++)
+		for (size_t j = 0; j < m->devs[i].nports; j++) {
+			const struct dm_port *p = &m->devs[i].ports[j];
+			struct pfc_prio pr[9];
+
+			if (p->eth_err || !pfc_collect(&p->eth, NULL, 0, pr))
+				continue;
+			for (unsigned k = 0; k < 9; k++)
+				for (int d = 0; d < 2; d++) {
+					if (!pr[k].f[d][x].have)
+						continue;
+					fprintf(f, "%s{netdev=", name);
+					plabel(f, p->netdev);
+					if (k == PFC_GLOBAL)
+						fputs(",priority=\"global\"", f);
+					else
+						fprintf(f, ",priority=\"%u\"", k);
+					fprintf(f, ",direction=\"%s\"} ", d ? "tx" : "rx");
+					if (x == PFC_PAUSE_US)
+						fprintf(f, "%.6f\n", (double)pr[k].f[d][x].v / 1e6);
+					else
+						fprintf(f, "%" PRIu64 "\n", pr[k].f[d][x].v);
+				}
+		}
+}
+
 void devmon_prom(FILE *f, const struct devmon *m)
 {
 	if (!m)
@@ -631,6 +660,12 @@ void devmon_prom(FILE *f, const struct devmon *m)
 	phead(f, "rocetop_rdma_meaning_total", "counter",
 	      "the RDMA port counters of one meaning (the driver table, ctrtab.h), summed per port");
 	meaning_series(f, m);
+	pfc_prom(f, m, PFC_PAUSE, "rocetop_pfc_pause_frames_total",
+		 "PFC pause frames (802.3x: priority \"global\") per netdev, priority and direction (ethtool -S, every vendor's names)");
+	pfc_prom(f, m, PFC_PAUSE_US, "rocetop_pfc_pause_seconds_total",
+		 "seconds paused by PFC (the driver's microseconds over 1e6) per netdev, priority and direction, where the driver counts it (ethtool -S)");
+	pfc_prom(f, m, PFC_XON, "rocetop_pfc_xon_total",
+		 "PFC XON frames or XOFF-to-XON transitions per netdev, priority and direction (ethtool -S)");
 	phead(f, "rocetop_netdev_ethtool_stat", "untyped", "a statistic of ethtool -S on the RDMA port's netdev");
 	for (size_t i = 0; i < m->ndevs; i++)
 		for (size_t j = 0; j < m->devs[i].nports; j++) {
