@@ -97,10 +97,10 @@ check "/metrics: by meaning, with device, port and driver labels (mlx5_0 cqe_err
 check "/metrics: bnxt_re0 duplicate_request 4" \
 	grep -q '^rocetop_rdma_meaning_total{device="bnxt_re0",port="1",driver="bnxt_re",meaning="duplicate_request"} 4$' "$T/metrics"
 check "/metrics: PFC by priority and direction, mlx5 and bnxt_en names alike" sh -c "
-	grep -q '^rocetop_pfc_pause_frames_total{netdev=\"eth0\",priority=\"3\",direction=\"rx\"} 52\$' '$T/metrics' &&
-	grep -q '^rocetop_pfc_pause_frames_total{netdev=\"ens1f0np0\",priority=\"3\",direction=\"tx\"} 11\$' '$T/metrics' &&
-	grep -q '^rocetop_pfc_pause_seconds_total{netdev=\"ens1f0np0\",priority=\"3\",direction=\"rx\"} 0.004700\$' '$T/metrics' &&
-	grep -q '^rocetop_pfc_pause_frames_total{netdev=\"ens1f0np0\",priority=\"global\",direction=\"rx\"} 2\$' '$T/metrics'"
+	grep -q '^rocetop_netdev_pfc_pause_frames_total{netdev=\"eth0\",priority=\"3\",direction=\"rx\"} 52\$' '$T/metrics' &&
+	grep -q '^rocetop_netdev_pfc_pause_frames_total{netdev=\"ens1f0np0\",priority=\"3\",direction=\"tx\"} 11\$' '$T/metrics' &&
+	grep -q '^rocetop_netdev_pfc_pause_seconds_total{netdev=\"ens1f0np0\",priority=\"3\",direction=\"rx\"} 0.004700\$' '$T/metrics' &&
+	grep -q '^rocetop_netdev_pfc_pause_frames_total{netdev=\"ens1f0np0\",priority=\"global\",direction=\"rx\"} 2\$' '$T/metrics'"
 if command -v promtool >/dev/null; then
 	check "promtool check metrics: no complaint" sh -c "promtool check metrics < '$T/metrics' > '$T/pt.out' 2>&1 && ! grep -q . '$T/pt.out' || { cat '$T/pt.out'; false; }"
 fi

@@ -660,11 +660,11 @@ void devmon_prom(FILE *f, const struct devmon *m)
 	phead(f, "rocetop_rdma_meaning_total", "counter",
 	      "the RDMA port counters of one meaning (the driver table, ctrtab.h), summed per port");
 	meaning_series(f, m);
-	pfc_prom(f, m, PFC_PAUSE, "rocetop_pfc_pause_frames_total",
+	pfc_prom(f, m, PFC_PAUSE, "rocetop_netdev_pfc_pause_frames_total",
 		 "PFC pause frames (802.3x: priority \"global\") per netdev, priority and direction (ethtool -S, every vendor's names)");
-	pfc_prom(f, m, PFC_PAUSE_US, "rocetop_pfc_pause_seconds_total",
+	pfc_prom(f, m, PFC_PAUSE_US, "rocetop_netdev_pfc_pause_seconds_total",
 		 "seconds paused by PFC (the driver's microseconds over 1e6) per netdev, priority and direction, where the driver counts it (ethtool -S)");
-	pfc_prom(f, m, PFC_XON, "rocetop_pfc_xon_total",
+	pfc_prom(f, m, PFC_XON, "rocetop_netdev_pfc_xon_total",
 		 "PFC XON frames or XOFF-to-XON transitions per netdev, priority and direction (ethtool -S)");
 	phead(f, "rocetop_netdev_ethtool_stat", "untyped", "a statistic of ethtool -S on the RDMA port's netdev");
 	for (size_t i = 0; i < m->ndevs; i++)
