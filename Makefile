@@ -74,6 +74,7 @@ CONTRIB_GRAFANA := contrib/grafana/rocetop-dashboard.json contrib/grafana/roceto
 # Test scripts run by check-one, each with BUILD in its environment, in this
 # order; fragments below may append to it.
 CHECK_SCRIPTS := tests/exports.sh tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/install.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/link.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/device.sh tests/caps.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh tests/frameno.sh
+CHECK_SCRIPTS += tests/device_replay.sh
 CHECK_SCRIPTS += tests/threads.sh
 CHECK_SCRIPTS += tests/invariance.sh
 CHECK_SCRIPTS += tests/iwarp_conv.sh
@@ -175,11 +176,15 @@ TEST_LIBS_test_nlparse := -lmnl
 # the device source's port MTUs (libibverbs) and their views (devout.c)
 $(BUILD)/tests/test_verbsport: analyzer/device/verbsport.c analyzer/device/verbsport.h analyzer/device/devout.c analyzer/device/devnode.c \
 	analyzer/device/devmon.h analyzer/json.c analyzer/qpjoin.c analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c \
-	analyzer/device/nlparse.c
+	analyzer/device/nlparse.c analyzer/device/ctrtab_rdma.c analyzer/device/ctrtab.h analyzer/device/pfc.c
 TEST_LIBS_test_verbsport := -Ianalyzer -Ianalyzer/device -libverbs -lmnl -lm
 # one QP, one row: the join of flows and device QPs
 $(BUILD)/tests/test_qpjoin: analyzer/qpjoin.c analyzer/qpjoin.h analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c analyzer/device/nlparse.c analyzer/device/devmon.h
 TEST_LIBS_test_qpjoin := -Ianalyzer -Ianalyzer/device -lmnl -lm
+# the driver counter table, wraps, ports past 255, counters by meaning
+$(BUILD)/tests/test_ctrtab: analyzer/device/ctrtab_rdma.c analyzer/device/ctrtab.h analyzer/device/sysfs.c \
+	analyzer/device/devmeaning.c analyzer/device/devmon.h
+TEST_LIBS_test_ctrtab := -Ianalyzer -Ianalyzer/device
 
 -include $(LIB_OBJS:.o=.d) $(LIB_PIC:.o=.d) $(ANA_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
 

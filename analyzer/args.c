@@ -17,7 +17,7 @@
 
 enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
        OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
-       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_BINDQPC, OPT_DEVNODE, OPT_NICDROP, OPT_TOP,
+       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_BINDQPC, OPT_DEVNODE, OPT_NICDROP, OPT_DEVREPLAY, OPT_TOP,
        OPT_THREADS, OPT_TIME };
 
 static const struct option opts[] = {
@@ -53,6 +53,7 @@ static const struct option opts[] = {
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "qp-interval", required_argument, NULL, OPT_QPINT },
 	{ "device-all-counters", no_argument, NULL, OPT_DEVALL },
+	{ "device-replay", required_argument, NULL, OPT_DEVREPLAY },
 	{ "bind-qp-counters", no_argument, NULL, OPT_BINDQPC },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "prometheus-node-names", no_argument, NULL, OPT_DEVNODE },
@@ -75,6 +76,8 @@ void args_usage(FILE *f)
 		"                         alone or beside -i/-r\n"
 		"      --qp-interval SECONDS  how often to dump the QP table (default: -d)\n"
 		"      --device-all-counters  rates of every counter, not only those that moved\n"
+		"      --device-replay DIR  read a recorded machine's devices from DIR (sys/, netlink/,\n"
+		"                         ethtool/), nothing of this host; with --device\n"
 		"      --bind-qp-counters  bind new QPs of the --device ports to counters by QP type\n"
 		"                         (changes the system: like rdma statistic qp set ... auto type on)\n"
 		"      --prometheus-node-names  the device's port metrics under node_exporter's names too\n"
@@ -312,6 +315,15 @@ static int opt_io(struct args *a, int c, const char *v)
 		}
 		return 0;
 	case OPT_DEVALL: a->dcfg.all_counters = 1; return 0;
+	case OPT_DEVREPLAY: {
+		char rerr[512];
+
+		if (devmon_replay(v, rerr, sizeof rerr) < 0) {
+			fprintf(stderr, "rocetop: %s\n", rerr);
+			return 2;
+		}
+		return 0;
+	}
 	case OPT_BINDQPC: a->dcfg.bind_qp_counters = 1; return 0;
 	case OPT_DEVNODE: a->dcfg.node_names = 1; return 0;
 	case OPT_NICDROP: a->scfg.nic_drop_counters = optarg; return 0;

@@ -131,6 +131,14 @@ static const struct {
 	  offsetof(struct roce_seq_anom, out_of_seq_request) },
 	{ "out_of_sequence", "mlx5: request packets dropped out of sequence",
 	  offsetof(struct roce_seq_anom, out_of_sequence) },
+	{ "rq_num_dup", "mlx4: duplicate requests the responder received",
+	  offsetof(struct roce_seq_anom, duplicate_request) },
+	{ "rq_num_oos", "mlx4: request packets the responder received out of sequence",
+	  offsetof(struct roce_seq_anom, out_of_sequence) },
+	{ "dup_req", "bnxt_re: duplicate requests the responder received",
+	  offsetof(struct roce_seq_anom, duplicate_request) },
+	{ "oos_drop_count", "bnxt_re: request packets dropped out of sequence",
+	  offsetof(struct roce_seq_anom, out_of_sequence) },
 };
 
 /* The wire's sum of one anomaly counter over the RoCE flows coming in to d. */

@@ -50,7 +50,7 @@ struct qpjoin_cmp {
 	const char *meaning;
 };
 
-#define QPJOIN_MAX_CMP 4
+#define QPJOIN_MAX_CMP 8
 /* The comparisons device d allows (its ports' counters that have a wire
  * equivalent); their number. */
 size_t qpjoin_compare(const struct engine *e, const struct dm_dev *d, struct qpjoin_cmp *out, size_t cap);

@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "devmon.h"
+#include "ctrtab.h"
 #include "nlsock.h"
 
-#define MAX_PORTS 64
+#define MAX_PORTS 4096   /* sorted first, then capped (sysfs_ports) */
 
 static void scopy(char *dst, size_t cap, const char *src)
 {
@@ -129,6 +130,7 @@ static int all_devices(struct devmon *m, struct nlp_vec *nd)
 		if (dup)
 			continue;
 		scopy(d->name, sizeof d->name, name);
+		d->driver = ctr_driver_of(name);
 		for (size_t j = 0; j < nd->n; j++)
 			if (!strcmp(NLP_AT(nd, struct nlp_dev, j)->name, name)) {
 				d->index = NLP_AT(nd, struct nlp_dev, j)->index;
@@ -320,17 +322,24 @@ static const struct sysfs_counter *find_prev(const struct dm_port *p, size_t hin
 	return NULL;
 }
 
-/* Totals that went down were reset (PMA counters saturate, never wrap):
- * no rate for that interval. */
-static struct dm_rate rate_of(uint64_t cur, uint64_t prev, double dt)
+/* Totals that went down were reset (PMA counters saturate, 64-bit ones do
+ * not wrap): no rate for that interval.  A 32-bit counter (ctrtab.h) that
+ * went down from near 2^32 wrapped: its rate counts the wrap. */
+static struct dm_rate rate_of_e(const struct ctr_entry *e, uint64_t cur, uint64_t prev, double dt)
 {
 	struct dm_rate r = { 0, 0 };
+	uint64_t d;
 
-	if (dt > 0 && cur >= prev) {
-		r.v = (double)(cur - prev) / dt;
+	if (dt > 0 && ctr_delta(e, prev, cur, &d) == 0) {
+		r.v = (double)d / dt;
 		r.valid = 1;
 	}
 	return r;
+}
+
+static struct dm_rate rate_of(uint64_t cur, uint64_t prev, double dt)
+{
+	return rate_of_e(NULL, cur, prev, dt);
 }
 
 static void read_port(struct devmon *m, struct dm_dev *d, struct dm_port *p, int gids, double dt)
@@ -361,7 +370,7 @@ static void read_port(struct devmon *m, struct dm_dev *d, struct dm_port *p, int
 		const struct sysfs_counter *pc = m->polls ? find_prev(p, i, &sp.ctr[i]) : NULL;
 
 		if (pc)
-			p->rate[i] = rate_of(sp.ctr[i].value, pc->value, dt);
+			p->rate[i] = rate_of_e(ctr_lookup(d->driver, sp.ctr[i].name), sp.ctr[i].value, pc->value, dt);
 	}
 }
 
@@ -474,7 +483,7 @@ static void read_qps(struct devmon *m, struct dm_dev *d, double dt)
 		q->q = *NLP_AT(&v, struct nlp_qp, i);
 		if (q->q.have & NLP_HAVE_KERN)
 			scopy(q->comm, sizeof q->comm, q->q.own.kern_name);
-		else if (q->q.have & NLP_HAVE_PID)
+		else if ((q->q.have & NLP_HAVE_PID) && !devmon_isolated())
 			read_comm(q->q.own.pid, q->comm, sizeof q->comm);
 	}
 	nlp_vec_free(&v);
@@ -519,3 +528,4 @@ void devmon_poll(struct devmon *m, uint64_t now_ns)
 	m->last_ns = now_ns;
 	m->polls++;
 }
+

@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "ctrtab.h"
 #include "ethtool.h"
 #include "nlparse.h"
 #include "sysfs.h"
@@ -69,6 +70,7 @@ struct dm_qp {
 
 struct dm_dev {
 	char name[64];
+	const char *driver;                    /* ctr_driver_of(name): "mlx5", …, or "" */
 	uint32_t index;                        /* netlink device index (from 0) */
 	int have_index;                        /* netlink knows the device */
 	struct ibv_context *verbs;             /* for the port MTUs (verbsport.h); NULL: none */
@@ -101,6 +103,29 @@ struct devmon *devmon_open(const struct devmon_cfg *cfg, char *err, size_t errca
 void devmon_close(struct devmon *m);
 /* Reads counters (and QPs when their interval is over) at now_ns. */
 void devmon_poll(struct devmon *m, uint64_t now_ns);
+
+/* The counters of device d (every selected port, hw_counters and counters)
+ * whose meaning (ctrtab.h enum ctr_meaning: M_DUP_REQ, M_OOS_RECV,
+ * M_DISCARD, M_OUT_OF_BUFFER, …) is the one asked, summed: their number
+ * (0: the device counts no such thing).  Gauges are left out. */
+#define DM_MEANING_NAMES 8
+struct dm_meaning_sum {
+	size_t n;                              /* counters found */
+	const char *names[DM_MEANING_NAMES];   /* the first of them, the kernel's names */
+	uint64_t total;                        /* their values now */
+	uint64_t since_first;                  /* how far they moved since the first read */
+	double rate;                           /* per second over the last interval */
+	int have_rate;                         /* 0: no interval yet (first read, reset) */
+};
+int devmon_meaning(const struct dm_dev *d, unsigned meaning, struct dm_meaning_sum *out);
+
+/* --device-replay DIR (devreplay.c): points the sysfs, RDMA netlink and
+ * ethtool readers at DIR's recording (DIR/sys, DIR/netlink/{1,2},
+ * DIR/ethtool/{1,2}/NETDEV), so that nothing of this host is read.  -1 with
+ * err[] set when DIR holds no sysfs tree. */
+int devmon_replay(const char *dir, char *err, size_t errcap);
+/* 1 after devmon_replay: no /proc of this host either (QP owners' comm). */
+int devmon_isolated(void);
 
 /* Views (devout.c).  The JSON is the value of "devices": an array. */
 void devmon_text(FILE *f, const struct devmon *m);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "devmon.h"
+#include "pfc.h"
 #include "json.h"
 #include "qpjoin.h"
 
@@ -126,6 +127,53 @@ static void qps_text(FILE *f, const struct devmon *m, const struct dm_dev *d)
 	}
 }
 
+/* "  pfc prio 3: rx pause 52 (12.0/s), tx pause 7" per priority that has
+ * moved or is not zero (pfc.h); the lines printed. */
+static int pfc_text(FILE *f, const struct dm_port *p)
+{
+	static const char *const what[PFC_NFIELDS] = { "pause", "pause_us", "xon" };
+	struct pfc_prio pr[9];
+	int lines = 0;
+
+	if (p->eth_err || !pfc_collect(&p->eth, p->eth_rate, p->eth_rate ? p->eth.n : 0, pr))
+		return 0;
+	for (unsigned k = 0; k < 9; k++) {
+		int nz = 0;
+
+		for (int d = 0; d < 2; d++)
+			for (int x = 0; x < PFC_NFIELDS; x++)
+				nz |= pr[k].f[d][x].v != 0;
+		if (!pr[k].any || !nz)
+			continue;
+		if (k == PFC_GLOBAL)
+			fprintf(f, "  pfc %s 802.3x:", p->netdev);
+		else
+			fprintf(f, "  pfc %s prio %u:", p->netdev, k);
+		for (int d = 0; d < 2; d++)
+			for (int x = 0; x < PFC_NFIELDS; x++) {
+				const struct pfc_val *v = &pr[k].f[d][x];
+
+				if (!v->have)
+					continue;
+				fprintf(f, " %s_%s %" PRIu64, d ? "tx" : "rx", what[x], v->v);
+				if (v->have_rate)
+					fprintf(f, " (%.1f/s)", v->rate);
+			}
+		fputc('\n', f);
+		lines++;
+	}
+	return lines;
+}
+
+/* The table's meaning of a counter (ctrtab.h), or nothing for a raw name. */
+static void meaning_text(FILE *f, const struct dm_dev *d, const struct sysfs_counter *c)
+{
+	const struct ctr_entry *e = ctr_lookup(d->driver, c->name);
+
+	if (e && (e->meaning || e->kind == CTR_GAUGE))
+		fprintf(f, "  %s%s", e->kind == CTR_GAUGE ? "gauge " : "", ctr_meaning_name(e->meaning));
+}
+
 static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, const struct dm_port *p)
 {
 	int shown = 0;
@@ -148,12 +196,16 @@ static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		const struct sysfs_counter *c = &p->sp.ctr[i];
 		const struct dm_rate *r = p->rate ? &p->rate[i] : NULL;
 
-		/* without a rate yet (first read, reset): the totals that are not zero */
-		if (!(r && show_rate(m, r)) && !((!r || !r->valid) && c->value))
+		/* without a rate yet (first read, reset) and in the first snapshot
+		 * (taken after one or two reads): the totals that are not zero */
+		if (!(r && show_rate(m, r)) && !((!r || !r->valid || m->polls <= 2) && c->value))
 			continue;
 		fprintf(f, "  %-32s %14" PRIu64, c->name, c->value);
 		if (r && r->valid)
 			fprintf(f, " %12.1f/s", r->v);
+		else
+			fprintf(f, " %14s", "");
+		meaning_text(f, d, c);
 		fputc('\n', f);
 		shown++;
 	}
@@ -166,6 +218,7 @@ static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 			p->eth_rate[i].v);
 		shown++;
 	}
+	shown += pfc_text(f, p);
 	if (!shown)
 		fprintf(f, "  (no counter moved)\n");
 }
@@ -223,7 +276,49 @@ static void json_mtu(FILE *f, unsigned bytes)
 		fputs("null", f);
 }
 
-static void port_json(FILE *f, const struct devmon *m, const struct dm_port *p)
+static void pfc_jval(FILE *f, const char *key, const struct pfc_val *v)
+{
+	fprintf(f, ",\"%s\":", key);
+	if (v->have)
+		fprintf(f, "%" PRIu64, v->v);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"%s_per_s\":", key);
+	if (v->have_rate)
+		fprintf(f, "%.3f", v->rate);
+	else
+		fputs("null", f);
+}
+
+/* "pfc": [{priority (null: 802.3x), rx_pause, tx_pause, rx_pause_us, tx_pause_us,
+ * rx_xon, tx_xon, each with its _per_s}] of the netdev's ethtool -S (pfc.h). */
+static void pfc_json(FILE *f, const struct dm_port *p)
+{
+	struct pfc_prio pr[9];
+	int first = 1;
+
+	if (p->eth_err || !pfc_collect(&p->eth, p->eth_rate, p->eth_rate ? p->eth.n : 0, pr))
+		return;
+	for (unsigned k = 0; k < 9; k++) {
+		if (!pr[k].any)
+			continue;
+		fputs(first ? "{\"priority\":" : ",{\"priority\":", f);
+		first = 0;
+		if (k == PFC_GLOBAL)
+			fputs("null", f);
+		else
+			fprintf(f, "%u", k);
+		pfc_jval(f, "rx_pause", &pr[k].f[0][PFC_PAUSE]);
+		pfc_jval(f, "tx_pause", &pr[k].f[1][PFC_PAUSE]);
+		pfc_jval(f, "rx_pause_us", &pr[k].f[0][PFC_PAUSE_US]);
+		pfc_jval(f, "tx_pause_us", &pr[k].f[1][PFC_PAUSE_US]);
+		pfc_jval(f, "rx_xon", &pr[k].f[0][PFC_XON]);
+		pfc_jval(f, "tx_xon", &pr[k].f[1][PFC_XON]);
+		fputc('}', f);
+	}
+}
+
+static void port_json(FILE *f, const struct devmon *m, const struct dm_dev *d, const struct dm_port *p)
 {
 	int first = 1;
 
@@ -245,6 +340,24 @@ static void port_json(FILE *f, const struct devmon *m, const struct dm_port *p)
 		json_string(f, p->sp.ctr[i].name);
 		fprintf(f, ":%" PRIu64, p->sp.ctr[i].value);
 	}
+	fputs("},\"meanings\":{", f);
+	first = 1;
+	for (size_t i = 0; i < p->sp.nctr; i++) {
+		const struct ctr_entry *e = ctr_lookup(d->driver, p->sp.ctr[i].name);
+
+		if (!e)
+			continue;
+		fprintf(f, "%s", first ? "" : ",");
+		first = 0;
+		json_string(f, p->sp.ctr[i].name);
+		fputs(":{\"meaning\":", f);
+		json_string(f, ctr_meaning_name(e->meaning));
+		fprintf(f, ",\"kind\":\"%s\",\"width\":\"%s\",\"side\":\"%s\"}", e->kind == CTR_GAUGE ? "gauge" : "counter",
+			e->width == CTR_W32_WRAP ? "32" : e->width == CTR_PMA_SAT ? "pma" : "64",
+			e->side == CTR_REQ ? "requester" : e->side == CTR_RESP ? "responder" :
+			e->side == CTR_DEVICE ? "device" : "port");
+	}
+	first = 1;
 	fputs("},\"rates\":{", f);
 	for (size_t i = 0; p->rate && i < p->sp.nctr; i++) {
 		if (!show_rate(m, &p->rate[i]))
@@ -270,7 +383,9 @@ static void port_json(FILE *f, const struct devmon *m, const struct dm_port *p)
 		json_string(f, p->eth.names[i]);
 		fprintf(f, ":%.3f", p->eth_rate[i].v);
 	}
-	fputs("},\"gids\":[", f);
+	fputs("},\"pfc\":[", f);
+	pfc_json(f, p);
+	fputs("],\"gids\":[", f);
 	for (size_t i = 0; i < p->sp.ngid; i++) {
 		fprintf(f, "%s{\"index\":%u,\"gid\":", i ? "," : "", p->sp.gid[i].index);
 		json_string(f, p->sp.gid[i].gid);
@@ -387,7 +502,7 @@ void devmon_json(FILE *f, const struct devmon *m)
 		for (size_t j = 0; j < d->nports; j++) {
 			if (j)
 				fputc(',', f);
-			port_json(f, m, &d->ports[j]);
+			port_json(f, m, d, &d->ports[j]);
 		}
 		fprintf(f, "],\"netlink\":%s", m->nl && d->have_index && !d->qp_err ? "true" : "false");
 		fputs(",\"qps\":[", f);
@@ -431,6 +546,87 @@ static void phead(FILE *f, const char *name, const char *type, const char *help)
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* The sysfs counters of every port: the counters (gauges 0) or the gauges. */
+static void port_stats(FILE *f, const struct devmon *m, int gauges)
+{
+	for (size_t i = 0; i < m->ndevs; i++)
+		for (size_t j = 0; j < m->devs[i].nports; j++) {
+			const struct dm_port *p = &m->devs[i].ports[j];
+
+			for (size_t k = 0; k < p->sp.nctr; k++) {
+				const struct ctr_entry *e = ctr_lookup(m->devs[i].driver, p->sp.ctr[k].name);
+
+				if ((e && e->kind == CTR_GAUGE) != gauges)
+					continue;
+				fputs(gauges ? "rocetop_rdma_port_stat{device=" : "rocetop_rdma_port_stat_total{device=", f);
+				plabel(f, m->devs[i].name);
+				fprintf(f, ",port=\"%u\",group=\"%s\",counter=", p->port,
+					p->sp.ctr[k].group == SYSFS_PMA ? "counters" : "hw_counters");
+				plabel(f, p->sp.ctr[k].name);
+				fprintf(f, "} %" PRIu64 "\n", p->sp.ctr[k].value);
+			}
+		}
+}
+
+/* rocetop_rdma_meaning_total{device,port,driver,meaning}: per port, the sum
+ * of its counters of each meaning. */
+static void meaning_series(FILE *f, const struct devmon *m)
+{
+	for (size_t i = 0; i < m->ndevs; i++)
+		for (size_t j = 0; j < m->devs[i].nports; j++) {
+			const struct dm_port *p = &m->devs[i].ports[j];
+			uint64_t sum[M_NMEANINGS] = { 0 };
+			int have[M_NMEANINGS] = { 0 };
+
+			for (size_t k = 0; k < p->sp.nctr; k++) {
+				const struct ctr_entry *e = ctr_lookup(m->devs[i].driver, p->sp.ctr[k].name);
+
+				if (!e || e->kind != CTR_COUNTER || !e->meaning)
+					continue;
+				sum[e->meaning] += p->sp.ctr[k].value;
+				have[e->meaning] = 1;
+			}
+			for (unsigned k = 1; k < M_NMEANINGS; k++) {
+				if (!have[k])
+					continue;
+				fputs("rocetop_rdma_meaning_total{device=", f);
+				plabel(f, m->devs[i].name);
+				fprintf(f, ",port=\"%u\",driver=", p->port);
+				plabel(f, m->devs[i].driver ? m->devs[i].driver : "");
+				fprintf(f, ",meaning=\"%s\"} %" PRIu64 "\n", ctr_meaning_name(k), sum[k]);
+			}
+		}
+}
+
+static void pfc_prom(FILE *f, const struct devmon *m, enum pfc_field x, const char *name, const char *help)
+{
+	phead(f, name, "counter", help);
+	for (size_t i = 0; i < m->ndevs; i++)
+		for (size_t j = 0; j < m->devs[i].nports; j++) {
+			const struct dm_port *p = &m->devs[i].ports[j];
+			struct pfc_prio pr[9];
+
+			if (p->eth_err || !pfc_collect(&p->eth, NULL, 0, pr))
+				continue;
+			for (unsigned k = 0; k < 9; k++)
+				for (int d = 0; d < 2; d++) {
+					if (!pr[k].f[d][x].have)
+						continue;
+					fprintf(f, "%s{netdev=", name);
+					plabel(f, p->netdev);
+					if (k == PFC_GLOBAL)
+						fputs(",priority=\"global\"", f);
+					else
+						fprintf(f, ",priority=\"%u\"", k);
+					fprintf(f, ",direction=\"%s\"} ", d ? "tx" : "rx");
+					if (x == PFC_PAUSE_US)
+						fprintf(f, "%.6f\n", (double)pr[k].f[d][x].v / 1e6);
+					else
+						fprintf(f, "%" PRIu64 "\n", pr[k].f[d][x].v);
+				}
+		}
+}
+
 void devmon_prom(FILE *f, const struct devmon *m)
 {
 	if (!m)
@@ -457,19 +653,19 @@ void devmon_prom(FILE *f, const struct devmon *m)
 		}
 	phead(f, "rocetop_rdma_port_stat_total", "counter",
 	      "an RDMA port counter (sysfs hw_counters and counters), named as the kernel names it");
-	for (size_t i = 0; i < m->ndevs; i++)
-		for (size_t j = 0; j < m->devs[i].nports; j++) {
-			const struct dm_port *p = &m->devs[i].ports[j];
-
-			for (size_t k = 0; k < p->sp.nctr; k++) {
-				fputs("rocetop_rdma_port_stat_total{device=", f);
-				plabel(f, m->devs[i].name);
-				fprintf(f, ",port=\"%u\",group=\"%s\",counter=", p->port,
-					p->sp.ctr[k].group == SYSFS_PMA ? "counters" : "hw_counters");
-				plabel(f, p->sp.ctr[k].name);
-				fprintf(f, "} %" PRIu64 "\n", p->sp.ctr[k].value);
-			}
-		}
+	port_stats(f, m, 0);
+	phead(f, "rocetop_rdma_port_stat", "gauge",
+	      "an RDMA port value the driver keeps as a gauge (bnxt_re active_*, watermark_*), named as the kernel names it");
+	port_stats(f, m, 1);
+	phead(f, "rocetop_rdma_meaning_total", "counter",
+	      "the RDMA port counters of one meaning (the driver table, ctrtab.h), summed per port");
+	meaning_series(f, m);
+	pfc_prom(f, m, PFC_PAUSE, "rocetop_netdev_pfc_pause_frames_total",
+		 "PFC pause frames (802.3x: priority \"global\") per netdev, priority and direction (ethtool -S, every vendor's names)");
+	pfc_prom(f, m, PFC_PAUSE_US, "rocetop_netdev_pfc_pause_seconds_total",
+		 "seconds paused by PFC (the driver's microseconds over 1e6) per netdev, priority and direction, where the driver counts it (ethtool -S)");
+	pfc_prom(f, m, PFC_XON, "rocetop_netdev_pfc_xon_total",
+		 "PFC XON frames or XOFF-to-XON transitions per netdev, priority and direction (ethtool -S)");
 	phead(f, "rocetop_netdev_ethtool_stat", "untyped", "a statistic of ethtool -S on the RDMA port's netdev");
 	for (size_t i = 0; i < m->ndevs; i++)
 		for (size_t j = 0; j < m->devs[i].nports; j++) {

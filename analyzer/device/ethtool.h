@@ -19,10 +19,14 @@ struct etht {
 	char (*names)[ETHT_NAME];
 	uint64_t *values;
 	unsigned reread;              /* times the string set was read */
+	unsigned reads;               /* etht_read calls (replay: which directory) */
 };
 
 void etht_init(struct etht *e, const char *ifname);
-/* Reads the statistics; 0, or a negative errno (no such netdev, no stats). */
+/* Reads the statistics; 0, or a negative errno (no such netdev, no stats).
+ * ROCETOP_ETHTOOL_REPLAY=DIR1[:DIR2…]: the k-th read parses DIRk/IFNAME (the
+ * last directory once they run out), the text `ethtool -S IFNAME` prints
+ * ("NAME: VALUE" lines); no live netdev is asked then (-ENODEV without it). */
 int etht_read(struct etht *e);
 void etht_free(struct etht *e);
 

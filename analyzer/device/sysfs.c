@@ -62,7 +62,7 @@ static int read_u64(const char *path, uint64_t *v)
 	if (read_line(path, b, sizeof b) < 0)
 		return -1;
 	errno = 0;
-	*v = strtoull(b, &end, 0);
+	*v = strtoull(b, &end, 10);   /* base 10: a leading 0 is not octal */
 	return errno || end == b ? -1 : 0;
 }
 
@@ -117,11 +117,26 @@ size_t sysfs_ports(const char *dev, unsigned *out, size_t cap)
 	snprintf(path, sizeof path, "%s/class/infiniband/%s/ports", sysfs_root(), dev);
 	if (!(d = opendir(path)))
 		return 0;
-	while ((de = readdir(d)) && n < cap) {
+	/* every port first, sorted, then the lowest cap of them (a switchdev
+	 * mlx5 has a port per representor; numbers past 255 exist) */
+	while ((de = readdir(d))) {
 		unsigned long v = strtoul(de->d_name, &end, 10);
 
-		if (de->d_name[0] >= '0' && de->d_name[0] <= '9' && !*end && v > 0 && v < 256)
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || *end || v == 0 || v > UINT32_MAX)
+			continue;
+		if (n < cap) {
 			out[n++] = (unsigned)v;
+			if (n == cap)
+				qsort(out, n, sizeof *out, by_uint);
+		} else if (v < out[cap - 1]) {   /* replaces the largest kept */
+			size_t k = cap - 1;
+
+			while (k > 0 && out[k - 1] > v) {
+				out[k] = out[k - 1];
+				k--;
+			}
+			out[k] = (unsigned)v;
+		}
 	}
 	closedir(d);
 	qsort(out, n, sizeof *out, by_uint);

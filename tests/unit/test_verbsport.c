@@ -20,6 +20,8 @@
 #include "../../analyzer/device/nlparse.c"
 #include "../../analyzer/device/devout.c"
 #include "../../analyzer/device/devnode.c"
+#include "../../analyzer/device/ctrtab_rdma.c"
+#include "../../analyzer/device/pfc.c"
 
 static void test_mtu_bytes(void **state)
 {

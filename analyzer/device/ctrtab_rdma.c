@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ctrtab_rdma.c — the RDMA counter table (ctrtab.h): one row per name a
+ * driver registers.  Names from each driver's counter list in Linux
+ * (drivers/infiniband/hw/{mlx5,mlx4,bnxt_re,irdma,efa,hfi1},
+ * drivers/infiniband/sw/{rxe,siw}) and the PMA attributes of
+ * drivers/infiniband/core/sysfs.c; the meanings are this project's words.
+ *
+ * Widths: mlx5's queue counters (QUERY_Q_COUNTER, big-endian 32-bit) wrap
+ * at 2^32; its congestion and extended counters are 64-bit; PMA counters
+ * (counters/) saturate; software drivers count in 64 bits.
+ */
+#include <string.h>
+#include "ctrtab.h"
+
+#define C(drv, n, w, s, m) { drv, n, CTR_COUNTER, w, s, m }
+#define G(drv, n, s, m)    { drv, n, CTR_GAUGE, CTR_W64, s, m }
+#define Q(n, s, m)   C("mlx5", n, CTR_W32_WRAP, s, m)   /* mlx5 queue counter */
+#define X(n, s, m)   C("mlx5", n, CTR_W64, s, m)        /* mlx5 64-bit */
+#define M4(n, s, m)  C("mlx4", n, CTR_W64, s, m)
+#define B(n, s, m)   C("bnxt_re", n, CTR_W64, s, m)
+#define BG(n, m)     G("bnxt_re", n, CTR_DEVICE, m)
+#define I(n, s, m)   C("irdma", n, CTR_W64, s, m)
+#define R(n, s, m)   C("rxe", n, CTR_W64, s, m)
+#define P(n, m)      C("*", n, CTR_PMA_SAT, CTR_PORT, m)
+
+const struct ctr_entry ctr_table[] = {
+	/* ---- mlx5 (mlx5_ib counters.c) ---- */
+	Q("rx_write_requests", CTR_RESP, M_RX_WRITE),
+	Q("rx_read_requests", CTR_RESP, M_RX_READ),
+	Q("rx_atomic_requests", CTR_RESP, M_RX_ATOMIC),
+	Q("rx_dct_connect", CTR_RESP, M_NONE),
+	Q("out_of_buffer", CTR_RESP, M_OUT_OF_BUFFER),
+	Q("out_of_sequence", CTR_RESP, M_OOS_RECV),
+	Q("duplicate_request", CTR_RESP, M_DUP_REQ),
+	Q("rnr_nak_retry_err", CTR_REQ, M_RNR_RETRY_EXCEEDED),
+	Q("packet_seq_err", CTR_REQ, M_SEQ_NAK_RECV),
+	Q("implied_nak_seq_err", CTR_REQ, M_IMPLIED_NAK),
+	Q("local_ack_timeout_err", CTR_REQ, M_LOCAL_ACK_TIMEOUT),
+	Q("resp_local_length_error", CTR_RESP, M_LOCAL_ERR),
+	Q("resp_cqe_error", CTR_RESP, M_CQE_ERR),
+	Q("req_cqe_error", CTR_REQ, M_CQE_ERR),
+	Q("req_remote_invalid_request", CTR_REQ, M_REMOTE_INVALID_REQ),
+	Q("req_remote_access_errors", CTR_REQ, M_REMOTE_ACCESS_ERR),
+	Q("resp_remote_access_errors", CTR_RESP, M_REMOTE_ACCESS_ERR),
+	Q("resp_cqe_flush_error", CTR_RESP, M_CQE_ERR),
+	Q("req_cqe_flush_error", CTR_REQ, M_CQE_ERR),
+	Q("req_transport_retries_exceeded", CTR_REQ, M_RETRY_EXCEEDED),
+	Q("req_rnr_retries_exceeded", CTR_REQ, M_RNR_RETRY_EXCEEDED),
+	Q("roce_adp_retrans", CTR_REQ, M_RETRANSMIT),
+	Q("roce_adp_retrans_to", CTR_REQ, M_RETRANSMIT),
+	Q("roce_slow_restart", CTR_REQ, M_RETRANSMIT),
+	Q("roce_slow_restart_cnps", CTR_REQ, M_CNP_RECV),
+	Q("roce_slow_restart_trans", CTR_REQ, M_RETRANSMIT),
+	X("rp_cnp_ignored", CTR_REQ, M_CNP_IGNORED),
+	X("rp_cnp_handled", CTR_REQ, M_CNP_HANDLED),
+	X("np_ecn_marked_roce_packets", CTR_RESP, M_ECN_MARKED_RECV),
+	X("np_cnp_sent", CTR_RESP, M_CNP_SENT),
+	X("rx_icrc_encapsulated", CTR_PORT, M_ICRC_ERR),
+	/* optional counters (RDMA netlink only) */
+	X("cc_rx_ce_pkts", CTR_RESP, M_ECN_MARKED_RECV),
+	X("cc_rx_cnp_pkts", CTR_REQ, M_CNP_RECV),
+	X("cc_tx_cnp_pkts", CTR_RESP, M_CNP_SENT),
+	X("rdma_tx_packets", CTR_PORT, M_TX_PKTS),
+	X("rdma_tx_bytes", CTR_PORT, M_TX_BYTES),
+	X("rdma_rx_packets", CTR_PORT, M_RX_PKTS),
+	X("rdma_rx_bytes", CTR_PORT, M_RX_BYTES),
+
+	/* ---- mlx4 (mlx4_ib main.c diag counters) ---- */
+	M4("rq_num_lle", CTR_RESP, M_LOCAL_ERR),
+	M4("sq_num_lle", CTR_REQ, M_LOCAL_ERR),
+	M4("rq_num_lqpoe", CTR_RESP, M_LOCAL_ERR),
+	M4("sq_num_lqpoe", CTR_REQ, M_LOCAL_ERR),
+	M4("rq_num_leeoe", CTR_RESP, M_LOCAL_ERR),
+	M4("sq_num_leeoe", CTR_REQ, M_LOCAL_ERR),
+	M4("rq_num_lpe", CTR_RESP, M_LOCAL_ERR),
+	M4("sq_num_lpe", CTR_REQ, M_LOCAL_ERR),
+	M4("rq_num_wrfe", CTR_RESP, M_CQE_ERR),
+	M4("sq_num_wrfe", CTR_REQ, M_CQE_ERR),
+	M4("sq_num_mwbe", CTR_REQ, M_LOCAL_ERR),
+	M4("sq_num_bre", CTR_REQ, M_REMOTE_INVALID_REQ),
+	M4("rq_num_lae", CTR_RESP, M_LOCAL_ERR),
+	M4("sq_num_rire", CTR_REQ, M_REMOTE_INVALID_REQ),
+	M4("rq_num_rire", CTR_RESP, M_REMOTE_INVALID_REQ),
+	M4("sq_num_rae", CTR_REQ, M_REMOTE_ACCESS_ERR),
+	M4("rq_num_rae", CTR_RESP, M_REMOTE_ACCESS_ERR),
+	M4("sq_num_roe", CTR_REQ, M_REMOTE_OP_ERR),
+	M4("sq_num_tree", CTR_REQ, M_RETRY_EXCEEDED),
+	M4("sq_num_rree", CTR_REQ, M_RNR_RETRY_EXCEEDED),
+	M4("rq_num_rnr", CTR_RESP, M_RNR_NAK_SENT),
+	M4("sq_num_rnr", CTR_REQ, M_RNR_NAK_RECV),
+	M4("rq_num_oos", CTR_RESP, M_OOS_RECV),
+	M4("sq_num_oos", CTR_REQ, M_SEQ_NAK_RECV),
+	M4("rq_num_mce", CTR_RESP, M_DISCARD),
+	M4("rq_num_udsdprd", CTR_DEVICE, M_DISCARD),
+	M4("rq_num_ucsdprd", CTR_DEVICE, M_DISCARD),
+	M4("num_cqovf", CTR_DEVICE, M_DISCARD),
+	M4("num_eqovf", CTR_DEVICE, M_DISCARD),
+	M4("num_baddb", CTR_DEVICE, M_LOCAL_ERR),
+	M4("rq_num_dup", CTR_RESP, M_DUP_REQ),
+	M4("sq_num_to", CTR_REQ, M_LOCAL_ACK_TIMEOUT),
+	M4("iw_cc_delayed", CTR_REQ, M_NONE),
+
+	/* ---- bnxt_re (hw_counters.c) ---- */
+	BG("active_pds", M_RES_ACTIVE),
+	BG("active_ahs", M_RES_ACTIVE),
+	BG("active_qps", M_RES_ACTIVE),
+	BG("active_rc_qps", M_RES_ACTIVE),
+	BG("active_ud_qps", M_RES_ACTIVE),
+	BG("active_srqs", M_RES_ACTIVE),
+	BG("active_cqs", M_RES_ACTIVE),
+	BG("active_mrs", M_RES_ACTIVE),
+	BG("active_mws", M_RES_ACTIVE),
+	BG("watermark_pds", M_RES_WATERMARK),
+	BG("watermark_ahs", M_RES_WATERMARK),
+	BG("watermark_qps", M_RES_WATERMARK),
+	BG("watermark_rc_qps", M_RES_WATERMARK),
+	BG("watermark_ud_qps", M_RES_WATERMARK),
+	BG("watermark_srqs", M_RES_WATERMARK),
+	BG("watermark_cqs", M_RES_WATERMARK),
+	BG("watermark_mrs", M_RES_WATERMARK),
+	BG("watermark_mws", M_RES_WATERMARK),
+	B("resize_cq_cnt", CTR_DEVICE, M_NONE),
+	B("rx_pkts", CTR_PORT, M_RX_PKTS),
+	B("rx_bytes", CTR_PORT, M_RX_BYTES),
+	B("tx_pkts", CTR_PORT, M_TX_PKTS),
+	B("tx_bytes", CTR_PORT, M_TX_BYTES),
+	B("recoverable_errors", CTR_PORT, M_NONE),
+	B("tx_roce_errors", CTR_PORT, M_DISCARD),
+	B("tx_roce_discards", CTR_PORT, M_DISCARD),
+	B("rx_roce_errors", CTR_PORT, M_DISCARD),
+	B("rx_roce_discards", CTR_PORT, M_DISCARD),
+	B("to_retransmits", CTR_REQ, M_LOCAL_ACK_TIMEOUT),
+	B("seq_err_naks_rcvd", CTR_REQ, M_SEQ_NAK_RECV),
+	B("max_retry_exceeded", CTR_REQ, M_RETRY_EXCEEDED),
+	B("rnr_naks_rcvd", CTR_REQ, M_RNR_NAK_RECV),
+	B("missing_resp", CTR_REQ, M_IMPLIED_NAK),
+	B("unrecoverable_err", CTR_PORT, M_NONE),
+	B("bad_resp_err", CTR_REQ, M_CQE_ERR),
+	B("local_qp_op_err", CTR_REQ, M_LOCAL_ERR),
+	B("local_protection_err", CTR_REQ, M_LOCAL_ERR),
+	B("mem_mgmt_op_err", CTR_REQ, M_LOCAL_ERR),
+	B("remote_invalid_req_err", CTR_REQ, M_REMOTE_INVALID_REQ),
+	B("remote_access_err", CTR_REQ, M_REMOTE_ACCESS_ERR),
+	B("remote_op_err", CTR_REQ, M_REMOTE_OP_ERR),
+	B("dup_req", CTR_RESP, M_DUP_REQ),
+	B("res_exceed_max", CTR_RESP, M_REMOTE_INVALID_REQ),
+	B("res_length_mismatch", CTR_RESP, M_REMOTE_INVALID_REQ),
+	B("res_exceeds_wqe", CTR_RESP, M_REMOTE_INVALID_REQ),
+	B("res_opcode_err", CTR_RESP, M_REMOTE_INVALID_REQ),
+	B("res_rx_invalid_rkey", CTR_RESP, M_REMOTE_ACCESS_ERR),
+	B("res_rx_domain_err", CTR_RESP, M_REMOTE_ACCESS_ERR),
+	B("res_rx_no_perm", CTR_RESP, M_REMOTE_ACCESS_ERR),
+	B("res_rx_range_err", CTR_RESP, M_REMOTE_ACCESS_ERR),
+	B("res_tx_invalid_rkey", CTR_RESP, M_REMOTE_ACCESS_ERR),
+	B("res_tx_domain_err", CTR_RESP, M_REMOTE_ACCESS_ERR),
+	B("res_tx_no_perm", CTR_RESP, M_REMOTE_ACCESS_ERR),
+	B("res_tx_range_err", CTR_RESP, M_REMOTE_ACCESS_ERR),
+	B("res_irrq_oflow", CTR_RESP, M_REMOTE_INVALID_REQ),
+	B("res_unsup_opcode", CTR_RESP, M_REMOTE_INVALID_REQ),
+	B("res_unaligned_atomic", CTR_RESP, M_REMOTE_INVALID_REQ),
+	B("res_rem_inv_err", CTR_RESP, M_REMOTE_INVALID_REQ),
+	B("res_mem_error", CTR_RESP, M_LOCAL_ERR),
+	B("res_srq_err", CTR_RESP, M_LOCAL_ERR),
+	B("res_cmp_err", CTR_RESP, M_CQE_ERR),
+	B("res_invalid_dup_rkey", CTR_RESP, M_REMOTE_ACCESS_ERR),
+	B("res_wqe_format_err", CTR_RESP, M_LOCAL_ERR),
+	B("res_cq_load_err", CTR_RESP, M_LOCAL_ERR),
+	B("res_srq_load_err", CTR_RESP, M_LOCAL_ERR),
+	B("res_tx_pci_err", CTR_RESP, M_LOCAL_ERR),
+	B("res_rx_pci_err", CTR_RESP, M_LOCAL_ERR),
+	B("res_oos_drop_count", CTR_RESP, M_OOS_RECV),
+	B("oos_drop_count", CTR_RESP, M_OOS_RECV),
+	B("rx_roce_good_pkts", CTR_PORT, M_RX_PKTS),
+	B("rx_roce_good_bytes", CTR_PORT, M_RX_BYTES),
+	B("rx_out_of_buffer", CTR_RESP, M_OUT_OF_BUFFER),
+	B("tx_cnp", CTR_RESP, M_CNP_SENT),
+	B("rx_cnp", CTR_REQ, M_CNP_RECV),
+	B("rx_ecn_marked", CTR_RESP, M_ECN_MARKED_RECV),
+
+	/* ---- irdma (hw.c hw_stat_names) ---- */
+	I("cnpHandled", CTR_REQ, M_CNP_HANDLED),
+	I("cnpIgnored", CTR_REQ, M_CNP_IGNORED),
+	I("cnpSent", CTR_RESP, M_CNP_SENT),
+	I("RxECNMrkd", CTR_RESP, M_ECN_MARKED_RECV),
+	I("RxUDP", CTR_PORT, M_RX_PKTS),
+	I("TxUDP", CTR_PORT, M_TX_PKTS),
+	I("ip4InDiscards", CTR_PORT, M_DISCARD),
+	I("ip6InDiscards", CTR_PORT, M_DISCARD),
+	I("ip4InOctets", CTR_PORT, M_RX_BYTES),
+	I("ip6InOctets", CTR_PORT, M_RX_BYTES),
+	I("ip4OutOctets", CTR_PORT, M_TX_BYTES),
+	I("ip6OutOctets", CTR_PORT, M_TX_BYTES),
+	I("ip4InPkts", CTR_PORT, M_RX_PKTS),
+	I("ip6InPkts", CTR_PORT, M_RX_PKTS),
+	I("ip4OutPkts", CTR_PORT, M_TX_PKTS),
+	I("ip6OutPkts", CTR_PORT, M_TX_PKTS),
+	I("tcpRetransSegs", CTR_REQ, M_RETRANSMIT),
+	I("rxVlanErrors", CTR_PORT, M_DISCARD),
+	I("InRdmaReads", CTR_RESP, M_RX_READ),
+	I("InRdmaSends", CTR_RESP, M_RX_SEND),
+	I("InRdmaWrites", CTR_RESP, M_RX_WRITE),
+
+	/* ---- rxe (rxe_hw_counters.c) ---- */
+	R("sent_pkts", CTR_PORT, M_TX_PKTS),
+	R("rcvd_pkts", CTR_PORT, M_RX_PKTS),
+	R("duplicate_request", CTR_RESP, M_DUP_REQ),
+	R("out_of_seq_request", CTR_RESP, M_SEQ_NAK_SENT),
+	R("rcvd_rnr_err", CTR_REQ, M_RNR_NAK_RECV),
+	R("send_rnr_err", CTR_RESP, M_RNR_NAK_SENT),
+	R("rcvd_seq_err", CTR_REQ, M_SEQ_NAK_RECV),
+	R("ack_deferred", CTR_RESP, M_NONE),
+	R("retry_exceeded_err", CTR_REQ, M_RETRY_EXCEEDED),
+	R("retry_rnr_exceeded_err", CTR_REQ, M_RNR_RETRY_EXCEEDED),
+	R("completer_retry_err", CTR_REQ, M_RETRANSMIT),
+	R("send_err", CTR_REQ, M_DISCARD),
+	R("link_downed", CTR_PORT, M_LINK_ERR),
+	R("rdma_sends", CTR_REQ, M_NONE),
+	R("rdma_recvs", CTR_RESP, M_RX_SEND),
+
+	/* ---- efa ---- */
+	C("efa", "tx_bytes", CTR_W64, CTR_PORT, M_TX_BYTES),
+	C("efa", "tx_pkts", CTR_W64, CTR_PORT, M_TX_PKTS),
+	C("efa", "rx_bytes", CTR_W64, CTR_PORT, M_RX_BYTES),
+	C("efa", "rx_pkts", CTR_W64, CTR_PORT, M_RX_PKTS),
+	C("efa", "rx_drops", CTR_W64, CTR_PORT, M_DISCARD),
+	C("efa", "rdma_read_bytes", CTR_W64, CTR_REQ, M_NONE),
+	C("efa", "rdma_write_bytes", CTR_W64, CTR_REQ, M_NONE),
+
+	/* ---- PMA attributes (counters/), every driver ---- */
+	P("symbol_error", M_LINK_ERR),
+	P("link_error_recovery", M_LINK_ERR),
+	P("link_downed", M_LINK_ERR),
+	P("port_rcv_errors", M_DISCARD),
+	P("port_rcv_remote_physical_errors", M_DISCARD),
+	P("port_rcv_switch_relay_errors", M_DISCARD),
+	P("port_xmit_discards", M_DISCARD),
+	P("port_xmit_constraint_errors", M_DISCARD),
+	P("port_rcv_constraint_errors", M_DISCARD),
+	P("local_link_integrity_errors", M_LINK_ERR),
+	P("excessive_buffer_overrun_errors", M_OUT_OF_BUFFER),
+	P("VL15_dropped", M_DISCARD),
+	P("port_xmit_wait", M_XMIT_WAIT),
+	P("port_xmit_data", M_TX_BYTES),
+	P("port_rcv_data", M_RX_BYTES),
+	P("port_xmit_packets", M_TX_PKTS),
+	P("port_rcv_packets", M_RX_PKTS),
+	P("unicast_xmit_packets", M_TX_PKTS),
+	P("unicast_rcv_packets", M_RX_PKTS),
+	P("multicast_xmit_packets", M_TX_PKTS),
+	P("multicast_rcv_packets", M_RX_PKTS),
+};
+
+const size_t ctr_table_n = sizeof ctr_table / sizeof ctr_table[0];
+
+static const char *const meaning_names[M_NMEANINGS] = {
+	[M_NONE] = "",
+	[M_DUP_REQ] = "duplicate_request",
+	[M_OOS_RECV] = "out_of_sequence_received",
+	[M_SEQ_NAK_SENT] = "seq_err_nak_sent",
+	[M_SEQ_NAK_RECV] = "seq_err_nak_received",
+	[M_RNR_NAK_SENT] = "rnr_nak_sent",
+	[M_RNR_NAK_RECV] = "rnr_nak_received",
+	[M_LOCAL_ACK_TIMEOUT] = "local_ack_timeout",
+	[M_RETRY_EXCEEDED] = "retry_exceeded",
+	[M_RNR_RETRY_EXCEEDED] = "rnr_retry_exceeded",
+	[M_IMPLIED_NAK] = "implied_nak",
+	[M_CNP_SENT] = "cnp_sent",
+	[M_CNP_HANDLED] = "cnp_handled",
+	[M_CNP_IGNORED] = "cnp_ignored",
+	[M_CNP_RECV] = "cnp_received",
+	[M_ECN_MARKED_RECV] = "ecn_marked_received",
+	[M_ICRC_ERR] = "icrc_error",
+	[M_DISCARD] = "discard",
+	[M_OUT_OF_BUFFER] = "out_of_buffer",
+	[M_RX_PKTS] = "rx_packets",
+	[M_TX_PKTS] = "tx_packets",
+	[M_RX_BYTES] = "rx_bytes",
+	[M_TX_BYTES] = "tx_bytes",
+	[M_CQE_ERR] = "cqe_error",
+	[M_REMOTE_ACCESS_ERR] = "remote_access_error",
+	[M_REMOTE_INVALID_REQ] = "remote_invalid_request",
+	[M_REMOTE_OP_ERR] = "remote_operation_error",
+	[M_LOCAL_ERR] = "local_error",
+	[M_RETRANSMIT] = "retransmit",
+	[M_LINK_ERR] = "link_error",
+	[M_RX_READ] = "rx_read_request",
+	[M_RX_WRITE] = "rx_write_request",
+	[M_RX_ATOMIC] = "rx_atomic_request",
+	[M_RX_SEND] = "rx_send",
+	[M_RES_ACTIVE] = "resources_active",
+	[M_RES_WATERMARK] = "resources_watermark",
+	[M_XMIT_WAIT] = "xmit_wait",
+};
+
+const char *ctr_meaning_name(unsigned meaning)
+{
+	return meaning < M_NMEANINGS && meaning_names[meaning] ? meaning_names[meaning] : "";
+}
+
+/* Device-name prefixes the kernel drivers use. */
+static const struct {
+	const char *prefix, *driver;
+} prefixes[] = {
+	{ "mlx5_", "mlx5" }, { "mlx4_", "mlx4" }, { "bnxt_re", "bnxt_re" }, { "irdma", "irdma" },
+	{ "i40iw", "irdma" }, { "rocep", "" }, { "efa_", "efa" }, { "hfi1_", "hfi1" },
+	{ "rxe", "rxe" }, { "siw", "siw" },
+};
+
+const char *ctr_driver_of(const char *dev)
+{
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (!strncmp(dev, prefixes[i].prefix, strlen(prefixes[i].prefix)))
+			return prefixes[i].driver;
+	return "";
+}
+
+const struct ctr_entry *ctr_lookup(const char *driver, const char *name)
+{
+	const struct ctr_entry *any = NULL;
+
+	for (size_t i = 0; i < ctr_table_n; i++) {
+		const struct ctr_entry *e = &ctr_table[i];
+
+		if (strcmp(e->name, name))
+			continue;
+		if (driver && *driver && !strcmp(e->driver, driver))
+			return e;
+		if (!strcmp(e->driver, "*"))
+			any = e;
+	}
+	return any;
+}
+
+int ctr_delta(const struct ctr_entry *e, uint64_t prev, uint64_t cur, uint64_t *d)
+{
+	if (cur >= prev) {
+		*d = cur - prev;
+		return 0;
+	}
+	/* a 32-bit counter that went down from near the top wrapped, unless
+	 * the step would be implausibly large (over half the range: a reset) */
+	if (e && e->kind == CTR_COUNTER && e->width == CTR_W32_WRAP && prev <= UINT32_MAX &&
+	    (uint64_t)UINT32_MAX + 1 - prev + cur < (uint64_t)1 << 31) {
+		*d = (uint64_t)UINT32_MAX + 1 - prev + cur;
+		return 0;
+	}
+	return -1;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * devmeaning.c — a device's counters looked up by meaning (devmon.h
+ * devmon_meaning): what a diagnosis asks ("did the NIC drop or see
+ * duplicates?") without knowing any driver's names.
+ */
+#include <string.h>
+#include "devmon.h"
+
+int devmon_meaning(const struct dm_dev *d, unsigned meaning, struct dm_meaning_sum *out)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t j = 0; j < d->nports; j++) {
+		const struct dm_port *p = &d->ports[j];
+
+		for (size_t i = 0; p->sysfs_ok && i < p->sp.nctr; i++) {
+			const struct sysfs_counter *c = &p->sp.ctr[i];
+			const struct ctr_entry *e = ctr_lookup(d->driver, c->name);
+			uint64_t moved;
+
+			if (!e || e->meaning != meaning || e->kind != CTR_COUNTER)
+				continue;
+			if (out->n < DM_MEANING_NAMES)
+				out->names[out->n] = e->name;
+			out->n++;
+			out->total += c->value;
+			if (p->rate && p->rate[i].valid) {
+				out->rate += p->rate[i].v;
+				out->have_rate = 1;
+			}
+			for (size_t k = 0; k < p->nbase; k++)
+				if (p->base[k].group == c->group && !strcmp(p->base[k].name, c->name) &&
+				    ctr_delta(e, p->base[k].value, c->value, &moved) == 0)
+					out->since_first += moved;
+		}
+	}
+	return (int)out->n;
+}

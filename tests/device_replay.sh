@@ -1,0 +1,113 @@
+#!/bin/bash
+# tests/device_replay.sh — rocetop --device-replay DIR on a recording of
+# three devices (tests/fixtures/device/replay/): a quiet mlx5_0 whose only
+# non-zero counters are static error totals (values from node_exporter's
+# sysfs fixture, Apache-2.0), a bnxt_re0 with no counters/ directory and
+# gauges, an mlx5_9 with ports 1, 2, 3 and 300 (switchdev), and ethtool -S
+# text of eth0 in two snapshots.  Checks: the first -b snapshot lists the
+# totals, each with its meaning; JSON meanings, kinds and widths; the
+# recorded eth0 statistics (never this host's eth0); port 300 selectable;
+# gauges typed gauge on /metrics and the by-meaning series; a missing
+# recording is one line and exit 2.
+# Run as  BUILD=<build dir> tests/device_replay.sh ; prints ok/FAIL lines.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+BUILD=${BUILD:-$repo/build}
+R=$BUILD/bin/rocetop
+FX=$here/fixtures/device/replay
+T=$(mktemp -d /tmp/device-replay.XXXXXX)
+fails=0; oks=0
+ok() { echo "ok   $*"; oks=$((oks + 1)); }
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
+cleanup() { [ -n "${PROM_PID:-}" ] && kill "$PROM_PID" 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+"$R" --device-replay "$FX" --device all -b -n 1 -d 0.05 > "$T/b.txt" 2>&1
+check "-b: exit 0" test $? = 0
+sed 's/^/     /' "$T/b.txt" | head -30
+check "first -b snapshot: mlx5_0's static totals, each with its meaning" sh -c "
+	grep -qE '^  req_cqe_error +3481 +(0.0/s)? +cqe_error\$' '$T/b.txt' &&
+	grep -qE '^  resp_cqe_error +8109 +(0.0/s)? +cqe_error\$' '$T/b.txt' &&
+	grep -qE '^  local_ack_timeout_err +131 +(0.0/s)? +local_ack_timeout\$' '$T/b.txt' && ! grep -q 'no counter moved' '$T/b.txt'"
+check "bnxt_re0 without counters/: its gauges marked gauge, dup_req a duplicate_request" sh -c "
+	grep -qE '^  active_qps +7 +(0.0/s)? +gauge resources_active\$' '$T/b.txt' && grep -qE '^  dup_req +4 +(0.0/s)? +duplicate_request\$' '$T/b.txt'"
+check "text: one PFC line per priority, the same words for mlx5 and bnxt_en names" sh -c "
+	grep -qE '^  pfc eth0 prio 3: rx_pause 52 \\([0-9.]+/s\\) tx_pause 7 \\(0.0/s\\)\$' '$T/b.txt' &&
+	grep -qE '^  pfc ens1f0np0 prio 3: rx_pause 950 \\([0-9.]+/s\\) rx_pause_us 4700 \\([0-9.]+/s\\) tx_pause 11 \\(0.0/s\\)\$' '$T/b.txt'"
+check "mlx5_9: ports 1, 2, 3 and 300, in order" test "$(grep -oE '^device mlx5_9 port [0-9]+' "$T/b.txt" | awk '{print $4}' | tr '\n' ' ')" = "1 2 3 300 "
+check "unknown names still shown raw (rx_dct_connect has no meaning, not listed when 0)" sh -c "! grep -q 'rx_dct_connect' '$T/b.txt'"
+
+"$R" --device-replay "$FX" --device mlx5_9:300 -b -n 1 -d 0.05 > "$T/p300.txt" 2>&1
+check "--device mlx5_9:300 selects port 300 (exit $?)" sh -c "grep -q '^device mlx5_9 port 300' '$T/p300.txt' && grep -qE '^  out_of_sequence +300 ' '$T/p300.txt'"
+
+"$R" --device-replay "$FX" --device all --json -n 1 -d 0.05 > "$T/j.json" 2>&1
+python3 - "$T/j.json" > "$T/j.out" <<'PY'
+import json, sys
+line = [l for l in open(sys.argv[1]) if '"devices"' in l][-1]
+devs = {d["name"]: d for d in json.loads(line)["devices"]}
+def chk(what, cond):
+    print(("ok   " if cond else "FAIL ") + what)
+m = devs["mlx5_0"]["ports"][0]
+chk("JSON: mlx5_0 req_cqe_error 3481, meaning cqe_error, requester, 32-bit",
+    m["counters"]["req_cqe_error"] == 3481 and m["meanings"]["req_cqe_error"] ==
+    {"meaning": "cqe_error", "kind": "counter", "width": "32", "side": "requester"})
+chk("JSON: PMA port_rcv_data saturating, rx_bytes", m["meanings"]["port_rcv_data"]["width"] == "pma"
+    and m["meanings"]["port_rcv_data"]["meaning"] == "rx_bytes")
+chk("JSON: lifespan is no counter", "lifespan" not in m["counters"])
+chk("JSON: eth0's statistics are the recording's (rx_packets 100 then 160), not this host's",
+    m["ethtool"] == {"rx_packets": 160, "rx_prio3_pause": 52, "tx_prio3_pause": 7})
+chk("JSON: eth0's rates from the two recorded snapshots (rx_packets moved, tx_prio3_pause not)",
+    m["ethtool_rates"].get("rx_packets", 0) > 0 and "tx_prio3_pause" not in m["ethtool_rates"])
+pf = {e["priority"]: e for e in m["pfc"]}
+chk("JSON pfc, mlx5 names: eth0 priority 3 rx_pause 52, tx_pause 7, no duration counted",
+    pf[3]["rx_pause"] == 52 and pf[3]["tx_pause"] == 7 and pf[3]["rx_pause_us"] is None
+    and pf[3]["rx_pause_per_s"] > 0 and pf[3]["tx_pause_per_s"] == 0)
+b = devs["bnxt_re0"]["ports"][0]
+pf = {e["priority"]: e for e in b["pfc"]}
+chk("JSON pfc, bnxt_en names: priority 3 rx_pause 950, tx_pause 11, rx_pause_us 4700; 802.3x rx 2",
+    pf[3]["rx_pause"] == 950 and pf[3]["tx_pause"] == 11 and pf[3]["rx_pause_us"] == 4700
+    and pf[None]["rx_pause"] == 2 and pf[3]["tx_pause_per_s"] == 0)
+chk("JSON: bnxt_re0 active_qps a gauge", b["meanings"]["active_qps"]["kind"] == "gauge")
+PY
+cat "$T/j.out"
+oks=$((oks + $(grep -c '^ok ' "$T/j.out"))); fails=$((fails + $(grep -c '^FAIL ' "$T/j.out")))
+
+port=$((20000 + ($$ + 7) % 20000))
+"$R" --device-replay "$FX" --device all -b -d 0.2 --prometheus 127.0.0.1:$port > /dev/null 2> "$T/prom.err" &
+PROM_PID=$!
+python3 -c '
+import sys, time, urllib.request
+for i in range(150):
+    try:
+        sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
+        break
+    except OSError:
+        time.sleep(0.1)
+' "$port" > "$T/metrics" 2>/dev/null
+kill -TERM "$PROM_PID" 2>/dev/null; wait "$PROM_PID"; PROM_PID=
+check "/metrics: bnxt_re0 active_qps a gauge series (TYPE gauge), not a counter" sh -c "
+	grep -q '^# TYPE rocetop_rdma_port_stat gauge' '$T/metrics' &&
+	grep -q '^rocetop_rdma_port_stat{device=\"bnxt_re0\",port=\"1\",group=\"hw_counters\",counter=\"active_qps\"} 7\$' '$T/metrics' &&
+	! grep '^rocetop_rdma_port_stat_total' '$T/metrics' | grep -q 'counter=\"active_qps\"'"
+check "/metrics: by meaning, with device, port and driver labels (mlx5_0 cqe_error 3481+8109)" \
+	grep -q '^rocetop_rdma_meaning_total{device="mlx5_0",port="1",driver="mlx5",meaning="cqe_error"} 11590$' "$T/metrics"
+check "/metrics: bnxt_re0 duplicate_request 4" \
+	grep -q '^rocetop_rdma_meaning_total{device="bnxt_re0",port="1",driver="bnxt_re",meaning="duplicate_request"} 4$' "$T/metrics"
+check "/metrics: PFC by priority and direction, mlx5 and bnxt_en names alike" sh -c "
+	grep -q '^rocetop_netdev_pfc_pause_frames_total{netdev=\"eth0\",priority=\"3\",direction=\"rx\"} 52\$' '$T/metrics' &&
+	grep -q '^rocetop_netdev_pfc_pause_frames_total{netdev=\"ens1f0np0\",priority=\"3\",direction=\"tx\"} 11\$' '$T/metrics' &&
+	grep -q '^rocetop_netdev_pfc_pause_seconds_total{netdev=\"ens1f0np0\",priority=\"3\",direction=\"rx\"} 0.004700\$' '$T/metrics' &&
+	grep -q '^rocetop_netdev_pfc_pause_frames_total{netdev=\"ens1f0np0\",priority=\"global\",direction=\"rx\"} 2\$' '$T/metrics'"
+if command -v promtool >/dev/null; then
+	check "promtool check metrics: no complaint" sh -c "promtool check metrics < '$T/metrics' > '$T/pt.out' 2>&1 && ! grep -q . '$T/pt.out' || { cat '$T/pt.out'; false; }"
+fi
+
+"$R" --device-replay "$T/nothing" --device all -b -n 1 > "$T/e.out" 2>&1
+rc=$?
+check "--device-replay of no recording: one line, exit 2 (exit $rc: $(head -1 "$T/e.out"))" sh -c "test $rc = 2 && test \$(wc -l < '$T/e.out') = 1"
+
+echo "device_replay: $oks ok, $fails failed"
+[ "$fails" = 0 ]
