@@ -76,6 +76,7 @@ CHECK_SCRIPTS += tests/conform_iwarp.sh
 
 # `rocegen stress` against the in-process reference adapter (generator/stress/)
 CHECK_SCRIPTS += tests/stress_unit.sh
+CHECK_SCRIPTS += tests/search_unit.sh
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=
 -include dissectors/plugin.mk

@@ -20,6 +20,8 @@
 #include "conform.h"
 #include "stress.h"
 
+int gen_search_main(int argc, char **argv);   /* search/search.c */
+
 #define ROCEGEN_VERSION "0.1.0"
 
 static int run(int argc, char **argv);
@@ -76,6 +78,8 @@ static int run(int argc, char **argv)
 		return gen_conform_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "stress"))
 		return gen_stress_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "search"))
+		return gen_search_main(argc - 1, argv + 1);
 	fprintf(stderr, "rocegen: unknown command '%s' (see rocegen --help)\n", cmd);
 	return 2;
 }

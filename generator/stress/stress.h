@@ -176,7 +176,11 @@ struct st_wire {
 void st_wire_req(struct st_wire *w, const struct roce_pkt *p, uint16_t mtu, int icrc_ok);
 
 /* ---- the reference adapter (stress_ref.c) ---- */
-enum st_ref_mode { ST_REF_GOOD = 0, ST_REF_NAKSTORM, ST_REF_BITFLIP };
+/* ST_REF_PLANTED: a planted anomaly for `rocegen search` (a QP-cache overflow
+ * of a made-up adapter): with 24 or more QPs, every 61st full 1024-byte
+ * request packet is lost on receipt — only a narrow corner of the workload
+ * space (MTU 1024, messages over 1 KiB, many QPs) triggers it */
+enum st_ref_mode { ST_REF_GOOD = 0, ST_REF_NAKSTORM, ST_REF_BITFLIP, ST_REF_PLANTED };
 struct st_ref;
 struct st_ref *st_ref_new(enum st_ref_mode mode, const uint8_t dut_mac[6], const uint8_t dut_ip4[4], const uint8_t peer_mac[6],
 			  const uint8_t peer_ip4[4]);
