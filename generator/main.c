@@ -7,6 +7,7 @@
  *   rocegen recv -i IFACE … the receive path on its own
  *   rocegen conform …       the conformance catalogue (conform.c)
  *   rocegen stress …        many QPs, fault mixes, integrity (stress/)
+ *   rocegen search …        anomaly search by simulated annealing (search/)
  *   rocegen client / server  RC conversations with real peers (client.c, server.c)
  *   rocegen convert -r IN -w OUT  a capture re-encapsulated (convert.c, wrap.c)
  *
