@@ -10,8 +10,10 @@
 #    within 400 evaluations; the shrunk workload lies in the planted corner
 #    (MTU 1024, >= 24 QPs, messages over 1 KiB) and is minimal in queue depth
 #    and operations; the evidence shows the recovery; the "reproduce" line,
-#    run, FAILs as the anomaly says; the same seed gives the same answer.
-# 2. --reference good: no anomaly in the whole budget.
+#    run, FAILs path_loss (NAKs no injected fault explains, per QP) while
+#    counters_vs_wire, with the path loss attributed, PASSes; the same seed gives the same answer.
+# 2. --reference good: no anomaly in the whole budget; a fault mix rocegen
+#    injected (drops, duplicates, reorders, corruption) is no path loss.
 # 3. Bad options exit 2 with one line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +30,7 @@ cmp -s "$T/p2.json" "$T/again.json" || { echo "search: seed 2 not repeatable"; e
 "$GEN" search --reference good --seed 3 --budget 60 --json > "$T/good.json"
 
 python3 - "$T" "$GEN" <<'PY'
-import json, os, shlex, subprocess, sys
+import json, os, re, shlex, subprocess, sys
 T, GEN = sys.argv[1], sys.argv[2]
 bad = []
 def need(c, w):
@@ -46,7 +48,12 @@ for s in (1, 2, 4, 5, 6, 7):
     argv = shlex.split(a['reproduce'])
     need(argv[:3] == ['rocegen', 'stress', '--reference'], 'seed %d: reproduce %r' % (s, a['reproduce']))
     r = subprocess.run([GEN] + argv[1:], capture_output=True, text=True)
-    need(r.returncode == 1 and 'nak_per_episode      FAIL' in r.stdout, 'seed %d: replay exit %d' % (s, r.returncode))
+    need(r.returncode == 1 and re.search(r'path_loss +FAIL +[1-9]\d* sequence NAKs .*: qp \d+: [1-9]', r.stdout) and re.search(r'counters_vs_wire +PASS', r.stdout), 'seed %d: replay exit %d' % (s, r.returncode))
+# injected faults are not path loss: a drop/dup/reorder/corrupt mix attributes none
+r = subprocess.run([GEN, 'stress', '--reference', '--qps', '16', '--messages', '30', '--seed', '5',
+                    '--faults', 'drop=2%,dup=1%,reorder=1%,corrupt=0.5%'], capture_output=True, text=True)
+need(r.returncode == 0 and re.search(r'path_loss +PASS +0 sequence NAKs', r.stdout) and
+     re.search(r'counters_vs_wire +PASS', r.stdout) and re.search(r'nak [1-9]', r.stdout), 'mix: %s' % r.stdout[-600:])
 g = json.load(open(os.path.join(T, 'good.json')))
 need(g['anomalies'] == [] and g['evaluations'] == 60, 'good: %s' % g)
 if bad:

@@ -125,6 +125,8 @@ struct st_result {
 	uint64_t adapter[STC_N], wire[STC_N];   /* counter deltas, and what the wire implies */
 	int have_adapter[STC_N];
 	uint64_t wire_episodes;      /* out-of-sequence episodes (one NAK each) */
+	uint64_t path_loss;          /* NAKs behind the wire model's PSN: loss rocegen did not inject */
+	char path_loss_qps[200];     /* the QPs with path loss, "qp N: n" each */
 	unsigned psn_wraps;          /* QPs whose PSN wrapped past 2^24 - 1 */
 	/* rocegen's own go-back-N, by trigger (enum roce_qp_retx): episodes and packets */
 	uint64_t retx_episodes[ROCE_RETX__COUNT], retx_pkts[ROCE_RETX__COUNT], req_pkts;
