@@ -61,7 +61,7 @@ if bad:
 print('search --reference planted: found within %s evaluations (6 seeds), shrunk, replayed; good: none in 60' % evs)
 PY
 
-for a in "--reference nosuch" "--budget 0" "--budget x" "--reference planted extra" ""; do
+for a in "--bogus" "--seed" "--reference nosuch" "--budget 0" "--budget x" "--reference planted extra" ""; do
 	rc=0; "$GEN" search $a > /dev/null 2> "$T/err" || rc=$?
 	[ "$rc" = 2 ] && [ "$(wc -l < "$T/err")" = 1 ] || { echo "search $a: exit $rc"; cat "$T/err"; exit 1; }
 done

@@ -146,7 +146,8 @@ int gen_search_main(int argc, char **argv)
 	double t = 2.0;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'r':
 			if (!optarg && optind < argc && argv[optind][0] != '-')
@@ -174,7 +175,12 @@ int gen_search_main(int argc, char **argv)
 			break;
 		case 'j': json = 1; break;
 		case 'h': sr_usage(stdout); return 0;
-		default: return 2;
+		case ':':
+			fprintf(stderr, GEN_NAME " search: option '%s' needs a value\n", argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, GEN_NAME " search: unknown option '%s' (see " GEN_NAME " search --help)\n", argv[optind - 1]);
+			return 2;
 		}
 	}
 	if (optind < argc) {
