@@ -88,6 +88,12 @@ int roce__decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linkt
 void roce__decode_gre(struct roce_pkt *p, uint32_t off, uint32_t end);
 void roce__decode_udp_encap(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t udp_off);
 void roce__decap(struct roce_pkt *p, const struct roce_cfg *cfg);
+/* Native IB sizes shared by link/ib.c, ib_conv.c, ib_build.c and ipoib.c:
+ * the LRH, the VCRC that ends a packet, the IPoIB encapsulation header. */
+#define IB_LRH_LEN 8
+#define IB_VCRC_LEN 2
+#define IPOIB_HLEN 4
+
 /* link/ib.c: a native IB packet, LRH at offset 0, end = end of the VCRC. */
 void roce__decode_lrh(struct roce_pkt *p, uint32_t end);
 /* icrc.c: the IB ICRC (LRH with VL as ones, GRH masked, BTH byte 4 as ones). */

@@ -16,8 +16,6 @@
  */
 #include "internal.h"
 
-#define IB_LRH_LEN 8
-
 static const uint8_t lrh_ones[IB_LRH_LEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
 /* crc.c (not in roce.h): CRC-32 with the first min(len, 64) bytes OR-ed

@@ -19,8 +19,6 @@
  */
 #include "internal.h"
 
-#define LRH_LEN 8
-#define VCRC_LEN 2
 
 static void decode_ib_grh(struct roce_pkt *p, uint32_t off, uint32_t end)
 {
@@ -55,11 +53,11 @@ void roce__decode_lrh(struct roce_pkt *p, uint32_t end)
 	p->dlid = p->slid = p->pktlen = 0;
 	p->vcrc_off = 0;
 	p->ib_link = 0;
-	if (end < LRH_LEN) {
+	if (end < IB_LRH_LEN) {
 		roce__invalid(p, ROCE_L_LRH, "packet shorter than an LRH");
 		return;
 	}
-	if (p->caplen < LRH_LEN) {
+	if (p->caplen < IB_LRH_LEN) {
 		roce__trunc(p, ROCE_L_LRH);
 		return;
 	}
@@ -72,22 +70,22 @@ void roce__decode_lrh(struct roce_pkt *p, uint32_t end)
 	p->pktlen = rd16(b + 4) & 0x7ff;
 	p->slid = rd16(b + 6);
 	ib_end = (uint32_t)p->pktlen * 4;
-	if (ib_end < LRH_LEN || ib_end + VCRC_LEN != end) {
+	if (ib_end < IB_LRH_LEN || ib_end + IB_VCRC_LEN != end) {
 		roce__invalid(p, ROCE_L_LRH, "LRH PktLen disagrees with the packet length");
 		return;
 	}
 	p->vcrc_off = ib_end;
-	if (roce__avail(p, ib_end) < VCRC_LEN)
+	if (roce__avail(p, ib_end) < IB_VCRC_LEN)
 		roce__trunc(p, ROCE_L_LRH);
 	if (p->lnh < 2)
 		return;       /* raw packets: decode.c decodes what they carry */
 	p->version = ROCE_VER_IB;
 	if (p->lnh == 3)
-		decode_ib_grh(p, LRH_LEN, ib_end);
-	else if (ib_end < LRH_LEN + ROCE_BTH_LEN + ROCE_ICRC_LEN)
+		decode_ib_grh(p, IB_LRH_LEN, ib_end);
+	else if (ib_end < IB_LRH_LEN + ROCE_BTH_LEN + ROCE_ICRC_LEN)
 		roce__invalid(p, ROCE_L_BTH, "packet too short for a BTH");
 	else
-		roce__decode_ib(p, LRH_LEN, ib_end);
+		roce__decode_ib(p, IB_LRH_LEN, ib_end);
 }
 
 uint16_t roce_vcrc16(const void *buf, size_t len)
@@ -108,7 +106,7 @@ enum roce_icrc_status roce_vcrc_verify(const struct roce_pkt *p, uint16_t *compu
 	uint16_t c;
 
 	if (!(p->present & ROCE_LBIT(ROCE_L_LRH)) || !p->vcrc_off || p->ib_link ||
-	    roce__avail(p, p->vcrc_off) < VCRC_LEN)
+	    roce__avail(p, p->vcrc_off) < IB_VCRC_LEN)
 		return ROCE_ICRC_UNCHECKED;
 	c = roce_vcrc16(p->data, p->vcrc_off);
 	if (computed)
@@ -131,7 +129,7 @@ void roce__fields_ib(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 		EMIT_U("roce.iblink.lpcrc", rd16(b + 4));
 		return;
 	}
-	if (p->caplen < LRH_LEN)
+	if (p->caplen < IB_LRH_LEN)
 		return;
 	EMIT_U("infiniband.lrh.vl", p->vl);
 	EMIT_U("infiniband.lrh.lver", p->lver);
@@ -155,7 +153,7 @@ void roce__fields_vcrc(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 	if (!(p->present & ROCE_LBIT(ROCE_L_LRH)) || p->ib_link || !p->vcrc_off)
 		return;
 	st = roce_vcrc_verify(p, &c);
-	if (roce__avail(p, p->vcrc_off) >= VCRC_LEN)
+	if (roce__avail(p, p->vcrc_off) >= IB_VCRC_LEN)
 		EMIT_U("roce.vcrc", p->data[p->vcrc_off] | p->data[p->vcrc_off + 1] << 8);
 	if (st != ROCE_ICRC_UNCHECKED)
 		EMIT_U("roce.vcrc.computed", c);

@@ -9,9 +9,6 @@
  */
 #include "internal.h"
 
-#define LRH_LEN 8
-#define VCRC_LEN 2
-#define IPOIB_HLEN 4
 
 int roce_build_ib(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec,
 		  const struct roce_lrh_spec *lrh)
@@ -37,18 +34,18 @@ int roce_build_ib(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec,
 		return ROCE_EARG;
 	from = lrh->grh ? p.grh_off : p.bth_off;
 	body = p.icrc_off + ROCE_ICRC_LEN - from;      /* GRH/BTH .. ICRC, without Ethernet padding */
-	len = LRH_LEN + body;
+	len = IB_LRH_LEN + body;
 	if (len / 4 > 0x7ff || len % 4)
 		return ROCE_EARG;
-	if (cap < len + VCRC_LEN)
+	if (cap < len + IB_VCRC_LEN)
 		return ROCE_ENOSPC;
 	dst[0] = (uint8_t)((lrh->vl & 15) << 4);      /* LVer 0 */
 	dst[1] = (uint8_t)((lrh->sl & 15) << 4 | (lrh->grh ? 3 : 2));
 	wr16(dst + 2, lrh->dlid);
 	wr16(dst + 4, (uint16_t)(len / 4));
 	wr16(dst + 6, lrh->slid);
-	memcpy(dst + LRH_LEN, tmp + from, body);
-	if (roce_decode(&p, NULL, ROCE_LINK_INFINIBAND, dst, len + VCRC_LEN, len + VCRC_LEN) < 0 &&
+	memcpy(dst + IB_LRH_LEN, tmp + from, body);
+	if (roce_decode(&p, NULL, ROCE_LINK_INFINIBAND, dst, len + IB_VCRC_LEN, len + IB_VCRC_LEN) < 0 &&
 	    !(p.present & ROCE_LBIT(ROCE_L_BTH)))
 		return ROCE_EARG;
 	if (roce__icrc_ib(&p, &icrc))
@@ -59,7 +56,7 @@ int roce_build_ib(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec,
 	n = roce_vcrc16(dst, len);
 	dst[len] = (uint8_t)n;
 	dst[len + 1] = (uint8_t)(n >> 8);
-	return (int)(len + VCRC_LEN);
+	return (int)(len + IB_VCRC_LEN);
 }
 
 int roce_build_ipoib(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec,

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include "internal.h"
 
-#define IPOIB_HLEN 4
 #define ARP_HW_INFINIBAND 32
 #define IB_HWADDR_LEN 20
 
