@@ -203,7 +203,7 @@ int gen_search_main(int argc, char **argv)
 	/* annealing: a neighbour changes one or two parameters, a step scaled by the temperature */
 	while (!found && evals < budget) {
 		memcpy(cand, cur, sizeof(cand));
-		if (sr_unit(&rng) < 0.15) {   /* a restart: anywhere in the space */
+		if (sr_unit(&rng) < 0.3) {   /* a restart: anywhere in the space */
 			for (int i = 0; i < P_N; i++)
 				cand[i] = sr_space[i].lo + (int)(sr_rng(&rng) % (uint64_t)(sr_space[i].hi - sr_space[i].lo + 1));
 		} else for (int k = 0, nk = 1 + (int)(sr_rng(&rng) % 2); k < nk; k++) {
