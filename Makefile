@@ -84,6 +84,8 @@ CHECK_SCRIPTS += tests/firstread.sh
 
 # `rocegen stress` against the in-process reference adapter (generator/stress/)
 CHECK_SCRIPTS += tests/stress_unit.sh
+# `rocegen search` (generator/search/) with the planted anomaly of the reference
+CHECK_SCRIPTS += tests/search_unit.sh
 # contrib/'s rules (promtool) and dashboard queries against a real Prometheus
 CHECK_SCRIPTS += tests/prom_rules.sh
 # three exporters in network namespaces, Prometheus and Alertmanager (root)

@@ -7,6 +7,7 @@
  *   rocegen recv -i IFACE … the receive path on its own
  *   rocegen conform …       the conformance catalogue (conform.c)
  *   rocegen stress …        many QPs, fault mixes, integrity (stress/)
+ *   rocegen search …        anomaly search by simulated annealing (search/)
  *   rocegen client / server  RC conversations with real peers (client.c, server.c)
  *   rocegen convert -r IN -w OUT  a capture re-encapsulated (convert.c, wrap.c)
  *
@@ -19,6 +20,8 @@
 #include "gen.h"
 #include "conform.h"
 #include "stress.h"
+
+int gen_search_main(int argc, char **argv);   /* search/search.c */
 
 #define ROCEGEN_VERSION "0.1.0"
 
@@ -76,6 +79,8 @@ static int run(int argc, char **argv)
 		return gen_conform_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "stress"))
 		return gen_stress_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "search"))
+		return gen_search_main(argc - 1, argv + 1);
 	fprintf(stderr, "rocegen: unknown command '%s' (see rocegen --help)\n", cmd);
 	return 2;
 }

@@ -79,6 +79,7 @@ EXPECT=(
 "integrity=PASS"
 "nak_per_episode=PASS"
 "counters_vs_wire=PASS"
+"path_loss=PASS|FAIL  sequence NAKs from rxe that no fault of rocegen's explains, per QP (loss between the veths and rxe, which the issue saw as counters differing without a reason); not yet measured in the lab with this check"
 "fairness=PASS"
 )
 

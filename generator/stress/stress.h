@@ -125,6 +125,8 @@ struct st_result {
 	uint64_t adapter[STC_N], wire[STC_N];   /* counter deltas, and what the wire implies */
 	int have_adapter[STC_N];
 	uint64_t wire_episodes;      /* out-of-sequence episodes (one NAK each) */
+	uint64_t path_loss;          /* NAKs behind the wire model's PSN: loss rocegen did not inject */
+	char path_loss_qps[200];     /* the QPs with path loss, "qp N: n" each */
 	unsigned psn_wraps;          /* QPs whose PSN wrapped past 2^24 - 1 */
 	/* rocegen's own go-back-N, by trigger (enum roce_qp_retx): episodes and packets */
 	uint64_t retx_episodes[ROCE_RETX__COUNT], retx_pkts[ROCE_RETX__COUNT], req_pkts;
@@ -176,7 +178,11 @@ struct st_wire {
 void st_wire_req(struct st_wire *w, const struct roce_pkt *p, uint16_t mtu, int icrc_ok);
 
 /* ---- the reference adapter (stress_ref.c) ---- */
-enum st_ref_mode { ST_REF_GOOD = 0, ST_REF_NAKSTORM, ST_REF_BITFLIP };
+/* ST_REF_PLANTED: a planted anomaly for `rocegen search` (a QP-cache overflow
+ * of a made-up adapter): with 24 or more QPs, every 61st full 1024-byte
+ * request packet is lost on receipt — only a narrow corner of the workload
+ * space (MTU 1024, messages over 1 KiB, many QPs) triggers it */
+enum st_ref_mode { ST_REF_GOOD = 0, ST_REF_NAKSTORM, ST_REF_BITFLIP, ST_REF_PLANTED };
 struct st_ref;
 struct st_ref *st_ref_new(enum st_ref_mode mode, const uint8_t dut_mac[6], const uint8_t dut_ip4[4], const uint8_t peer_mac[6],
 			  const uint8_t peer_ip4[4]);

@@ -50,6 +50,9 @@ struct st_qp {
 	unsigned ep_h, ep_n;
 	struct st_wire w;
 	uint64_t wire_nak, wire_cnp;
+	uint32_t nak_psn;            /* the PSN of the last sequence NAK (nak_seen) */
+	int nak_seen;
+	uint64_t path_loss;          /* sequence NAKs no fault of rocegen's explains: loss on the path */
 	uint64_t cnp_last_t;         /* wire time of the QP's last CNP */
 	int ce_since_cnp;            /* a CE-marked request went out since */
 	struct st_rq *rq;            /* the adapter as requester (stress_req.c) */

@@ -243,6 +243,8 @@ static int parse_ref(const char *arg, struct cli *c)
 		c->ref = 1 + ST_REF_NAKSTORM;
 	else if (!strcmp(arg, "bitflip"))
 		c->ref = 1 + ST_REF_BITFLIP;
+	else if (!strcmp(arg, "planted"))
+		c->ref = 1 + ST_REF_PLANTED;
 	else
 		return -1;
 	return 0;
@@ -303,7 +305,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
 			if (parse_ref(optarg, c))
-				return bad("--reference (good|nakstorm|bitflip)", optarg);
+				return bad("--reference (good|nakstorm|bitflip|planted)", optarg);
 			break;
 		case O_OPS: if (parse_ops(optarg, &c->o)) return bad("--ops", optarg); break;
 		case O_SIZES: if (parse_sizes(optarg, &c->o)) return bad("--sizes", optarg); break;

@@ -196,6 +196,29 @@ void st_event_cb(void *ctx, const struct roce_qp_event *ev)
 		    ROCE_AETH_VALUE(ev->value) != ROCE_NAK_PSN_SEQ_ERR)
 			break;
 		q->wire_nak++;
+		{
+			/* no episode of the wire model asks for this NAK and its PSN is behind
+			 * the PSN the adapter should expect: a request lost on the path (or in
+			 * the adapter), not by a fault of rocegen's.  The adapter saw the
+			 * packets after it out of sequence, and sees the go-back-N resend in
+			 * order: the wire model follows. */
+			uint32_t back = (q->w.epsn - ev->psn) & 0xffffff;
+			int expected = 0;
+
+			for (unsigned i = 0; i < q->ep_n; i++)
+				expected |= q->ep[(q->ep_h + i) % ST_EP_RING].epsn == ev->psn;
+			/* (a NAK repeated for the PSN of the last one is the adapter's
+			 * repetition, nak_per_episode's business, not a new loss) */
+			if (!expected && back && back < 0x800000 && !(q->nak_seen && q->nak_psn == ev->psn)) {
+				q->path_loss++;
+				q->w.oos += back - 1;
+				q->w.episodes++;
+				q->w.epsn = ev->psn;
+				q->w.oos_latched = 1;
+			}
+			q->nak_seen = 1;
+			q->nak_psn = ev->psn;
+		}
 		while (q->ep_n) {              /* the episode this NAK answers (its PSN) */
 			int match = q->ep[q->ep_h].epsn == ev->psn;
 

@@ -104,6 +104,8 @@ static void check_counters(struct st_result *r)
 		if (o >= sizeof(d))
 			break;
 	}
+	if (r->path_loss && o < sizeof(d))
+		snprintf(d + o, sizeof(d) - o, " (the wire side includes %" PRIu64 " path-loss episodes)", r->path_loss);
 	if (!any)
 		check(r, "counters_vs_wire", CF_UNSUPPORTED, "the adapter reports none of the counters");
 	else
@@ -196,6 +198,9 @@ void st_checks(const struct st_opts *o, struct st_result *r, int run_rc)
 	if (ce)
 		check_pacing(o, r);
 	check_counters(r);
+	check(r, "path_loss", r->path_loss ? CF_FAIL : CF_PASS,
+	      "%" PRIu64 " sequence NAKs no injected fault explains%s%s", r->path_loss,
+	      r->path_loss ? " (counted as path loss in counters_vs_wire): " : "", r->path_loss_qps);
 	check(r, "fairness", r->fairness >= 0.5 ? CF_PASS : CF_FAIL,
 	      "Jain's index of per-QP message rates %.4f over %u QPs", r->fairness, r->qps);
 	check_victim(r);

@@ -376,6 +376,14 @@ void st_finish(struct st_run *s)
 		r->wire_episodes += q->w.episodes;
 		r->psn_wraps += q->w.wraps != 0;
 		r->wire[STC_NAK] += q->wire_nak;
+		if (q->path_loss) {
+			size_t n = strlen(r->path_loss_qps);
+
+			if (n < sizeof(r->path_loss_qps) - 24)
+				snprintf(r->path_loss_qps + n, sizeof(r->path_loss_qps) - n, "%sqp %u: %llu",
+					 n ? ", " : "", i, (unsigned long long)q->path_loss);
+			r->path_loss += q->path_loss;
+		}
 		r->wire[STC_CNP] += q->wire_cnp;
 		rate = q->t_done > s->t0 ? (double)q->completed / (double)(q->t_done - s->t0) : 0;
 		sum += rate;

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * search.c — `rocegen search`: a Collie-style anomaly search over the
+ * workload space (QPs, queue depth, MTU, message size, operation mix) by
+ * seeded simulated annealing, steered by what each run measures.
+ *
+ *   rocegen search --reference [good|planted] [--seed N] [--budget N] [--json]
+ *
+ * Each evaluation is a short `rocegen stress` run (stress.c) against the
+ * in-process reference adapter with no faults injected, so every NAK,
+ * retransmission, error completion or integrity error is the adapter's.
+ * The objective is a weighted score of them; a workload with a score above
+ * zero is an anomaly.  The first one found is shrunk (each parameter made
+ * smaller while the anomaly stays) and reported with its evidence and the
+ * `rocegen stress` line that replays it.
+ *
+ * Only the reference adapter for now: real adapters (behind rocetarget)
+ * are not searched yet.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gen.h"
+#include "stress.h"
+
+int gen_search_main(int argc, char **argv);
+
+#define SR_MSGS 4   /* messages per QP in one evaluation */
+
+static const unsigned sr_mtus[] = { 256, 512, 1024, 2048, 4096 };
+
+/* the workload space: each parameter an integer in [lo, hi] */
+enum { P_QPS = 0, P_QD, P_MTU, P_SIZE, P_OPS, P_N };
+static const struct { const char *name; int lo, hi; } sr_space[P_N] = {
+	{ "qps", 1, 32 }, { "qd", 1, 16 }, { "mtu", 0, 4 }, { "size_log2", 6, 14 }, { "ops", 1, 15 },
+};
+
+struct sr_eval {
+	double score;
+	uint64_t retx, naks, errors, integrity;
+	unsigned completed;
+};
+
+static uint64_t sr_rng(uint64_t *s)   /* splitmix64 */
+{
+	uint64_t x = (*s += 0x9e3779b97f4a7c15ull);
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static double sr_unit(uint64_t *s)
+{
+	return (double)(sr_rng(s) >> 11) / 9007199254740992.0;
+}
+
+static void sr_opts(const int *w, uint64_t seed, struct st_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->qps = (unsigned)w[P_QPS];
+	o->qd = (unsigned)w[P_QD];
+	o->mtu = sr_mtus[w[P_MTU]];
+	o->ops = (unsigned)w[P_OPS];
+	o->size_max = 1u << w[P_SIZE];
+	o->size_min = o->size_max / 2;
+	o->messages = SR_MSGS;
+	o->seed = seed;
+	o->timeout = 14;
+	o->delay_ns = 50000;
+	o->gid_index = 1;
+	o->min_rnr = 12;
+}
+
+static int sr_evaluate(int mode, const int *w, uint64_t seed, struct sr_eval *e)
+{
+	static const uint8_t us_mac[6] = { 2, 0, 0, 0, 0, 1 }, dut_mac[6] = { 2, 0, 0, 0, 0, 2 };
+	static const uint8_t us_ip[4] = { 192, 0, 2, 1 }, dut_ip[4] = { 192, 0, 2, 2 };
+	struct st_opts o;
+	struct st_result res;
+	struct cf_io io;
+	struct st_ref *r = st_ref_new((enum st_ref_mode)mode, dut_mac, dut_ip, us_mac, us_ip);
+	int rc;
+
+	if (!r)
+		return -1;
+	sr_opts(w, seed, &o);
+	st_ref_io(r, &io);
+	memcpy(o.eth.src, us_mac, 6);
+	memcpy(o.eth.dst, dut_mac, 6);
+	o.ip.version = 4;
+	memcpy(o.ip.src, us_ip, 4);
+	memcpy(o.ip.dst, dut_ip, 4);
+	snprintf(o.our_gid, sizeof(o.our_gid), "192.0.2.1");
+	o.is_ref = 1;
+	memset(&res, 0, sizeof(res));
+	rc = st_run(&o, &io, &res, NULL);
+	st_ref_free(r);
+	memset(e, 0, sizeof(*e));
+	for (int i = 0; i < ROCE_RETX__COUNT; i++)
+		e->retx += res.retx_episodes[i];
+	e->naks = res.adapter[STC_NAK] > res.wire[STC_NAK] ? res.adapter[STC_NAK] : res.wire[STC_NAK];
+	e->errors = res.qps_error;
+	e->integrity = res.integrity_errors;
+	e->completed = res.qps_completed;
+	/* the weights: a broken QP or wrong bytes outweigh any number of recoveries */
+	e->score = (double)e->retx + 0.5 * (double)e->naks + 20.0 * (double)e->errors +
+		   50.0 * (double)e->integrity + (rc ? 100.0 : 0.0);
+	st_result_free(&res);
+	return 0;
+}
+
+static void sr_ops_text(unsigned ops, char *b, size_t cap)
+{
+	size_t n = 0;
+
+	b[0] = 0;
+	for (int i = 0; i < ST_N_OPS; i++)
+		if (ops & (1u << i))
+			n += (size_t)snprintf(b + n, n < cap ? cap - n : 0, "%s%s", n ? "," : "", st_op_names[i]);
+}
+
+static void sr_usage(FILE *f)
+{
+	fprintf(f, "usage: " GEN_NAME " search --reference [good|planted] [--seed N] [--budget N] [--json]\n"
+		   "  simulated annealing over QPs, queue depth, MTU, message size and operation mix;\n"
+		   "  reports the first anomaly found, shrunk, with its evidence and a stress command line\n");
+}
+
+int gen_search_main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "reference", optional_argument, NULL, 'r' }, { "seed", required_argument, NULL, 's' },
+		{ "budget", required_argument, NULL, 'b' },    { "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },            { NULL, 0, NULL, 0 }
+	};
+	int mode = -1, json = 0, ch, cur[P_N], best[P_N], cand[P_N], found = 0;
+	unsigned long long seed = 1, budget = 400;
+	unsigned evals = 0, shrink_evals = 0;
+	struct sr_eval ce, be, ne;
+	uint64_t rng;
+	char *end;
+	double t = 2.0;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'r':
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				optarg = argv[optind++];
+			if (!optarg || !strcmp(optarg, "good"))
+				mode = ST_REF_GOOD;
+			else if (!strcmp(optarg, "planted"))
+				mode = ST_REF_PLANTED;
+			else {
+				fprintf(stderr, GEN_NAME " search: bad --reference '%s' (good|planted)\n", optarg);
+				return 2;
+			}
+			break;
+		case 's':
+		case 'b':
+			errno = 0;
+			if (ch == 's')
+				seed = strtoull(optarg, &end, 0);
+			else
+				budget = strtoull(optarg, &end, 0);
+			if (*optarg == '-' || *end || errno || (ch == 'b' && (!budget || budget > 100000))) {
+				fprintf(stderr, GEN_NAME " search: bad --%s '%s'\n", ch == 's' ? "seed" : "budget", optarg);
+				return 2;
+			}
+			break;
+		case 'j': json = 1; break;
+		case 'h': sr_usage(stdout); return 0;
+		case ':':
+			fprintf(stderr, GEN_NAME " search: option '%s' needs a value\n", argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, GEN_NAME " search: unknown option '%s' (see " GEN_NAME " search --help)\n", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, GEN_NAME " search: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (mode < 0) {
+		fprintf(stderr, GEN_NAME " search: give --reference (real adapters are not searched yet)\n");
+		return 2;
+	}
+	rng = seed;
+	for (int i = 0; i < P_N; i++)
+		cur[i] = sr_space[i].lo + (int)(sr_rng(&rng) % (uint64_t)(sr_space[i].hi - sr_space[i].lo + 1));
+	if (sr_evaluate(mode, cur, seed, &ce))
+		goto nomem;
+	evals = 1;
+	memcpy(best, cur, sizeof(best));
+	be = ce;
+	found = be.score > 0;
+	/* annealing: a neighbour changes one or two parameters, a step scaled by the temperature */
+	while (!found && evals < budget) {
+		memcpy(cand, cur, sizeof(cand));
+		if (sr_unit(&rng) < 0.3) {   /* a restart: anywhere in the space */
+			for (int i = 0; i < P_N; i++)
+				cand[i] = sr_space[i].lo + (int)(sr_rng(&rng) % (uint64_t)(sr_space[i].hi - sr_space[i].lo + 1));
+		} else for (int k = 0, nk = 1 + (int)(sr_rng(&rng) % 2); k < nk; k++) {
+			int p = (int)(sr_rng(&rng) % P_N), span = sr_space[p].hi - sr_space[p].lo;
+			int step = 1 + (int)(sr_unit(&rng) * t * span / 2.0);
+
+			if (p == P_OPS)
+				cand[p] = 1 + (int)(sr_rng(&rng) % 15);
+			else
+				cand[p] += sr_rng(&rng) & 1 ? step : -step;
+			if (cand[p] < sr_space[p].lo)
+				cand[p] = sr_space[p].lo;
+			if (cand[p] > sr_space[p].hi)
+				cand[p] = sr_space[p].hi;
+		}
+		if (sr_evaluate(mode, cand, seed, &ne))
+			goto nomem;
+		evals++;
+		if (ne.score >= ce.score || sr_unit(&rng) < exp((ne.score - ce.score) / (t > 0.05 ? t : 0.05))) {
+			memcpy(cur, cand, sizeof(cur));
+			ce = ne;
+		}
+		if (ne.score > be.score) {
+			memcpy(best, cand, sizeof(best));
+			be = ne;
+			found = 1;
+		}
+		t *= 0.99;
+		if (t < 0.1)
+			t = 2.0;   /* reheat: a plateau of zeros is searched wide again */
+	}
+	if (found) {
+		/* shrink: each parameter as small as it goes while the anomaly stays */
+		for (int changed = 1; changed;) {
+			changed = 0;
+			for (int p = 0; p < P_N; p++) {
+				if (p == P_MTU)
+					continue;   /* the MTU is a choice, not a size */
+				for (;;) {
+					memcpy(cand, best, sizeof(cand));
+					if (p == P_OPS) {
+						int lowest = cand[p] & -cand[p];
+
+						if (cand[p] == lowest)
+							break;
+						cand[p] = lowest;
+					} else if (cand[p] > sr_space[p].lo) {
+						cand[p] = p == P_QPS ? cand[p] - (cand[p] + 7) / 8 : cand[p] - 1;
+					} else {
+						break;
+					}
+					if (sr_evaluate(mode, cand, seed, &ne))
+						goto nomem;
+					shrink_evals++;
+					if (ne.score <= 0)
+						break;
+					memcpy(best, cand, sizeof(best));
+					be = ne;
+					changed = 1;
+				}
+			}
+		}
+	}
+	{
+		char ops[64], repro[256];
+		struct st_opts o;
+
+		sr_opts(best, seed, &o);
+		sr_ops_text(o.ops, ops, sizeof(ops));
+		snprintf(repro, sizeof(repro),
+			 GEN_NAME " stress --reference %s --qps %u --qd %u --mtu %u --sizes %u-%u --ops %s --messages %d --seed %llu",
+			 mode == ST_REF_PLANTED ? "planted" : "good", o.qps, o.qd, o.mtu, o.size_min, o.size_max, ops,
+			 SR_MSGS, seed);
+		if (json) {
+			printf("{\"evaluations\": %u, \"shrink_evaluations\": %u, \"method\": \"simulated-annealing\", \"anomalies\": [",
+			       evals, shrink_evals);
+			if (found)
+				printf("{\"workload\": {\"qps\": %u, \"qd\": %u, \"mtu\": %u, \"size_min\": %u, \"size_max\": %u, \"ops\": \"%s\", \"messages\": %d}, "
+				       "\"score\": %.1f, \"evidence\": {\"retransmission_episodes\": %llu, \"naks\": %llu, \"qps_error\": %llu, "
+				       "\"integrity_errors\": %llu, \"qps_completed\": %u}, \"reproduce\": \"%s\"}",
+				       o.qps, o.qd, o.mtu, o.size_min, o.size_max, ops, SR_MSGS, be.score,
+				       (unsigned long long)be.retx, (unsigned long long)be.naks,
+				       (unsigned long long)be.errors, (unsigned long long)be.integrity, be.completed, repro);
+			printf("]}\n");
+		} else if (found) {
+			printf("anomaly after %u evaluations (%u more to shrink it): score %.1f\n"
+			       "  workload  qps %u qd %u mtu %u sizes %u-%u ops %s\n"
+			       "  evidence  %llu retransmission episodes, %llu NAKs, %llu QPs in error, %llu integrity errors\n"
+			       "  reproduce %s\n",
+			       evals, shrink_evals, be.score, o.qps, o.qd, o.mtu, o.size_min, o.size_max, ops,
+			       (unsigned long long)be.retx, (unsigned long long)be.naks,
+			       (unsigned long long)be.errors, (unsigned long long)be.integrity, repro);
+		} else {
+			printf("no anomaly in %u evaluations\n", evals);
+		}
+	}
+	return 0;
+nomem:
+	fprintf(stderr, GEN_NAME " search: no memory\n");
+	return 1;
+}
