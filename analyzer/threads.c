@@ -214,6 +214,7 @@ static void ring_consume(struct worker *k, size_t end)
 			q->chead += RING_BYTES - pos;
 			continue;
 		}
+		k->eng.frame_next = r->no;   /* the diagnosis names frames by their number in the file */
 		analyse(k, r->linktype, (const uint8_t *)(r + 1), r->caplen, r->len, r->ts_ns, r->no);
 		q->chead += r->size;
 		if (++n % 1024 == 0 && q->chead != end) {
