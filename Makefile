@@ -73,6 +73,8 @@ CHECK_SCRIPTS += tests/threads.sh
 CHECK_SCRIPTS += tests/invariance.sh
 CHECK_SCRIPTS += tests/iwarp_conv.sh
 CHECK_SCRIPTS += tests/conform_iwarp.sh
+# the diagnosis: a raising capture and a near miss per verdict (tools/mkdiag)
+CHECK_SCRIPTS += tests/diag.sh
 
 # `rocegen stress` against the in-process reference adapter (generator/stress/)
 CHECK_SCRIPTS += tests/stress_unit.sh

@@ -287,7 +287,7 @@ static int r_retry_exhausted(const struct dr_ctx *k, struct diag_verdict *v)
 	 * silent for twice the last wait (at least 1 ms) */
 	quiet = 2ull * (c->ep_wait_us ? c->ep_wait_us : 1000) * 1000;
 	if (c->ep_ns > c->last_ack_ns && now > c->last_req_ns && now - c->last_req_ns >= quiet &&
-	    c->last_req_ns <= c->ep_ns)
+	    c->last_req_ns <= c->ep_ns && c->rt_n + c->rt_rnr >= (c->cm ? (c->retry ? c->retry : 1u) : 3u))
 		stopped = 1;
 	if (!over && !over_rnr && !stopped)
 		return 0;
@@ -555,7 +555,9 @@ static int r_not_ect(const struct dr_ctx *k, struct diag_verdict *v)
 	const struct engine_totals *t = &k->v->t;
 	char a[64], b[64], dir[140];
 
-	if (!(k->x->flags & FL_REQ) || k->x->ecn_req != 1 || !(t->roce_ce + t->cnp))
+	/* ECN in use: CE marks or CNPs, and ECN-capable data besides the CNPs */
+	if (!(k->x->flags & FL_REQ) || k->x->ecn_req != 1 || !(t->roce_ce + t->cnp) ||
+	    t->roce_ect + t->roce_ce <= t->cnp)
 		return 0;
 	subject_flow(k, v, k->f->src, k->f->dst, k->f->qpn, 0);
 	dr_frames(v, k->x->f0, k->x->f1, k->f->last_ns);
