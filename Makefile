@@ -37,9 +37,9 @@ export PATH := /usr/sbin:/usr/bin:$(PATH)
 DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev libnet1-dev \
             libncurses-dev libcmocka-dev zlib1g-dev tshark wireshark-dev libwireshark-dev tmux \
             libibverbs-dev librdmacm-dev libmnl-dev \
-            tcpdump tcpreplay iproute2 jq prometheus \
+            tcpdump tcpreplay iproute2 jq prometheus prometheus-alertmanager \
             debhelper dpkg-dev fakeroot lintian libcap2-bin adduser debconf util-linux git \
-            systemd procps
+            systemd procps time
 
 LIB_SRCS  := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -66,6 +66,11 @@ ROCEGEN := $(BUILD)/bin/rocegen
 PROGRAMS := $(if $(ANA_SRCS),$(ROCETOP)) $(if $(GEN_SRCS),$(ROCEGEN))
 LIBPIC_A := $(BUILD)/lib/libroce_pic.a
 
+# Prometheus rules (with their promtool tests) and the Grafana dashboard,
+# installed under $(PREFIX)/share/rocetop/
+CONTRIB_PROM    := contrib/prometheus/rocetop.rules.yml contrib/prometheus/rocetop.rules.test.yml
+CONTRIB_GRAFANA := contrib/grafana/rocetop-dashboard.json contrib/grafana/rocetop-provisioning.yml
+
 # Test scripts run by check-one, each with BUILD in its environment, in this
 # order; fragments below may append to it.
 CHECK_SCRIPTS := tests/exports.sh tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/install.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/link.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/device.sh tests/caps.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh tests/frameno.sh
@@ -78,6 +83,10 @@ CHECK_SCRIPTS += tests/diag.sh
 
 # `rocegen stress` against the in-process reference adapter (generator/stress/)
 CHECK_SCRIPTS += tests/stress_unit.sh
+# contrib/'s rules (promtool) and dashboard queries against a real Prometheus
+CHECK_SCRIPTS += tests/prom_rules.sh
+# three exporters in network namespaces, Prometheus and Alertmanager (root)
+CHECK_SCRIPTS += tests/prom_fleet.sh
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=
 -include dissectors/plugin.mk
@@ -86,7 +95,8 @@ PLUGIN :=
 
 .PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
         have-deps golden difftest interop fixtures bench-gen bench-lab bench-live bench-stress soak \
-        dist-build print-public-headers print-programs print-plugin deb check-deb
+        dist-build print-public-headers print-programs print-plugin print-contrib-prom \
+        print-contrib-grafana deb check-deb
 .DEFAULT_GOAL := all
 
 all: lib $(PROGRAMS) $(TOOL_BINS) $(PLUGIN)
@@ -331,12 +341,19 @@ install: all
 	for m in man/*.3; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man3/; done; true
 	for m in man/*.7; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
 	for m in man/*.8; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man8/; done; true
+	install -d $(DESTDIR)$(PREFIX)/share/rocetop/prometheus $(DESTDIR)$(PREFIX)/share/rocetop/grafana
+	install -m 644 $(CONTRIB_PROM) $(DESTDIR)$(PREFIX)/share/rocetop/prometheus/
+	install -m 644 $(CONTRIB_GRAFANA) $(DESTDIR)$(PREFIX)/share/rocetop/grafana/
 	@if [ -n "$(PLUGIN)" ]; then $(MAKE) --no-print-directory install-plugin; fi
 
 # What debian/rules builds and installs (no tests, tools or fuzzers).
 dist-build: lib $(PROGRAMS) $(PLUGIN)
 print-public-headers:
 	@echo $(PUBLIC_HEADERS)
+print-contrib-prom:
+	@echo $(CONTRIB_PROM)
+print-contrib-grafana:
+	@echo $(CONTRIB_GRAFANA)
 print-programs:
 	@echo $(PROGRAMS)
 print-plugin:

@@ -71,6 +71,7 @@ struct run {
 	struct devmon *dev;          /* --device, or NULL */
 	struct workers *wk;          /* --threads N > 1 (threads.h), or NULL */
 	struct source *watch;        /* live with threads and --prometheus: its poll loop */
+	struct source *src;          /* the replayed file, for progress */
 };
 
 /* ---- --threads: the engine the views read ---------------------------------- */
@@ -441,7 +442,8 @@ static int feed(void *ctx, unsigned max)
 
 static void progress(struct run *r, uint64_t frames, int done)
 {
-	long pos;
+	long long pos;
+	uint64_t bytes;
 
 	if (!r->pf || r->psize <= 0)
 		return;
@@ -449,7 +451,10 @@ static void progress(struct run *r, uint64_t frames, int done)
 		progress_erase(r);
 		return;
 	}
-	pos = ftell(r->pf);
+	if (r->wk && workers_is_direct(r->wk))
+		workers_read(r->wk, NULL, &bytes), pos = (long long)bytes;
+	else
+		pos = r->src ? source_offset(r->src) : -1;
 	if (pos < 0)
 		return;
 	fprintf(stderr, "\rrocetop: %3.0f%% of %s, %llu frames", 100.0 * (double)pos / (double)r->psize,
@@ -536,8 +541,16 @@ static int open_capture(struct app *x)
 	 * with every descriptor open, no capability is needed to parse what comes */
 	if ((a->user && source_drop_privileges(a->user, x->err, sizeof x->err) < 0) ||
 	    (a->wfile && source_dump_open(x->src, a->wfile, x->err, sizeof x->err) < 0) ||
-	    source_shed_capabilities(x->err, sizeof x->err) < 0 ||
-	    (x->run.wk && workers_start(x->run.wk, x->err, sizeof x->err) < 0))
+	    source_shed_capabilities(x->err, sizeof x->err) < 0)
+		return fail(x, x->err);
+	/* a batch replay's threads read the file themselves (threads.h) when
+	 * nothing here needs each frame: no snapshots, listing, TUI, --time
+	 * mirror, --prometheus or --device */
+	if (x->run.wk && a->file && !a->packets && !a->tui && !x->mclock && !a->have_delay && a->iterations <= 0 &&
+	    !a->prom_addr && !x->dev && source_direct(x->src) &&
+	    workers_direct(x->run.wk, source_direct(x->src)) < 0)
+		return fail(x, "out of memory");
+	if (x->run.wk && workers_start(x->run.wk, x->err, sizeof x->err) < 0)
 		return fail(x, x->err);
 	return -1;
 }
@@ -577,6 +590,7 @@ static int setup_engine(struct app *x)
 		struct stat st;
 
 		r->pf = source_file(x->src);
+		r->src = x->src;
 		if (r->pf && fstat(fileno(r->pf), &st) == 0 && st.st_size > 0)
 			r->psize = st.st_size;
 		r->pnext = mono_ns() + PROGRESS_NS;
@@ -643,6 +657,29 @@ static int one_frame(struct app *x, struct source_frame *fr)
 	return 0;
 }
 
+/* --threads, the threads reading the file themselves: waits for them. */
+static int direct_loop(struct app *x)
+{
+	struct run *r = &x->run;
+	uint64_t last_ts;
+
+	while (!stop && !workers_wait(r->wk, 100)) {
+		if (r->psize && mono_ns() >= r->pnext) {
+			progress(r, workers_frames(r->wk, NULL), 0);
+			r->pnext = mono_ns() + PROGRESS_NS;
+		}
+	}
+	workers_stop(r->wk);
+	x->no = workers_read(r->wk, &last_ts, NULL);
+	source_direct_done(x->src, x->no, last_ts);
+	if (workers_error(r->wk)) {
+		fprintf(stderr, "rocetop: %s: %s (after %llu frames)\n", source_name(x->src), workers_error(r->wk),
+			(unsigned long long)x->no);
+		return 1;
+	}
+	return 0;
+}
+
 /* Frames until the end, -c, -n, a signal or an error: 0 or 1. */
 static int read_loop(struct app *x)
 {
@@ -655,6 +692,8 @@ static int read_loop(struct app *x)
 	x->lst.nsec = source_nsec(x->src);
 	if (x->run.wk && a->iface)
 		return live_threads_loop(&x->run, x->src, maybe_snapshot);
+	if (x->run.wk && workers_is_direct(x->run.wk))
+		return direct_loop(x);
 	while (!stop && (a->count < 0 || (long long)x->no < a->count)) {
 		c = source_next(x->src, &fr);
 		if (c == SOURCE_NONE) {

@@ -15,11 +15,32 @@
  * once more).  With the CRC of every frame, as the analysis does, read()
  * of 256 KiB..4 MiB gives 93, mmap() 120.
  *
- * On a file of more than a few chunks, a second thread does the read()s
- * into a ring of RA_SLOTS chunk buffers while the first one decodes: the
- * kernel's copy out of the page cache (about half the cost of a replay)
- * runs on the other core, and the reader only copies each chunk from a
- * buffer that is still in the shared cache.
+ * The chunks are read (pread()) into a store of SLOTS chunk buffers
+ * and the frames are handed out where they lie in them: the kernel's copy
+ * out of the page cache is the only one.  Each slot has PREFIX bytes of
+ * room before its chunk, filled with the file's bytes before the chunk, so
+ * a record that straddles two chunks is whole in the second one's slot;
+ * only a record longer than PREFIX is joined in a buffer of the reader's
+ * (the next chunk with it: the old copying path, which tiny test chunks
+ * take).  (Before, a read-ahead ring of chunks was copied into the
+ * reader's buffer: on 1,000,000 frames over 512 connections, 13 % of a
+ * replay in that memmove, 20 % in the kernel's copy.)
+ *
+ * A store serves several readers (pcapfile_clone(): rocetop --threads'
+ * workers each walk the whole file for their share of it, no frame handed
+ * over): a chunk is read once, by the first reader to need it or by the
+ * read-ahead thread, and its slot is reused once every reader has left it.
+ * The readers share a lock per chunk taken and left, never per frame.
+ * On a file of more than a few chunks, a read-ahead thread does the
+ * pread()s while the reader decodes: the kernel's copy (about a third of
+ * a replay) runs on the other core.
+ *
+ * Why not mmap() (PCAPFILE_MAP, kept for measuring it: bench_flow rate):
+ * on this kind of virtual machine a page-table update is a trap, and
+ * touching each cache line of a 1 GB file costs 0.20-0.26 s mapped
+ * (MAP_POPULATE, MADV_SEQUENTIAL, MADV_WILLNEED or MADV_HUGEPAGE alike) and
+ * 0.06-0.08 s through read() of 1 MiB into a buffer that stays in the
+ * cache: the copy is cheaper than the mapping.
  *
  * pcapng is read here too (below), interface by interface.
  */
@@ -29,6 +50,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "pcapfile.h"
@@ -38,8 +60,11 @@
 #define FILE_HDR 24
 #define REC_HDR 16
 #define MAX_CAPLEN 262144u        /* libpcap's MAXIMUM_SNAPLEN: a longer record is damage */
-#define RA_SLOTS 4                /* read-ahead chunks */
-#define REC_ROOM 16384u           /* room for a partial record at first: grown to MAX_CAPLEN */
+#define SLOTS 8                   /* chunks in a store */
+#define RA_AHEAD 4                /* the read-ahead thread's lead, in chunks, over the slowest reader */
+#define PREFIX 16384u             /* room before a slot's chunk: a straddling record this long stays in place */
+#define SLACK 16u                 /* zeroed bytes after a buffer's end: a section header's fields are
+				     read before its length is checked */
 #define NG_SHB 0x0A0D0D0Au        /* pcapng section header block: the same in both orders */
 #define NG_BOM 0x1A2B3C4Du
 #define NG_BLOCK_MAX (MAX_CAPLEN + 65536u) /* longest block held whole; longer non-packet blocks are skipped */
@@ -52,134 +77,225 @@ struct ngif {
 	int64_t offset;               /* if_tsoffset, seconds */
 };
 
-/* The read-ahead ring: the thread fills slots in order, the reader empties
- * them in order.  n < 0 carries the read() errno, n == 0 the end of file. */
-struct readahead {
-	pthread_t thread;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	int fd;
-	size_t chunk;
-	uint8_t *data[RA_SLOTS];
-	ssize_t n[RA_SLOTS];
-	int err[RA_SLOTS];
-	unsigned head, tail;          /* filled: [tail, head); counts, modulo RA_SLOTS */
-	int stop, done;
-};
-
 struct pcapfile {
 	FILE *f;
 	int fd;
 	int swapped, nsec, dlt, snapshot;
 	int failed, at_eof;
-	uint8_t *buf;
-	size_t cap, chunk;
+	const uint8_t *buf;           /* a slot's memory, join[] or the mapping */
 	size_t off, have;             /* the unread bytes are buf[off..have) */
 	uint64_t pos;                 /* file offset of buf[0] */
 	uint64_t frames;              /* records returned */
 	char err[PCAP_ERRBUF_SIZE + 64];
-	struct readahead *ra;         /* NULL: read() in the caller's thread */
+	struct store *st;             /* the chunks (NULL when mapped) */
+	uint64_t cur;                 /* the chunk buf ends with */
+	int held;                     /* buf is chunk cur's slot (else join[], or nothing yet) */
+	int started;                  /* a chunk was taken */
+	uint8_t *join;                /* a record longer than PREFIX across chunks */
+	size_t join_cap;
 	int ng;                       /* pcapng: the interfaces of the current section */
 	struct ngif *ifs;
 	unsigned nifs, capifs;
 	int frame_dlt;                /* link type of the last frame returned */
+	int mapped;                   /* buf is the file mapped, have its size (pos 0) */
+	int clone;                    /* pcapfile_clone(): the mapping and f are the original's */
 };
+
+/* Chunk c of a store is the file's bytes [start + c * chunk, + chunk),
+ * read into slot c % SLOTS after the prefix bytes of the file before it. */
+struct slot {
+	uint8_t *mem;                 /* prefix + chunk bytes */
+	ssize_t n;                    /* bytes of the chunk; 0: end of file; < 0: read error */
+	int err;
+	uint64_t seq;                 /* the chunk it holds */
+	unsigned refs;                /* readers yet to leave it */
+};
+
+struct store {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int fd;
+	size_t chunk, prefix;
+	uint64_t start;               /* file offset of chunk 0 */
+	uint64_t loaded;              /* chunks [0, loaded) were read */
+	int loading, ended;           /* a read is under way; the end (or an error) was read */
+	unsigned readers;             /* readers not closed */
+	struct slot s[SLOTS];
+	pthread_t ra;                 /* the read-ahead thread */
+	int has_ra, stop;
+};
+
+static size_t pread_full(int fd, uint8_t *b, size_t n, uint64_t off, int *err)
+{
+	size_t got = 0;
+
+	*err = 0;
+	while (got < n) {
+		ssize_t r = pread(fd, b + got, n - got, (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			*err = errno;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	return got;
+}
+
+/* Reads chunk st->loaded into its slot (left by every reader); called and
+ * returns with mu held, which it leaves during the read. */
+static void store_load(struct store *st)
+{
+	uint64_t c = st->loaded, off = st->start + c * st->chunk;
+	struct slot *sl = &st->s[c % SLOTS];
+	size_t pl = off - st->start < st->prefix ? (size_t)(off - st->start) : st->prefix;
+	int err, perr;
+	size_t n;
+
+	st->loading = 1;
+	pthread_mutex_unlock(&st->mu);
+	n = pread_full(st->fd, sl->mem + st->prefix, st->chunk, off, &err);
+	if (pl && n)
+		pread_full(st->fd, sl->mem + st->prefix - pl, pl, off - pl, &perr);
+	pthread_mutex_lock(&st->mu);
+	sl->n = n ? (ssize_t)n : err ? -1 : 0;
+	sl->err = n ? 0 : err;
+	sl->seq = c;
+	sl->refs = st->readers;
+	st->loaded++;
+	st->loading = 0;
+	if (sl->n <= 0)
+		st->ended = 1;
+	pthread_cond_broadcast(&st->cv);
+}
+
+/* Chunk c can be read now: the next one, its slot left by every reader. */
+static int store_loadable(const struct store *st, uint64_t c)
+{
+	return !st->loading && !st->ended && c == st->loaded && (c < SLOTS || !st->s[c % SLOTS].refs);
+}
 
 static void *ra_main(void *arg)
 {
-	struct readahead *ra = arg;
+	struct store *st = arg;
 
-	for (;;) {
-		unsigned slot;
-		ssize_t n;
+	pthread_mutex_lock(&st->mu);
+	while (!st->stop && !st->ended) {
+		/* the slowest reader's chunk: the oldest slot still held */
+		uint64_t low = st->loaded;
 
-		pthread_mutex_lock(&ra->mu);
-		while (!ra->stop && ra->head - ra->tail == RA_SLOTS)
-			pthread_cond_wait(&ra->cv, &ra->mu);
-		if (ra->stop) {
-			pthread_mutex_unlock(&ra->mu);
-			return NULL;
-		}
-		slot = ra->head % RA_SLOTS;
-		pthread_mutex_unlock(&ra->mu);
-		do
-			n = read(ra->fd, ra->data[slot], ra->chunk);
-		while (n < 0 && errno == EINTR);
-		pthread_mutex_lock(&ra->mu);
-		ra->n[slot] = n;
-		ra->err[slot] = n < 0 ? errno : 0;
-		ra->head++;
-		if (n <= 0)
-			ra->done = 1;
-		pthread_cond_broadcast(&ra->cv);
-		pthread_mutex_unlock(&ra->mu);
-		if (n <= 0)
-			return NULL;
+		for (unsigned i = 0; i < SLOTS; i++)
+			if (st->s[i].refs && st->s[i].seq < low)
+				low = st->s[i].seq;
+		if (store_loadable(st, st->loaded) && st->loaded < low + RA_AHEAD)
+			store_load(st);
+		else
+			pthread_cond_wait(&st->cv, &st->mu);
 	}
-}
-
-static struct readahead *ra_start(int fd, size_t chunk)
-{
-	struct readahead *ra = calloc(1, sizeof *ra);
-	int i;
-
-	if (!ra)
-		return NULL;
-	ra->fd = fd;
-	ra->chunk = chunk;
-	for (i = 0; i < RA_SLOTS; i++)
-		if (!(ra->data[i] = malloc(chunk)))
-			goto fail;
-	pthread_mutex_init(&ra->mu, NULL);
-	pthread_cond_init(&ra->cv, NULL);
-	if (pthread_create(&ra->thread, NULL, ra_main, ra) == 0)
-		return ra;
-	pthread_cond_destroy(&ra->cv);
-	pthread_mutex_destroy(&ra->mu);
-fail:
-	for (i = 0; i < RA_SLOTS; i++)
-		free(ra->data[i]);
-	free(ra);
+	pthread_mutex_unlock(&st->mu);
 	return NULL;
 }
 
-static void ra_stop(struct readahead *ra)
+static struct store *store_new(int fd, size_t chunk, uint64_t start)
 {
-	pthread_mutex_lock(&ra->mu);
-	ra->stop = 1;
-	pthread_cond_broadcast(&ra->cv);
-	pthread_mutex_unlock(&ra->mu);
-	pthread_join(ra->thread, NULL);
-	pthread_cond_destroy(&ra->cv);
-	pthread_mutex_destroy(&ra->mu);
-	for (int i = 0; i < RA_SLOTS; i++)
-		free(ra->data[i]);
-	free(ra);
+	struct store *st = calloc(1, sizeof *st);
+
+	if (!st)
+		return NULL;
+	st->fd = fd;
+	st->chunk = chunk;
+	st->prefix = chunk < PREFIX ? chunk : PREFIX;
+	st->start = start;
+	st->readers = 1;
+	for (unsigned i = 0; i < SLOTS; i++)
+		if (!(st->s[i].mem = calloc(1, st->prefix + chunk + SLACK))) {
+			while (i--)
+				free(st->s[i].mem);
+			free(st);
+			return NULL;
+		}
+	pthread_mutex_init(&st->mu, NULL);
+	pthread_cond_init(&st->cv, NULL);
+	return st;
 }
 
-/* One chunk's worth of the file into dst, as read() would give it. */
-static ssize_t ra_read(struct readahead *ra, uint8_t *dst)
+static void store_start_ra(struct store *st)
 {
-	unsigned slot;
-	ssize_t n;
+	st->has_ra = pthread_create(&st->ra, NULL, ra_main, st) == 0;
+}
 
-	pthread_mutex_lock(&ra->mu);
-	while (ra->head == ra->tail)
-		pthread_cond_wait(&ra->cv, &ra->mu);
-	slot = ra->tail % RA_SLOTS;
-	n = ra->n[slot];
-	errno = ra->err[slot];
-	pthread_mutex_unlock(&ra->mu);
-	if (n > 0)
-		memcpy(dst, ra->data[slot], (size_t)n);
-	pthread_mutex_lock(&ra->mu);
-	if (n > 0)            /* an end or an error stays for the next call */
-		ra->tail++;
-	pthread_cond_broadcast(&ra->cv);
-	pthread_mutex_unlock(&ra->mu);
-	if (n < 0)
-		errno = ra->err[slot];
-	return n;
+/* The slot of chunk c, waited for (read here when this reader is first). */
+static struct slot *store_get(struct store *st, uint64_t c)
+{
+	struct slot *sl = &st->s[c % SLOTS];
+
+	pthread_mutex_lock(&st->mu);
+	while (!(c < st->loaded && sl->seq == c)) {
+		if (store_loadable(st, c))
+			store_load(st);
+		else
+			pthread_cond_wait(&st->cv, &st->mu);
+	}
+	pthread_mutex_unlock(&st->mu);
+	return sl;
+}
+
+/* This reader leaves chunk c. */
+static void store_put(struct store *st, uint64_t c)
+{
+	struct slot *sl = &st->s[c % SLOTS];
+
+	pthread_mutex_lock(&st->mu);
+	if (sl->seq == c && sl->refs && !--sl->refs)
+		pthread_cond_broadcast(&st->cv);
+	pthread_mutex_unlock(&st->mu);
+}
+
+/* The chunks read from chunk `from` on (a reader has left those before):
+ * delta to each one's readers. */
+static void store_refs(struct store *st, uint64_t from, int delta)
+{
+	for (unsigned i = 0; i < SLOTS; i++) {
+		struct slot *sl = &st->s[i];
+
+		if (sl->seq < st->loaded && sl->seq >= from && (sl->refs || delta > 0))
+			sl->refs = (unsigned)((int)sl->refs + delta);
+	}
+}
+
+/* A second reader where one is, which has left the chunks before from. */
+static void store_join(struct store *st, uint64_t from)
+{
+	pthread_mutex_lock(&st->mu);
+	st->readers++;
+	store_refs(st, from, 1);
+	pthread_mutex_unlock(&st->mu);
+}
+
+/* A reader goes: it leaves every chunk from `from` on.  The last one
+ * frees the store. */
+static void store_leave(struct store *st, uint64_t from)
+{
+	int last;
+
+	pthread_mutex_lock(&st->mu);
+	store_refs(st, from, -1);
+	last = !--st->readers;
+	if (last)
+		st->stop = 1;
+	pthread_cond_broadcast(&st->cv);
+	pthread_mutex_unlock(&st->mu);
+	if (!last)
+		return;
+	if (st->has_ra)
+		pthread_join(st->ra, NULL);
+	pthread_cond_destroy(&st->cv);
+	pthread_mutex_destroy(&st->mu);
+	for (unsigned i = 0; i < SLOTS; i++)
+		free(st->s[i].mem);
+	free(st);
 }
 
 /* The DLT_ value libpcap gives these LINKTYPE_ values (pcap-linktype(7)):
@@ -213,45 +329,99 @@ static size_t read_full(int fd, uint8_t *b, size_t n)
 
 static int ng_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **data, int stop_at_idb);
 
-static struct pcapfile *pf_new(FILE *f, size_t chunk, uint64_t fsize)
+/* start: file offset of the first byte to read (the records, or the
+ * pcapng file's first block). */
+static struct pcapfile *pf_new(FILE *f, size_t chunk, uint64_t fsize, uint64_t start)
 {
 	struct pcapfile *pf = calloc(1, sizeof *pf);
 
 	if (!pf)
 		return NULL;
-	pf->chunk = chunk ? chunk : PCAPFILE_CHUNK;
+	chunk = chunk ? chunk : PCAPFILE_CHUNK;
 	/* a file smaller than a chunk needs no buffer larger than itself (a
 	 * file still growing is read on in chunks of its size then) */
-	if (fsize < pf->chunk)
-		pf->chunk = fsize < 4096 ? 4096 : (size_t)fsize;
-	/* room for a chunk after a record left unread: fill() makes more
-	 * when a longer one needs it */
-	pf->cap = pf->chunk + REC_HDR + REC_ROOM;
-	pf->buf = malloc(pf->cap);
-	if (!pf->buf) {
+	if (fsize < chunk)
+		chunk = fsize < 4096 ? 4096 : (size_t)fsize;
+	pf->f = f;
+	pf->fd = fileno(f);
+	if (!(pf->st = store_new(pf->fd, chunk, start))) {
 		free(pf);
 		return NULL;
 	}
-	pf->f = f;
-	pf->fd = fileno(f);
+	pf->pos = start;
 	return pf;
+}
+
+/* The first chunk pf has not left. */
+static uint64_t pf_from(const struct pcapfile *pf)
+{
+	return !pf->started ? 0 : pf->held ? pf->cur : pf->cur + 1;
+}
+
+static void pf_free(struct pcapfile *pf)
+{
+	if (pf->st)
+		store_leave(pf->st, pf_from(pf));
+	else if (pf->mapped && !pf->clone)
+		munmap((void *)pf->buf, pf->have);
+	free(pf->join);
+	free(pf->ifs);
+	free(pf);
+}
+
+/* Replaces pf's buffer with the whole file mapped, the unread bytes
+ * starting at byte start: 0, or -1 (pf unchanged: the read() path). */
+static int pf_map(struct pcapfile *pf, uint64_t fsize, size_t start)
+{
+	void *m;
+
+	if (fsize <= start || fsize > SIZE_MAX)
+		return -1;
+	m = mmap(NULL, (size_t)fsize, PROT_READ, MAP_PRIVATE, pf->fd, 0);
+	if (m == MAP_FAILED)
+		return -1;
+	madvise(m, (size_t)fsize, MADV_SEQUENTIAL);
+	store_leave(pf->st, 0);
+	pf->st = NULL;
+	pf->buf = m;
+	pf->have = (size_t)fsize;
+	pf->off = start;
+	pf->pos = 0;
+	pf->mapped = 1;
+	return 0;
+}
+
+/* The mapping's end reached: a file that grew since is mapped again at its
+ * size (frames handed out before are not used after the next call). */
+static void pf_remap(struct pcapfile *pf)
+{
+	struct stat st;
+	void *m;
+
+	if (fstat(pf->fd, &st) || (uint64_t)st.st_size <= pf->have || (uint64_t)st.st_size > SIZE_MAX)
+		return;
+	m = mremap((void *)pf->buf, pf->have, (size_t)st.st_size, MREMAP_MAYMOVE);
+	if (m == MAP_FAILED)
+		return;
+	pf->buf = m;
+	pf->have = (size_t)st.st_size;
 }
 
 /* A pcapng file, read from its start up to its first interface, which
  * gives the file's link type and snapshot as libpcap gives them. */
-static struct pcapfile *ng_open(FILE *f, size_t chunk, uint64_t fsize)
+static struct pcapfile *ng_open(FILE *f, size_t chunk, uint64_t fsize, int map)
 {
 	struct pcapfile *pf;
 	struct pcap_pkthdr h;
 	const uint8_t *d;
 
-	if (lseek(fileno(f), 0, SEEK_SET) != 0 || !(pf = pf_new(f, chunk, fsize)))
+	if (!(pf = pf_new(f, chunk, fsize, 0)))
 		return NULL;
+	if (map)
+		pf_map(pf, fsize, 0);
 	pf->ng = pf->nsec = 1;
 	if (ng_next(pf, &h, &d, 1) != 2 || linktype_dlt((uint32_t)pf->ifs[0].dlt) < 0) {
-		free(pf->ifs);
-		free(pf->buf);
-		free(pf);
+		pf_free(pf);
 		return NULL;
 	}
 	pf->dlt = pf->frame_dlt = pf->ifs[0].dlt;
@@ -271,7 +441,7 @@ struct pcapfile *pcapfile_open_flags(const char *path, size_t chunk, unsigned fl
 	uint32_t magic, snaplen, lt;
 	uint16_t major, minor;
 	struct stat st;
-	int swapped;
+	int swapped, map = !!(flags & PCAPFILE_MAP);
 	FILE *f;
 
 	if (!strcmp(path, "-") || !(f = fopen(path, "rb")))
@@ -281,7 +451,7 @@ struct pcapfile *pcapfile_open_flags(const char *path, size_t chunk, unsigned fl
 		goto other;
 	memcpy(&magic, h, 4);
 	if (magic == NG_SHB) {
-		if (!(pf = ng_open(f, chunk, (uint64_t)st.st_size)))
+		if (!(pf = ng_open(f, chunk, (uint64_t)st.st_size, map)))
 			goto other;
 		goto opened;
 	}
@@ -302,35 +472,66 @@ struct pcapfile *pcapfile_open_flags(const char *path, size_t chunk, unsigned fl
 	 * carry flags (FCS length) */
 	if ((magic != MAGIC_US && magic != MAGIC_NS) || major != 2 || minor != 4 || linktype_dlt(lt) < 0)
 		goto other;
-	if (!(pf = pf_new(f, chunk, (uint64_t)st.st_size)))
+	if (!(pf = pf_new(f, chunk, (uint64_t)st.st_size, FILE_HDR)))
 		goto other;
 	pf->swapped = swapped;
 	pf->nsec = magic == MAGIC_NS;
 	pf->dlt = pf->frame_dlt = linktype_dlt(lt);
 	/* as libpcap 1.10's pcap_adjust_snapshot(): it may exceed MAX_CAPLEN */
 	pf->snapshot = (int)(snaplen == 0 || snaplen > INT32_MAX ? MAX_CAPLEN : snaplen);
-	pf->pos = FILE_HDR;
+	if (map)
+		pf_map(pf, (uint64_t)st.st_size, FILE_HDR);
 opened:
 	posix_fadvise(pf->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	/* worth a thread only when there are chunks to read ahead */
-	if (!(flags & PCAPFILE_NO_READAHEAD) && (uint64_t)st.st_size > FILE_HDR + (uint64_t)RA_SLOTS * pf->chunk)
-		pf->ra = ra_start(pf->fd, pf->chunk);
+	if (pf->st && !(flags & PCAPFILE_NO_READAHEAD) &&
+	    (uint64_t)st.st_size > FILE_HDR + (uint64_t)RA_AHEAD * pf->st->chunk)
+		store_start_ra(pf->st);
 	return pf;
 other:
 	fclose(f);
 	return NULL;
 }
 
+struct pcapfile *pcapfile_clone(const struct pcapfile *orig)
+{
+	struct pcapfile *pf;
+
+	if (orig->failed || orig->mapped || !(pf = malloc(sizeof *pf)))
+		return NULL;
+	*pf = *orig;
+	pf->clone = 1;
+	pf->ifs = NULL;
+	pf->join = NULL;
+	pf->join_cap = 0;
+	if (orig->capifs && !(pf->ifs = malloc(orig->capifs * sizeof *pf->ifs))) {
+		free(pf);
+		return NULL;
+	}
+	if (orig->nifs)
+		memcpy(pf->ifs, orig->ifs, orig->nifs * sizeof *pf->ifs);
+	if (!orig->held && orig->have > orig->off) {
+		/* the original reads from its join buffer: so does the copy */
+		if (!(pf->join = calloc(1, orig->have + SLACK))) {
+			free(pf->ifs);
+			free(pf);
+			return NULL;
+		}
+		memcpy(pf->join, orig->buf, orig->have);
+		pf->join_cap = orig->have;
+		pf->buf = pf->join;
+	}
+	store_join(pf->st, pf_from(pf));
+	return pf;
+}
+
 void pcapfile_close(struct pcapfile *pf)
 {
 	if (!pf)
 		return;
-	if (pf->ra)
-		ra_stop(pf->ra);
-	fclose(pf->f);
-	free(pf->ifs);
-	free(pf->buf);
-	free(pf);
+	if (!pf->clone)
+		fclose(pf->f);
+	pf_free(pf);
 }
 
 __attribute__((format(printf, 2, 3)))
@@ -347,39 +548,68 @@ static int damaged(struct pcapfile *pf, const char *fmt, ...)
 	return -1;
 }
 
-/* Makes need unread bytes available (need <= pf->cap - pf->chunk), fewer
- * only at the end of the file.  The unread bytes move to the front of the
- * buffer only when a chunk no longer fits behind them: one partial record
- * per chunk; the buffer grows when a chunk does not fit behind a record
- * longer than any before (up to chunk + REC_HDR + MAX_CAPLEN). */
+/* Makes need unread bytes available, fewer only at the end of the file.
+ * The unread bytes are the end of chunk cur: the next chunk's slot holds
+ * them in its prefix when they fit, else they and the next chunk are
+ * joined in join[] (each chunk after an unread record longer than the
+ * prefix is copied once: tiny test chunks, records of more than 16 KiB). */
 static int fill(struct pcapfile *pf, size_t need)
 {
+	if (pf->mapped) {
+		if (pf->have - pf->off < need)
+			pf_remap(pf);
+		return 0;
+	}
 	while (pf->have - pf->off < need && !pf->at_eof) {
-		ssize_t n;
+		struct store *st = pf->st;
+		size_t tail = pf->have - pf->off;
+		uint64_t next = pf->started ? pf->cur + 1 : 0;
+		struct slot *sl = store_get(st, next);
+		size_t n;
 
-		if (pf->cap - pf->have < pf->chunk) {
-			memmove(pf->buf, pf->buf + pf->off, pf->have - pf->off);
-			pf->pos += pf->off;
-			pf->have -= pf->off;
+		if (sl->n <= 0) {
+			/* an end or an error stays for the next call */
+			if (sl->n == 0) {
+				pf->at_eof = 1;
+				break;
+			}
+			return damaged(pf, "error reading dump file: %s", strerror(sl->err));
+		}
+		n = (size_t)sl->n;
+		if (tail <= st->prefix) {
+			/* in place: the slot's prefix holds the tail */
+			if (pf->held)
+				store_put(st, pf->cur);
+			pf->buf = sl->mem;
+			pf->off = st->prefix - tail;
+			pf->have = st->prefix + n;
+			pf->held = 1;
+		} else {
+			if (tail + n > pf->join_cap) {
+				size_t cap = tail + n;
+				uint8_t *b = realloc(pf->join, cap + SLACK);
+
+				if (!b)
+					return damaged(pf, "error reading dump file: %s", strerror(ENOMEM));
+				memset(b + cap, 0, SLACK);
+				if (pf->buf == pf->join)
+					pf->buf = b;
+				pf->join = b;
+				pf->join_cap = cap;
+			}
+			memmove(pf->join, pf->buf + pf->off, tail);
+			memcpy(pf->join + tail, sl->mem + st->prefix, n);
+			if (pf->held)
+				store_put(st, pf->cur);
+			store_put(st, next);
+			pf->buf = pf->join;
 			pf->off = 0;
+			pf->have = tail + n;
+			pf->held = 0;
 		}
-		if (pf->cap - pf->have < pf->chunk) {
-			size_t cap = pf->chunk + NG_BLOCK_MAX; /* the longest record or block held whole */
-			uint8_t *b = realloc(pf->buf, cap);
-
-			if (!b)
-				return damaged(pf, "error reading dump file: %s", strerror(ENOMEM));
-			pf->buf = b;
-			pf->cap = cap;
-		}
-		n = pf->ra ? ra_read(pf->ra, pf->buf + pf->have) : read(pf->fd, pf->buf + pf->have, pf->chunk);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return damaged(pf, "error reading dump file: %s", strerror(errno));
-		if (n == 0)
-			pf->at_eof = 1;
-		pf->have += (size_t)n;
+		pf->pos = st->start + next * st->chunk + n - pf->have;
+		pf->cur = next;
+		pf->started = 1;
 	}
 	return 0;
 }
@@ -655,3 +885,5 @@ int pcapfile_snapshot(const struct pcapfile *pf) { return pf->snapshot; }
 int pcapfile_nsec_magic(const struct pcapfile *pf) { return pf->nsec; }
 int pcapfile_swapped(const struct pcapfile *pf) { return pf->swapped; }
 FILE *pcapfile_file(const struct pcapfile *pf) { return pf->f; }
+uint64_t pcapfile_offset(const struct pcapfile *pf) { return pf->pos + pf->off; }
+int pcapfile_mapped(const struct pcapfile *pf) { return pf->mapped; }

@@ -45,7 +45,13 @@ struct pcapfile *pcapfile_open(const char *path, size_t chunk);
 /* The same, with PCAPFILE_NO_READAHEAD: read() in the caller's thread only
  * (the fuzzer starts the read-ahead thread on some inputs, not all). */
 #define PCAPFILE_NO_READAHEAD 1u
+#define PCAPFILE_MAP 2u               /* mmap() the file whole (pcapfile.c: slower here) */
 struct pcapfile *pcapfile_open_flags(const char *path, size_t chunk, unsigned flags);
+/* A second reader of a mapped file, at the same place (just opened: its
+ * first frame), with its own position; the mapping stays the original's,
+ * which must be closed last.  NULL: not mapped (or out of memory).  For
+ * rocetop --threads: each worker walks the file itself. */
+struct pcapfile *pcapfile_clone(const struct pcapfile *pf);
 void pcapfile_close(struct pcapfile *pf);
 
 /* 1: a frame (data valid until the next call); 0: end of file; -1: damaged
@@ -61,6 +67,8 @@ int pcapfile_pcapng(const struct pcapfile *pf);     /* a pcapng file */
 int pcapfile_snapshot(const struct pcapfile *pf);   /* as pcap_snapshot() */
 int pcapfile_nsec_magic(const struct pcapfile *pf); /* the file holds nanoseconds */
 int pcapfile_swapped(const struct pcapfile *pf);    /* written in the other byte order */
-FILE *pcapfile_file(const struct pcapfile *pf);     /* ftell(): how far it has read */
+FILE *pcapfile_file(const struct pcapfile *pf);     /* the open file (fstat()) */
+uint64_t pcapfile_offset(const struct pcapfile *pf); /* how far it has read, in bytes */
+int pcapfile_mapped(const struct pcapfile *pf);      /* the file is mapped */
 
 #endif

@@ -987,6 +987,32 @@ FILE *source_file(const struct source *s)
 	return s->h[0].pf ? pcapfile_file(s->h[0].pf) : pcap_file(s->h[0].pc);
 }
 
+struct pcapfile *source_direct(struct source *s)
+{
+	if (s->live || s->n != 1 || !s->h[0].pf || s->has_prog || s->dump || s->speed > 0 || s->paused ||
+	    s->pending || s->file_no || s->eof)
+		return NULL;
+	return s->h[0].pf;
+}
+
+void source_direct_done(struct source *s, uint64_t frames, uint64_t last_ts)
+{
+	s->file_no = s->frames = frames;
+	if (frames)
+		s->last_ts = last_ts;
+	s->frozen = s->last_ts;
+	s->eof = 1;
+}
+
+long long source_offset(const struct source *s)
+{
+	if (s->live)
+		return -1;
+	if (s->h[0].pf)
+		return (long long)pcapfile_offset(s->h[0].pf);
+	return pcap_file(s->h[0].pc) ? (long long)ftell(pcap_file(s->h[0].pc)) : -1;
+}
+
 /* Adds what PACKET_STATISTICS says (and resets) to the handle's sums. */
 static void read_kstats(struct handle *h)
 {

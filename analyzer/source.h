@@ -101,6 +101,14 @@ const char *source_error(const struct source *s);
  * for the next member.  0, or -1 with err[] set. */
 int source_fanout(struct source *s, unsigned i, unsigned *group, const void *prog, unsigned len, char *err,
 		  size_t errcap);
+/* rocetop --threads on a fast replay: the file's reader, for threads that
+ * read it themselves (threads.h), when nothing here needs to see each frame
+ * (a file pcapfile.c reads, no filter, no -w, no pacing, nothing read yet);
+ * else NULL.  source_direct_done() then tells the source what they read:
+ * it is at the end, the last frame's time is source_now(). */
+struct pcapfile;
+struct pcapfile *source_direct(struct source *s);
+void source_direct_done(struct source *s, uint64_t frames, uint64_t last_ts);
 /* Changes cfg.timeout_ms. */
 void source_set_timeout(struct source *s, int timeout_ms);
 
@@ -118,6 +126,7 @@ const char *source_name(const struct source *s); /* "FILE" or "eth0,eth1" */
 unsigned source_count(const struct source *s);  /* handles */
 const char *source_iface(const struct source *s, unsigned i);
 FILE *source_file(const struct source *s);      /* the replayed file, for progress; else NULL */
+long long source_offset(const struct source *s); /* bytes of it read so far; -1 live */
 int source_eof(const struct source *s);         /* the replay ended (or -c reached) */
 
 /* Capture-time "now": live, the clock; a paced replay, its virtual clock

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * threads.c — rocetop --threads N (threads.h): per-thread engines fed by a
- * fanout group (live) or by byte rings (replay), and their merged view.
+ * fanout group (live), by their own readers of the file (a fast replay:
+ * workers_direct()) or by byte rings (other replays), and their merged
+ * view.
  */
 #include <dirent.h>
 #include <pthread.h>
@@ -10,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "engmerge.h"
+#include "pcapfile.h"
 #include "threads.h"
 #include "vsniff.h"
 
@@ -19,6 +23,7 @@
 #define PUBLISH_EVERY 64              /* records between handing a ring's new end over */
 #define LIVE_BATCH 256                /* frames read per hold of the engine's lock */
 #define LIVE_WAIT_MS 100
+#define DIRECT_CHECK 256              /* frames between looks at the stop flag */
 
 /* A replay frame in a ring: this header, then caplen bytes, padded to 8. */
 struct rec {
@@ -39,8 +44,10 @@ struct ring {
 	pthread_cond_t data, space;
 };
 
+/* Aligned: one worker's per-frame writes never share a cache line with
+ * another's. */
 struct worker {
-	struct workers *w;
+	_Alignas(64) struct workers *w;
 	pthread_t th;
 	int started;
 	struct engine eng;
@@ -53,6 +60,10 @@ struct worker {
 	int own_src;                  /* opened here (not thread 0's) */
 	pthread_mutex_t hold;         /* live: held while frames go into eng */
 	uint64_t frames;
+	struct pcapfile *rd;          /* direct replay: this worker's reader of the file */
+	int own_rd;                   /* a clone, closed here */
+	uint64_t rd_no, rd_ts;        /* records it read, the last one's time */
+	atomic_uint_fast64_t rd_pos;  /* bytes it read, now and then (progress) */
 };
 
 struct workers {
@@ -63,6 +74,11 @@ struct workers {
 	atomic_uint_fast64_t taken;   /* live: frames taken towards -c */
 	atomic_int stop, done;
 	atomic_int want;              /* live: the main thread waits for the engines */
+	int direct;                   /* replay: each worker reads the file (workers_direct) */
+	atomic_uint ndone;            /* direct: workers at the end */
+	pthread_mutex_t done_mu;      /* direct: workers_wait() */
+	pthread_cond_t done_cv;
+	uint64_t err_no;              /* direct: frames read before the damage */
 	char err[512];
 	struct engmerge m;
 	struct worker wk[WORKERS_MAX];
@@ -127,6 +143,8 @@ struct workers *workers_new(unsigned n, const struct engine_cfg *ecfg, const str
 		return NULL;
 	w->n = n;
 	w->rcfg = rcfg;
+	pthread_mutex_init(&w->done_mu, NULL);
+	pthread_cond_init(&w->done_cv, NULL);
 	w->count = count;
 	/* --rtt-memory is the whole run's: each thread gets its share */
 	mem = ecfg->rtt_mem ? ecfg->rtt_mem : ROCE_RTT_MEM_DEFAULT;
@@ -359,6 +377,110 @@ void workers_stats(struct workers *w, unsigned i, struct source_stats *st)
 	}
 }
 
+/* ---- replay: each worker reads the file ------------------------------------------------------------- */
+
+/* Every record of the file goes past every worker, which analyses those of
+ * its key: no frame is handed over or copied, and the file's chunks are
+ * read once for all (pcapfile_clone()).  Reading a record and computing its
+ * key cost a few ns; a hand-off through a ring cost a copy of the frame and
+ * its cache misses on the other core. */
+static void *direct_thread(void *arg)
+{
+	struct worker *k = arg;
+	struct workers *w = k->w;
+	unsigned me = (unsigned)(k - w->wk), n = w->n;
+	struct pcap_pkthdr h;
+	const uint8_t *d;
+	uint64_t no = 0, ts = 0;
+
+	for (;;) {
+		int rc, lt;
+
+		if (!(no % DIRECT_CHECK)) {
+			if (atomic_load_explicit(&w->stop, memory_order_relaxed))
+				break;
+			atomic_store_explicit(&k->rd_pos, pcapfile_offset(k->rd), memory_order_relaxed);
+		}
+		if (w->count && no >= w->count)
+			break;
+		rc = pcapfile_next(k->rd, &h, &d);
+		if (rc == 0)
+			break;
+		if (rc < 0) {
+			pthread_mutex_lock(&w->wk[0].hold);
+			if (!w->err[0]) {
+				snprintf(w->err, sizeof w->err, "%s", pcapfile_error(k->rd));
+				w->err_no = no;
+			}
+			pthread_mutex_unlock(&w->wk[0].hold);
+			break;
+		}
+		no++;
+		/* as source.c's deliver(): tv_usec holds nanoseconds */
+		ts = (uint64_t)h.ts.tv_sec * 1000000000ull + (uint64_t)h.ts.tv_usec;
+		lt = pcapfile_frame_datalink(k->rd);
+		if (roce_flow_key(lt, d, h.caplen) % n == me) {
+			k->eng.frame_next = no;   /* the diagnosis names frames by their number */
+			analyse(k, lt, d, h.caplen, h.len, ts, no);
+		}
+	}
+	k->rd_no = no;
+	k->rd_ts = ts;
+	atomic_store(&k->rd_pos, pcapfile_offset(k->rd));
+	if (atomic_fetch_add(&w->ndone, 1) + 1 == n) {
+		pthread_mutex_lock(&w->done_mu);
+		atomic_store(&w->done, 1);
+		pthread_cond_broadcast(&w->done_cv);
+		pthread_mutex_unlock(&w->done_mu);
+	}
+	return NULL;
+}
+
+int workers_direct(struct workers *w, struct pcapfile *pf)
+{
+	w->wk[0].rd = pf;
+	for (unsigned k = 1; k < w->n; k++) {
+		if (!(w->wk[k].rd = pcapfile_clone(pf))) {
+			while (--k)
+				pcapfile_close(w->wk[k].rd);
+			w->wk[0].rd = NULL;
+			return -1;
+		}
+		w->wk[k].own_rd = 1;
+	}
+	w->direct = 1;
+	return 0;
+}
+
+int workers_wait(struct workers *w, int ms)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	t.tv_nsec += (long)(ms % 1000) * 1000000;
+	t.tv_sec += ms / 1000 + t.tv_nsec / 1000000000;
+	t.tv_nsec %= 1000000000;
+	pthread_mutex_lock(&w->done_mu);
+	while (!atomic_load(&w->done) && pthread_cond_timedwait(&w->done_cv, &w->done_mu, &t) == 0)
+		;
+	pthread_mutex_unlock(&w->done_mu);
+	return atomic_load(&w->done);
+}
+
+int workers_is_direct(const struct workers *w)
+{
+	return w->direct;
+}
+
+uint64_t workers_read(const struct workers *w, uint64_t *last_ts, uint64_t *bytes)
+{
+	if (last_ts)
+		*last_ts = w->wk[0].rd_ts;
+	if (bytes)
+		*bytes = atomic_load_explicit(&w->wk[0].rd_pos, memory_order_relaxed);
+	return w->err[0] ? w->err_no : w->wk[0].rd_no;
+}
+
 /* ---- both --------------------------------------------------------------------------------------- */
 
 int workers_start(struct workers *w, char *err, size_t errcap)
@@ -367,11 +489,11 @@ int workers_start(struct workers *w, char *err, size_t errcap)
 		struct worker *wk = &w->wk[k];
 		int rc;
 
-		if (!w->live && !wk->q.buf && !(wk->q.buf = malloc(RING_BYTES))) {
+		if (!w->live && !w->direct && !wk->q.buf && !(wk->q.buf = malloc(RING_BYTES))) {
 			snprintf(err, errcap, "out of memory");
 			return -1;
 		}
-		rc = pthread_create(&wk->th, NULL, w->live ? live_thread : replay_thread, wk);
+		rc = pthread_create(&wk->th, NULL, w->live ? live_thread : w->direct ? direct_thread : replay_thread, wk);
 		if (rc) {
 			snprintf(err, errcap, "cannot start a thread: %s", strerror(rc));
 			return -1;
@@ -389,7 +511,7 @@ const struct engine *workers_view(struct workers *w)
 	for (unsigned k = 0; k < w->n; k++) {
 		if (w->live)
 			pthread_mutex_lock(&w->wk[k].hold);
-		else if (w->wk[k].started)
+		else if (w->wk[k].started && !w->direct)
 			ring_drain(&w->wk[k].q);
 		pp[k] = (struct engmerge_part){ &w->wk[k].eng, w->wk[k].born, w->wk[k].born_ts };
 	}
@@ -443,7 +565,7 @@ void workers_stop(struct workers *w)
 
 		if (!wk->started)
 			continue;
-		if (!w->live) {
+		if (!w->live && !w->direct) {
 			ring_publish(&wk->q);
 			pthread_mutex_lock(&wk->q.mu);
 			wk->q.done = 1;
@@ -468,6 +590,8 @@ void workers_free(struct workers *w)
 		free(wk->born);
 		free(wk->born_ts);
 		free(wk->q.buf);
+		if (wk->own_rd)
+			pcapfile_close(wk->rd);
 		if (wk->own_src)
 			source_close(wk->src);
 		pthread_mutex_destroy(&wk->hold);
@@ -475,6 +599,8 @@ void workers_free(struct workers *w)
 		pthread_cond_destroy(&wk->q.data);
 		pthread_cond_destroy(&wk->q.space);
 	}
+	pthread_mutex_destroy(&w->done_mu);
+	pthread_cond_destroy(&w->done_cv);
 	free(w);
 }
 

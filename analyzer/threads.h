@@ -9,9 +9,14 @@
  *               thread reads its sockets, decodes and counts (no queue, no
  *               lock per frame: a thread holds its engine's lock per batch
  *               of frames, so a snapshot sees whole frames).
- *   replay (-r): the main thread reads the file and hands each frame to the
- *               thread of its key through a ring of bytes (copied; the
- *               reader waits when a ring is full: nothing is dropped).
+ *   replay (-r): as fast as it goes, without a filter or -w (workers_direct):
+ *               each thread reads the whole file itself, through its own
+ *               reader of the same chunks (pcapfile_clone(): each chunk read
+ *               once), and analyses the frames of its key; nothing is
+ *               handed over.  Otherwise the main thread reads the file and
+ *               hands each frame to the thread of its key through a ring of
+ *               bytes (copied; the reader waits when a ring is full: nothing
+ *               is dropped).
  *
  * Snapshots and the summary read a merged view (engmerge.h) made while the
  * engines are held still.
@@ -38,6 +43,18 @@ int workers_add_live(struct workers *w, struct source *src, const struct source_
 /* Starts the threads (after the capabilities are shed: threads inherit
  * the calling thread's).  0, or -1 with err[] set. */
 int workers_start(struct workers *w, char *err, size_t errcap);
+/* Replay: the threads read the file themselves, pf (source_direct())
+ * for thread 0 and clones of it for the others; call before
+ * workers_start().  workers_done() then says when every thread is at the
+ * end (or -c, or damage: workers_error()).  0, or -1 out of memory. */
+struct pcapfile;
+int workers_direct(struct workers *w, struct pcapfile *pf);
+int workers_is_direct(const struct workers *w);
+/* Direct: waits at most ms for every thread to be at the end; workers_done(). */
+int workers_wait(struct workers *w, int ms);
+/* Direct: the records read (up to the damage, if any), the last one's
+ * time, and how far into the file thread 0 is (updated now and then). */
+uint64_t workers_read(const struct workers *w, uint64_t *last_ts, uint64_t *bytes);
 /* Replay: one frame to the thread of its key. */
 void workers_push(struct workers *w, const struct source_frame *f);
 /* The merged view, every frame handed over so far counted (replay) or the

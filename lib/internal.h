@@ -73,7 +73,7 @@ int roce__crc_select(const char *crc32_name, const char *crc32c_name);
  * end = end of the ICRC on the wire. */
 void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end);
 
-/* dcb.c: MAC control (PAUSE/PFC), CN-TAG/CNM, LLDP.  Returns 1 when the
+/* l2.c: MAC control (PAUSE/PFC), CN-TAG/CNM, LLDP.  Returns 1 when the
  * ethertype is one of its own, 0 otherwise. */
 int roce__decode_l2(struct roce_pkt *p, uint16_t ethertype, uint32_t off, uint32_t end);
 /* tcp.c: the TCP header and, when it carries iWARP, MPA/DDP/RDMAP. */
@@ -88,9 +88,15 @@ int roce__decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linkt
 void roce__decode_gre(struct roce_pkt *p, uint32_t off, uint32_t end);
 void roce__decode_udp_encap(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t udp_off);
 void roce__decap(struct roce_pkt *p, const struct roce_cfg *cfg);
-/* link/ib.c: a native IB packet, LRH at offset 0, end = end of the VCRC;
- * the IB ICRC (LRH with VL as ones, GRH masked, BTH byte 4 as ones). */
+/* Native IB sizes shared by link/ib.c, ib_conv.c, ib_build.c and ipoib.c:
+ * the LRH, the VCRC that ends a packet, the IPoIB encapsulation header. */
+#define IB_LRH_LEN 8
+#define IB_VCRC_LEN 2
+#define IPOIB_HLEN 4
+
+/* link/ib.c: a native IB packet, LRH at offset 0, end = end of the VCRC. */
 void roce__decode_lrh(struct roce_pkt *p, uint32_t end);
+/* icrc.c: the IB ICRC (LRH with VL as ones, GRH masked, BTH byte 4 as ones). */
 int roce__icrc_ib(const struct roce_pkt *p, uint32_t *icrc);
 void roce__fields_ib(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 void roce__fields_vcrc(const struct roce_pkt *p, roce_field_cb cb, void *ctx);

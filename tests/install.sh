@@ -33,6 +33,14 @@ fi
 for h in roce.h iwarp.h dcb.h seq.h qp.h; do
 	[ -f "$P/include/roce/$h" ] || fail "header $h not in PREFIX/include/roce"
 done
+for f in prometheus/rocetop.rules.yml prometheus/rocetop.rules.test.yml grafana/rocetop-dashboard.json grafana/rocetop-provisioning.yml; do
+	cmp -s "$root/contrib/$f" "$P/share/rocetop/$f" || fail "contrib/$f not installed as PREFIX/share/rocetop/$f"
+done
+if command -v promtool >/dev/null 2>&1; then
+	(cd "$P/share/rocetop/prometheus" && promtool test rules rocetop.rules.test.yml >"$T/promtool" 2>&1) &&
+		ok "promtool test rules runs in PREFIX/share/rocetop/prometheus" ||
+		fail "promtool test rules in PREFIX/share/rocetop/prometheus" "$(tail -n 5 "$T/promtool")"
+fi
 ls "$P/include" | grep -qv '^roce$' && fail "PREFIX/include holds more than roce/: $(ls "$P/include")"
 grep -qx "includedir=\${prefix}/include/roce" "$P/lib/pkgconfig/libroce.pc" &&
 	ok "libroce.pc: includedir is PREFIX/include/roce" || fail "libroce.pc includedir" "$(cat "$P/lib/pkgconfig/libroce.pc")"

@@ -15,6 +15,8 @@
 # only need to keep apart from *other* scripts: they use per-PID names for
 # namespaces, tmux sockets and temporary directories.
 #
+# At the end, the 10 slowest jobs (where make check's time goes).
+#
 # Exit status: 0 when every job passed, 1 otherwise.
 set -u
 
@@ -60,6 +62,7 @@ now() { date +%s.%N; }
 
 declare -A pid_job pid_start pid_log
 failed=()
+times=()
 i=0
 running=0
 start_all=$(now)
@@ -71,6 +74,7 @@ reap() {
 	local job=${pid_job[$pid]} log=${pid_log[$pid]}
 	local secs
 	secs=$(awk -v a="${pid_start[$pid]}" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}')
+	times+=("$secs $job")
 	if [ "$rc" = 0 ]; then
 		printf 'ok    %6ss  %s\n' "$secs" "$job"
 	else
@@ -93,6 +97,10 @@ done
 while [ "$running" -gt 0 ]; do reap; done
 
 total=$(awk -v a="$start_all" -v b="$(now)" 'BEGIN{printf "%.0f", b-a}')
+if [ $# -gt 1 ]; then
+	echo "slowest jobs (wall seconds, both builds):"
+	printf '%s\n' "${times[@]}" | sort -rn | head -n 10 | awk '{ printf "  %7.1f  %s\n", $1, $2 }'
+fi
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "check: ${#failed[@]} of $# jobs failed in ${total}s: ${failed[*]}"
 	exit 1

@@ -15,7 +15,7 @@
  *       Target: rocetop >= 0.7 x the bare loop's rate.
  *   bench_flow mk1m OUT.pcap N [--pairs P] SOURCE.pcap...
  *       Writes the N-frame capture (see mk1m below); with --pairs, frames
- *       go round-robin to P address pairs (10.99.j.x), each replaying the
+ *       go round-robin to P address pairs (1 .. 65535), each replaying the
  *       whole sequence (rocetop --threads splits by address pair).
  *   bench_flow mkqps OUT.pcap N
  *       Writes N RC SEND_ONLY frames, each to its own destination QP (so N
@@ -306,8 +306,10 @@ static size_t load_frames(char **files, int nf, struct src_frame **out)
 	return cnt;
 }
 
-/* Pair j of --pairs: the third byte of both IPv4 addresses set to j, the
- * header checksum made again (the ICRC is, by the caller). */
+/* Pair j of --pairs (1 .. 65535): the second and third bytes of both IPv4
+ * addresses carry j, so each pair is its own two hosts, as a mirror port of
+ * a busy fabric sees them; the header checksum made again (the ICRC is, by
+ * the caller). */
 static void set_pair(uint8_t *buf, uint32_t len, uint32_t j)
 {
 	struct roce_pkt p;
@@ -320,6 +322,8 @@ static void set_pair(uint8_t *buf, uint32_t len, uint32_t j)
 	ip = buf + p.ip_off;
 	ihl = (ip[0] & 15u) * 4;
 	ip[14] = ip[18] = (uint8_t)j;
+	ip[13] = (uint8_t)(ip[13] + (j >> 8));
+	ip[17] = (uint8_t)(ip[17] + (j >> 8));
 	ip[10] = ip[11] = 0;
 	for (uint32_t k = 0; k + 1 < ihl; k += 2)
 		sum += (uint32_t)ip[k] << 8 | ip[k + 1];

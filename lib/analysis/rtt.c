@@ -2,10 +2,21 @@
 /*
  * rtt.c — round-trip times of every RC request (see rtt.h for the rule).
  *
- * Two open-addressing tables with linear probing and backward-shift
- * deletion:
- *   tab  outstanding requests, key (direction id, PSN), 16 bytes a slot;
- *   map  histograms, key (direction id << 1 | which), a pointer a slot.
+ * Outstanding requests: a ring per direction (struct dq, found by the
+ * direction's id: an index, no hash), request PSN p in slot p & mask,
+ * holding the direction's window [rtt_low, hi) of PSNs.  PSNs of a
+ * direction are sequential, so a request and its answer are one slot each,
+ * and the requests an ACK covers are the slots before it, cleared in order.
+ * (It was one hash table keyed by (direction, PSN) for all directions: a
+ * probe per covered PSN, in a table that over 512 connections no longer
+ * fits the cache; 20 % of a 512-connection replay was its lookup.)  Rings
+ * of up to 16 slots come from a slab (a direction with one request
+ * outstanding costs 16 bytes and its 24-byte struct dq), larger ones from
+ * malloc; they grow by doubling, within a quarter of the memory cap.
+ *
+ * Histograms: an open-addressing table with linear probing and
+ * backward-shift deletion, key (direction id << 1 | which), a pointer a
+ * slot.
  * A histogram is a sorted array of (bucket, count) pairs.  Bucket b of a
  * value v in ns: v itself below 128, else with e = floor(log2 v):
  * (e - 6) * 128 + the 7 bits after the leading one.
@@ -19,15 +30,25 @@
 #define PSN_MASK 0xffffffu
 #define K_ACK 1u                 /* answered by an ACK or ATOMIC ACK */
 #define K_READ 2u                /* answered by a READ response */
-#define SWEEP_MAX 4096           /* PSNs an answer clears at once (the rest age out) */
-#define TAB_MIN 1024
+#define DQ_MIN 64
+#define SLAB_CLASSES 5           /* rings of 1 .. 16 slots from the slab */
+#define SLAB_BLOCK 4096          /* slots per slab block (64 KiB) */
 #define MAP_MIN 64
 #define EVICT_CANDIDATES 8
 
 struct ent {
-	uint32_t id;             /* 0: free */
-	uint32_t pk;             /* kind << 24 | psn */
-	uint64_t ts;             /* ns */
+	uint64_t ts;             /* ns (free in the slab: the next free ring) */
+	uint32_t pk;             /* kind << 24 | psn; 0: free */
+	uint32_t pad;
+};
+
+/* A direction's outstanding requests (its id's). */
+struct dq {
+	struct ent *e;           /* mask + 1 slots, or NULL */
+	uint32_t mask;
+	uint32_t n;              /* requests in it */
+	uint32_t hi;             /* one past the newest PSN held (free id: the next free id) */
+	uint32_t pad;
 };
 
 struct hbin {
@@ -45,11 +66,18 @@ struct hist {
 };
 
 struct roce_rtt {
-	struct ent *tab;
-	uint32_t tmask, tn;      /* slots - 1, entries */
+	struct dq *dq;           /* by direction id (0: none) */
+	uint32_t ndq, dqcap;     /* ids given (from 1), allocated */
+	uint32_t free_ids;       /* ids dropped, to give again (linked through hi) */
+	uint32_t qhand;          /* eviction clock over dq */
+	uint64_t tn;             /* requests outstanding */
+	uint64_t ring_bytes;
+	struct ent *slab_free[SLAB_CLASSES];
+	void **slab_blocks;
+	uint32_t nslab_blocks, slab_left;
+	struct ent *slab_next;
 	struct hist **map;
 	uint32_t mmask, mn;
-	uint32_t next_id;
 	uint32_t hand;           /* eviction clock over map */
 	uint64_t tick;
 	uint64_t hist_bytes;
@@ -68,7 +96,7 @@ static uint32_t mix(uint32_t a, uint32_t b)
 
 static uint64_t mem_now(const struct roce_rtt *r)
 {
-	return ((uint64_t)r->tmask + 1) * sizeof(struct ent) + ((uint64_t)r->mmask + 1) * sizeof(void *) +
+	return r->ring_bytes + (uint64_t)r->dqcap * sizeof(struct dq) + ((uint64_t)r->mmask + 1) * sizeof(void *) +
 	       r->hist_bytes;
 }
 
@@ -80,38 +108,6 @@ static void note_peak(struct roce_rtt *r)
 		r->peak = m;
 }
 
-/* The table's memory.  Past 4 MiB it is mapped with transparent huge pages
- * asked for: a one-way flood (never answered) leaves millions of requests
- * outstanding, each lookup lands on a random 4 KiB page, and the page walks
- * of the TLB misses, not the probes (1.4 a request, 2.9 a lookup), were
- * most of the time: on 2 M frames of 16 QPs, 1.30-1.75 s of user time
- * before, 0.85-0.97 s after. */
-#define TAB_HUGE (4u << 20)
-
-static struct ent *tab_alloc(uint32_t nslots)
-{
-	size_t len = (size_t)nslots * sizeof(struct ent);
-	void *p;
-
-	if (len < TAB_HUGE)
-		return calloc(nslots, sizeof(struct ent));
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	madvise(p, len, MADV_HUGEPAGE);
-	return p;
-}
-
-static void tab_release(struct ent *t, uint32_t nslots)
-{
-	size_t len = (size_t)nslots * sizeof(struct ent);
-
-	if (len < TAB_HUGE)
-		free(t);
-	else if (t)
-		munmap(t, len);
-}
-
 struct roce_rtt *roce_rtt_new(uint64_t mem_cap)
 {
 	struct roce_rtt *r = calloc(1, sizeof *r);
@@ -119,15 +115,15 @@ struct roce_rtt *roce_rtt_new(uint64_t mem_cap)
 	if (!r)
 		return NULL;
 	r->cap = mem_cap ? mem_cap : ROCE_RTT_MEM_DEFAULT;
-	r->tab = tab_alloc(TAB_MIN);
+	r->dq = calloc(DQ_MIN, sizeof *r->dq);
 	r->map = calloc(MAP_MIN, sizeof *r->map);
-	if (!r->tab || !r->map) {
+	if (!r->dq || !r->map) {
 		roce_rtt_free(r);
 		return NULL;
 	}
-	r->tmask = TAB_MIN - 1;
+	r->ndq = 1;
+	r->dqcap = DQ_MIN;
 	r->mmask = MAP_MIN - 1;
-	r->next_id = 1;
 	note_peak(r);
 	return r;
 }
@@ -140,116 +136,202 @@ void roce_rtt_free(struct roce_rtt *r)
 		for (uint32_t i = 0; i <= r->mmask; i++)
 			free(r->map[i]);
 	free(r->map);
-	tab_release(r->tab, r->tmask + 1);
+	if (r->dq)
+		for (uint32_t i = 1; i < r->ndq; i++)
+			if (r->dq[i].e && r->dq[i].mask + 1 >= 1u << SLAB_CLASSES)
+				free(r->dq[i].e);
+	free(r->dq);
+	for (uint32_t i = 0; i < r->nslab_blocks; i++)
+		free(r->slab_blocks[i]);
+	free(r->slab_blocks);
 	free(r);
 }
 
-/* ---- outstanding requests --------------------------------------------------------- */
+/* ---- outstanding requests: a ring per direction ---------------------------------- */
 
-/* A request's home slot.  (Eight consecutive PSNs sharing a run of eight
- * slots, for locality, made the probes 5 times longer: linear probing
- * clusters on such runs.) */
-static inline uint32_t home(uint32_t id, uint32_t psn, uint32_t mask)
+/* A direction's ring of 2^k slots (k <= SLAB_CLASSES - 1 from the slab,
+ * larger ones from malloc): request psn at slot psn & mask. */
+static struct ent *ring_alloc(struct roce_rtt *r, uint32_t cap)
 {
-	return mix(id, psn) & mask;
+	unsigned c = (unsigned)__builtin_ctz(cap);
+	struct ent *e;
+
+	if (c >= SLAB_CLASSES)
+		return calloc(cap, sizeof(struct ent));
+	if ((e = r->slab_free[c])) {
+		memcpy(&r->slab_free[c], &e->ts, sizeof e);
+	} else {
+		if (r->slab_left < cap) {
+			void **b = realloc(r->slab_blocks, (r->nslab_blocks + 1) * sizeof *b);
+
+			if (!b)
+				return NULL;
+			r->slab_blocks = b;
+			if (!(b[r->nslab_blocks] = malloc(SLAB_BLOCK * sizeof(struct ent))))
+				return NULL;
+			r->slab_next = b[r->nslab_blocks++];
+			r->slab_left = SLAB_BLOCK;
+		}
+		e = r->slab_next;
+		r->slab_next += cap;
+		r->slab_left -= cap;
+	}
+	memset(e, 0, cap * sizeof *e);
+	return e;
 }
 
-static uint32_t tab_find(const struct roce_rtt *r, uint32_t id, uint32_t psn)
+static void ring_free(struct roce_rtt *r, struct ent *e, uint32_t cap)
 {
-	uint32_t i = home(id, psn, r->tmask);
+	unsigned c;
 
-	for (; r->tab[i].id; i = (i + 1) & r->tmask)
-		if (r->tab[i].id == id && (r->tab[i].pk & PSN_MASK) == psn)
-			return i;
-	return UINT32_MAX;
+	if (!e)
+		return;
+	c = (unsigned)__builtin_ctz(cap);
+	if (c >= SLAB_CLASSES) {
+		free(e);
+		return;
+	}
+	memcpy(&e->ts, &r->slab_free[c], sizeof e);
+	r->slab_free[c] = e;
 }
 
-
-static void tab_put(struct ent *t, uint32_t mask, const struct ent *e)
+/* The entry of psn in d's ring, or NULL. */
+static inline struct ent *q_find(const struct dq *q, const struct roce_seq_dir *d, uint32_t psn)
 {
-	uint32_t i = home(e->id, e->pk & PSN_MASK, mask);
+	struct ent *e;
 
-	while (t[i].id)
-		i = (i + 1) & mask;
-	t[i] = *e;
+	if (!q->n || pdiff(psn, d->rtt_low) < 0 || pdiff(psn, q->hi) >= 0)
+		return NULL;
+	e = &q->e[psn & q->mask];
+	return e->pk && (e->pk & PSN_MASK) == psn ? e : NULL;
 }
 
-static void tab_del_at(struct roce_rtt *r, uint32_t i)
+static inline void q_del(struct roce_rtt *r, struct dq *q, struct ent *e)
 {
-	uint32_t j = i;
-
-	r->tab[i].id = 0;
+	e->pk = 0;
+	q->n--;
 	r->tn--;
-	for (;;) {
-		uint32_t h;
-
-		j = (j + 1) & r->tmask;
-		if (!r->tab[j].id)
-			return;
-		h = home(r->tab[j].id, r->tab[j].pk & PSN_MASK, r->tmask);
-		/* move j back into the hole at i unless its home lies in (i, j] */
-		if (((j - h) & r->tmask) >= ((j - i) & r->tmask)) {
-			r->tab[i] = r->tab[j];
-			r->tab[j].id = 0;
-			i = j;
-		}
-	}
 }
 
-static void tab_del(struct roce_rtt *r, uint32_t id, uint32_t psn)
+/* Clears d's requests in [rtt_low, end) (no sample); rtt_low = end. */
+static void q_clear_to(struct roce_rtt *r, struct dq *q, struct roce_seq_dir *d, uint32_t end, int evicted)
 {
-	uint32_t i = tab_find(r, id, psn);
+	int32_t n = pdiff(end, d->rtt_low), span = pdiff(q->hi, d->rtt_low);
 
-	if (i != UINT32_MAX)
-		tab_del_at(r, i);
+	if (n <= 0)
+		return;
+	for (int32_t k = 0; k < (n < span ? n : span) && q->n; k++) {
+		struct ent *e = &q->e[(d->rtt_low + (uint32_t)k) & q->mask];
+
+		if (e->pk) {
+			q_del(r, q, e);
+			r->req_evicted += (uint64_t)evicted;
+		}
+	}
+	d->rtt_low = end;
+	if (pdiff(q->hi, end) < 0)
+		q->hi = end;
 }
 
-/* Rebuilds into nslots slots; with purge, only entries newer than keep_after stay. */
-static int tab_rebuild(struct roce_rtt *r, uint32_t nslots, int purge, uint64_t keep_after)
+/* Frees a direction's ring; its requests count as evicted when asked. */
+static void q_release(struct roce_rtt *r, struct dq *q, int evicted)
 {
-	struct ent *n = tab_alloc(nslots);
-	uint32_t kept = 0;
+	if (evicted)
+		r->req_evicted += q->n;
+	r->tn -= q->n;
+	r->ring_bytes -= q->e ? ((uint64_t)q->mask + 1) * sizeof(struct ent) : 0;
+	ring_free(r, q->e, q->mask + 1);
+	q->e = NULL;
+	q->mask = q->n = 0;
+}
 
-	if (!n)
-		return -1;
-	for (uint32_t i = 0; i <= r->tmask; i++) {
-		if (!r->tab[i].id)
-			continue;
-		if (purge && r->tab[i].ts <= keep_after) {
-			r->req_evicted++;
-			continue;
-		}
-		tab_put(n, nslots - 1, &r->tab[i]);
-		kept++;
+/* Makes room for `more` bytes of rings within their quarter of the cap,
+ * taking other directions' rings (a clock over them): 0, or -1 when there
+ * is none to take. */
+static int q_budget(struct roce_rtt *r, uint32_t keep, uint64_t more)
+{
+	uint32_t tries = r->ndq;
+
+	while (r->ring_bytes + more > r->cap / 4) {
+		struct dq *v;
+
+		if (!tries--)
+			return -1;
+		r->qhand = r->qhand + 1 < r->ndq ? r->qhand + 1 : 1;
+		v = &r->dq[r->qhand];
+		if (r->qhand != keep && v->e)
+			q_release(r, v, 1);
 	}
-	tab_release(r->tab, r->tmask + 1);
-	r->tab = n;
-	r->tmask = nslots - 1;
-	r->tn = kept;
+	return 0;
+}
+
+/* d's ring holds [lo, hi) (span PSNs): grown, or, past the cap, the older
+ * half of d's own requests dropped (counted).  0, or -1: psn not kept. */
+static int q_room(struct roce_rtt *r, struct dq *q, struct roce_seq_dir *d, uint32_t psn)
+{
+	uint32_t lo = q->n && pdiff(psn, d->rtt_low) > 0 ? d->rtt_low : psn;
+	uint32_t hi = q->n && pdiff(q->hi, psn) > 0 ? q->hi : (psn + 1) & PSN_MASK;
+	uint32_t span = (uint32_t)pdiff(hi, lo), cap = q->e ? q->mask + 1 : 0, nc;
+	struct ent *ne;
+
+	if (span <= cap) {
+		d->rtt_low = lo;
+		q->hi = hi;
+		return 0;
+	}
+	for (nc = cap ? cap : 1; nc < span; nc *= 2)
+		;
+	if (nc > (1u << 23) || q_budget(r, (uint32_t)(q - r->dq), (uint64_t)(nc - cap) * sizeof(struct ent)) ||
+	    !(ne = ring_alloc(r, nc))) {
+		/* no room to grow: the older half of this direction goes */
+		if (!cap || pdiff(psn, d->rtt_low) < 0)
+			return -1;
+		q_clear_to(r, q, d, (psn + 1 - cap / 2) & PSN_MASK, 1);
+		q->hi = (psn + 1) & PSN_MASK;
+		if (pdiff(q->hi, d->rtt_low) > (int32_t)cap)
+			d->rtt_low = (q->hi - cap) & PSN_MASK;
+		return 0;
+	}
+	for (uint32_t i = 0; i < cap && q->n; i++)
+		if (q->e[i].pk)
+			ne[q->e[i].pk & (nc - 1) & PSN_MASK] = q->e[i];
+	r->ring_bytes += (uint64_t)(nc - cap) * sizeof(struct ent);
+	ring_free(r, q->e, cap);
+	q->e = ne;
+	q->mask = nc - 1;
+	d->rtt_low = lo;
+	q->hi = hi;
 	note_peak(r);
 	return 0;
 }
 
-/* Room for one more: grow while the table may take a quarter of the cap,
- * else drop the older half (by time) of what is outstanding. */
-static int tab_room(struct roce_rtt *r, uint64_t now)
+/* d's ring, its id given on d's first request.  NULL: ids or memory spent. */
+static struct dq *q_of(struct roce_rtt *r, struct roce_seq_dir *d)
 {
-	uint64_t slots = (uint64_t)r->tmask + 1, lo = UINT64_MAX;
+	if (!d->rtt_id) {
+		uint32_t id;
 
-	if ((uint64_t)(r->tn + 1) * 4 <= slots * 3)
-		return 0;
-	if (slots * 2 * sizeof(struct ent) <= r->cap / 4 && slots < (1u << 31))
-		return tab_rebuild(r, (uint32_t)slots * 2, 0, 0);
-	for (uint32_t i = 0; i <= r->tmask; i++)
-		if (r->tab[i].id && r->tab[i].ts < lo)
-			lo = r->tab[i].ts;
-	if (lo > now)
-		lo = now;
-	if (tab_rebuild(r, (uint32_t)slots, 1, lo + (now - lo) / 2))
-		return -1;
-	if ((uint64_t)(r->tn + 1) * 4 > slots * 3)   /* all of the same age: all go */
-		return tab_rebuild(r, (uint32_t)slots, 1, UINT64_MAX);
-	return 0;
+		if (r->free_ids) {
+			id = r->free_ids;
+			r->free_ids = r->dq[id].hi;
+		} else {
+			if (r->ndq >= (1u << 31))
+				return NULL;          /* ids spent: no more directions */
+			if (r->ndq == r->dqcap) {
+				uint32_t nc = r->dqcap * 2;
+				struct dq *n = realloc(r->dq, nc * sizeof *n);
+
+				if (!n)
+					return NULL;
+				r->dq = n;
+				r->dqcap = nc;
+			}
+			id = r->ndq++;
+		}
+		memset(&r->dq[id], 0, sizeof r->dq[id]);
+		d->rtt_id = id;
+	}
+	return &r->dq[d->rtt_id];
 }
 
 /* ---- histograms --------------------------------------------------------------------- */
@@ -437,47 +519,34 @@ static void sample(struct roce_rtt *r, struct roce_seq_dir *d, enum roce_rtt_whi
 	v->acked_psn = psn;
 }
 
-/* Every request before `end` is answered: out of the table, unsampled. */
+/* Every request before `end` is answered: out of the ring, unsampled. */
 static void sweep(struct roce_rtt *r, struct roce_seq_dir *d, uint32_t end)
 {
-	int32_t n = pdiff(end, d->rtt_low);
-
-	if (n <= 0)
-		return;
-	if (n <= SWEEP_MAX)
-		for (int32_t k = 0; k < n && r->tn; k++)
-			tab_del(r, d->rtt_id, (d->rtt_low + (uint32_t)k) & PSN_MASK);
-	d->rtt_low = end;
+	q_clear_to(r, &r->dq[d->rtt_id], d, end, 0);
 }
 
 static void on_request(struct roce_rtt *r, struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t ts,
 		       const struct roce_seq_verdict *v)
 {
 	const struct roce_opinfo *oi = roce_opcode_info(p->opcode);
-	uint32_t psn = p->psn & PSN_MASK, i;
-	struct ent e;
+	uint32_t psn = p->psn & PSN_MASK;
+	struct dq *q = q_of(r, d);
+	struct ent *e;
 
-	if (!d->rtt_id) {
-		if (r->next_id >= (1u << 31))
-			return;               /* ids spent: no more directions */
-		d->rtt_id = r->next_id++;
-		d->rtt_low = psn;
-	}
-	i = tab_find(r, d->rtt_id, psn);
-	if (i != UINT32_MAX) {
-		tab_del_at(r, i);             /* sent twice: Karn */
+	if (!q)
+		return;
+	if ((e = q_find(q, d, psn))) {
+		q_del(r, q, e);               /* sent twice: Karn */
 		return;
 	}
 	if (v->flags & ROCE_SEQ_V_RETRANS)
 		return;                       /* sent before and answered already */
-	if (pdiff(psn, d->rtt_low) < 0)
-		d->rtt_low = psn;
-	if (tab_room(r, ts))
+	if (q_room(r, q, d, psn))
 		return;
-	e.id = d->rtt_id;
-	e.pk = (oi && oi->kind == ROCE_OK_READ_REQ ? K_READ : K_ACK) << 24 | psn;
-	e.ts = ts;
-	tab_put(r->tab, r->tmask, &e);
+	e = &q->e[psn & q->mask];
+	e->ts = ts;
+	e->pk = (oi && oi->kind == ROCE_OK_READ_REQ ? K_READ : K_ACK) << 24 | psn;
+	q->n++;
 	r->tn++;
 }
 
@@ -485,13 +554,14 @@ static void on_request(struct roce_rtt *r, struct roce_seq_dir *d, const struct 
 static void answer(struct roce_rtt *r, struct roce_seq_dir *d, uint32_t psn, uint32_t k, uint64_t ts,
 		   struct roce_seq_verdict *v)
 {
-	uint32_t i = tab_find(r, d->rtt_id, psn);
+	struct dq *q = &r->dq[d->rtt_id];
+	struct ent *e = q_find(q, d, psn);
 	uint64_t t0;
 
-	if (i == UINT32_MAX || r->tab[i].pk >> 24 != k)
+	if (!e || e->pk >> 24 != k)
 		return;
-	t0 = r->tab[i].ts;
-	tab_del_at(r, i);
+	t0 = e->ts;
+	q_del(r, q, e);
 	if (ts >= t0)
 		sample(r, d, k == K_READ ? ROCE_RTT_READ : ROCE_RTT_ACK, ts - t0, psn, v);
 }
@@ -535,6 +605,9 @@ void roce_rtt_drop(struct roce_rtt *r, struct roce_seq_dir *d)
 		if (r->map[i])
 			map_del_at(r, i);
 	}
+	q_release(r, &r->dq[d->rtt_id], 0);
+	r->dq[d->rtt_id].hi = r->free_ids;
+	r->free_ids = d->rtt_id;
 	d->rtt_id = 0;
 }
 

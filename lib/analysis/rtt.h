@@ -15,18 +15,21 @@
  *     it leave the table unsampled).
  *
  * One struct roce_rtt serves all connections:
- *   - the outstanding requests live in ONE hash table keyed by (direction
- *     id, PSN), 16 bytes a slot, sized by the requests in flight, not by
- *     the flows; an ACK, NAK or last READ response removes every request
- *     it covers;
+ *   - the outstanding requests of a direction live in its own ring,
+ *     indexed by PSN (PSNs are sequential per direction), 16 bytes a slot,
+ *     sized by that direction's requests in flight: a request and its
+ *     answer are one slot each; an ACK, NAK or last READ response clears
+ *     every request it covers, the slots before it in order;
  *   - a direction's exact counts (n, min, max, sum) are in its struct
  *     roce_seq_dir; its sparse log-scale histogram (128 sub-buckets per
  *     power of two: a quantile is within 0.4 % of a sample of its bucket)
  *     is allocated on its first sample, so a direction without samples
  *     costs nothing here;
- *   - a memory cap (default 256 MiB) bounds both: the table may take a
- *     quarter of it; past that, the older half of the outstanding requests
- *     is dropped (counted: requests_evicted) and they give no sample.  The
+ *   - a memory cap (default 256 MiB) bounds both: the rings may take a
+ *     quarter of it; past that, a ring that must grow takes other
+ *     directions' rings (a clock over them), and when there are none, the
+ *     older half of its own requests is dropped (counted, both:
+ *     requests_evicted); they give no sample.  The
  *     histograms take the rest; past it, the least recently updated of a
  *     few candidates is freed (counted: histograms_evicted); its direction
  *     keeps n, min, max and sum exact but reports no quantiles from then on.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * dcb_priv.h — what dcb.c (the layer-2 hooks), pfc.c, cnm.c and lldp.c
+ * dcb_priv.h — what l2.c (the layer-2 hooks), dcb.c, pfc.c, cnm.c and lldp.c
  * share inside libroce.  Not installed.
  */
 #ifndef ROCE_DCB_PRIV_H

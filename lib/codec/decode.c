@@ -4,7 +4,7 @@
  * Linux cooked SLL/SLL2, raw IP), IPv4 (RFC 791), IPv6 (RFC 8200, extension
  * headers walked), UDP (RFC 768), RoCEv1 (IBTA Annex A16: ethertype 0x8915 +
  * GRH) and RoCEv2 (Annex A17: UDP destination port 4791; 1021 for drivers
- * before WinOF 5.35).  Transport headers are bth.c's; DCB is dcb.c's; TCP and
+ * before WinOF 5.35).  Transport headers are bth.c's; DCB is l2.c's; TCP and
  * iWARP are tcp.c's.
  *
  * Ethernet II / 802.1Q:
@@ -356,7 +356,7 @@ static void decode_ethertype(struct roce_pkt *p, const struct roce_cfg *cfg, uin
 
 		if (et == ROCE_ETH_CNM) {
 			/* An 802.1Qau CN-TAG sits among the tags: flow ID, then the
-			 * inner ethertype.  A bare CNM PDU is dcb.c's. */
+			 * inner ethertype.  A bare CNM PDU is l2.c's. */
 			if (roce_cntag_peek(p->data, p->caplen, off, end, &flow, &inner) != 1 ||
 			    inner == ROCE_ETH_CNM)
 				break;

@@ -16,7 +16,7 @@
  */
 #include "internal.h"
 
-static const uint8_t lrh_ones[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+static const uint8_t lrh_ones[IB_LRH_LEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
 /* crc.c (not in roce.h): CRC-32 with the first min(len, 64) bytes OR-ed
  * with mask[], in one pass over the frame. */
@@ -108,6 +108,31 @@ uint32_t roce_icrc_raw(int v1, const uint8_t *l3, size_t len)
 		return icrc_calc(0, 1, l3, nh, (uint32_t)len);
 	}
 	return icrc_calc(0, 0, l3, 40, (uint32_t)len);
+}
+
+/* Native IB (IBTA vol 1 7.8.1): the real LRH with VL as ones, the GRH (when
+ * there is one) with traffic class, flow label and hop limit as ones, BTH
+ * byte 4 as ones; then everything up to the ICRC. */
+int roce__icrc_ib(const struct roce_pkt *p, uint32_t *icrc)
+{
+	uint8_t hdr[IB_LRH_LEN + ROCE_GRH_LEN + ROCE_BTH_LEN];
+	uint32_t n = p->bth_off + ROCE_BTH_LEN, crc;
+
+	if (!p->bth_off || n > sizeof hdr || p->icrc_off < n)
+		return ROCE_EINVAL;
+	memcpy(hdr, p->data, n);
+	hdr[0] |= 0xf0;                       /* VL */
+	if (p->grh_off) {
+		uint8_t *g = hdr + p->grh_off;
+
+		g[0] |= 0x0f;                 /* traffic class and flow label */
+		g[1] = g[2] = g[3] = 0xff;
+		g[7] = 0xff;                  /* hop limit */
+	}
+	hdr[p->bth_off + 4] = 0xff;
+	crc = roce_crc32(0, hdr, n);
+	*icrc = roce_crc32(crc, p->data + n, p->icrc_off - n);
+	return ROCE_OK;
 }
 
 int roce_icrc_compute(const struct roce_pkt *p, uint32_t *icrc)

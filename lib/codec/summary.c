@@ -8,26 +8,8 @@
  * values: ECN, FECN/BECN, truncation and invalidity are always shown.
  */
 #include <arpa/inet.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include "internal.h"
-
-void roce__sappend(char *buf, size_t cap, size_t *n, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	if (*n + 1 >= cap)
-		return;
-	va_start(ap, fmt);
-	k = vsnprintf(buf + *n, cap - *n, fmt, ap);
-	va_end(ap);
-	if (k < 0)
-		return;
-	*n += (size_t)k;
-	if (*n >= cap)
-		*n = cap - 1;
-}
 
 /* An address from the frame, only when all its bytes were captured: a layer
  * the decoder saw can still be invalid or truncated ("present" says it was

@@ -14,12 +14,11 @@
  * traffic class, flow label and hop limit as ones, BTH byte 4 (FECN, BECN,
  * resv6) as ones.  VCRC: CRC-16 polynomial 0x100B (reflected 0xD008), seed
  * 0xFFFF, inverted, over LRH .. ICRC.  Both checked on a public ibdump
- * capture (../shared/PROTOCOL-NOTES.md).
+ * capture (../shared/PROTOCOL-NOTES.md).  The ICRC is computed in icrc.c
+ * (roce__icrc_ib), the builders are in ib_build.c.
  */
 #include "internal.h"
 
-#define LRH_LEN 8
-#define VCRC_LEN 2
 
 static void decode_ib_grh(struct roce_pkt *p, uint32_t off, uint32_t end)
 {
@@ -54,11 +53,11 @@ void roce__decode_lrh(struct roce_pkt *p, uint32_t end)
 	p->dlid = p->slid = p->pktlen = 0;
 	p->vcrc_off = 0;
 	p->ib_link = 0;
-	if (end < LRH_LEN) {
+	if (end < IB_LRH_LEN) {
 		roce__invalid(p, ROCE_L_LRH, "packet shorter than an LRH");
 		return;
 	}
-	if (p->caplen < LRH_LEN) {
+	if (p->caplen < IB_LRH_LEN) {
 		roce__trunc(p, ROCE_L_LRH);
 		return;
 	}
@@ -71,44 +70,22 @@ void roce__decode_lrh(struct roce_pkt *p, uint32_t end)
 	p->pktlen = rd16(b + 4) & 0x7ff;
 	p->slid = rd16(b + 6);
 	ib_end = (uint32_t)p->pktlen * 4;
-	if (ib_end < LRH_LEN || ib_end + VCRC_LEN != end) {
+	if (ib_end < IB_LRH_LEN || ib_end + IB_VCRC_LEN != end) {
 		roce__invalid(p, ROCE_L_LRH, "LRH PktLen disagrees with the packet length");
 		return;
 	}
 	p->vcrc_off = ib_end;
-	if (roce__avail(p, ib_end) < VCRC_LEN)
+	if (roce__avail(p, ib_end) < IB_VCRC_LEN)
 		roce__trunc(p, ROCE_L_LRH);
 	if (p->lnh < 2)
 		return;       /* raw packets: decode.c decodes what they carry */
 	p->version = ROCE_VER_IB;
 	if (p->lnh == 3)
-		decode_ib_grh(p, LRH_LEN, ib_end);
-	else if (ib_end < LRH_LEN + ROCE_BTH_LEN + ROCE_ICRC_LEN)
+		decode_ib_grh(p, IB_LRH_LEN, ib_end);
+	else if (ib_end < IB_LRH_LEN + ROCE_BTH_LEN + ROCE_ICRC_LEN)
 		roce__invalid(p, ROCE_L_BTH, "packet too short for a BTH");
 	else
-		roce__decode_ib(p, LRH_LEN, ib_end);
-}
-
-int roce__icrc_ib(const struct roce_pkt *p, uint32_t *icrc)
-{
-	uint8_t hdr[LRH_LEN + ROCE_GRH_LEN + ROCE_BTH_LEN];
-	uint32_t n = p->bth_off + ROCE_BTH_LEN, crc;
-
-	if (!p->bth_off || n > sizeof hdr || p->icrc_off < n)
-		return ROCE_EINVAL;
-	memcpy(hdr, p->data, n);
-	hdr[0] |= 0xf0;                       /* VL */
-	if (p->grh_off) {
-		uint8_t *g = hdr + p->grh_off;
-
-		g[0] |= 0x0f;                 /* traffic class and flow label */
-		g[1] = g[2] = g[3] = 0xff;
-		g[7] = 0xff;                  /* hop limit */
-	}
-	hdr[p->bth_off + 4] = 0xff;
-	crc = roce_crc32(0, hdr, n);
-	*icrc = roce_crc32(crc, p->data + n, p->icrc_off - n);
-	return ROCE_OK;
+		roce__decode_ib(p, IB_LRH_LEN, ib_end);
 }
 
 uint16_t roce_vcrc16(const void *buf, size_t len)
@@ -129,7 +106,7 @@ enum roce_icrc_status roce_vcrc_verify(const struct roce_pkt *p, uint16_t *compu
 	uint16_t c;
 
 	if (!(p->present & ROCE_LBIT(ROCE_L_LRH)) || !p->vcrc_off || p->ib_link ||
-	    roce__avail(p, p->vcrc_off) < VCRC_LEN)
+	    roce__avail(p, p->vcrc_off) < IB_VCRC_LEN)
 		return ROCE_ICRC_UNCHECKED;
 	c = roce_vcrc16(p->data, p->vcrc_off);
 	if (computed)
@@ -152,7 +129,7 @@ void roce__fields_ib(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 		EMIT_U("roce.iblink.lpcrc", rd16(b + 4));
 		return;
 	}
-	if (p->caplen < LRH_LEN)
+	if (p->caplen < IB_LRH_LEN)
 		return;
 	EMIT_U("infiniband.lrh.vl", p->vl);
 	EMIT_U("infiniband.lrh.lver", p->lver);
@@ -176,60 +153,10 @@ void roce__fields_vcrc(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 	if (!(p->present & ROCE_LBIT(ROCE_L_LRH)) || p->ib_link || !p->vcrc_off)
 		return;
 	st = roce_vcrc_verify(p, &c);
-	if (roce__avail(p, p->vcrc_off) >= VCRC_LEN)
+	if (roce__avail(p, p->vcrc_off) >= IB_VCRC_LEN)
 		EMIT_U("roce.vcrc", p->data[p->vcrc_off] | p->data[p->vcrc_off + 1] << 8);
 	if (st != ROCE_ICRC_UNCHECKED)
 		EMIT_U("roce.vcrc.computed", c);
 	EMIT_S("roce.vcrc.status", roce_icrc_status_name(st));
 }
 
-/* ---- builder ------------------------------------------------------------------ */
-
-int roce_build_ib(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec,
-		  const struct roce_lrh_spec *lrh)
-{
-	uint8_t tmp[16384];
-	struct roce_frame_spec s;
-	struct roce_pkt p;
-	uint32_t from, body, len, icrc;
-	int n;
-
-	if (!dst || !spec || !lrh)
-		return ROCE_EARG;
-	s = *spec;
-	s.version = ROCE_VER_V1;      /* Ethernet + GRH + BTH .. ICRC, then re-headed */
-	s.eth.n_vlan = 0;
-	s.fcs = 0;
-	if (!lrh->grh && !s.ip.version)
-		s.ip.version = 6;
-	n = roce_build(tmp, sizeof tmp, &s);
-	if (n < 0)
-		return n;
-	if (roce_decode(&p, NULL, ROCE_LINK_ETHERNET, tmp, (uint32_t)n, (uint32_t)n) < 0 || !p.icrc_off)
-		return ROCE_EARG;
-	from = lrh->grh ? p.grh_off : p.bth_off;
-	body = p.icrc_off + ROCE_ICRC_LEN - from;      /* GRH/BTH .. ICRC, without Ethernet padding */
-	len = LRH_LEN + body;
-	if (len / 4 > 0x7ff || len % 4)
-		return ROCE_EARG;
-	if (cap < len + VCRC_LEN)
-		return ROCE_ENOSPC;
-	dst[0] = (uint8_t)((lrh->vl & 15) << 4);      /* LVer 0 */
-	dst[1] = (uint8_t)((lrh->sl & 15) << 4 | (lrh->grh ? 3 : 2));
-	wr16(dst + 2, lrh->dlid);
-	wr16(dst + 4, (uint16_t)(len / 4));
-	wr16(dst + 6, lrh->slid);
-	memcpy(dst + LRH_LEN, tmp + from, body);
-	if (roce_decode(&p, NULL, ROCE_LINK_INFINIBAND, dst, len + VCRC_LEN, len + VCRC_LEN) < 0 &&
-	    !(p.present & ROCE_LBIT(ROCE_L_BTH)))
-		return ROCE_EARG;
-	if (roce__icrc_ib(&p, &icrc))
-		return ROCE_EARG;
-	if (spec->bad_icrc)
-		icrc = ~icrc;
-	wr32le(dst + len - ROCE_ICRC_LEN, icrc);
-	n = roce_vcrc16(dst, len);
-	dst[len] = (uint8_t)n;
-	dst[len + 1] = (uint8_t)(n >> 8);
-	return (int)(len + VCRC_LEN);
-}

@@ -20,8 +20,6 @@
  */
 #include "internal.h"
 
-#define LRH_LEN 8
-#define VCRC_LEN 2
 #define OP_CNP_V2 0x81
 #define OP_CNP_IB 0x80
 
@@ -53,7 +51,7 @@ static int seal(uint8_t *dst, uint32_t len, int invert)
 	uint32_t icrc;
 	uint16_t v;
 
-	roce_decode(&q, NULL, ROCE_LINK_INFINIBAND, dst, len + VCRC_LEN, len + VCRC_LEN);
+	roce_decode(&q, NULL, ROCE_LINK_INFINIBAND, dst, len + IB_VCRC_LEN, len + IB_VCRC_LEN);
 	if (!(q.present & ROCE_LBIT(ROCE_L_BTH)) || roce__icrc_ib(&q, &icrc))
 		return ROCE_EINVAL;
 	wr32le(dst + len - ROCE_ICRC_LEN, invert ? ~icrc : icrc);
@@ -92,13 +90,13 @@ int roce_build_ib_from(uint8_t *dst, size_t cap, const struct roce_pkt *p,
 		return ROCE_EINVAL;
 	body = p->icrc_off - p->bth_off;              /* BTH .. pad */
 	skip = p->opcode == OP_CNP_V2 && body == ROCE_BTH_LEN + ROCE_CNP_RSVD_LEN ? ROCE_CNP_RSVD_LEN : 0;
-	hdr = LRH_LEN + (lrh->grh ? ROCE_GRH_LEN : 0);
+	hdr = IB_LRH_LEN + (lrh->grh ? ROCE_GRH_LEN : 0);
 	len = hdr + body - skip + ROCE_ICRC_LEN;
 	if (body % 4 || len / 4 > 0x7ff)
 		return ROCE_EINVAL;
 	have = roce__avail(p, p->bth_off);
 	have = have > body + ROCE_ICRC_LEN ? body + ROCE_ICRC_LEN : have;
-	out = have == body + ROCE_ICRC_LEN ? len + VCRC_LEN : 0;
+	out = have == body + ROCE_ICRC_LEN ? len + IB_VCRC_LEN : 0;
 	if (cap < (out ? out : hdr + have))
 		return ROCE_ENOSPC;
 	dst[0] = (uint8_t)((lrh->vl & 15) << 4);      /* LVer 0 */
@@ -107,14 +105,14 @@ int roce_build_ib_from(uint8_t *dst, size_t cap, const struct roce_pkt *p,
 	wr16(dst + 4, (uint16_t)(len / 4));
 	wr16(dst + 6, lrh->slid);
 	if (lrh->grh)
-		put_grh(dst + LRH_LEN, p, body - skip + ROCE_ICRC_LEN);
+		put_grh(dst + IB_LRH_LEN, p, body - skip + ROCE_ICRC_LEN);
 	bth = dst + hdr;
 	have = copy_transport(bth, p, have, skip);
 	if (p->ecn == 3 && have > 4)
 		bth[4] |= 0x80;                       /* FECN */
 	if (have && bth[0] == OP_CNP_V2)
 		bth[0] = OP_CNP_IB;
-	*wire = len + VCRC_LEN;
+	*wire = len + IB_VCRC_LEN;
 	if (!out)
 		return (int)(hdr + have);             /* truncated: no ICRC, no VCRC */
 	if (seal(dst, len, roce_icrc_verify(p, NULL) == ROCE_ICRC_BAD))

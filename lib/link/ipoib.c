@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include "internal.h"
 
-#define IPOIB_HLEN 4
 #define ARP_HW_INFINIBAND 32
 #define IB_HWADDR_LEN 20
 
@@ -119,25 +118,6 @@ void roce__summary_ipoib(const struct roce_pkt *p, char *buf, size_t cap, size_t
 }
 
 /* ---- builders ---------------------------------------------------------------------- */
-
-int roce_build_ipoib(uint8_t *dst, size_t cap, const struct roce_frame_spec *spec,
-		     const struct roce_lrh_spec *lrh, uint16_t ethertype, const uint8_t *dgram, uint32_t len)
-{
-	uint8_t pl[4096];
-	struct roce_frame_spec s;
-
-	if (!spec || (!dgram && len) || len > sizeof pl - IPOIB_HLEN)
-		return ROCE_EARG;
-	wr16(pl, ethertype);
-	wr16(pl + 2, 0);
-	if (len)
-		memcpy(pl + IPOIB_HLEN, dgram, len);
-	s = *spec;
-	s.bth.opcode = 0x64;          /* UD SEND_ONLY */
-	s.payload = pl;
-	s.payload_len = len + IPOIB_HLEN;
-	return roce_build_ib(dst, cap, &s, lrh);
-}
 
 int roce_build_ipoib_arp(uint8_t *dst, size_t cap, uint16_t op, const uint8_t sha[20], const uint8_t spa[4],
 			 const uint8_t tha[20], const uint8_t tpa[4])

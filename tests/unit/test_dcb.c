@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests for the DCB codec (lib/dcb.c, pfc.c, cnm.c, lldp.c).
+ * Unit tests for the DCB codec (lib/codec/dcb.c, l2.c, pfc.c, cnm.c, lldp.c).
  *
  * Reference values come from outside libroce: tcpdump's expected outputs for
  * its DCB captures (captures/public/tcpdump/dcb_*.out, lldp-app-priority.out),

@@ -417,6 +417,80 @@ next:
 	}
 }
 
+/* Readers of one chunk store (pcapfile_clone(): rocetop --threads' workers)
+ * each give every frame libpcap gives, read in turns of 1, 2, 3 and 4
+ * frames (a reader may run up to the store's slots ahead: here one thread
+ * reads them all, so the others are kept near), or stopping early. */
+static void test_clones(void **state)
+{
+	const char *files[] = { "captures/lab/roce_send_bw_netem.pcap", "captures/lab/roce_write_bw_rdmacm.pcap" };
+	const size_t chunks[] = { 0, 4096, 65536 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char eb[PCAP_ERRBUF_SIZE];
+
+		for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+			struct pcapfile *orig = pcapfile_open_flags(files[i], chunks[c], c == 0 ? 0 : PCAPFILE_NO_READAHEAD);
+			struct pcapfile *pf = orig, *cl[3];
+			pcap_t *pc[4];
+			size_t n[4] = { 0 };
+			int live = 4;
+
+			assert_non_null(orig);
+			for (int k = 0; k < 3; k++)
+				assert_non_null(cl[k] = pcapfile_clone(orig));
+			for (int k = 0; k < 4; k++)
+				assert_non_null(pc[k] = pcap_open_offline_with_tstamp_precision(files[i],
+								PCAP_TSTAMP_PRECISION_NANO, eb));
+			/* reader k reads k + 1 frames a turn while the others catch up;
+			 * clone 2 stops after 50 */
+			while (live) {
+				live = 0;
+				for (int k = 0; k < 4; k++) {
+					struct pcapfile *r = k ? cl[k - 1] : pf;
+
+					if (!r)
+						continue;
+					for (int j = 0; j <= k && n[k] <= n[0] + 4; j++) {
+						struct pcap_pkthdr *h, h2;
+						const u_char *d;
+						const uint8_t *d2;
+						int a = pcap_next_ex(pc[k], &h, &d), b = pcapfile_next(r, &h2, &d2);
+
+						if (a != 1) {
+							assert_int_equal(b, 0);
+							if (k)
+								pcapfile_close(r), cl[k - 1] = NULL;
+							else
+								pf = NULL;
+							break;
+						}
+						assert_int_equal(b, 1);
+						assert_int_equal(h->caplen, h2.caplen);
+						assert_int_equal(h->ts.tv_usec, h2.ts.tv_usec);
+						assert_memory_equal(d, d2, h->caplen);
+						n[k]++;
+					}
+					if (k == 3 && cl[2] && n[3] >= 50) {
+						pcapfile_close(cl[2]);
+						cl[2] = NULL;
+					}
+					live += (k ? cl[k - 1] : pf) != NULL;
+				}
+			}
+			assert_true(n[0] > 100);
+			assert_int_equal(n[1], n[0]);
+			assert_int_equal(n[2], n[0]);
+			assert_true(n[3] >= 50 && n[3] < n[0]);
+			for (int k = 0; k < 4; k++)
+				pcap_close(pc[k]);
+			/* the original is closed last (it owns the file) */
+			pcapfile_close(orig);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -425,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_long_records),
 		cmocka_unit_test(test_header_fields_and_fallback),
 		cmocka_unit_test(test_lab_captures_and_filters),
+		cmocka_unit_test(test_clones),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
