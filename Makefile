@@ -182,6 +182,7 @@ TEST_LIBS_test_verbsport := -Ianalyzer -Ianalyzer/device -libverbs -lmnl -lm
 # one QP, one row: the join of flows and device QPs
 $(BUILD)/tests/test_qpjoin: analyzer/qpjoin.c analyzer/qpjoin.h analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c analyzer/diag.c analyzer/diag_rules.c analyzer/device/nlparse.c analyzer/device/devmon.h
 TEST_LIBS_test_qpjoin := -Ianalyzer -Ianalyzer/device -lmnl -lm
+TEST_LIBS_test_flow := -lm
 
 -include $(LIB_OBJS:.o=.d) $(LIB_PIC:.o=.d) $(ANA_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
 

@@ -103,7 +103,7 @@ size_t diag_bytes(const struct diag *d)
 
 /* ---- per-flow facts --------------------------------------------------------------------- */
 
-static void *grow(void *p, uint32_t *cap, uint32_t need, size_t size)
+static void *dg_grow(void *p, uint32_t *cap, uint32_t need, size_t size)
 {
 	uint32_t nc = *cap ? *cap : 64;
 	uint8_t *np;
@@ -119,13 +119,13 @@ static void *grow(void *p, uint32_t *cap, uint32_t need, size_t size)
 }
 
 /* The entry of flow f, made afresh when its slot now holds another flow. */
-static struct dg_fl *fl_of(struct diag *d, struct engine *e, const struct flow *f, const struct roce_pkt *p)
+static struct dg_fl *dg_fl_of(struct diag *d, struct engine *e, const struct flow *f, const struct roce_pkt *p)
 {
 	uint32_t i = (uint32_t)(f - e->flows);
 	struct dg_fl *x;
 
 	if (i >= d->nfl)
-		d->fl = grow(d->fl, &d->nfl, i + 1, sizeof *d->fl);
+		d->fl = dg_grow(d->fl, &d->nfl, i + 1, sizeof *d->fl);
 	x = &d->fl[i];
 	if (x->used && x->src == f->src && x->dst == f->dst && x->qpn == f->qpn)
 		return x;
@@ -147,7 +147,7 @@ static struct dg_fl *fl_of(struct diag *d, struct engine *e, const struct flow *
 }
 
 /* Class (DSCP, PCP) of every packet of the flow; the RoCE priorities. */
-static void fl_class(struct diag *d, struct dg_fl *x, const struct roce_pkt *p, uint64_t frame)
+static void dg_fl_class(struct diag *d, struct dg_fl *x, const struct roce_pkt *p, uint64_t frame)
 {
 	unsigned tagged = p->n_vlan > 0, pcp = tagged ? p->vlan[0].pcp : 0;
 
@@ -162,14 +162,14 @@ static void fl_class(struct diag *d, struct dg_fl *x, const struct roce_pkt *p, 
 		d->roce_untagged++;
 }
 
-static struct dg_conn *conn_of(struct diag *d, struct engine *e, const struct flow *f, struct dg_fl *x)
+static struct dg_conn *dg_conn_of(struct diag *d, struct engine *e, const struct flow *f, struct dg_fl *x)
 {
 	struct dg_conn *c;
 
 	if (x->conn)
 		return &d->conn[x->conn - 1];
 	if (d->nconn >= d->conn_cap)
-		d->conn = grow(d->conn, &d->conn_cap, d->nconn + 1, sizeof *d->conn);
+		d->conn = dg_grow(d->conn, &d->conn_cap, d->nconn + 1, sizeof *d->conn);
 	c = &d->conn[d->nconn++];
 	memset(c, 0, sizeof *c);
 	c->src = f->src;
@@ -180,19 +180,19 @@ static struct dg_conn *conn_of(struct diag *d, struct engine *e, const struct fl
 	return c;
 }
 
-static inline uint64_t bin_of(const struct diag *d, const struct engine *e, uint64_t ts)
+static inline uint64_t dg_bin_of(const struct diag *d, const struct engine *e, uint64_t ts)
 {
 	return (ts > e->t.first_ns ? ts - e->t.first_ns : 0) / d->cfg.cnp_react_ns;
 }
 
-static void span(uint64_t *f0, uint64_t *f1, uint64_t frame)
+static void dg_span(uint64_t *f0, uint64_t *f1, uint64_t frame)
 {
 	if (!*f0)
 		*f0 = frame;
 	*f1 = frame;
 }
 
-static void push(uint32_t *list, uint8_t *n, uint32_t v)
+static void dg_push(uint32_t *list, uint8_t *n, uint32_t v)
 {
 	if (*n < DIAG_LIST_MAX)
 		list[(*n)++] = v;
@@ -201,7 +201,7 @@ static void push(uint32_t *list, uint8_t *n, uint32_t v)
 /* A check of the sender's rate after a CNP: the bin before the CNP's
  * against the second bin after it (which starts at least one reaction time
  * after the CNP). */
-static void cnp_check_close(struct dg_conn *c, const struct dg_fl *x)
+static void dg_cnp_check_close(struct dg_conn *c, const struct dg_fl *x)
 {
 	double after = x->bin == c->chk_bin ? x->cur : 0;
 
@@ -223,15 +223,15 @@ void diag_request(struct engine *e, struct flow *f, const struct roce_pkt *p, ui
 
 	if (!d)
 		return;
-	x = fl_of(d, e, f, p);
-	fl_class(d, x, p, fr);
+	x = dg_fl_of(d, e, f, p);
+	dg_fl_class(d, x, p, fr);
 	x->flags |= FL_REQ;
 	if (!(v->flags & ROCE_SEQ_V_ICRC_BAD))
 		x->ecn_req |= (uint8_t)(1u << (p->ecn & 3));
-	b = bin_of(d, e, ts);
+	b = dg_bin_of(d, e, ts);
 	if (b != x->bin) {
 		if (x->conn && d->conn[x->conn - 1].chk && b > d->conn[x->conn - 1].chk_bin)
-			cnp_check_close(&d->conn[x->conn - 1], x);
+			dg_cnp_check_close(&d->conn[x->conn - 1], x);
 		x->prev = b == x->bin + 1 ? x->cur : 0;
 		x->cur = 0;
 		x->bin = b;
@@ -239,25 +239,25 @@ void diag_request(struct engine *e, struct flow *f, const struct roce_pkt *p, ui
 	x->cur += wirelen;
 	if (!x->conn && !(v->flags & (ROCE_SEQ_V_EPISODE | ROCE_SEQ_V_PSN_GAP | ROCE_SEQ_V_OUT_OF_ORDER)))
 		return;
-	c = conn_of(d, e, f, x);
+	c = dg_conn_of(d, e, f, x);
 	c->last_req_ns = ts;
 	c->last_req_frame = fr;
 	if (v->flags & ROCE_SEQ_V_PSN_GAP) {
 		c->missing += v->missing;
-		span(&c->loss_f0, &c->loss_f1, fr);
+		dg_span(&c->loss_f0, &c->loss_f1, fr);
 		c->loss_ns = ts;
 	}
 	if (v->flags & ROCE_SEQ_V_OUT_OF_ORDER) {
 		c->resent++;
-		span(&c->loss_f0, &c->loss_f1, fr);
+		dg_span(&c->loss_f0, &c->loss_f1, fr);
 		c->loss_ns = ts;
 	}
 	if (c->rnr_pend && p->psn == c->rnr_psn) {
 		/* the resend after an RNR NAK: its wait against the NAK's timer */
 		c->rnr_pend = 0;
-		push(c->rnr_wait, &c->n_rnr_w, (uint32_t)((ts - c->rnr_ns) / 1000));
+		dg_push(c->rnr_wait, &c->n_rnr_w, (uint32_t)((ts - c->rnr_ns) / 1000));
 		c->rnr_timer[c->n_rnr_w - 1] = c->rnr_us;
-		span(&c->rnr_f0, &c->rnr_f1, fr);
+		dg_span(&c->rnr_f0, &c->rnr_f1, fr);
 		c->rnr_last_ns = ts;
 	}
 	if (!(v->flags & ROCE_SEQ_V_EPISODE))
@@ -291,9 +291,9 @@ void diag_request(struct engine *e, struct flow *f, const struct roce_pkt *p, ui
 	if (v->trigger != ROCE_SEQ_TRIG_TIMEOUT)
 		return;
 	c->ep_wait_us = v->gap_us;
-	push(c->to_wait, &c->n_to_w, v->gap_us);
+	dg_push(c->to_wait, &c->n_to_w, v->gap_us);
 	c->n_to++;
-	span(&c->to_f0, &c->to_f1, fr);
+	dg_span(&c->to_f0, &c->to_f1, fr);
 	c->to_ns = ts;
 	/* backoff: a chain of timeout resends of one PSN, each wait at least
 	 * the factor times the last */
@@ -325,11 +325,11 @@ void diag_response(struct engine *e, struct flow *t, struct flow *r, const struc
 
 	if (!d)
 		return;
-	x = fl_of(d, e, r, p);
-	fl_class(d, x, p, fr);
+	x = dg_fl_of(d, e, r, p);
+	dg_fl_class(d, x, p, fr);
 	if (t == r)
 		return;      /* responses of requests never seen: nobody to diagnose */
-	xt = fl_of(d, e, t, p);
+	xt = dg_fl_of(d, e, t, p);
 	if (xt->f0 == fr && !(xt->flags & FL_REQ)) {
 		/* made just now from this response: not t's class */
 		xt->flags &= (uint8_t)~(FL_MAC | FL_TAGGED);
@@ -337,7 +337,7 @@ void diag_response(struct engine *e, struct flow *t, struct flow *r, const struc
 	}
 	if (!xt->conn && !(v->flags & (ROCE_SEQ_V_CNP | ROCE_SEQ_V_NAK | ROCE_SEQ_V_RNR_NAK)))
 		return;
-	c = conn_of(d, e, t, xt);
+	c = dg_conn_of(d, e, t, xt);
 	if (v->flags & ROCE_SEQ_V_ACK)
 		c->last_ack_ns = ts;
 	if (v->flags & ROCE_SEQ_V_RNR_NAK) {
@@ -346,12 +346,12 @@ void diag_response(struct engine *e, struct flow *t, struct flow *r, const struc
 		c->rnr_psn = p->psn;
 		c->rnr_us = v->rnr_us;
 		c->rnr_ns = ts;
-		span(&c->rnr_f0, &c->rnr_f1, fr);
+		dg_span(&c->rnr_f0, &c->rnr_f1, fr);
 		c->rnr_last_ns = ts;
 	}
 	if (v->flags & ROCE_SEQ_V_NAK) {
 		c->naks++;
-		span(&c->nak_f0, &c->nak_f1, fr);
+		dg_span(&c->nak_f0, &c->nak_f1, fr);
 		c->nak_ns = ts;
 		if (c->cnps && ts - c->cnp_last_ns <= DIAG_NAK_CNP_NS && !c->cnp_matched) {
 			c->with_cnp++;
@@ -362,7 +362,7 @@ void diag_response(struct engine *e, struct flow *t, struct flow *r, const struc
 		}
 	}
 	if (v->flags & ROCE_SEQ_V_CNP) {
-		uint64_t b = bin_of(d, e, ts);
+		uint64_t b = dg_bin_of(d, e, ts);
 
 		if (c->cnps) {
 			uint64_t g = ts - c->cnp_last_ns + 1;   /* + 1: 0 is "none" */
@@ -373,7 +373,7 @@ void diag_response(struct engine *e, struct flow *t, struct flow *r, const struc
 		c->cnps++;
 		c->cnp_last_ns = ts;
 		c->cnp_matched = 0;
-		span(&c->cnp_f0, &c->cnp_f1, fr);
+		dg_span(&c->cnp_f0, &c->cnp_f1, fr);
 		if (c->nak_open && ts - c->nak_last_ns <= DIAG_NAK_CNP_NS) {
 			c->with_cnp++;
 			c->nak_open = 0;
@@ -408,8 +408,8 @@ void diag_cm(struct engine *e, struct flow *fa, struct flow *fb, unsigned ack_t,
 		struct dg_conn *c;
 
 		memset(&none, 0, sizeof none);
-		x = fl_of(d, e, fl[i], &none);
-		c = conn_of(d, e, fl[i], x);
+		x = dg_fl_of(d, e, fl[i], &none);
+		c = dg_conn_of(d, e, fl[i], x);
 		c->cm = 1;
 		c->ack_t = (uint8_t)ack_t;
 		c->retry = (uint8_t)retry;
@@ -428,9 +428,9 @@ void diag_pause(struct engine *e, uint32_t port_idx, unsigned prio, uint64_t ts,
 	if (!d || prio > 8)
 		return;
 	if (need > d->nprio)
-		d->prio = grow(d->prio, &d->nprio, need, sizeof *d->prio);
+		d->prio = dg_grow(d->prio, &d->nprio, need, sizeof *d->prio);
 	s = &d->prio[port_idx * 9 + prio];
-	span(&s->f0, &s->f1, fr);
+	dg_span(&s->f0, &s->f1, fr);
 	s->frames++;
 	if (quanta) {
 		if (!s->in_run || ts > s->until) {

@@ -47,7 +47,7 @@ struct dr_rule {
 
 /* ---- evidence helpers ---- */
 
-static struct diag_ev *ev_add(struct diag_verdict *v, const char *key, int kind)
+static struct diag_ev *dr_ev_add(struct diag_verdict *v, const char *key, int kind)
 {
 	struct diag_ev *x = &v->ev[v->nev < DIAG_EV_MAX ? v->nev++ : DIAG_EV_MAX - 1];
 
@@ -57,32 +57,32 @@ static struct diag_ev *ev_add(struct diag_verdict *v, const char *key, int kind)
 	return x;
 }
 
-static void ev_num(struct diag_verdict *v, const char *key, double n)
+static void dr_ev_num(struct diag_verdict *v, const char *key, double n)
 {
-	ev_add(v, key, DE_NUM)->num = n;
+	dr_ev_add(v, key, DE_NUM)->num = n;
 }
 
-static void ev_null(struct diag_verdict *v, const char *key)
+static void dr_ev_null(struct diag_verdict *v, const char *key)
 {
-	ev_add(v, key, DE_NULL);
+	dr_ev_add(v, key, DE_NULL);
 }
 
-static void ev_str(struct diag_verdict *v, const char *key, const char *s)
+static void dr_ev_str(struct diag_verdict *v, const char *key, const char *s)
 {
-	snprintf(ev_add(v, key, DE_STR)->str, sizeof v->ev[0].str, "%s", s);
+	snprintf(dr_ev_add(v, key, DE_STR)->str, sizeof v->ev[0].str, "%s", s);
 }
 
-static void ev_list32(struct diag_verdict *v, const char *key, const uint32_t *a, unsigned n)
+static void dr_ev_list32(struct diag_verdict *v, const char *key, const uint32_t *a, unsigned n)
 {
-	struct diag_ev *x = ev_add(v, key, DE_LIST);
+	struct diag_ev *x = dr_ev_add(v, key, DE_LIST);
 
 	for (unsigned i = 0; i < n && i < DIAG_LIST_MAX; i++)
 		x->list[x->n++] = a[i];
 }
 
-static void ev_list2(struct diag_verdict *v, const char *key, double a, double b)
+static void dr_ev_list2(struct diag_verdict *v, const char *key, double a, double b)
 {
-	struct diag_ev *x = ev_add(v, key, DE_LIST);
+	struct diag_ev *x = dr_ev_add(v, key, DE_LIST);
 
 	x->list[0] = a;
 	x->list[1] = b;
@@ -121,7 +121,7 @@ static void dr_mac_str(const uint8_t *m, char *b, size_t cap)
 	snprintf(b, cap, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
 }
 
-static void subject_flow(const struct dr_ctx *k, struct diag_verdict *v, uint32_t src, uint32_t dst, uint32_t qpn,
+static void dr_subject_flow(const struct dr_ctx *k, struct diag_verdict *v, uint32_t src, uint32_t dst, uint32_t qpn,
 			 int conn)
 {
 	char a[64], b[64];
@@ -144,9 +144,9 @@ static void subject_flow(const struct dr_ctx *k, struct diag_verdict *v, uint32_
 		snprintf(v->subject, sizeof v->subject, "%s -> %s QP 0x%06" PRIx32, a, b, qpn);
 }
 
-static void subject_conn(const struct dr_ctx *k, struct diag_verdict *v)
+static void dr_subject_conn(const struct dr_ctx *k, struct diag_verdict *v)
 {
-	subject_flow(k, v, k->c->src, k->c->dst, k->c->qpn, 1);
+	dr_subject_flow(k, v, k->c->src, k->c->dst, k->c->qpn, 1);
 }
 
 static void dr_frames(struct diag_verdict *v, uint64_t f0, uint64_t f1, uint64_t last_ns)
@@ -175,7 +175,7 @@ static int dr_cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double median_u32(const uint32_t *a, unsigned n)
+static double dr_median_u32(const uint32_t *a, unsigned n)
 {
 	uint32_t s[DIAG_LIST_MAX];
 
@@ -185,7 +185,7 @@ static double median_u32(const uint32_t *a, unsigned n)
 }
 
 /* The negotiated local ACK timeout in us, 0 when unknown. */
-static double negotiated_us(const struct dr_ctx *k, const char **from)
+static double dr_negotiated_us(const struct dr_ctx *k, const char **from)
 {
 	if (k->c->cm && k->c->ack_t) {
 		*from = "the CM REQ negotiated";
@@ -207,20 +207,20 @@ static int r_timeout_mismatch(const struct dr_ctx *k, struct diag_verdict *v)
 
 	if (!c->n_to_w)
 		return 0;
-	neg = negotiated_us(k, &from);
-	med = median_u32(c->to_wait, c->n_to_w);
+	neg = dr_negotiated_us(k, &from);
+	med = dr_median_u32(c->to_wait, c->n_to_w);
 	if (neg > 0 && med >= neg * (1 - tol) && med <= neg * (1 + tol))
 		return 0;
-	subject_conn(k, v);
+	dr_subject_conn(k, v);
 	dr_frames(v, c->to_f0, c->to_f1, c->to_ns);
-	ev_list32(v, "waits_us", c->to_wait, c->n_to_w);
-	ev_num(v, "median_us", med);
+	dr_ev_list32(v, "waits_us", c->to_wait, c->n_to_w);
+	dr_ev_num(v, "median_us", med);
 	if (neg > 0) {
-		ev_num(v, "negotiated_us", round(neg * 10) / 10);
+		dr_ev_num(v, "dr_negotiated_us", round(neg * 10) / 10);
 		dr_text(v, "%" PRIu32 " timeout resends waited %.0f us (median), not the %.1f us ACK timeout %s "
 		     "(±%.0f %%)", c->n_to, med, neg, from, tol * 100);
 	} else {
-		ev_null(v, "negotiated_us");
+		dr_ev_null(v, "dr_negotiated_us");
 		v->severity = DS_INFO;
 		dr_text(v, "%" PRIu32 " timeout resends waited %.0f us (median); the negotiated ACK timeout is "
 		     "unknown (no CM REQ seen; state it with --ack-timeout)", c->n_to, med);
@@ -238,10 +238,10 @@ static int r_timeout_backoff(const struct dr_ctx *k, struct diag_verdict *v)
 	for (unsigned i = 1; i < c->bo_n; i++)
 		if (c->bo[i - 1] && (double)c->bo[i] / c->bo[i - 1] < fmin)
 			fmin = (double)c->bo[i] / c->bo[i - 1];
-	subject_conn(k, v);
+	dr_subject_conn(k, v);
 	dr_frames(v, c->bo_f0, c->bo_f1, c->bo_ns);
-	ev_list32(v, "waits_us", c->bo, c->bo_n);
-	ev_num(v, "factor", round(fmin * 100) / 100);
+	dr_ev_list32(v, "waits_us", c->bo, c->bo_n);
+	dr_ev_num(v, "factor", round(fmin * 100) / 100);
 	dr_text(v, "the timeout resends of one PSN waited longer each time (at least %.2fx the last): the sender "
 	     "backs its timer off (e.g. adaptive retransmission), it does not keep the negotiated timeout", fmin);
 	return 1;
@@ -259,13 +259,13 @@ static int r_rnr_wait_mismatch(const struct dr_ctx *k, struct diag_verdict *v)
 		r[i] = c->rnr_timer[i] ? (double)c->rnr_wait[i] / c->rnr_timer[i] : 1;
 		rs[i] = (uint32_t)(r[i] * 1000);
 	}
-	med = median_u32(rs, c->n_rnr_w) / 1000;
+	med = dr_median_u32(rs, c->n_rnr_w) / 1000;
 	if (med >= 1 - tol && med <= 1 + tol)
 		return 0;
-	subject_conn(k, v);
+	dr_subject_conn(k, v);
 	dr_frames(v, c->rnr_f0, c->rnr_f1, c->rnr_last_ns);
-	ev_list32(v, "waits_us", c->rnr_wait, c->n_rnr_w);
-	ev_list32(v, "rnr_timer_us", c->rnr_timer, c->n_rnr_w);
+	dr_ev_list32(v, "waits_us", c->rnr_wait, c->n_rnr_w);
+	dr_ev_list32(v, "rnr_timer_us", c->rnr_timer, c->n_rnr_w);
 	dr_text(v, "resends after RNR NAKs waited %.2fx (median) the timer the NAKs named (±%.0f %%): the sender "
 	     "does not honour the RNR timer", med, tol * 100);
 	return 1;
@@ -291,23 +291,23 @@ static int r_retry_exhausted(const struct dr_ctx *k, struct diag_verdict *v)
 		stopped = 1;
 	if (!over && !over_rnr && !stopped)
 		return 0;
-	subject_conn(k, v);
+	dr_subject_conn(k, v);
 	if (over || over_rnr) {
 		dr_frames(v, c->rtx_f0, c->rtx_f1, c->rtx_ns);
-		ev_num(v, "retries", over_rnr && !over ? c->rtx_rnr_max : c->rtx_max);
-		ev_num(v, "retry_count", over_rnr && !over ? c->rnr_retry : c->retry);
-		ev_num(v, "psn", c->rtx_psn);
+		dr_ev_num(v, "retries", over_rnr && !over ? c->rtx_rnr_max : c->rtx_max);
+		dr_ev_num(v, "retry_count", over_rnr && !over ? c->rnr_retry : c->retry);
+		dr_ev_num(v, "psn", c->rtx_psn);
 		dr_text(v, "PSN 0x%06" PRIx32 " was resent %" PRIu32 " times, more than the %s retry count %u the CM "
 		     "exchange set", c->rtx_psn, over_rnr && !over ? c->rtx_rnr_max : c->rtx_max,
 		     over_rnr && !over ? "RNR" : "", over_rnr && !over ? c->rnr_retry : c->retry);
 	} else {
 		dr_frames(v, c->rt_f0, c->ep_frame, c->ep_ns);
-		ev_num(v, "retries", c->rt_n + c->rt_rnr);
+		dr_ev_num(v, "retries", c->rt_n + c->rt_rnr);
 		if (c->cm)
-			ev_num(v, "retry_count", c->retry);
+			dr_ev_num(v, "retry_count", c->retry);
 		else
-			ev_null(v, "retry_count");
-		ev_num(v, "psn", c->rt_psn);
+			dr_ev_null(v, "retry_count");
+		dr_ev_num(v, "psn", c->rt_psn);
 		dr_text(v, "the connection stopped after resending PSN 0x%06" PRIx32 " %" PRIu32 " times with no ACK: "
 		     "its retries were likely exhausted (the QP went to the error state)", c->rt_psn,
 		     c->rt_n + c->rt_rnr);
@@ -317,12 +317,12 @@ static int r_retry_exhausted(const struct dr_ctx *k, struct diag_verdict *v)
 
 /* ---- 2. PFC and pause ---- */
 
-static const struct dg_prio *prio_of(const struct diag *d, uint32_t port, unsigned prio)
+static const struct dg_prio *dr_prio_of(const struct diag *d, uint32_t port, unsigned prio)
 {
 	return (port + 1) * 9 <= d->nprio ? &d->prio[port * 9 + prio] : NULL;
 }
 
-static void subject_prio(const struct dr_ctx *k, struct diag_verdict *v, int prio, const uint8_t *mac)
+static void dr_subject_prio(const struct dr_ctx *k, struct diag_verdict *v, int prio, const uint8_t *mac)
 {
 	char m[24];
 
@@ -346,7 +346,7 @@ static void subject_prio(const struct dr_ctx *k, struct diag_verdict *v, int pri
 
 static int r_pfc_storm(const struct dr_ctx *k, struct diag_verdict *v)
 {
-	const struct dg_prio *s = prio_of(k->d, k->port, k->prio);
+	const struct dg_prio *s = dr_prio_of(k->d, k->port, k->prio);
 	uint64_t now = k->in->now_ns, longest, f0, f1, q, end;
 	int running = 0;
 
@@ -371,18 +371,18 @@ static int r_pfc_storm(const struct dr_ctx *k, struct diag_verdict *v)
 	}
 	if (longest < k->d->cfg.pfc_watchdog_ns)
 		return 0;
-	subject_prio(k, v, (int)k->prio, k->v->ports[k->port].mac);
+	dr_subject_prio(k, v, (int)k->prio, k->v->ports[k->port].mac);
 	dr_frames(v, f0, f1, end);
-	ev_num(v, "priority", k->prio);
+	dr_ev_num(v, "priority", k->prio);
 	{
 		char m[24];
 
 		dr_mac_str(k->v->ports[k->port].mac, m, sizeof m);
-		ev_str(v, "mac", m);
+		dr_ev_str(v, "mac", m);
 	}
-	ev_num(v, "paused_us", (double)(longest / 1000));
-	ev_num(v, "quanta", (double)q);
-	ev_num(v, "link_bps", (double)k->v->cfg.link_bps);
+	dr_ev_num(v, "paused_us", (double)(longest / 1000));
+	dr_ev_num(v, "quanta", (double)q);
+	dr_ev_num(v, "link_bps", (double)k->v->cfg.link_bps);
 	dr_text(v, "%s held paused without a gap for %.1f ms (watchdog %.0f ms, pause time at %.0f Gb/s): a PFC "
 	     "storm%s", v->subject, (double)longest / 1e6, (double)k->d->cfg.pfc_watchdog_ns / 1e6,
 	     (double)k->v->cfg.link_bps / 1e9, running ? ", still going on" : "");
@@ -392,7 +392,7 @@ static int r_pfc_storm(const struct dr_ctx *k, struct diag_verdict *v)
 }
 
 /* 1 when some RoCE flow of any part sends from mac. */
-static int mac_sends_roce(const struct dr_ctx *k, const uint8_t *mac)
+static int dr_mac_sends_roce(const struct dr_ctx *k, const uint8_t *mac)
 {
 	for (unsigned i = 0; i < k->nparts; i++) {
 		const struct diag *d = k->parts[i]->diag;
@@ -404,7 +404,7 @@ static int mac_sends_roce(const struct dr_ctx *k, const uint8_t *mac)
 	return 0;
 }
 
-static void port_pauses(const struct diag *d, uint32_t port, uint64_t *frames_, uint64_t *f0, uint64_t *f1,
+static void dr_port_pauses(const struct diag *d, uint32_t port, uint64_t *frames_, uint64_t *f0, uint64_t *f1,
 			uint64_t *last, char *prios, size_t cap)
 {
 	size_t n = 0;
@@ -412,7 +412,7 @@ static void port_pauses(const struct diag *d, uint32_t port, uint64_t *frames_, 
 	*frames_ = *f0 = *f1 = *last = 0;
 	prios[0] = 0;
 	for (unsigned p = 0; p < 9; p++) {
-		const struct dg_prio *s = prio_of(d, port, p);
+		const struct dg_prio *s = dr_prio_of(d, port, p);
 
 		if (!s || !s->frames)
 			continue;
@@ -436,15 +436,15 @@ static int r_pause_from_host(const struct dr_ctx *k, struct diag_verdict *v)
 	uint64_t n, f0, f1, last;
 	char prios[64], m[24];
 
-	port_pauses(k->d, k->port, &n, &f0, &f1, &last, prios, sizeof prios);
-	if (!n || !mac_sends_roce(k, pt->mac))
+	dr_port_pauses(k->d, k->port, &n, &f0, &f1, &last, prios, sizeof prios);
+	if (!n || !dr_mac_sends_roce(k, pt->mac))
 		return 0;
-	subject_prio(k, v, -1, pt->mac);
+	dr_subject_prio(k, v, -1, pt->mac);
 	dr_mac_str(pt->mac, m, sizeof m);
 	dr_frames(v, f0, f1, last);
-	ev_str(v, "priority", prios);
-	ev_str(v, "mac", m);
-	ev_num(v, "frames", (double)n);
+	dr_ev_str(v, "priority", prios);
+	dr_ev_str(v, "mac", m);
+	dr_ev_num(v, "frames", (double)n);
 	dr_text(v, "%s, which also sends RoCE, sent %" PRIu64 " pause frames (priority %s): a host asking its "
 	     "link partner to stop is a receiver that cannot keep up", m, n, prios);
 	return 1;
@@ -459,7 +459,7 @@ static int r_pfc_on_idle_priority(const struct dr_ctx *k, struct diag_verdict *v
 	if (!tagged || k->pcp[k->prio])
 		return 0;    /* untagged RoCE: its priority is not on the wire */
 	for (uint32_t i = 0; i < k->v->nports; i++) {
-		const struct dg_prio *s = prio_of(k->parts[0]->diag, i, k->prio);
+		const struct dg_prio *s = dr_prio_of(k->parts[0]->diag, i, k->prio);
 
 		if (!s || !s->frames)
 			continue;
@@ -473,11 +473,11 @@ static int r_pfc_on_idle_priority(const struct dr_ctx *k, struct diag_verdict *v
 	}
 	if (!n)
 		return 0;
-	subject_prio(k, v, (int)k->prio, NULL);
+	dr_subject_prio(k, v, (int)k->prio, NULL);
 	dr_frames(v, f0, f1, last);
-	ev_num(v, "priority", k->prio);
-	ev_num(v, "pause_frames", (double)n);
-	ev_num(v, "roce_frames", 0);
+	dr_ev_num(v, "priority", k->prio);
+	dr_ev_num(v, "pause_frames", (double)n);
+	dr_ev_num(v, "roce_frames", 0);
 	dr_text(v, "priority %u was paused %" PRIu64 " times but carries no RoCE (RoCE travels in VLAN priority "
 	     "tags, none on %u): PFC is configured on the wrong priority, or the traffic class is", k->prio, n,
 	     k->prio);
@@ -498,13 +498,13 @@ static int r_roce_on_lossy_priority(const struct dr_ctx *k, struct diag_verdict 
 		}
 	if (!pt)
 		return 0;
-	subject_prio(k, v, (int)k->prio, NULL);
+	dr_subject_prio(k, v, (int)k->prio, NULL);
 	dr_mac_str(pt->mac, m, sizeof m);
 	dr_frames(v, 0, 0, k->v->t.last_ns);
-	ev_num(v, "priority", k->prio);
-	ev_num(v, "roce_frames", (double)k->pcp[k->prio]);
-	ev_num(v, "pfc_enable", pt->dcbx_pfc_enable);
-	ev_str(v, "dcbx_from", m);
+	dr_ev_num(v, "priority", k->prio);
+	dr_ev_num(v, "roce_frames", (double)k->pcp[k->prio]);
+	dr_ev_num(v, "pfc_enable", pt->dcbx_pfc_enable);
+	dr_ev_str(v, "dcbx_from", m);
 	dr_text(v, "%" PRIu64 " RoCE frames travel in priority %u, whose PFC is off in the DCBX %s sent (enable "
 	     "0x%02x): that RoCE is lossy", k->pcp[k->prio], k->prio, m, pt->dcbx_pfc_enable);
 	return 1;
@@ -512,7 +512,7 @@ static int r_roce_on_lossy_priority(const struct dr_ctx *k, struct diag_verdict 
 
 /* ---- 3. traffic class ---- */
 
-static const struct dg_fl *fl_get(const struct engine *e, const struct flow *f)
+static const struct dg_fl *dr_fl_get(const struct engine *e, const struct flow *f)
 {
 	const struct diag *d = e->diag;
 	uint32_t i = (uint32_t)(f - e->flows);
@@ -530,21 +530,21 @@ static int r_class_asymmetry(const struct dr_ctx *k, struct diag_verdict *v)
 	double pa, pb;
 	char sa[8] = "none", sb[8] = "none";
 
-	if (!p || p < k->f || !(b = fl_get(k->e, p)))
+	if (!p || p < k->f || !(b = dr_fl_get(k->e, p)))
 		return 0;    /* each connection once, from its lower slot */
 	pa = a->flags & FL_TAGGED ? a->pcp : -1;
 	pb = b->flags & FL_TAGGED ? b->pcp : -1;
 	if (a->dscp == b->dscp && pa == pb)
 		return 0;
-	subject_flow(k, v, k->f->src, k->f->dst, k->f->qpn, 1);
+	dr_subject_flow(k, v, k->f->src, k->f->dst, k->f->qpn, 1);
 	dr_frames(v, a->f0 < b->f0 ? a->f0 : b->f0, a->f1 > b->f1 ? a->f1 : b->f1,
 	       k->f->last_ns > p->last_ns ? k->f->last_ns : p->last_ns);
 	if (pa >= 0)
 		snprintf(sa, sizeof sa, "%d", (int)pa);
 	if (pb >= 0)
 		snprintf(sb, sizeof sb, "%d", (int)pb);
-	ev_list2(v, "dscp", a->dscp, b->dscp);
-	ev_list2(v, "pcp", pa, pb);
+	dr_ev_list2(v, "dscp", a->dscp, b->dscp);
+	dr_ev_list2(v, "pcp", pa, pb);
 	dr_text(v, "the two directions travel in different classes (DSCP %u and %u, PCP %s and %s; -1: untagged): "
 	     "the traffic class was set on one side only", a->dscp, b->dscp, sa, sb);
 	return 1;
@@ -559,15 +559,15 @@ static int r_not_ect(const struct dr_ctx *k, struct diag_verdict *v)
 	if (!(k->x->flags & FL_REQ) || k->x->ecn_req != 1 || !(t->roce_ce + t->cnp) ||
 	    t->roce_ect + t->roce_ce <= t->cnp)
 		return 0;
-	subject_flow(k, v, k->f->src, k->f->dst, k->f->qpn, 0);
+	dr_subject_flow(k, v, k->f->src, k->f->dst, k->f->qpn, 0);
 	dr_frames(v, k->x->f0, k->x->f1, k->f->last_ns);
 	host_str(k->e, k->f->src, a, sizeof a);
 	host_str(k->e, k->f->dst, b, sizeof b);
 	snprintf(dir, sizeof dir, "%s -> %s", a, b);
-	ev_str(v, "direction", dir);
-	ev_num(v, "requests", k->f->u.seq.requests);
-	ev_num(v, "ce_marked_capture", (double)t->roce_ce);
-	ev_num(v, "cnps_capture", (double)t->cnp);
+	dr_ev_str(v, "direction", dir);
+	dr_ev_num(v, "requests", k->f->u.seq.requests);
+	dr_ev_num(v, "ce_marked_capture", (double)t->roce_ce);
+	dr_ev_num(v, "cnps_capture", (double)t->cnp);
 	dr_text(v, "the requests %s are not ECN-capable (Not-ECT) while ECN is in use on the capture (%" PRIu64
 	     " CE marks, %" PRIu64 " CNPs): switches drop them instead of marking, and DCQCN cannot slow them", dir,
 	     t->roce_ce, t->cnp);
@@ -578,7 +578,7 @@ static int r_not_ect(const struct dr_ctx *k, struct diag_verdict *v)
 
 /* The rate checks after CNPs, with the one still open when the capture
  * is past it. */
-static void cnp_checks(const struct dr_ctx *k, uint32_t *measured, uint32_t *fell, double *before, double *after)
+static void dr_cnp_checks(const struct dr_ctx *k, uint32_t *measured, uint32_t *fell, double *before, double *after)
 {
 	const struct dg_conn *c = k->c;
 	const struct dg_fl *x = NULL;
@@ -590,7 +590,7 @@ static void cnp_checks(const struct dr_ctx *k, uint32_t *measured, uint32_t *fel
 	*after = c->after_sum;
 	if (!c->chk || !c->flow1 || c->flow1 > k->e->nflows)
 		return;
-	x = fl_get(k->e, &k->e->flows[c->flow1 - 1]);
+	x = dr_fl_get(k->e, &k->e->flows[c->flow1 - 1]);
 	if (!x)
 		return;
 	now_bin = (k->in->now_ns > k->e->t.first_ns ? k->in->now_ns - k->e->t.first_ns : 0) / k->d->cfg.cnp_react_ns;
@@ -615,17 +615,17 @@ static int r_cnp_ignored(const struct dr_ctx *k, struct diag_verdict *v)
 
 	if (c->cnps < 2)
 		return 0;
-	cnp_checks(k, &m, &fell, &b, &a);
+	dr_cnp_checks(k, &m, &fell, &b, &a);
 	if (!m || fell * 2 >= m)
 		return 0;
-	subject_conn(k, v);
+	dr_subject_conn(k, v);
 	dr_frames(v, c->cnp_f0, c->cnp_f1, c->cnp_last_ns);
-	ev_num(v, "cnps", c->cnps);
-	ev_num(v, "rate_before_bps", round(b * 8 / m / w));
-	ev_num(v, "rate_after_bps", round(a * 8 / m / w));
-	ev_num(v, "checks", m);
-	ev_num(v, "slowed", fell);
-	ev_num(v, "min_cnp_interval_us", c->cnp_gap_min_ns ? (double)((c->cnp_gap_min_ns - 1) / 1000) : 0);
+	dr_ev_num(v, "cnps", c->cnps);
+	dr_ev_num(v, "rate_before_bps", round(b * 8 / m / w));
+	dr_ev_num(v, "rate_after_bps", round(a * 8 / m / w));
+	dr_ev_num(v, "checks", m);
+	dr_ev_num(v, "slowed", fell);
+	dr_ev_num(v, "min_cnp_interval_us", c->cnp_gap_min_ns ? (double)((c->cnp_gap_min_ns - 1) / 1000) : 0);
 	dr_text(v, "%" PRIu32 " CNPs reached the sender and its rate did not fall within %.3g ms (%.3g Gb/s before, "
 	     "%.3g Gb/s after, slowed %" PRIu32 " of %" PRIu32 " times): congestion control is off or not "
 	     "reacting", c->cnps, w * 1e3, b * 8 / m / w / 1e9, a * 8 / m / w / 1e9, fell, m);
@@ -638,11 +638,11 @@ static int r_cnp_with_nak(const struct dr_ctx *k, struct diag_verdict *v)
 
 	if (c->naks < 2 || c->with_cnp < c->naks)
 		return 0;
-	subject_conn(k, v);
+	dr_subject_conn(k, v);
 	dr_frames(v, c->nak_f0 < c->cnp_f0 ? c->nak_f0 : c->cnp_f0, c->nak_f1 > c->cnp_f1 ? c->nak_f1 : c->cnp_f1,
 	       c->nak_ns);
-	ev_num(v, "naks", c->naks);
-	ev_num(v, "with_cnp", c->with_cnp);
+	dr_ev_num(v, "naks", c->naks);
+	dr_ev_num(v, "with_cnp", c->with_cnp);
 	dr_text(v, "each of the %" PRIu32 " NAKs went out with a CNP (within %.0f us): the responder's NIC sends a "
 	     "CNP with every NAK, so the sender slows for loss, not only for congestion", c->naks,
 	     (double)DIAG_NAK_CNP_NS / 1e3);
@@ -651,13 +651,13 @@ static int r_cnp_with_nak(const struct dr_ctx *k, struct diag_verdict *v)
 
 /* ---- 5. where the loss is ---- */
 
-static void caveat(const struct dr_ctx *k, struct diag_verdict *v)
+static void dr_caveat(const struct dr_ctx *k, struct diag_verdict *v)
 {
 	size_t n = strlen(v->text);
 
 	if (!k->capture_lost)
 		return;
-	ev_num(v, "capture_lost", (double)k->capture_lost);
+	dr_ev_num(v, "capture_lost", (double)k->capture_lost);
 	snprintf(v->text + n, sizeof v->text - n, "; but the capture itself lost %" PRIu64 " frames, so nothing "
 		 "about loss can be concluded", k->capture_lost);
 }
@@ -668,19 +668,19 @@ static int r_fabric_loss(const struct dr_ctx *k, struct diag_verdict *v)
 
 	if (!c->missing || !c->resent)
 		return 0;
-	subject_conn(k, v);
+	dr_subject_conn(k, v);
 	dr_frames(v, c->loss_f0, c->loss_f1, c->loss_ns);
-	ev_num(v, "missing_psns", c->missing);
-	ev_num(v, "resent", c->resent);
+	dr_ev_num(v, "missing_psns", c->missing);
+	dr_ev_num(v, "resent", c->resent);
 	dr_text(v, "%" PRIu32 " PSNs were missing in the requests reaching the capture point and %" PRIu32 " of the "
 	     "holes were later filled by resends: the frames were lost between the sender and the capture point",
 	     c->missing, c->resent);
-	caveat(k, v);
+	dr_caveat(k, v);
 	return 1;
 }
 
 /* Pause frames from mac (any port, any priority). */
-static uint64_t pauses_from(const struct dr_ctx *k, const uint8_t *mac, uint64_t *f0, uint64_t *f1)
+static uint64_t dr_pauses_from(const struct dr_ctx *k, const uint8_t *mac, uint64_t *f0, uint64_t *f1)
 {
 	uint64_t n = 0, a, l;
 	char pr[64];
@@ -688,7 +688,7 @@ static uint64_t pauses_from(const struct dr_ctx *k, const uint8_t *mac, uint64_t
 	for (uint32_t i = 0; i < k->v->nports; i++) {
 		if (memcmp(k->v->ports[i].mac, mac, 6))
 			continue;
-		port_pauses(k->parts[0]->diag, i, &a, f0, f1, &l, pr, sizeof pr);
+		dr_port_pauses(k->parts[0]->diag, i, &a, f0, f1, &l, pr, sizeof pr);
 		n += a;
 	}
 	return n;
@@ -697,7 +697,7 @@ static uint64_t pauses_from(const struct dr_ctx *k, const uint8_t *mac, uint64_t
 static int r_slow_receiver(const struct dr_ctx *k, struct diag_verdict *v)
 {
 	const struct flow *p = flow_peer(k->e, k->f);
-	const struct dg_fl *rx = p ? fl_get(k->e, p) : NULL;
+	const struct dg_fl *rx = p ? dr_fl_get(k->e, p) : NULL;
 	const struct dg_conn *c = k->x->conn ? &k->d->conn[k->x->conn - 1] : NULL;
 	uint64_t pauses = 0, pf0 = 0, pf1 = 0;
 	uint32_t rnr = c ? c->rnr_naks : 0;
@@ -705,20 +705,20 @@ static int r_slow_receiver(const struct dr_ctx *k, struct diag_verdict *v)
 	if (!(k->x->flags & FL_REQ))
 		return 0;
 	if (rx)
-		pauses = pauses_from(k, rx->mac, &pf0, &pf1);
+		pauses = dr_pauses_from(k, rx->mac, &pf0, &pf1);
 	if (!rnr && !pauses)
 		return 0;
-	subject_flow(k, v, k->f->src, k->f->dst, k->f->qpn, 1);
+	dr_subject_flow(k, v, k->f->src, k->f->dst, k->f->qpn, 1);
 	if (rnr)
 		dr_frames(v, c->rnr_f0, c->rnr_f1, c->rnr_last_ns);
 	else
 		dr_frames(v, pf0, pf1, k->v->t.last_ns);
-	ev_num(v, "rnr_naks", rnr);
-	ev_num(v, "pause_frames", (double)pauses);
+	dr_ev_num(v, "rnr_naks", rnr);
+	dr_ev_num(v, "pause_frames", (double)pauses);
 	dr_text(v, "the receiver %s (%" PRIu32 " RNR NAKs, %" PRIu64 " pause frames from its MAC): a slow receiver, "
 	     "not the fabric", rnr && pauses ? "ran out of receive buffers and paused its link" :
 	     rnr ? "ran out of posted receives" : "paused its link", rnr, pauses);
-	caveat(k, v);
+	dr_caveat(k, v);
 	return 1;
 }
 
@@ -729,11 +729,11 @@ static int r_nic_drop(const struct dr_ctx *k, struct diag_verdict *v)
 	v->subject_kind = DSUB_CAPTURE;
 	snprintf(v->subject, sizeof v->subject, "capture interface");
 	dr_frames(v, k->v->t.frames ? 1 : 0, k->v->t.frames, k->in->now_ns);
-	ev_num(v, "discards", (double)k->in->nic_dropped);
-	ev_str(v, "counters", k->in->nic_counters ? k->in->nic_counters : "");
+	dr_ev_num(v, "discards", (double)k->in->nic_dropped);
+	dr_ev_str(v, "counters", k->in->nic_counters ? k->in->nic_counters : "");
 	dr_text(v, "the NIC discarded %" PRIu64 " frames (%s) that reached its port: lost in the receiving NIC, "
 	     "not in the fabric", k->in->nic_dropped, k->in->nic_counters ? k->in->nic_counters : "");
-	caveat(k, v);
+	dr_caveat(k, v);
 	return 1;
 }
 
@@ -744,8 +744,8 @@ static int r_capture_loss(const struct dr_ctx *k, struct diag_verdict *v)
 	v->subject_kind = DSUB_CAPTURE;
 	snprintf(v->subject, sizeof v->subject, "capture");
 	dr_frames(v, k->v->t.frames ? 1 : 0, k->v->t.frames, k->in->now_ns);
-	ev_num(v, "dropped", (double)(k->in->drops_valid ? k->in->dropped : 0));
-	ev_num(v, "erf_lost", (double)k->v->t.erf_lost);
+	dr_ev_num(v, "dropped", (double)(k->in->drops_valid ? k->in->dropped : 0));
+	dr_ev_num(v, "erf_lost", (double)k->v->t.erf_lost);
 	dr_text(v, "the capture lost %" PRIu64 " frames (rocetop's, the kernel's or the capture card's drops): what "
 	     "looks like loss may be the capture's own, and no loss verdict can be trusted while it lasts",
 	     k->capture_lost);
@@ -798,7 +798,7 @@ static int dr_emit(const struct dr_ctx *k, const struct dr_rule *r, struct diag_
 	return 0;
 }
 
-static int by_severity(const void *a, const void *b)
+static int dr_by_severity(const void *a, const void *b)
 {
 	const struct diag_verdict *x = a, *y = b;
 
@@ -866,7 +866,7 @@ int diag_evaluate(const struct engine *view, const struct diag_input *in, struct
 				k.d = k.e->diag;
 				for (uint32_t j = 0; k.d && j < k.e->nflows && !rc; j++) {
 					k.f = &k.e->flows[j];
-					if ((k.f->kind != FK_RC && k.f->kind != FK_XRC) || !(k.x = fl_get(k.e, k.f)))
+					if ((k.f->kind != FK_RC && k.f->kind != FK_XRC) || !(k.x = dr_fl_get(k.e, k.f)))
 						continue;
 					rc = dr_emit(&k, ru, out);
 				}
@@ -904,6 +904,6 @@ int diag_evaluate(const struct engine *view, const struct diag_input *in, struct
 		return -1;
 	}
 	if (out->n > 1)
-		qsort(out->v, out->n, sizeof *out->v, by_severity);
+		qsort(out->v, out->n, sizeof *out->v, dr_by_severity);
 	return 0;
 }
