@@ -216,11 +216,11 @@ static int r_timeout_mismatch(const struct dr_ctx *k, struct diag_verdict *v)
 	dr_ev_list32(v, "waits_us", c->to_wait, c->n_to_w);
 	dr_ev_num(v, "median_us", med);
 	if (neg > 0) {
-		dr_ev_num(v, "dr_negotiated_us", round(neg * 10) / 10);
+		dr_ev_num(v, "negotiated_us", round(neg * 10) / 10);
 		dr_text(v, "%" PRIu32 " timeout resends waited %.0f us (median), not the %.1f us ACK timeout %s "
 		     "(±%.0f %%)", c->n_to, med, neg, from, tol * 100);
 	} else {
-		dr_ev_null(v, "dr_negotiated_us");
+		dr_ev_null(v, "negotiated_us");
 		v->severity = DS_INFO;
 		dr_text(v, "%" PRIu32 " timeout resends waited %.0f us (median); the negotiated ACK timeout is "
 		     "unknown (no CM REQ seen; state it with --ack-timeout)", c->n_to, med);
