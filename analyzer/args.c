@@ -19,6 +19,9 @@ enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_P
        OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
        OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_BINDQPC, OPT_DEVNODE, OPT_NICDROP, OPT_DEVREPLAY, OPT_TOP,
        OPT_THREADS, OPT_TIME };
+/* the diagnosis thresholds, read by diag_option() under these names */
+enum { OPT_DIAG = 512, OPT_DIAG_END = OPT_DIAG + 4 };
+static const char *const diag_opts[] = { "ack-timeout", "pfc-watchdog", "cnp-reaction", "diag-tolerance" };
 
 static const struct option opts[] = {
 	{ "read", required_argument, NULL, 'r' },
@@ -58,6 +61,10 @@ static const struct option opts[] = {
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "prometheus-node-names", no_argument, NULL, OPT_DEVNODE },
 	{ "nic-drop-counters", required_argument, NULL, OPT_NICDROP },
+	{ "ack-timeout", required_argument, NULL, OPT_DIAG },
+	{ "pfc-watchdog", required_argument, NULL, OPT_DIAG + 1 },
+	{ "cnp-reaction", required_argument, NULL, OPT_DIAG + 2 },
+	{ "diag-tolerance", required_argument, NULL, OPT_DIAG + 3 },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -115,6 +122,10 @@ void args_usage(FILE *f)
 		"      --pmtu BYTES       path MTU for READ accounting until the capture tells\n"
 		"                         (256..4096, default 1024)\n"
 		"      --link-speed SPEED link speed for PFC pause time (100G, 25G, 10000M; default 100G)\n"
+		"      --ack-timeout T    local ACK timeout when no CM REQ says: exponent (14) or time\n"
+		"      --pfc-watchdog T   continuous pause that is a PFC storm (default 100ms)\n"
+		"      --cnp-reaction T   time a sender has to slow after a CNP (default 1ms)\n"
+		"      --diag-tolerance P timer waits within P %% match (default 25)\n"
 		"      --max-flows N      flow table size; least recently seen evicted (default 1000000)\n"
 		"      --top N            the summary lists the N largest flows (JSON: all by default,\n"
 		"                         text: 50); its totals count every flow\n"
@@ -442,6 +453,8 @@ static int one_option(struct args *a, int c, char **argv)
 		fprintf(stderr, "rocetop: option '%s' needs a value (see --help)\n", argv[optind - 1]);
 		return 2;
 	}
+	if (c >= OPT_DIAG && c < OPT_DIAG_END)
+		return diag_option(diag_opts[c - OPT_DIAG], optarg, &a->ecfg.diag) ? 2 : -1;
 	if ((r = opt_number(a, c, optarg)) != 1 || (r = opt_io(a, c, optarg)) != 1 ||
 	    (r = opt_analysis(a, c, optarg)) != 1)
 		return r ? r : -1;

@@ -26,6 +26,7 @@ struct cm_pending {
 	uint32_t src, dst;                /* hosts: REQ sender (active side), receiver */
 	uint32_t qpn, start_psn;
 	uint8_t mtu, ulp, used;
+	uint8_t ack_t, retry, rnr_retry;  /* for the diagnosis (diag_cm) */
 	uint64_t service_id;
 };
 
@@ -126,7 +127,8 @@ int engine_init(struct engine *e, const struct engine_cfg *cfg)
 	e->pair_cache = calloc(pc, sizeof *e->pair_cache);
 	e->cm = calloc(CM_MAX, sizeof *e->cm);
 	e->rtt = roce_rtt_new(e->cfg.rtt_mem);
-	if (!e->heads || !e->host_tab || !e->pair_cache || !e->cm || !e->rtt) {
+	e->diag = diag_new(&e->cfg.diag);
+	if (!e->heads || !e->host_tab || !e->pair_cache || !e->cm || !e->rtt || !e->diag) {
 		engine_free(e);
 		return -1;
 	}
@@ -194,6 +196,7 @@ void engine_free(struct engine *e)
 	free(e->spare);
 	roce_rtt_free(e->rtt);
 	e->rtt = NULL;
+	diag_free(e->diag);
 	free(e->flows);
 	free(e->heads);
 	free(e->hosts);
@@ -675,6 +678,9 @@ static void cm_packet(struct engine *e, const struct roce_pkt *p, uint32_t src, 
 		r->qpn = cm.local_qpn;
 		r->start_psn = cm.start_psn;
 		r->mtu = cm.path_mtu;
+		r->ack_t = cm.local_ack_timeout;
+		r->retry = cm.retry_count;
+		r->rnr_retry = cm.rnr_retry_count;
 		r->service_id = cm.service_id;
 		r->ulp = ulp_code(roce_seq_ulp_name(cm.service_id));
 	} else if (cm.attr_id == ROCE_CM_REP) {
@@ -706,6 +712,7 @@ static void cm_packet(struct engine *e, const struct roce_pkt *p, uint32_t src, 
 		roce_seq_set_pmtu(&fa->u.seq, r->mtu, ROCE_SEQ_PMTU_CM);
 		roce_seq_set_pmtu(&fb->u.seq, r->mtu, ROCE_SEQ_PMTU_CM);
 		fa->ulp = fb->ulp = r->ulp;
+		diag_cm(e, fa, fb, r->ack_t, r->retry, r->rnr_retry, cm.rnr_retry_count);
 		r->used = 0;
 	}
 }
@@ -1026,6 +1033,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		e->verdict = v.flags;
 		if (!(v.flags & ROCE_SEQ_V_ICRC_BAD))
 			count_message(e, f, p, oi, !!(v.flags & ROCE_SEQ_V_RETRANS));
+		diag_request(e, f, p, ts, wirelen, &v);
 	} else if (k == ROCE_SEQ_RESP || k == ROCE_SEQ_CNP_PKT) {
 		struct flow *t = resp_target(e, f, p, k == ROCE_SEQ_CNP_PKT);
 
@@ -1039,6 +1047,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		e->verdict = v.flags;
 		if (!e->spare)
 			e->anom_live++;
+		diag_response(e, t, f, p, ts, &v);
 	}
 }
 
@@ -1108,12 +1117,16 @@ static void dcb_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts)
 			e->t.pfc_frames++;
 			pt->pfc_frames++;
 			for (int i = 0; i < 8; i++)
-				if (pf.enable & (1u << i))
+				if (pf.enable & (1u << i)) {
 					pause_apply(&pt->pfc[i], ts, pf.times[i], e->cfg.link_bps);
+					diag_pause(e, (uint32_t)(pt - e->ports), (unsigned)i, ts, pf.times[i],
+						   pt->pfc[i].until_ns - ts);
+				}
 		} else if (pf.opcode == ROCE_MACC_PAUSE) {
 			e->t.pause_frames++;
 			pt->pause_frames++;
 			pause_apply(&pt->pause, ts, pf.times[0], e->cfg.link_bps);
+			diag_pause(e, (uint32_t)(pt - e->ports), 8, ts, pf.times[0], pt->pause.until_ns - ts);
 		}
 	} else if (p->cnm_off) {
 		struct roce_cnm c;
@@ -1317,6 +1330,7 @@ void engine_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint
 	if (ts > t->last_ns)
 		t->last_ns = ts;
 	t->frames++;
+	e->frame_no = e->frame_next ? e->frame_next : t->frames;
 	t->bytes += wirelen;
 	t->roce[p->version]++;
 	if (p->truncated)

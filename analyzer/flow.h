@@ -24,6 +24,7 @@
 #include "roce.h"
 #include "seq.h"
 #include "rtt.h"
+#include "diag.h"
 
 enum flow_kind {
 	FK_RC = 1,
@@ -126,6 +127,7 @@ struct engine_cfg {
 	int check_icrc;           /* default 1 */
 	uint64_t rtt_mem;         /* RTT table + histograms cap, bytes (0: rtt.h's default) */
 	uint32_t pair_slots;      /* pairing cache slots, rounded up to a power of 2 (0: 65,536) */
+	struct diag_cfg diag;     /* diagnosis thresholds (diag.h; all 0: its defaults) */
 };
 
 /* Capture-wide totals (also those of the listing's closing lines). */
@@ -206,6 +208,10 @@ struct engine {
 	struct engine *const *parts;
 	const uint8_t *part_of;
 	unsigned nparts;
+	struct diag *diag;        /* diagnosis evidence (diag.h); NULL in a merged view */
+	uint64_t frame_no;        /* the frame being analysed: frame_next when the caller set it, else
+				     the frames counted */
+	uint64_t frame_next;
 };
 
 int engine_init(struct engine *e, const struct engine_cfg *cfg);

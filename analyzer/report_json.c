@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json.h"
+#include "diag_out.h"
 #include "report_int.h"
 
 static const char *const op_names[OP__COUNT] = { "send", "write", "read", "atomic" };
@@ -446,6 +447,7 @@ void report_summary_json(FILE *o, const struct engine *e, const struct report_ct
 	}
 	fputc(']', o);
 	sum_conns_json(o, e);
+	diag_json(o, e, c);
 	sum_flows_json(o, e, c, now);
 	fputs("}\n", o);
 }

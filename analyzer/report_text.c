@@ -10,6 +10,7 @@
 #include <time.h>
 #include "json.h"
 #include "listing.h"
+#include "diag_out.h"
 #include "report_int.h"
 
 /* "1 frame", "2 frames": the noun after a count. */
@@ -429,4 +430,5 @@ void report_summary_text(FILE *o, const struct engine *e, const struct report_ct
 		for (uint32_t i = 0; i < e->nports; i++)
 			port_text(o, &e->ports[i], e->t.last_ns);
 	}
+	diag_text(o, e, c);
 }

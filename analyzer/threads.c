@@ -232,6 +232,7 @@ static void ring_consume(struct worker *k, size_t end)
 			q->chead += RING_BYTES - pos;
 			continue;
 		}
+		k->eng.frame_next = r->no;   /* the diagnosis names frames by their number in the file */
 		analyse(k, r->linktype, (const uint8_t *)(r + 1), r->caplen, r->len, r->ts_ns, r->no);
 		q->chead += r->size;
 		if (++n % 1024 == 0 && q->chead != end) {
@@ -418,8 +419,10 @@ static void *direct_thread(void *arg)
 		/* as source.c's deliver(): tv_usec holds nanoseconds */
 		ts = (uint64_t)h.ts.tv_sec * 1000000000ull + (uint64_t)h.ts.tv_usec;
 		lt = pcapfile_frame_datalink(k->rd);
-		if (roce_flow_key(lt, d, h.caplen) % n == me)
+		if (roce_flow_key(lt, d, h.caplen) % n == me) {
+			k->eng.frame_next = no;   /* the diagnosis names frames by their number */
 			analyse(k, lt, d, h.caplen, h.len, ts, no);
+		}
 	}
 	k->rd_no = no;
 	k->rd_ts = ts;

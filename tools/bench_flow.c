@@ -37,6 +37,8 @@
 #include "../analyzer/flow.c"
 #include "../analyzer/iwstream.c"
 #include "../analyzer/ibident.c"
+#include "../analyzer/diag.c"
+#include "../analyzer/diag_rules.c"
 
 extern char **environ;
 

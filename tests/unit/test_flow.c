@@ -9,6 +9,8 @@
 #include "../../analyzer/flow.c"
 #include "../../analyzer/iwstream.c"
 #include "../../analyzer/ibident.c"
+#include "../../analyzer/diag.c"
+#include "../../analyzer/diag_rules.c"
 
 #define T0 1700000000000000000ull
 #define US 1000ull

@@ -13,6 +13,8 @@
 #include "../../analyzer/flow.c"
 #include "../../analyzer/iwstream.c"
 #include "../../analyzer/ibident.c"
+#include "../../analyzer/diag.c"
+#include "../../analyzer/diag_rules.c"
 #include "../../analyzer/device/nlparse.c"
 #include "../../analyzer/qpjoin.c"
 

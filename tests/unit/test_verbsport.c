@@ -15,6 +15,8 @@
 #include "../../analyzer/flow.c"
 #include "../../analyzer/iwstream.c"
 #include "../../analyzer/ibident.c"
+#include "../../analyzer/diag.c"
+#include "../../analyzer/diag_rules.c"
 #include "../../analyzer/json.c"
 #include "../../analyzer/qpjoin.c"
 #include "../../analyzer/device/nlparse.c"

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * diag_out.c — the diagnosis in the batch reports: the "Diagnosis" section
+ * of the text summary and the "diagnosis" array of the JSON one.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <time.h>
+#include "diag_out.h"
+#include "json.h"
+
+void diag_input_of(const struct engine *e, const struct report_ctx *c, struct diag_input *in)
+{
+	struct timespec ts;
+
+	in->now_ns = e->t.last_ns;
+	if (c && c->live && !clock_gettime(CLOCK_REALTIME, &ts)) {
+		uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+
+		if (now > in->now_ns)
+			in->now_ns = now;
+	}
+	in->drops_valid = c && c->drops.valid;
+	in->dropped = in->drops_valid ? c->drops.sum.dropped + c->drops.sum.if_dropped : 0;
+	in->nic_valid = c && c->drops.valid && c->drops.sum.nic_valid;
+	in->nic_dropped = in->nic_valid ? c->drops.sum.nic_dropped : 0;
+	in->nic_counters = c && c->drops.n ? c->drops.iface[0].nic_counters : NULL;
+}
+
+static void ev_json(FILE *o, const struct diag_ev *ev)
+{
+	json_string(o, ev->key);
+	fputc(':', o);
+	switch (ev->kind) {
+	case DE_NULL:
+		fputs("null", o);
+		break;
+	case DE_STR:
+		json_string(o, ev->str);
+		break;
+	case DE_LIST:
+		fputc('[', o);
+		for (unsigned i = 0; i < ev->n; i++)
+			fprintf(o, "%s%.15g", i ? "," : "", ev->list[i]);
+		fputc(']', o);
+		break;
+	default:
+		fprintf(o, "%.15g", ev->num);
+		break;
+	}
+}
+
+void diag_verdict_json(FILE *o, const struct diag_verdict *v)
+{
+	fprintf(o, "{\"verdict\":\"%s\",\"severity\":\"%s\",\"subject\":", diag_name(v->id),
+		diag_severity_name(v->severity));
+	json_string(o, v->subject);
+	fprintf(o, ",\"first_frame\":%" PRIu64 ",\"last_frame\":%" PRIu64 ",\"evidence\":{", v->first_frame,
+		v->last_frame);
+	for (unsigned i = 0; i < v->nev; i++) {
+		if (i)
+			fputc(',', o);
+		ev_json(o, &v->ev[i]);
+	}
+	fputs("},\"text\":", o);
+	json_string(o, v->text);
+	fprintf(o, ",\"active\":%s}", v->active ? "true" : "false");
+}
+
+void diag_json(FILE *o, const struct engine *e, const struct report_ctx *c)
+{
+	struct diag_input in;
+	struct diag_list l;
+
+	diag_input_of(e, c, &in);
+	fputs(",\"diagnosis\":[", o);
+	if (!diag_evaluate(e, &in, &l)) {
+		for (size_t i = 0; i < l.n; i++) {
+			if (i)
+				fputc(',', o);
+			diag_verdict_json(o, &l.v[i]);
+		}
+		diag_list_free(&l);
+	}
+	fputc(']', o);
+}
+
+void diag_text(FILE *o, const struct engine *e, const struct report_ctx *c)
+{
+	struct diag_input in;
+	struct diag_list l;
+	char b[512];
+
+	diag_input_of(e, c, &in);
+	if (diag_evaluate(e, &in, &l)) {
+		fputs("\nDiagnosis: out of memory\n", o);
+		return;
+	}
+	if (!l.n)
+		return;
+	fprintf(o, "\nDiagnosis (%zu verdict%s; rocetop(8) DIAGNOSIS has the rules)\n", l.n, l.n == 1 ? "" : "s");
+	for (size_t i = 0; i < l.n; i++) {
+		const struct diag_verdict *v = &l.v[i];
+
+		fprintf(o, "  %-7s %-22s %s  frames %" PRIu64 "-%" PRIu64 "%s\n", diag_severity_name(v->severity),
+			diag_name(v->id), v->subject, v->first_frame, v->last_frame, v->active ? "" : " (past)");
+		fprintf(o, "          %s\n          ", v->text);
+		for (unsigned k = 0; k < v->nev; k++)
+			fprintf(o, "%s%s", k ? " " : "", diag_ev_str(&v->ev[k], b, sizeof b));
+		fputc('\n', o);
+	}
+	diag_list_free(&l);
+}
