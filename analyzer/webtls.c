@@ -10,6 +10,7 @@
 #include <crypt.h>
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -29,6 +30,12 @@ struct webtls {
 	struct webcfg *cfg;
 	SSL_CTX *ctx;                   /* NULL: plain HTTP */
 	struct verified *cache;         /* one per cfg->users[] */
+	struct {                        /* wrong passwords lately tried, so that a scraper */
+		size_t user;            /* retrying one does not run bcrypt each time */
+		unsigned char sha[32];
+		int used;
+	} wrong[8];
+	unsigned nwrong;
 	struct crypt_data *cd;
 };
 
@@ -150,6 +157,37 @@ void webtls_free(struct webtls *w)
 
 /* ---- TLS ------------------------------------------------------------------------------------- */
 
+/* OpenSSL writes with write(), not send(MSG_NOSIGNAL): a scraper that went
+ * away would kill rocetop with SIGPIPE.  Around each OpenSSL call SIGPIPE is
+ * blocked, and one it raised is taken back before it is unblocked. */
+struct nopipe {
+	sigset_t old;
+	int was_pending;
+};
+
+static void nopipe_begin(struct nopipe *n)
+{
+	sigset_t s, p;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGPIPE);
+	n->was_pending = sigpending(&p) == 0 && sigismember(&p, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &s, &n->old);
+}
+
+static void nopipe_end(struct nopipe *n)
+{
+	static const struct timespec now = { 0, 0 };
+	sigset_t s, p;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGPIPE);
+	if (!n->was_pending && sigpending(&p) == 0 && sigismember(&p, SIGPIPE))
+		while (sigtimedwait(&s, NULL, &now) < 0 && errno == EINTR)
+			;
+	pthread_sigmask(SIG_SETMASK, &n->old, NULL);
+}
+
 struct webconn *webtls_accept(struct webtls *w, int fd, int *failed)
 {
 	struct webconn *c;
@@ -171,7 +209,12 @@ struct webconn *webtls_accept(struct webtls *w, int fd, int *failed)
 
 int webtls_handshake(struct webconn *c, short *events)
 {
-	int rc = SSL_do_handshake(c->ssl);
+	struct nopipe np;
+	int rc;
+
+	nopipe_begin(&np);
+	rc = SSL_do_handshake(c->ssl);
+	nopipe_end(&np);
 
 	if (rc == 1) {
 		c->done = 1;
@@ -205,7 +248,12 @@ ssize_t webtls_recv(struct webconn *c, void *buf, size_t n)
 
 	/* all that is decrypted, so that nothing waits in OpenSSL's buffer unseen by poll() */
 	while (got < n) {
-		int rc = SSL_read(c->ssl, (char *)buf + got, n - got > 65536 ? 65536 : (int)(n - got));
+		struct nopipe np;
+		int rc;
+
+		nopipe_begin(&np);   /* SSL_read() may write: a TLS 1.3 key update's answer */
+		rc = SSL_read(c->ssl, (char *)buf + got, n - got > 65536 ? 65536 : (int)(n - got));
+		nopipe_end(&np);
 
 		if (rc <= 0) {
 			if (got)
@@ -219,8 +267,14 @@ ssize_t webtls_recv(struct webconn *c, void *buf, size_t n)
 
 ssize_t webtls_send(struct webconn *c, const void *buf, size_t n)
 {
-	int rc = SSL_write(c->ssl, buf, n > 65536 ? 65536 : (int)n);
+	struct nopipe np;
+	int rc, e;
 
+	nopipe_begin(&np);
+	rc = SSL_write(c->ssl, buf, n > 65536 ? 65536 : (int)n);
+	e = errno;
+	nopipe_end(&np);
+	errno = e;
 	return rc > 0 ? rc : io_result(c, rc);
 }
 
@@ -228,8 +282,13 @@ void webtls_close(struct webconn *c)
 {
 	if (!c)
 		return;
-	if (c->done)
+	if (c->done) {
+		struct nopipe np;
+
+		nopipe_begin(&np);
 		SSL_shutdown(c->ssl);
+		nopipe_end(&np);
+	}
 	ERR_clear_error();
 	SSL_free(c->ssl);
 	free(c);
@@ -322,10 +381,19 @@ int webtls_authorized(struct webtls *w, const char *req)
 			ok = 1;
 			break;
 		}
+		for (unsigned k = 0; k < sizeof w->wrong / sizeof w->wrong[0]; k++)
+			if (w->wrong[k].used && w->wrong[k].user == i && !CRYPTO_memcmp(w->wrong[k].sha, sha, sizeof sha))
+				goto out;
 		h = crypt_r(pw, u->hash, w->cd);
 		if (h && strlen(h) == strlen(u->hash) && !CRYPTO_memcmp(h, u->hash, strlen(h))) {
 			memcpy(v->sha, sha, sizeof sha);
 			v->ok = ok = 1;
+		} else {
+			unsigned k = w->nwrong++ % (sizeof w->wrong / sizeof w->wrong[0]);
+
+			w->wrong[k].user = i;
+			w->wrong[k].used = 1;
+			memcpy(w->wrong[k].sha, sha, sizeof sha);
 		}
 		break;
 	}

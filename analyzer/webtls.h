@@ -11,8 +11,10 @@
  * they are all taken.
  *
  * A (user, password) that crypt() verified is remembered (as its SHA-256)
- * so that the next scrapes skip bcrypt's deliberate slowness; a wrong
- * password is checked by crypt() every time.
+ * so that the next scrapes skip bcrypt's deliberate slowness; so are the
+ * last 8 wrong ones, so that a scraper set up with a wrong password does not
+ * cost a bcrypt run at every scrape.  Each other wrong password does (with
+ * the hash's cost, tens to hundreds of ms of the serving loop).
  */
 #ifndef ROCETOP_WEBTLS_H
 #define ROCETOP_WEBTLS_H
