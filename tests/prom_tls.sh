@@ -10,7 +10,9 @@
 #    frames), again and again; a wrong password, an unknown user, no
 #    credentials get 401 with WWW-Authenticate: Basic; plain HTTP fails
 #    (the TLS handshake refuses it); a half-open client that connected and
-#    sent half a ClientHello does not stop the next scrape.
+#    sent half a ClientHello does not stop the next scrape.  A second
+#    rocetop with RequireAndVerifyClientCert and min_version TLS13: the CA's
+#    client certificate gets 200; none, another one, TLS 1.2 are refused.
 # 3. Bad configurations: an unknown key, a missing key_file, a tab, a
 #    certificate that is not there, --web-config without --prometheus: exit
 #    status 2 and one line on stderr naming the file (and line) and the problem.
@@ -39,7 +41,9 @@ T=$(mktemp -d /tmp/rocetop-prom-tls.$$.XXXXXX)
 rpid=
 ppid_=
 hpid=
+mpid=
 cleanup() {
+	[ -n "$mpid" ] && kill "$mpid" 2>/dev/null && wait "$mpid" 2>/dev/null
 	[ -n "$hpid" ] && kill "$hpid" 2>/dev/null && wait "$hpid" 2>/dev/null
 	[ -n "$rpid" ] && kill "$rpid" 2>/dev/null && wait "$rpid" 2>/dev/null
 	[ -n "$ppid_" ] && kill "$ppid_" 2>/dev/null && wait "$ppid_" 2>/dev/null
@@ -162,6 +166,42 @@ fi
 kill "$hpid" 2>/dev/null
 wait "$hpid" 2>/dev/null
 hpid=
+
+# client certificates: RequireAndVerifyClientCert against a CA (here the
+# client's own self-signed certificate), no basic auth
+read -r P3 < <(python3 -c '
+import socket
+x = socket.socket(); x.bind(("127.0.0.1", 0)); print(x.getsockname()[1])')
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=scraper \
+	-keyout "$T/client.key" -out "$T/client.crt" >>"$T/openssl.log" 2>&1
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=other \
+	-keyout "$T/other.key" -out "$T/other.crt" >>"$T/openssl.log" 2>&1
+printf '%s\n' "tls_server_config:" "  cert_file: server.crt" "  key_file: server.key" \
+	"  client_ca_file: client.crt" "  client_auth_type: RequireAndVerifyClientCert" "  min_version: TLS13" >"$T/mtls.yml"
+"$R" -r $CAP -b --prometheus 127.0.0.1:$P3 --web-config "$T/mtls.yml" --linger >/dev/null 2>"$T/mtls.err" &
+mpid=$!
+MURL=https://127.0.0.1:$P3/metrics
+got=
+for _ in $(seq 300); do
+	got=$(curl -s -o "$T/body" -w '%{http_code}' --max-time 10 --cacert "$T/server.crt" \
+		--cert "$T/client.crt" --key "$T/client.key" $MURL) && [ "$got" = 200 ] && break
+	kill -0 "$mpid" 2>/dev/null || break
+	sleep 0.1
+done
+nocert=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 --cacert "$T/server.crt" $MURL)
+other=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 --cacert "$T/server.crt" \
+	--cert "$T/other.crt" --key "$T/other.key" $MURL)
+tls12=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 --cacert "$T/server.crt" --tls-max 1.2 \
+	--cert "$T/client.crt" --key "$T/client.key" $MURL)
+if [ "$got" = 200 ] && grep -q '^rocetop_frames_total ' "$T/body" && [ "$nocert" != 200 ] && [ "$other" != 200 ] &&
+	[ "$tls12" != 200 ]; then
+	ok "RequireAndVerifyClientCert: the CA's client gets 200; none, another certificate, TLS 1.2 under min_version TLS13: refused"
+else
+	fail "client certificates: right $got, none $nocert, other $other, TLS 1.2 $tls12; $(head -c 300 "$T/mtls.err")"
+fi
+kill "$mpid" 2>/dev/null
+wait "$mpid" 2>/dev/null
+mpid=
 
 # ---- 3. bad configurations ----------------------------------------------------------------
 bad_cfg() {   # name, expected text in the message, then the file's lines
