@@ -39,7 +39,8 @@ DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev lib
             libibverbs-dev librdmacm-dev libmnl-dev \
             tcpdump tcpreplay iproute2 jq prometheus prometheus-alertmanager \
             debhelper dpkg-dev fakeroot lintian libcap2-bin adduser debconf util-linux git \
-            systemd procps time
+            systemd procps time \
+            libssl-dev libcrypt-dev apache2-utils curl openssl
 
 LIB_SRCS  := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -92,6 +93,7 @@ CHECK_SCRIPTS += tests/search_unit.sh
 CHECK_SCRIPTS += tests/prom_rules.sh
 # three exporters in network namespaces, Prometheus and Alertmanager (root)
 CHECK_SCRIPTS += tests/prom_fleet.sh
+CHECK_SCRIPTS += tests/prom_tls.sh
 # The Wireshark plugin's rules (it sets PLUGIN and may append to CHECK_SCRIPTS).
 PLUGIN :=
 -include dissectors/plugin.mk
@@ -149,7 +151,7 @@ $(LIBPC): Makefile
 
 $(ROCETOP): $(ANA_OBJS) $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lmnl -libverbs -lm
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lmnl -libverbs -lssl -lcrypto -lcrypt -lm
 
 $(GEN_OBJS): ALLCFLAGS += $(GEN_INC)
 $(ANA_OBJS): ALLCFLAGS += -Ianalyzer -Ianalyzer/device

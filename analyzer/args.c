@@ -14,6 +14,7 @@
 #include "prom.h"
 #include "seq.h"
 #include "threads.h"
+#include "webtls.h"
 
 enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
        OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
@@ -22,6 +23,7 @@ enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_P
 /* the diagnosis thresholds, read by diag_option() under these names */
 enum { OPT_DIAG = 512, OPT_DIAG_END = OPT_DIAG + 4 };
 static const char *const diag_opts[] = { "ack-timeout", "pfc-watchdog", "cnp-reaction", "diag-tolerance" };
+enum { OPT_WEBCFG = OPT_DIAG_END };      /* --web-config (webtls.h) */
 
 static const struct option opts[] = {
 	{ "read", required_argument, NULL, 'r' },
@@ -50,6 +52,7 @@ static const struct option opts[] = {
 	{ "relinquish-privileges", required_argument, NULL, 'Z' },
 	{ "prometheus", required_argument, NULL, OPT_PROM },
 	{ "prometheus-max-flows", required_argument, NULL, OPT_PROM_MAX },
+	{ "web-config", required_argument, NULL, OPT_WEBCFG },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "linger", no_argument, NULL, OPT_LINGER },
 	{ "rtt-memory", required_argument, NULL, OPT_RTTMEM },
@@ -102,6 +105,7 @@ void args_usage(FILE *f)
 		"  -Z, --relinquish-privileges USER  become USER once the capture is open\n"
 		"      --prometheus ADDR:PORT  serve GET /metrics (Prometheus text format) there\n"
 		"      --prometheus-max-flows N  flows with per-flow series (largest by packets; default 1000)\n"
+		"      --web-config FILE  --prometheus over TLS and/or with basic auth (exporter-toolkit's keys)\n"
 		"      --linger           after a replay, keep serving --prometheus until SIGINT/SIGTERM\n"
 		"      --packets          list frames one per line (tcpdump-like)\n"
 		"      --json             with --packets: one JSON object per frame; without:\n"
@@ -312,6 +316,16 @@ static int opt_io(struct args *a, int c, const char *v)
 		}
 		a->prom_addr = v;
 		return 0;
+	case OPT_WEBCFG: {
+		char e[1024];
+
+		webtls_free(a->web);   /* read here, before -Z drops the rights to the key */
+		if (!(a->web = webtls_load(v, e, sizeof e))) {
+			fprintf(stderr, "rocetop: --web-config %s\n", e);
+			return 2;
+		}
+		return 0;
+	}
 	case OPT_DEVICE:
 		if (a->dcfg.nspecs == DEVMON_MAX_SPECS) {
 			fprintf(stderr, "rocetop: at most %d --device options\n", DEVMON_MAX_SPECS);
@@ -482,6 +496,10 @@ int args_parse(struct args *a, int argc, char **argv)
 		a->dcfg.qp_interval = a->delay;
 	if (a->dcfg.nspecs && a->packets) {
 		fprintf(stderr, "rocetop: --device goes with the flow analysis, not with --packets\n");
+		return 2;
+	}
+	if (a->web && !a->prom_addr) {
+		fprintf(stderr, "rocetop: --web-config needs --prometheus (see --help)\n");
 		return 2;
 	}
 	/* here, not in args_finish(): --device alone (no capture) decides on it too */

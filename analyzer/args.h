@@ -14,6 +14,8 @@
 
 #define ROCETOP_VERSION "0.1.0"
 
+struct webtls;
+
 struct args {
 	const char *file, *iface, *wfile, *user, *prom_addr;
 	const char *dopt[8];          /* -d values: decided once every option is read */
@@ -29,6 +31,7 @@ struct args {
 	double delay;                 /* -d SECONDS */
 	char *filter;                 /* the BPF expression after the options, or NULL */
 	int tui;                      /* the terminal view: a terminal, none of -b --json --packets */
+	struct webtls *web;           /* --web-config, read; prom_web() takes it */
 };
 
 /* Reads the command line into a.  Returns -1 when the program goes on,

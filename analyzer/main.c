@@ -392,6 +392,8 @@ static int device_only(struct devmon *m, const struct args *a)
 
 	if (a->prom_addr && device_serve(m, a->prom_addr, a->prom_max, &w, &prom) < 0)
 		goto out;
+	if (prom)
+		prom_web(prom, a->web);
 	/* every descriptor is open: no capability is needed from here on */
 	if ((a->user && source_drop_privileges(a->user, err, sizeof err) < 0) ||
 	    (!a->user && source_shed_capabilities(err, sizeof err) < 0)) {
@@ -538,6 +540,8 @@ static int open_capture(struct app *x)
 	if (a->prom_addr && (!(x->prom = prom_open(a->prom_addr, a->prom_max, x->err, sizeof x->err)) ||
 			     prom_serve(x->prom, &x->run, x->src, a->iface != NULL) < 0))
 		return fail(x, x->err);
+	if (x->prom)
+		prom_web(x->prom, a->web);
 	/* as tcpdump: privileges go once the capture is open, before -w opens its file;
 	 * with every descriptor open, no capability is needed to parse what comes */
 	if ((a->user && source_drop_privileges(a->user, x->err, sizeof x->err) < 0) ||

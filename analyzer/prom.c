@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "dcb.h"
 #include "prom.h"
+#include "webtls.h"
 
 #define MAX_CLIENTS 16
 #define REQ_MAX 4096
@@ -32,6 +33,7 @@ struct client {
 	char req[REQ_MAX];
 	char *out;
 	size_t olen, off;
+	struct webconn *tls;          /* --web-config with TLS: the connection's, else NULL */
 };
 
 struct prom {
@@ -46,6 +48,7 @@ struct prom {
 	void (*extra)(FILE *f, const void *ctx);  /* more series (the device source) */
 	const void *extra_ctx;
 	const struct prom_engines *pe;  /* rocetop --threads: the merged view, or NULL */
+	struct webtls *web;             /* --web-config: TLS and basic auth, or NULL */
 };
 
 /* ---- the text ------------------------------------------------------------------------------ */
@@ -531,6 +534,7 @@ static void drop_client(struct prom *p, struct client *c)
 		return;
 	if (p->src)
 		source_unwatch(p->src, c->fd);
+	webtls_close(c->tls);
 	close(c->fd);
 	free(c->out);
 	memset(c, 0, sizeof *c);
@@ -557,10 +561,35 @@ static void respond(struct prom *p, struct client *c, const char *status, const 
 	source_watch(p->src, c->fd, POLLOUT, on_client, p);
 }
 
+/* --web-config's basic_auth_users: the answer without the right credentials. */
+static void respond_unauthorized(struct prom *p, struct client *c)
+{
+	static const char m[] = "unauthorized\n";
+	FILE *f = open_memstream(&c->out, &c->olen);
+
+	if (!f) {
+		drop_client(p, c);
+		return;
+	}
+	fprintf(f, "HTTP/1.0 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"rocetop\", charset=\"UTF-8\"\r\n"
+		"Content-Type: text/plain\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n%s", sizeof m - 1, m);
+	if (fclose(f) != 0) {
+		drop_client(p, c);
+		return;
+	}
+	c->off = 0;
+	source_watch(p->src, c->fd, POLLOUT, on_client, p);
+}
+
 static void handle_request(struct prom *p, struct client *c)
 {
 	char method[16] = "", path[256] = "";
 	char *q;
+
+	if (!webtls_authorized(p->web, c->req)) {
+		respond_unauthorized(p, c);
+		return;
+	}
 
 	if (sscanf(c->req, "%15s %255s", method, path) != 2) {
 		static const char m[] = "bad request\n";
@@ -631,11 +660,24 @@ static void on_client(void *ctx, int fd, short rev)
 			c = &p->c[i];
 	if (!c)
 		return;
+	if (c->tls && !webtls_done(c->tls)) {   /* the TLS handshake, a step per poll() */
+		short ev = POLLIN;
+		int rc = webtls_handshake(c->tls, &ev);
+
+		if (rc < 0) {
+			drop_client(p, c);
+			return;
+		}
+		source_watch(p->src, fd, ev, on_client, p);
+		if (rc == 0)
+			return;
+	}
 	if (c->out) {
 		if (!(rev & (POLLOUT | POLLERR | POLLHUP)))
 			return;
 		while (c->off < c->olen) {
-			n = send(fd, c->out + c->off, c->olen - c->off, MSG_NOSIGNAL);
+			n = c->tls ? webtls_send(c->tls, c->out + c->off, c->olen - c->off)
+				   : send(fd, c->out + c->off, c->olen - c->off, MSG_NOSIGNAL);
 			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 				return;
 			if (n <= 0) {
@@ -644,11 +686,13 @@ static void on_client(void *ctx, int fd, short rev)
 			}
 			c->off += (size_t)n;
 		}
-		shutdown(fd, SHUT_WR);
+		if (!c->tls)   /* TLS: drop_client() sends close_notify */
+			shutdown(fd, SHUT_WR);
 		drop_client(p, c);
 		return;
 	}
-	n = recv(fd, c->req + c->rlen, sizeof c->req - 1 - c->rlen, 0);
+	n = c->tls ? webtls_recv(c->tls, c->req + c->rlen, sizeof c->req - 1 - c->rlen)
+		   : recv(fd, c->req + c->rlen, sizeof c->req - 1 - c->rlen, 0);
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 		return;
 	if (n <= 0) {
@@ -692,6 +736,15 @@ static void on_listen(void *ctx, int fd, short rev)
 		}
 		c->fd = cfd;
 		c->since = ++p->accepts;
+		{
+			int failed;
+
+			c->tls = webtls_accept(p->web, cfd, &failed);
+			if (failed) {
+				drop_client(p, c);
+				continue;
+			}
+		}
 		if (source_watch(p->src, cfd, POLLIN, on_client, p) < 0)
 			drop_client(p, c);
 	}
@@ -821,6 +874,7 @@ void prom_close(struct prom *p)
 			source_unwatch(p->src, p->fd);
 		close(p->fd);
 	}
+	webtls_free(p->web);
 	free(p);
 }
 
@@ -838,4 +892,9 @@ void prom_extra(struct prom *p, void (*fn)(FILE *f, const void *ctx), const void
 {
 	p->extra = fn;
 	p->extra_ctx = ctx;
+}
+
+void prom_web(struct prom *p, struct webtls *w)
+{
+	p->web = w;
 }

@@ -49,6 +49,10 @@ struct prom_engines {
 	void *ctx;
 };
 void prom_engines(struct prom *p, const struct prom_engines *pe);
+/* --web-config: TLS and basic authentication (webtls.h) on every connection
+ * accepted from now on; p owns w (prom_close frees it).  NULL: plain HTTP. */
+struct webtls;
+void prom_web(struct prom *p, struct webtls *w);
 /* Scrapes answered so far. */
 unsigned long prom_scrapes(const struct prom *p);
 
