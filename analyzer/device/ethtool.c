@@ -133,7 +133,7 @@ static int replay_read(struct etht *e, const char *list)
 			}
 			values = nv;
 		}
-		snprintf(names[n], ETHT_NAME, "%s", name);
+		memcpy(names[n], name, strlen(name) + 1);     /* < ETHT_NAME, checked above */
 		values[n++] = v;
 	}
 	fclose(f);
