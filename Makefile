@@ -166,7 +166,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBA) tests/unit/testutil.h
 
 $(BUILD)/tools/%: tools/%.c $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(LDSAN) -o $@ $< $(LIBA) -lpcap -lz -lm
+	$(CC) $(ALLCFLAGS) $(TOOL_CFLAGS_$*) $(LDSAN) -o $@ $< $(TOOL_EXTRA_$*) $(LIBA) -lpcap -lz -lm
+
+# the fixture writers share their capture and .expect files (tools/fixcap/)
+FIXCAP := tools/fixcap/fixcap.c
+$(BUILD)/tools/mkanalysis $(BUILD)/tools/mkdiag: $(FIXCAP) tools/fixcap/fixcap.h
+TOOL_EXTRA_mkanalysis := $(FIXCAP)
+TOOL_EXTRA_mkdiag := $(FIXCAP)
+TOOL_CFLAGS_mkanalysis := -Itools/fixcap
+TOOL_CFLAGS_mkdiag := -Itools/fixcap
 
 # the netlink recorder: the device source's netlink files, libmnl
 $(BUILD)/tools/nlrecord: tools/nlrecord.c analyzer/device/nlsock.c analyzer/device/nlparse.c analyzer/device/nlsock.h analyzer/device/nlparse.h

@@ -24,12 +24,12 @@
  */
 #include <errno.h>
 #include <pcap/pcap.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "roce.h"
+#include "fixcap.h"
 
 struct ep {
 	uint8_t mac[6];
@@ -48,63 +48,13 @@ static const uint8_t SWITCH_MAC[6] = { 2, 0, 0, 0, 0, 0xfe };
 #define SYN_NAK_SEQ 0x60
 #define SYN_RNR(code) (0x20 | (code))
 
-struct cap {
-	pcap_t *dead;
-	pcap_dumper_t *d;
-	uint64_t t;               /* ns since the base */
-	const char *name;
-};
-
 static const char *outdir;
 static int errors;
 
-static void die(const char *fmt, ...)
+static void open_cap(struct fixcap *c, const char *name)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "mkanalysis: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
+	fixcap_open(c, outdir, name, 0);
 }
-
-static void open_cap(struct cap *c, const char *name)
-{
-	char path[4096];
-
-	snprintf(path, sizeof path, "%s/%s.pcap", outdir, name);
-	c->dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
-	c->d = pcap_dump_open(c->dead, path);
-	if (!c->d)
-		die("%s: %s", path, pcap_geterr(c->dead));
-	c->t = 0;
-	c->name = name;
-}
-
-static void close_cap(struct cap *c)
-{
-	pcap_dump_close(c->d);
-	pcap_close(c->dead);
-}
-
-static void emit(struct cap *c, const uint8_t *f, int len)
-{
-	struct pcap_pkthdr h;
-	uint64_t ns = c->t;
-
-	if (len < 0)
-		die("%s: builder error %s", c->name, roce_strerror(len));
-	memset(&h, 0, sizeof h);
-	h.ts.tv_sec = 1700000000 + (time_t)(ns / 1000000000u);
-	h.ts.tv_usec = (suseconds_t)(ns % 1000000000u);   /* nanoseconds in a NANO dumper */
-	h.caplen = h.len = (uint32_t)len;
-	pcap_dump((u_char *)c->d, &h, f);
-}
-
-/* advance the clock by us microseconds */
-static void at(struct cap *c, uint64_t us) { c->t += us * 1000; }
 
 struct pk {
 	uint8_t op;               /* full BTH opcode (RC = low five bits) */
@@ -132,7 +82,7 @@ static void spec_base(struct roce_frame_spec *s, const struct ep *from, const st
 	s->bth.pad = -1;
 }
 
-static void send_pk(struct cap *c, const struct ep *from, const struct ep *to, const struct pk *k)
+static void send_pk(struct fixcap *c, const struct ep *from, const struct ep *to, const struct pk *k)
 {
 	static const uint8_t zeros[8192];
 	struct roce_frame_spec s;
@@ -153,32 +103,32 @@ static void send_pk(struct cap *c, const struct ep *from, const struct ep *to, c
 	s.payload = zeros;
 	s.payload_len = k->len;
 	s.bad_icrc = (uint8_t)k->bad_icrc;
-	emit(c, f, roce_build(f, sizeof f, &s));
+	fixcap_emit(c, f, roce_build(f, sizeof f, &s));
 }
 
 /* Requests from A to B, responses from B to A. */
-static void req(struct cap *c, uint8_t op, uint32_t psn, uint32_t len, int ackreq)
+static void req(struct fixcap *c, uint8_t op, uint32_t psn, uint32_t len, int ackreq)
 {
 	struct pk k = { .op = op, .psn = psn, .len = len, .ackreq = ackreq };
 
 	send_pk(c, &A, &B, &k);
 }
 
-static void req_read(struct cap *c, uint32_t psn, uint32_t dmalen)
+static void req_read(struct fixcap *c, uint32_t psn, uint32_t dmalen)
 {
 	struct pk k = { .op = ROCE_OP_READ_REQUEST, .psn = psn, .dmalen = dmalen, .ackreq = 1 };
 
 	send_pk(c, &A, &B, &k);
 }
 
-static void resp(struct cap *c, uint8_t op, uint32_t psn, uint32_t len, uint8_t syn, uint32_t msn)
+static void resp(struct fixcap *c, uint8_t op, uint32_t psn, uint32_t len, uint8_t syn, uint32_t msn)
 {
 	struct pk k = { .op = op, .psn = psn, .len = len, .syn = syn, .msn = msn };
 
 	send_pk(c, &B, &A, &k);
 }
 
-static void ack(struct cap *c, uint32_t psn, uint8_t syn, uint32_t msn)
+static void ack(struct fixcap *c, uint32_t psn, uint8_t syn, uint32_t msn)
 {
 	resp(c, ROCE_OP_ACK, psn, 0, syn, msn);
 }
@@ -187,18 +137,7 @@ static void ack(struct cap *c, uint32_t psn, uint8_t syn, uint32_t msn)
 
 static void expect(const char *name, const char *const *lines)
 {
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof path, "%s/%s.expect", outdir, name);
-	f = fopen(path, "w");
-	if (!f)
-		die("%s: %s", path, strerror(errno));
-	fprintf(f, "# %s: expected rocetop --json summary values, from how tools/mkanalysis.c\n"
-		"# built %s.pcap (see the comment above its scenario there).\n", name, name);
-	for (; *lines; lines++)
-		fprintf(f, "%s\n", *lines);
-	if (fclose(f))
+	if (fixcap_expect(outdir, name, "expected rocetop --json summary values", lines))
 		errors++;
 }
 
@@ -220,7 +159,7 @@ static void s_inorder_write(void)
 		"summary flows_live=2 connections.paired=1 connections.traffic=1 fabric.mode=~Zero totals.retransmissions=0",
 		NULL,
 	};
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, "inorder_write");
 	for (uint32_t m = 0; m < 10; m++) {
@@ -228,15 +167,15 @@ static void s_inorder_write(void)
 		struct pk first = { .op = ROCE_OP_WRITE_FIRST, .psn = psn, .len = 1024, .dmalen = 3000 };
 
 		send_pk(&c, &A, &B, &first);
-		at(&c, 1);
+		fixcap_at(&c, 1);
 		req(&c, ROCE_OP_WRITE_MIDDLE, psn + 1, 1024, 0);
-		at(&c, 1);
+		fixcap_at(&c, 1);
 		req(&c, ROCE_OP_WRITE_LAST, psn + 2, 952, 1);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		ack(&c, psn + 2, SYN_ACK, m + 1);
-		at(&c, 5);
+		fixcap_at(&c, 5);
 	}
-	close_cap(&c);
+	fixcap_close(&c);
 	expect("inorder_write", e);
 }
 
@@ -263,34 +202,34 @@ static void s_lost_gbn(void)
 		"summary totals.nak_seq_err=1 totals.out_of_seq_request=1 connections.traffic=1",
 		NULL,
 	};
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, "lost_gbn");
 	for (uint32_t p = 100; p <= 103; p++) {
 		req(&c, ROCE_OP_SEND_ONLY, p, 256, p == 103);
-		at(&c, 1);
+		fixcap_at(&c, 1);
 	}
-	at(&c, 9);
+	fixcap_at(&c, 9);
 	ack(&c, 103, SYN_ACK, 4);
-	at(&c, 2);
+	fixcap_at(&c, 2);
 	req(&c, ROCE_OP_SEND_ONLY, 105, 256, 0);
-	at(&c, 1);
+	fixcap_at(&c, 1);
 	ack(&c, 104, SYN_NAK_SEQ, 4);
 	for (uint32_t p = 106; p <= 109; p++) {
-		at(&c, 1);
+		fixcap_at(&c, 1);
 		req(&c, ROCE_OP_SEND_ONLY, p, 256, p == 109);
 	}
 	for (uint32_t p = 104; p <= 109; p++) {
-		at(&c, 1);
+		fixcap_at(&c, 1);
 		req(&c, ROCE_OP_SEND_ONLY, p, 256, p == 109);
 	}
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 109, SYN_ACK, 10);
-	at(&c, 2);
+	fixcap_at(&c, 2);
 	req(&c, ROCE_OP_SEND_ONLY, 110, 256, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 110, SYN_ACK, 11);
-	close_cap(&c);
+	fixcap_close(&c);
 	expect("lost_gbn", e);
 }
 
@@ -314,19 +253,19 @@ static void s_duplicates(void)
 		"summary icrc.bad=1 totals.icrc_bad=1 totals.duplicate_request=2",
 		NULL,
 	};
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, "duplicates");
 	for (uint32_t p = 200; p <= 204; p++) {
 		req(&c, ROCE_OP_SEND_ONLY, p, 64, 1);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		ack(&c, p, SYN_ACK, p - 199);
-		at(&c, 1);
+		fixcap_at(&c, 1);
 		if (p == 202 || p == 204) {
 			req(&c, ROCE_OP_SEND_ONLY, p, 64, 1);
-			at(&c, 10);
+			fixcap_at(&c, 10);
 			ack(&c, p, SYN_ACK, p - 199);
-			at(&c, 1);
+			fixcap_at(&c, 1);
 		}
 	}
 	{
@@ -334,11 +273,11 @@ static void s_duplicates(void)
 
 		send_pk(&c, &A, &B, &bad);
 	}
-	at(&c, 1);
+	fixcap_at(&c, 1);
 	req(&c, ROCE_OP_SEND_ONLY, 205, 64, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 205, SYN_ACK, 6);
-	close_cap(&c);
+	fixcap_close(&c);
 	expect("duplicates", e);
 }
 
@@ -362,31 +301,31 @@ static void s_read_gap(void)
 		"flow " BA " packets=6",
 		NULL,
 	};
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, "read_gap");
 	req_read(&c, 300, 4096);
-	at(&c, 20);
+	fixcap_at(&c, 20);
 	resp(&c, ROCE_OP_READ_RESP_FIRST, 300, 1024, SYN_ACK, 1);
-	at(&c, 1);
+	fixcap_at(&c, 1);
 	resp(&c, ROCE_OP_READ_RESP_MIDDLE, 301, 1024, 0, 0);
-	at(&c, 2);
+	fixcap_at(&c, 2);
 	resp(&c, ROCE_OP_READ_RESP_LAST, 303, 1024, SYN_ACK, 1);
-	at(&c, 5);
+	fixcap_at(&c, 5);
 	{
 		struct pk k = { .op = ROCE_OP_READ_REQUEST, .psn = 302, .dmalen = 2048, .ackreq = 1 };
 
 		send_pk(&c, &A, &B, &k);
 	}
-	at(&c, 20);
+	fixcap_at(&c, 20);
 	resp(&c, ROCE_OP_READ_RESP_FIRST, 302, 1024, SYN_ACK, 1);
-	at(&c, 1);
+	fixcap_at(&c, 1);
 	resp(&c, ROCE_OP_READ_RESP_LAST, 303, 1024, SYN_ACK, 1);
-	at(&c, 5);
+	fixcap_at(&c, 5);
 	req_read(&c, 304, 512);
-	at(&c, 20);
+	fixcap_at(&c, 20);
 	resp(&c, ROCE_OP_READ_RESP_ONLY, 304, 512, SYN_ACK, 2);
-	close_cap(&c);
+	fixcap_close(&c);
 	expect("read_gap", e);
 }
 
@@ -408,25 +347,25 @@ static void s_rnr(void)
 		"summary totals.rnr_nak=2",
 		NULL,
 	};
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, "rnr");
 	req(&c, ROCE_OP_SEND_ONLY, 400, 128, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 400, SYN_RNR(14), 0);
-	at(&c, 1290);
+	fixcap_at(&c, 1290);
 	req(&c, ROCE_OP_SEND_ONLY, 400, 128, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 400, SYN_ACK, 1);
-	at(&c, 5);
+	fixcap_at(&c, 5);
 	req(&c, ROCE_OP_SEND_ONLY, 401, 128, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 401, SYN_RNR(16), 1);
-	at(&c, 2570);
+	fixcap_at(&c, 2570);
 	req(&c, ROCE_OP_SEND_ONLY, 401, 128, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 401, SYN_ACK, 2);
-	close_cap(&c);
+	fixcap_close(&c);
 	expect("rnr", e);
 }
 
@@ -448,7 +387,7 @@ static void s_cnp_ecn(void)
 		" totals.cnp=3 totals.ecn_ce=3",
 		NULL,
 	};
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, "cnp_ecn");
 	for (uint32_t p = 500; p <= 519; p++) {
@@ -456,24 +395,24 @@ static void s_cnp_ecn(void)
 				.ackreq = (p % 5) == 4, .ecn = (p % 5 == 0 && p != 500) ? 3 : 2 };
 
 		send_pk(&c, &A, &B, &k);
-		at(&c, 1);
+		fixcap_at(&c, 1);
 		if (k.ecn == 3) {
 			struct roce_frame_spec s;
 			uint8_t f[256];
 
-			at(&c, 1);
+			fixcap_at(&c, 1);
 			spec_base(&s, &B, &A);
 			roce_spec_cnp(&s, A.qpn);
-			emit(&c, f, roce_build(f, sizeof f, &s));
-			at(&c, 1);
+			fixcap_emit(&c, f, roce_build(f, sizeof f, &s));
+			fixcap_at(&c, 1);
 		}
 		if (k.ackreq) {
-			at(&c, 5);
+			fixcap_at(&c, 5);
 			ack(&c, p, SYN_ACK, p - 499);
-			at(&c, 1);
+			fixcap_at(&c, 1);
 		}
 	}
-	close_cap(&c);
+	fixcap_close(&c);
 	expect("cnp_ecn", e);
 }
 
@@ -498,7 +437,7 @@ static void s_pfc(void)
 	};
 	uint16_t times[8] = { 0 };
 	struct roce_eth_spec sw, host;
-	struct cap c;
+	struct fixcap c;
 	uint8_t f[128];
 
 	memset(&sw, 0, sizeof sw);
@@ -508,17 +447,17 @@ static void s_pfc(void)
 	open_cap(&c, "pfc");
 	for (int i = 0; i < 5; i++) {
 		times[3] = 0xffff;
-		emit(&c, f, roce_build_pfc(f, sizeof f, &sw, 0x08, times, 0));
+		fixcap_emit(&c, f, roce_build_pfc(f, sizeof f, &sw, 0x08, times, 0));
 		if (i == 0) {
-			at(&c, 50);
-			emit(&c, f, roce_build_pause(f, sizeof f, &host, 1000, 0));
-			at(&c, 50);
+			fixcap_at(&c, 50);
+			fixcap_emit(&c, f, roce_build_pause(f, sizeof f, &host, 1000, 0));
+			fixcap_at(&c, 50);
 		} else {
-			at(&c, 100);
+			fixcap_at(&c, 100);
 		}
 	}
 	times[3] = 0;
-	emit(&c, f, roce_build_pfc(f, sizeof f, &sw, 0x08, times, 0));
+	fixcap_emit(&c, f, roce_build_pfc(f, sizeof f, &sw, 0x08, times, 0));
 	{
 		/* one QCN congestion notification from the switch to host A */
 		struct roce_cnm cnm;
@@ -532,18 +471,18 @@ static void s_pfc(void)
 		cnm.encap_priority = 3;
 		memcpy(cnm.encap_da, B.mac, 6);
 		memcpy(sw.dst, A.mac, 6);
-		at(&c, 1);
-		emit(&c, f, roce_build_cnm(f, sizeof f, &sw, &cnm, msdu, sizeof msdu, 0));
+		fixcap_at(&c, 1);
+		fixcap_emit(&c, f, roce_build_cnm(f, sizeof f, &sw, &cnm, msdu, sizeof msdu, 0));
 	}
 	for (uint32_t p = 800; p <= 804; p++) {
 		struct pk k = { .op = ROCE_OP_WRITE_ONLY, .psn = p, .len = 256, .dmalen = 256, .ackreq = 1 };
 
-		at(&c, 5);
+		fixcap_at(&c, 5);
 		send_pk(&c, &A, &B, &k);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		ack(&c, p, SYN_ACK, p - 799);
 	}
-	close_cap(&c);
+	fixcap_close(&c);
 	expect("pfc", e);
 }
 
@@ -564,25 +503,25 @@ static void s_timeout(void)
 		" scheme=\"timeout-only\" rtt_us.n=3",
 		NULL,
 	};
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, "timeout");
 	for (uint32_t p = 600; p <= 602; p++) {
 		req(&c, ROCE_OP_SEND_ONLY, p, 64, 1);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		ack(&c, p, SYN_ACK, p - 599);
-		at(&c, 1);
+		fixcap_at(&c, 1);
 	}
 	req(&c, ROCE_OP_SEND_ONLY, 603, 64, 0);
-	at(&c, 1);
+	fixcap_at(&c, 1);
 	req(&c, ROCE_OP_SEND_ONLY, 604, 64, 1);
-	at(&c, 8390);
+	fixcap_at(&c, 8390);
 	req(&c, ROCE_OP_SEND_ONLY, 603, 64, 0);
-	at(&c, 1);
+	fixcap_at(&c, 1);
 	req(&c, ROCE_OP_SEND_ONLY, 604, 64, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 604, SYN_ACK, 5);
-	close_cap(&c);
+	fixcap_close(&c);
 	expect("timeout", e);
 }
 
@@ -601,34 +540,34 @@ static void s_wrap(void)
 		" psn_gaps=1 missing_psns=0 nak_seq_err=1 acks=3 go_back_n=1 scheme=\"go-back-N\"",
 		NULL,
 	};
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, "wrap");
 	for (uint32_t p = 0xfffffc; p <= 0xffffff; p++) {
 		req(&c, ROCE_OP_SEND_ONLY, p, 64, p == 0xffffff);
-		at(&c, 1);
+		fixcap_at(&c, 1);
 	}
-	at(&c, 9);
+	fixcap_at(&c, 9);
 	ack(&c, 0xffffff, SYN_ACK, 4);
-	at(&c, 2);
+	fixcap_at(&c, 2);
 	req(&c, ROCE_OP_SEND_ONLY, 1, 64, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 0, SYN_NAK_SEQ, 4);
-	at(&c, 5);
+	fixcap_at(&c, 5);
 	req(&c, ROCE_OP_SEND_ONLY, 0, 64, 0);
-	at(&c, 1);
+	fixcap_at(&c, 1);
 	req(&c, ROCE_OP_SEND_ONLY, 1, 64, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 1, SYN_ACK, 6);
-	at(&c, 2);
+	fixcap_at(&c, 2);
 	req(&c, ROCE_OP_SEND_ONLY, 2, 64, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 2, SYN_ACK, 7);
-	close_cap(&c);
+	fixcap_close(&c);
 	expect("wrap", e);
 }
 
-static void cm_mad(struct cap *c, const struct ep *from, const struct ep *to, const struct roce_cm *cm)
+static void cm_mad(struct fixcap *c, const struct ep *from, const struct ep *to, const struct roce_cm *cm)
 {
 	struct roce_frame_spec s;
 	uint8_t mad[ROCE_MAD_LEN], f[512];
@@ -636,7 +575,7 @@ static void cm_mad(struct cap *c, const struct ep *from, const struct ep *to, co
 	int n = roce_build_cm(mad, sizeof mad, cm, NULL, 0);
 
 	if (n < 0)
-		die("cm: %s", roce_strerror(n));
+		fixcap_die("cm: %s", roce_strerror(n));
 	qp1_to.qpn = 1;
 	spec_base(&s, from, &qp1_to);
 	s.bth.opcode = ROCE_TR_UD | ROCE_OP_SEND_ONLY;
@@ -645,7 +584,7 @@ static void cm_mad(struct cap *c, const struct ep *from, const struct ep *to, co
 	s.ext.src_qp = 1;
 	s.payload = mad;
 	s.payload_len = (uint32_t)n;
-	emit(c, f, roce_build(f, sizeof f, &s));
+	fixcap_emit(c, f, roce_build(f, sizeof f, &s));
 }
 
 /* cm_nvme: rdma_cm connection to port 4420 (NVMe-oF): REQ from A (QP 256,
@@ -669,7 +608,7 @@ static void s_cm_nvme(void)
 		NULL,
 	};
 	struct roce_cm cm;
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, "cm_nvme");
 	memset(&cm, 0, sizeof cm);
@@ -684,7 +623,7 @@ static void s_cm_nvme(void)
 	cm.transport = 0;
 	cm.pkey = 0xffff;
 	cm_mad(&c, &A, &B, &cm);
-	at(&c, 100);
+	fixcap_at(&c, 100);
 	memset(&cm, 0, sizeof cm);
 	cm.attr_id = ROCE_CM_REP;
 	cm.method = 3;
@@ -694,7 +633,7 @@ static void s_cm_nvme(void)
 	cm.local_qpn = B.qpn;
 	cm.start_psn = 0x654321;
 	cm_mad(&c, &B, &A, &cm);
-	at(&c, 100);
+	fixcap_at(&c, 100);
 	memset(&cm, 0, sizeof cm);
 	cm.attr_id = ROCE_CM_RTU;
 	cm.method = 3;
@@ -702,24 +641,24 @@ static void s_cm_nvme(void)
 	cm.local_comm_id = 0x1111;
 	cm.remote_comm_id = 0x2222;
 	cm_mad(&c, &A, &B, &cm);
-	at(&c, 100);
+	fixcap_at(&c, 100);
 	req_read(&c, 0x654321, 4096);
-	at(&c, 1);
+	fixcap_at(&c, 1);
 	req_read(&c, 0x654322, 4000);
-	at(&c, 20);
+	fixcap_at(&c, 20);
 	resp(&c, ROCE_OP_READ_RESP_ONLY, 0x654321, 4096, SYN_ACK, 1);
-	at(&c, 2);
+	fixcap_at(&c, 2);
 	resp(&c, ROCE_OP_READ_RESP_ONLY, 0x654322, 4000, SYN_ACK, 2);
-	at(&c, 20);
+	fixcap_at(&c, 20);
 	{
 		struct pk k = { .op = ROCE_OP_SEND_ONLY, .psn = 0x123456, .len = 64, .ackreq = 1 };
 
 		send_pk(&c, &B, &A, &k);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		k = (struct pk){ .op = ROCE_OP_ACK, .psn = 0x123456, .syn = SYN_ACK, .msn = 1 };
 		send_pk(&c, &A, &B, &k);
 	}
-	close_cap(&c);
+	fixcap_close(&c);
 	expect("cm_nvme", e);
 }
 
@@ -737,19 +676,19 @@ static void s_read_infer(void)
 		" read_rtt_us.n=3 read_rtt_us.min=23 read_rtt_us.max=27",
 		NULL,
 	};
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, "read_infer");
 	for (uint32_t p = 700; p <= 702; p++) {
 		req_read(&c, p, 4096);
-		at(&c, 1);
+		fixcap_at(&c, 1);
 	}
-	at(&c, 20);
+	fixcap_at(&c, 20);
 	for (uint32_t p = 700; p <= 702; p++) {
 		resp(&c, ROCE_OP_READ_RESP_ONLY, p, 4096, SYN_ACK, p - 699);
-		at(&c, 3);
+		fixcap_at(&c, 3);
 	}
-	close_cap(&c);
+	fixcap_close(&c);
 	expect("read_infer", e);
 }
 
@@ -765,7 +704,7 @@ static void s_evict(void)
 		"flow 10.0.0.1 10.0.0.2 774 packets=1",
 		NULL,
 	};
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, "evict");
 	for (uint32_t q = 0x300; q <= 0x309; q++) {
@@ -782,10 +721,10 @@ static void s_evict(void)
 		s.ext.src_qp = A.qpn;
 		s.payload = pl;
 		s.payload_len = sizeof pl;
-		emit(&c, f, roce_build(f, sizeof f, &s));
-		at(&c, 1);
+		fixcap_emit(&c, f, roce_build(f, sizeof f, &s));
+		fixcap_at(&c, 1);
 	}
-	close_cap(&c);
+	fixcap_close(&c);
 	expect("evict", e);
 }
 
@@ -796,8 +735,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	outdir = argv[1];
+	fixcap_prog = "mkanalysis";
 	if (mkdir(outdir, 0777) && errno != EEXIST)
-		die("%s: %s", outdir, strerror(errno));
+		fixcap_die("%s: %s", outdir, strerror(errno));
 	s_inorder_write();
 	s_lost_gbn();
 	s_duplicates();

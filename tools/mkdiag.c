@@ -22,16 +22,12 @@
  */
 #include <errno.h>
 #include <pcap/pcap.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "roce.h"
-
-#ifndef DLT_ERF
-#define DLT_ERF 197
-#endif
+#include "fixcap.h"
 
 struct ep {
 	uint8_t mac[6];
@@ -49,15 +45,6 @@ static const uint8_t SWITCH_MAC[6] = { 2, 0, 0, 0, 0, 0xfe };
 #define SYN_NAK_SEQ 0x60
 #define SYN_RNR(code) (0x20 | (code))
 
-struct cap {
-	pcap_t *dead;
-	pcap_dumper_t *d;
-	uint64_t t;               /* ns since the base */
-	const char *name;
-	int erf;                  /* write ERF records */
-	uint16_t lctr;            /* ERF: loss counter of the next record */
-};
-
 /* The class of the next packets (send_pk) */
 struct cls {
 	uint8_t dscp, ecn;
@@ -68,86 +55,17 @@ static struct cls req_cls = { 0, 0, -1 }, resp_cls = { 0, 0, -1 };
 static const char *outdir;
 static int errors;
 
-static void die(const char *fmt, ...)
+static void open_cap_lt(struct fixcap *c, const char *name, int erf)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "mkdiag: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
-static void open_cap_lt(struct cap *c, const char *name, int erf)
-{
-	char path[4096];
-
-	snprintf(path, sizeof path, "%s/%s.pcap", outdir, name);
-	c->dead = pcap_open_dead_with_tstamp_precision(erf ? DLT_ERF : DLT_EN10MB, 65535,
-						       PCAP_TSTAMP_PRECISION_NANO);
-	c->d = pcap_dump_open(c->dead, path);
-	if (!c->d)
-		die("%s: %s", path, pcap_geterr(c->dead));
-	c->t = 0;
-	c->name = name;
-	c->erf = erf;
-	c->lctr = 0;
+	fixcap_open(c, outdir, name, erf);
 	req_cls = (struct cls){ 0, 0, -1 };
 	resp_cls = (struct cls){ 0, 0, -1 };
 }
 
-static void open_cap(struct cap *c, const char *name)
+static void open_cap(struct fixcap *c, const char *name)
 {
 	open_cap_lt(c, name, 0);
 }
-
-static void close_cap(struct cap *c)
-{
-	pcap_dump_close(c->d);
-	pcap_close(c->dead);
-}
-
-static void emit(struct cap *c, const uint8_t *f, int len)
-{
-	struct pcap_pkthdr h;
-	uint64_t ns = c->t;
-	uint8_t rec[9216 + 18];
-
-	if (len < 0)
-		die("%s: builder error %s", c->name, roce_strerror(len));
-	memset(&h, 0, sizeof h);
-	h.ts.tv_sec = 1700000000 + (time_t)(ns / 1000000000u);
-	h.ts.tv_usec = (suseconds_t)(ns % 1000000000u);   /* nanoseconds in a NANO dumper */
-	if (c->erf) {
-		/* ERF type 2 (Ethernet): 16-byte header, 2 bytes of pad, the frame */
-		uint64_t sec = 1700000000ull + ns / 1000000000u;
-		uint64_t ts = sec << 32 | (((ns % 1000000000u) << 32) / 1000000000u);
-		uint32_t rlen = 18 + (uint32_t)len;
-
-		for (int i = 0; i < 8; i++)
-			rec[i] = (uint8_t)(ts >> (8 * i));
-		rec[8] = 2;
-		rec[9] = 0x04;
-		rec[10] = (uint8_t)(rlen >> 8);
-		rec[11] = (uint8_t)rlen;
-		rec[12] = (uint8_t)(c->lctr >> 8);
-		rec[13] = (uint8_t)c->lctr;
-		rec[14] = (uint8_t)((uint32_t)len >> 8);
-		rec[15] = (uint8_t)len;
-		rec[16] = rec[17] = 0;
-		memcpy(rec + 18, f, (size_t)len);
-		c->lctr = 0;
-		h.caplen = h.len = rlen;
-		pcap_dump((u_char *)c->d, &h, rec);
-		return;
-	}
-	h.caplen = h.len = (uint32_t)len;
-	pcap_dump((u_char *)c->d, &h, f);
-}
-
-static void at(struct cap *c, uint64_t us) { c->t += us * 1000; }
 
 struct pk {
 	uint8_t op;
@@ -181,7 +99,7 @@ static void spec_base(struct roce_frame_spec *s, const struct ep *from, const st
 	s->bth.pad = -1;
 }
 
-static void send_pk(struct cap *c, const struct ep *from, const struct ep *to, const struct pk *k,
+static void send_pk(struct fixcap *c, const struct ep *from, const struct ep *to, const struct pk *k,
 		    const struct cls *cl)
 {
 	static const uint8_t zeros[8192];
@@ -201,35 +119,35 @@ static void send_pk(struct cap *c, const struct ep *from, const struct ep *to, c
 	s.payload = zeros;
 	s.payload_len = k->len;
 	s.fcs = (uint8_t)c->erf;
-	emit(c, f, roce_build(f, sizeof f, &s));
+	fixcap_emit(c, f, roce_build(f, sizeof f, &s));
 }
 
 /* A request from `from` to `to` (a WRITE_ONLY of len bytes) */
-static void wr(struct cap *c, const struct ep *from, const struct ep *to, uint32_t psn, uint32_t len, int ackreq)
+static void wr(struct fixcap *c, const struct ep *from, const struct ep *to, uint32_t psn, uint32_t len, int ackreq)
 {
 	struct pk k = { .op = ROCE_OP_WRITE_ONLY, .psn = psn, .len = len, .ackreq = ackreq };
 
 	send_pk(c, from, to, &k, &req_cls);
 }
 
-static void req(struct cap *c, uint32_t psn, int ackreq)
+static void req(struct fixcap *c, uint32_t psn, int ackreq)
 {
 	wr(c, &A, &B, psn, 64, ackreq);
 }
 
-static void ack_to(struct cap *c, const struct ep *from, const struct ep *to, uint32_t psn, uint8_t syn, uint32_t msn)
+static void ack_to(struct fixcap *c, const struct ep *from, const struct ep *to, uint32_t psn, uint8_t syn, uint32_t msn)
 {
 	struct pk k = { .op = ROCE_OP_ACK, .psn = psn, .syn = syn, .msn = msn };
 
 	send_pk(c, from, to, &k, &resp_cls);
 }
 
-static void ack(struct cap *c, uint32_t psn, uint8_t syn, uint32_t msn)
+static void ack(struct fixcap *c, uint32_t psn, uint8_t syn, uint32_t msn)
 {
 	ack_to(c, &B, &A, psn, syn, msn);
 }
 
-static void cnp(struct cap *c, const struct ep *from, const struct ep *to)
+static void cnp(struct fixcap *c, const struct ep *from, const struct ep *to)
 {
 	struct roce_frame_spec s;
 	uint8_t f[256];
@@ -237,10 +155,10 @@ static void cnp(struct cap *c, const struct ep *from, const struct ep *to)
 	spec_base(&s, from, to, &resp_cls);
 	roce_spec_cnp(&s, to->qpn);
 	s.ip.ecn = 2;
-	emit(c, f, roce_build(f, sizeof f, &s));
+	fixcap_emit(c, f, roce_build(f, sizeof f, &s));
 }
 
-static void pfc(struct cap *c, const uint8_t *mac, unsigned prio, uint16_t quanta)
+static void pfc(struct fixcap *c, const uint8_t *mac, unsigned prio, uint16_t quanta)
 {
 	uint16_t times[8] = { 0 };
 	struct roce_eth_spec e;
@@ -249,11 +167,11 @@ static void pfc(struct cap *c, const uint8_t *mac, unsigned prio, uint16_t quant
 	memset(&e, 0, sizeof e);
 	memcpy(e.src, mac, 6);
 	times[prio] = quanta;
-	emit(c, f, roce_build_pfc(f, sizeof f, &e, (uint16_t)(1u << prio), times, 0));
+	fixcap_emit(c, f, roce_build_pfc(f, sizeof f, &e, (uint16_t)(1u << prio), times, 0));
 }
 
 /* An LLDP frame from the switch with an IEEE DCBX PFC configuration TLV. */
-static void lldp_pfc(struct cap *c, uint8_t enable)
+static void lldp_pfc(struct fixcap *c, uint8_t enable)
 {
 	static const uint8_t dst[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e };
 	uint8_t f[128];
@@ -275,10 +193,10 @@ static void lldp_pfc(struct cap *c, uint8_t enable)
 	f[n++] = 0; f[n++] = 0;     /* end */
 	if (n < 60)
 		n = 60;
-	emit(c, f, n);
+	fixcap_emit(c, f, n);
 }
 
-static void cm_mad(struct cap *c, const struct ep *from, const struct ep *to, const struct roce_cm *cm)
+static void cm_mad(struct fixcap *c, const struct ep *from, const struct ep *to, const struct roce_cm *cm)
 {
 	struct roce_frame_spec s;
 	uint8_t mad[ROCE_MAD_LEN], f[512];
@@ -286,7 +204,7 @@ static void cm_mad(struct cap *c, const struct ep *from, const struct ep *to, co
 	int n = roce_build_cm(mad, sizeof mad, cm, NULL, 0);
 
 	if (n < 0)
-		die("cm: %s", roce_strerror(n));
+		fixcap_die("cm: %s", roce_strerror(n));
 	qp1_to.qpn = 1;
 	spec_base(&s, from, &qp1_to, NULL);
 	s.bth.opcode = ROCE_TR_UD | ROCE_OP_SEND_ONLY;
@@ -295,12 +213,12 @@ static void cm_mad(struct cap *c, const struct ep *from, const struct ep *to, co
 	s.ext.src_qp = 1;
 	s.payload = mad;
 	s.payload_len = (uint32_t)n;
-	emit(c, f, roce_build(f, sizeof f, &s));
+	fixcap_emit(c, f, roce_build(f, sizeof f, &s));
 }
 
 /* REQ from A (ACK timeout exponent t, retry count retry; A's requests
  * start at PSN 100), REP from B, RTU. */
-static void cm_connect(struct cap *c, unsigned t, unsigned retry)
+static void cm_connect(struct fixcap *c, unsigned t, unsigned retry)
 {
 	struct roce_cm cm;
 
@@ -318,7 +236,7 @@ static void cm_connect(struct cap *c, unsigned t, unsigned retry)
 	cm.retry_count = (uint8_t)retry;
 	cm.rnr_retry_count = 7;
 	cm_mad(c, &A, &B, &cm);
-	at(c, 100);
+	fixcap_at(c, 100);
 	memset(&cm, 0, sizeof cm);
 	cm.attr_id = ROCE_CM_REP;
 	cm.method = 3;
@@ -329,7 +247,7 @@ static void cm_connect(struct cap *c, unsigned t, unsigned retry)
 	cm.start_psn = 100;
 	cm.rnr_retry_count = 7;
 	cm_mad(c, &B, &A, &cm);
-	at(c, 100);
+	fixcap_at(c, 100);
 	memset(&cm, 0, sizeof cm);
 	cm.attr_id = ROCE_CM_RTU;
 	cm.method = 3;
@@ -337,23 +255,12 @@ static void cm_connect(struct cap *c, unsigned t, unsigned retry)
 	cm.local_comm_id = 0x1111;
 	cm.remote_comm_id = 0x2222;
 	cm_mad(c, &A, &B, &cm);
-	at(c, 100);
+	fixcap_at(c, 100);
 }
 
 static void expect(const char *name, const char *const *lines)
 {
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof path, "%s/%s.expect", outdir, name);
-	f = fopen(path, "w");
-	if (!f)
-		die("%s: %s", path, strerror(errno));
-	fprintf(f, "# %s: the diagnosis rocetop --json must give, from how tools/mkdiag.c\n"
-		"# built %s.pcap (see the comment above its scenario there).\n", name, name);
-	for (; *lines; lines++)
-		fprintf(f, "%s\n", *lines);
-	if (fclose(f))
+	if (fixcap_expect(outdir, name, "the diagnosis rocetop --json must give", lines))
 		errors++;
 }
 
@@ -366,22 +273,22 @@ static void expect(const char *name, const char *const *lines)
  * outside ±25 %.  timeout_match: t 13 = 33554.4 us, waits 33600: within. */
 static void timeout_cm(const char *name, unsigned t, unsigned wait, const char *const *e)
 {
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, name);
 	cm_connect(&c, t, 7);
 	req(&c, 100, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 100, SYN_ACK, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	req(&c, 101, 1);
 	for (int i = 0; i < 2; i++) {
-		at(&c, wait);
+		fixcap_at(&c, wait);
 		req(&c, 101, 1);
 	}
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 101, SYN_ACK, 2);
-	close_cap(&c);
+	fixcap_close(&c);
 	expect(name, e);
 }
 
@@ -392,21 +299,21 @@ static void timeout_cm(const char *name, unsigned t, unsigned wait, const char *
  * timeout_steady: 8400 x 4: no growth, within ±25 %: neither. */
 static void timeout_series(const char *name, const unsigned *waits, unsigned n, const char *const *e)
 {
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, name);
 	req(&c, 199, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 199, SYN_ACK, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	req(&c, 200, 1);
 	for (unsigned i = 0; i < n; i++) {
-		at(&c, waits[i]);
+		fixcap_at(&c, waits[i]);
 		req(&c, 200, 1);
 	}
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 200, SYN_ACK, 2);
-	close_cap(&c);
+	fixcap_close(&c);
 	expect(name, e);
 }
 
@@ -415,20 +322,20 @@ static void timeout_series(const char *name, const unsigned *waits, unsigned n, 
  * rnr_wait_mismatch: 200 us (0.16x the timer).  rnr_wait_match: 1290 us. */
 static void rnr(const char *name, unsigned wait, const char *const *e)
 {
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, name);
 	for (uint32_t p = 300; p <= 302; p++) {
 		req(&c, p, 1);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		ack(&c, p, SYN_RNR(14), p - 300);
-		at(&c, wait);
+		fixcap_at(&c, wait);
 		req(&c, p, 1);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		ack(&c, p, SYN_ACK, p - 299);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 	}
-	close_cap(&c);
+	fixcap_close(&c);
 	expect(name, e);
 }
 
@@ -437,22 +344,22 @@ static void rnr(const char *name, unsigned wait, const char *const *e)
  * retry_exhausted: 4 resends > 3.  retry_within: 3. */
 static void retry(const char *name, unsigned n, const char *const *e)
 {
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, name);
 	cm_connect(&c, 14, 3);
 	req(&c, 100, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 100, SYN_ACK, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	req(&c, 101, 1);
 	for (unsigned i = 0; i < n; i++) {
-		at(&c, 67200);
+		fixcap_at(&c, 67200);
 		req(&c, 101, 1);
 	}
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 101, SYN_ACK, 2);
-	close_cap(&c);
+	fixcap_close(&c);
 	expect(name, e);
 }
 
@@ -467,25 +374,25 @@ static void s_retry_stopped(void)
 		"none timeout_backoff",
 		NULL,
 	};
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, "retry_stopped");
 	req(&c, 100, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 100, SYN_ACK, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	req(&c, 101, 1);
 	for (int i = 0; i < 3; i++) {
-		at(&c, 8400);
+		fixcap_at(&c, 8400);
 		req(&c, 101, 1);
 	}
 	for (uint32_t p = 0; p < 50; p++) {
-		at(&c, 1000);
+		fixcap_at(&c, 1000);
 		wr(&c, &A2, &B2, 1000 + p, 64, 1);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		ack_to(&c, &B2, &A2, 1000 + p, SYN_ACK, p + 1);
 	}
-	close_cap(&c);
+	fixcap_close(&c);
 	expect("retry_stopped", e);
 }
 
@@ -498,7 +405,7 @@ static void s_retry_stopped(void)
  * runs out at 75.3355 ms, a gap of over 1 ms: two runs of about 75 ms. */
 static void pfc_train(const char *name, int gap, const char *const *e)
 {
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, name);
 	for (unsigned t = 0; t < 150000; t += 200) {
@@ -509,7 +416,7 @@ static void pfc_train(const char *name, int gap, const char *const *e)
 	}
 	c.t = 150000ull * 1000;
 	pfc(&c, SWITCH_MAC, 3, 0);
-	close_cap(&c);
+	fixcap_close(&c);
 	expect(name, e);
 }
 
@@ -518,25 +425,25 @@ static void pfc_train(const char *name, int gap, const char *const *e)
  * `from`, then an LLDP DCBX PFC TLV from the switch when dcbx >= 0. */
 static void pauses(const char *name, const uint8_t *from, unsigned prio, int pcp, int dcbx, const char *const *e)
 {
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, name);
 	req_cls.pcp = resp_cls.pcp = pcp;
 	if (dcbx >= 0) {
 		lldp_pfc(&c, (uint8_t)dcbx);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 	}
 	for (uint32_t p = 800; p <= 804; p++) {
 		req(&c, p, 1);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		ack(&c, p, SYN_ACK, p - 799);
-		at(&c, 5);
+		fixcap_at(&c, 5);
 		if (p <= 802) {
 			pfc(&c, from, prio, 1000);
-			at(&c, 5);
+			fixcap_at(&c, 5);
 		}
 	}
-	close_cap(&c);
+	fixcap_close(&c);
 	expect(name, e);
 }
 
@@ -546,18 +453,18 @@ static void pauses(const char *name, const uint8_t *from, unsigned prio, int pcp
  * class_asymmetry: ACKs in DSCP 0.  class_symmetric: ACKs in 26. */
 static void class(const char *name, uint8_t resp_dscp, const char *const *e)
 {
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, name);
 	req_cls = (struct cls){ 26, 2, -1 };
 	resp_cls = (struct cls){ resp_dscp, 2, -1 };
 	for (uint32_t p = 10; p < 15; p++) {
 		req(&c, p, 1);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		ack(&c, p, SYN_ACK, p - 9);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 	}
-	close_cap(&c);
+	fixcap_close(&c);
 	expect(name, e);
 }
 
@@ -566,27 +473,27 @@ static void class(const char *name, uint8_t resp_dscp, const char *const *e)
  * not_ect: ecn1 = Not-ECT.  ect_all: ecn1 = ECT(0). */
 static void ect(const char *name, uint8_t ecn1, const char *const *e)
 {
-	struct cap c;
+	struct fixcap c;
 
 	open_cap(&c, name);
 	for (uint32_t p = 0; p < 5; p++) {
 		req_cls.ecn = ecn1;
 		wr(&c, &A, &B, 20 + p, 256, 1);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		ack(&c, 20 + p, SYN_ACK, p + 1);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		req_cls.ecn = p == 2 ? 3 : 2;
 		wr(&c, &A2, &B2, 40 + p, 256, 1);
-		at(&c, 2);
+		fixcap_at(&c, 2);
 		if (p == 2) {
 			cnp(&c, &B2, &A2);
-			at(&c, 2);
+			fixcap_at(&c, 2);
 		}
-		at(&c, 8);
+		fixcap_at(&c, 8);
 		ack_to(&c, &B2, &A2, 40 + p, SYN_ACK, p + 1);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 	}
-	close_cap(&c);
+	fixcap_close(&c);
 	expect(name, e);
 }
 
@@ -600,7 +507,7 @@ static void ect(const char *name, uint8_t ecn1, const char *const *e)
  * cnp_obeyed: from 2200 us A sends every 20 us: 50 frames, below 90 %. */
 static void cnp_rate(const char *name, int obey, const char *const *e)
 {
-	struct cap c;
+	struct fixcap c;
 	uint32_t psn = 600, msn = 0;
 	unsigned cnps = 0;
 
@@ -622,7 +529,7 @@ static void cnp_rate(const char *name, int obey, const char *const *e)
 		}
 		t += obey && t >= 2200 ? 20 : 10;
 	}
-	close_cap(&c);
+	fixcap_close(&c);
 	expect(name, e);
 }
 
@@ -633,29 +540,29 @@ static void cnp_rate(const char *name, int obey, const char *const *e)
  * cnp_with_nak: 3 NAKs, 3 with a CNP.  nak_without_cnp: 3 NAKs, 2. */
 static void nak_cnp(const char *name, int all, const char *const *e)
 {
-	struct cap c;
+	struct fixcap c;
 	uint32_t msn = 0;
 
 	open_cap(&c, name);
 	for (uint32_t i = 0, p = 400; i < 3; i++, p += 3) {
 		req(&c, p, 0);
-		at(&c, 5);
+		fixcap_at(&c, 5);
 		req(&c, p + 2, 1);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		ack(&c, p + 1, SYN_NAK_SEQ, ++msn);
 		if (all || i < 2) {
-			at(&c, 1);
+			fixcap_at(&c, 1);
 			cnp(&c, &B, &A);
 		}
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		req(&c, p + 1, 0);
-		at(&c, 1);
+		fixcap_at(&c, 1);
 		req(&c, p + 2, 1);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		ack(&c, p + 2, SYN_ACK, ++msn);
-		at(&c, 100);
+		fixcap_at(&c, 100);
 	}
-	close_cap(&c);
+	fixcap_close(&c);
 	expect(name, e);
 }
 
@@ -669,31 +576,31 @@ static void nak_cnp(const char *name, int all, const char *const *e)
  * erf: ERF records; lctr on the record of 503: capture loss. */
 static void loss(const char *name, int before, int erf, uint16_t lctr, const char *const *e)
 {
-	struct cap c;
+	struct fixcap c;
 
 	open_cap_lt(&c, name, erf);
 	req(&c, 500, 0);
-	at(&c, 1);
+	fixcap_at(&c, 1);
 	req(&c, 501, 0);
-	at(&c, 1);
+	fixcap_at(&c, 1);
 	if (!before)
 		req(&c, 502, 0);
-	at(&c, 1);
+	fixcap_at(&c, 1);
 	c.lctr = lctr;
 	req(&c, 503, 1);
 	if (before) {
-		at(&c, 10);
+		fixcap_at(&c, 10);
 		ack(&c, 502, SYN_NAK_SEQ, 0);
-		at(&c, 10);
+		fixcap_at(&c, 10);
 	} else {
-		at(&c, 8400);
+		fixcap_at(&c, 8400);
 	}
 	req(&c, 502, 0);
-	at(&c, 1);
+	fixcap_at(&c, 1);
 	req(&c, 503, 1);
-	at(&c, 10);
+	fixcap_at(&c, 10);
 	ack(&c, 503, SYN_ACK, 4);
-	close_cap(&c);
+	fixcap_close(&c);
 	expect(name, e);
 }
 
@@ -709,8 +616,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	outdir = argv[1];
+	fixcap_prog = "mkdiag";
 	if (mkdir(outdir, 0777) && errno != EEXIST)
-		die("%s: %s", outdir, strerror(errno));
+		fixcap_die("%s: %s", outdir, strerror(errno));
 	{
 		static const char *const pos[] = {
 			"raise timeout_mismatch severity=\"warning\" evidence.waits_us=[8390,8390]"
