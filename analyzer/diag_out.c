@@ -96,8 +96,10 @@ void diag_text(FILE *o, const struct engine *e, const struct report_ctx *c)
 		fputs("\nDiagnosis: out of memory\n", o);
 		return;
 	}
-	if (!l.n)
+	if (!l.n) {
+		diag_list_free(&l);     /* the rules may have made room without raising */
 		return;
+	}
 	fprintf(o, "\nDiagnosis (%zu verdict%s; rocetop(8) DIAGNOSIS has the rules)\n", l.n, l.n == 1 ? "" : "s");
 	for (size_t i = 0; i < l.n; i++) {
 		const struct diag_verdict *v = &l.v[i];

@@ -78,14 +78,21 @@ oks=$((oks + $(grep -c '^ok ' "$T/j.out"))); fails=$((fails + $(grep -c '^FAIL '
 port=$((20000 + ($$ + 7) % 20000))
 "$R" --device-replay "$FX" --device all -b -d 0.2 --prometheus 127.0.0.1:$port > /dev/null 2> "$T/prom.err" &
 PROM_PID=$!
+# The page is taken once rocetop has read the recording's second snapshot
+# (eth0's rx_packets 160; a loaded machine may serve the first one first),
+# or, failing that, the last page seen within 15 s.
 python3 -c '
 import sys, time, urllib.request
+page = ""
 for i in range(150):
     try:
-        sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode())
-        break
+        page = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode()
+        if "netdev=\"eth0\",stat=\"rx_packets\"} 160" in page:
+            break
     except OSError:
-        time.sleep(0.1)
+        pass
+    time.sleep(0.1)
+sys.stdout.write(page)
 ' "$port" > "$T/metrics" 2>/dev/null
 kill -TERM "$PROM_PID" 2>/dev/null; wait "$PROM_PID"; PROM_PID=
 check "/metrics: bnxt_re0 active_qps a gauge series (TYPE gauge), not a counter" sh -c "

@@ -90,7 +90,10 @@ PY
 }
 
 TZ=UTC "$R" -r "$L/ib_native.pcap" --json | jq -S 'del(.source)' >"$T/native.json"
-TZ=UTC "$R" -r "$L/ib_erf.pcap" --json | jq -S 'del(.source, .erf_records, .erf_lost)' >"$T/erf.json"
+# (the ERF file's loss counter says 1 frame was lost: its capture_loss
+# verdict is the ERF file's own, like erf_lost)
+TZ=UTC "$R" -r "$L/ib_erf.pcap" --json |
+	jq -S 'del(.source, .erf_records, .erf_lost) | .diagnosis |= map(select(.verdict != "capture_loss"))' >"$T/erf.json"
 if [ -s "$T/native.json" ] && cmp -s "$T/native.json" "$T/erf.json"; then
 	ok "LINKTYPE_INFINIBAND and ERF type 21: same summary"
 else
@@ -145,8 +148,13 @@ mix = [json.loads(l) for l in open(f"{t}/mix.json")]
 bad = 0
 for n, line in enumerate(open(f"{t}/order"), 1):
     i, k = map(int, line.split())
-    want = dict(ins[i][k - 1], **{"frame.number": n})
-    bad += n > len(mix) or mix[n - 1] != want
+    # The analysis marks (roce.analysis.*) are left out: ib_native and ib_erf
+    # hold the same IB conversation, so in the mix the second copy's frames
+    # are rightly marked retransmissions.
+    want = {key: v for key, v in dict(ins[i][k - 1], **{"frame.number": n}).items()
+            if not key.startswith("roce.analysis.")}
+    got = {key: v for key, v in mix[n - 1].items() if not key.startswith("roce.analysis.")} if n <= len(mix) else None
+    bad += got != want
 print(bad)
 PY
 )"
