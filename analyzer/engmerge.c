@@ -139,6 +139,8 @@ static int merge_ports(struct engine *v, const struct engmerge_part *pp, unsigne
 	if (!(v->ports = malloc(total * sizeof *v->ports)))
 		return -1;
 	for (unsigned k = 0; k < n; k++) {
+		if (!pp[k].e->nports)
+			continue;       /* a worker that saw no port has no array */
 		memcpy(v->ports + v->nports, pp[k].e->ports, pp[k].e->nports * sizeof *v->ports);
 		v->nports += pp[k].e->nports;
 	}

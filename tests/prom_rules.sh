@@ -91,11 +91,15 @@ python3 - "$P3" "$DASH" "$RULES" <<'EOF' && ok "dashboard and rules: every expre
 import json, re, sys, time, urllib.parse, urllib.request
 api = "http://127.0.0.1:%s/api/v1/" % sys.argv[1]
 def get(path):
+    # None: ask again (not up yet; a starting Prometheus answers 503 in plain text)
     try:
         return json.load(urllib.request.urlopen(api + path, timeout=5))
     except OSError as e:
         if hasattr(e, "read"):
-            return json.load(e)
+            try:
+                return json.load(e)
+            except ValueError:
+                return None
         return None
 def q(expr):
     return get("query?query=" + urllib.parse.quote(expr))
