@@ -173,7 +173,8 @@ while time.time() < deadline:
     n = q('count(instance:rocetop_frames:rate1m)')
     if r and f and n and n[0]["value"][1] == "3":
         agree = abs(float(r[0]["value"][1])) < 1e-9
-        break
+        if agree:
+            break
     time.sleep(0.1)
 if agree is None:
     print("prom_fleet: last answers: %s %s %s %s" % (r, f, n, [x["values"][:3] + x["values"][-2:] for x in q("rocetop_frames_total[40s]") if x["metric"]["instance"] == clean]))
