@@ -31,14 +31,8 @@
 #include "roce.h"
 #include "fixcap.h"
 
-struct ep {
-	uint8_t mac[6];
-	uint8_t ip[4];
-	uint32_t qpn;
-};
-
-static const struct ep A = { { 2, 0, 0, 0, 0, 1 }, { 10, 0, 0, 1 }, 0x100 };
-static const struct ep B = { { 2, 0, 0, 0, 0, 2 }, { 10, 0, 0, 2 }, 0x200 };
+static const struct fixcap_ep A = { { 2, 0, 0, 0, 0, 1 }, { 10, 0, 0, 1 }, 0x100 };
+static const struct fixcap_ep B = { { 2, 0, 0, 0, 0, 2 }, { 10, 0, 0, 2 }, 0x200 };
 static const uint8_t SWITCH_MAC[6] = { 2, 0, 0, 0, 0, 0xfe };
 
 #define AB "10.0.0.1 10.0.0.2 512"   /* A's requests */
@@ -68,27 +62,13 @@ struct pk {
 	int bad_icrc;
 };
 
-static void spec_base(struct roce_frame_spec *s, const struct ep *from, const struct ep *to)
-{
-	memset(s, 0, sizeof *s);
-	s->version = ROCE_VER_V2;
-	memcpy(s->eth.src, from->mac, 6);
-	memcpy(s->eth.dst, to->mac, 6);
-	s->ip.version = 4;
-	memcpy(s->ip.src, from->ip, 4);
-	memcpy(s->ip.dst, to->ip, 4);
-	s->ip.dont_fragment = 1;
-	s->sport = 0xc123;
-	s->bth.pad = -1;
-}
-
-static void send_pk(struct fixcap *c, const struct ep *from, const struct ep *to, const struct pk *k)
+static void send_pk(struct fixcap *c, const struct fixcap_ep *from, const struct fixcap_ep *to, const struct pk *k)
 {
 	static const uint8_t zeros[8192];
 	struct roce_frame_spec s;
 	uint8_t f[9000];
 
-	spec_base(&s, from, to);
+	fixcap_spec(&s, from, to);
 	s.ip.ecn = k->ecn;
 	s.bth.opcode = k->op;
 	s.bth.ackreq = (uint8_t)k->ackreq;
@@ -401,7 +381,7 @@ static void s_cnp_ecn(void)
 			uint8_t f[256];
 
 			fixcap_at(&c, 1);
-			spec_base(&s, &B, &A);
+			fixcap_spec(&s, &B, &A);
 			roce_spec_cnp(&s, A.qpn);
 			fixcap_emit(&c, f, roce_build(f, sizeof f, &s));
 			fixcap_at(&c, 1);
@@ -567,26 +547,6 @@ static void s_wrap(void)
 	expect("wrap", e);
 }
 
-static void cm_mad(struct fixcap *c, const struct ep *from, const struct ep *to, const struct roce_cm *cm)
-{
-	struct roce_frame_spec s;
-	uint8_t mad[ROCE_MAD_LEN], f[512];
-	struct ep qp1_to = *to;
-	int n = roce_build_cm(mad, sizeof mad, cm, NULL, 0);
-
-	if (n < 0)
-		fixcap_die("cm: %s", roce_strerror(n));
-	qp1_to.qpn = 1;
-	spec_base(&s, from, &qp1_to);
-	s.bth.opcode = ROCE_TR_UD | ROCE_OP_SEND_ONLY;
-	s.bth.dqpn = 1;
-	s.ext.qkey = ROCE_CM_QKEY;
-	s.ext.src_qp = 1;
-	s.payload = mad;
-	s.payload_len = (uint32_t)n;
-	fixcap_emit(c, f, roce_build(f, sizeof f, &s));
-}
-
 /* cm_nvme: rdma_cm connection to port 4420 (NVMe-oF): REQ from A (QP 256,
  * path MTU 4096, starting PSN 0x123456 = the PSN B will send from), REP
  * from B (QP 512, starting PSN 0x654321 = the PSN A sends from), RTU.  A
@@ -622,7 +582,7 @@ static void s_cm_nvme(void)
 	cm.path_mtu = 5;
 	cm.transport = 0;
 	cm.pkey = 0xffff;
-	cm_mad(&c, &A, &B, &cm);
+	fixcap_cm_mad(&c, &A, &B, &cm);
 	fixcap_at(&c, 100);
 	memset(&cm, 0, sizeof cm);
 	cm.attr_id = ROCE_CM_REP;
@@ -632,7 +592,7 @@ static void s_cm_nvme(void)
 	cm.remote_comm_id = 0x1111;
 	cm.local_qpn = B.qpn;
 	cm.start_psn = 0x654321;
-	cm_mad(&c, &B, &A, &cm);
+	fixcap_cm_mad(&c, &B, &A, &cm);
 	fixcap_at(&c, 100);
 	memset(&cm, 0, sizeof cm);
 	cm.attr_id = ROCE_CM_RTU;
@@ -640,7 +600,7 @@ static void s_cm_nvme(void)
 	cm.tid = 0x1000;
 	cm.local_comm_id = 0x1111;
 	cm.remote_comm_id = 0x2222;
-	cm_mad(&c, &A, &B, &cm);
+	fixcap_cm_mad(&c, &A, &B, &cm);
 	fixcap_at(&c, 100);
 	req_read(&c, 0x654321, 4096);
 	fixcap_at(&c, 1);
@@ -709,11 +669,11 @@ static void s_evict(void)
 	open_cap(&c, "evict");
 	for (uint32_t q = 0x300; q <= 0x309; q++) {
 		struct roce_frame_spec s;
-		struct ep to = B;
+		struct fixcap_ep to = B;
 		uint8_t f[256], pl[32] = { 0 };
 
 		to.qpn = q;
-		spec_base(&s, &A, &to);
+		fixcap_spec(&s, &A, &to);
 		s.bth.opcode = ROCE_TR_UD | ROCE_OP_SEND_ONLY;
 		s.bth.dqpn = q;
 		s.bth.psn = q;

@@ -29,16 +29,10 @@
 #include "roce.h"
 #include "fixcap.h"
 
-struct ep {
-	uint8_t mac[6];
-	uint8_t ip[4];
-	uint32_t qpn;
-};
-
-static const struct ep A = { { 2, 0, 0, 0, 0, 1 }, { 10, 0, 0, 1 }, 0x100 };
-static const struct ep B = { { 2, 0, 0, 0, 0, 2 }, { 10, 0, 0, 2 }, 0x200 };
-static const struct ep A2 = { { 2, 0, 0, 0, 0, 1 }, { 10, 0, 0, 1 }, 0x101 };
-static const struct ep B2 = { { 2, 0, 0, 0, 0, 2 }, { 10, 0, 0, 2 }, 0x201 };
+static const struct fixcap_ep A = { { 2, 0, 0, 0, 0, 1 }, { 10, 0, 0, 1 }, 0x100 };
+static const struct fixcap_ep B = { { 2, 0, 0, 0, 0, 2 }, { 10, 0, 0, 2 }, 0x200 };
+static const struct fixcap_ep A2 = { { 2, 0, 0, 0, 0, 1 }, { 10, 0, 0, 1 }, 0x101 };
+static const struct fixcap_ep B2 = { { 2, 0, 0, 0, 0, 2 }, { 10, 0, 0, 2 }, 0x201 };
 static const uint8_t SWITCH_MAC[6] = { 2, 0, 0, 0, 0, 0xfe };
 
 #define SYN_ACK 0x1f
@@ -76,30 +70,21 @@ struct pk {
 	uint32_t msn;
 };
 
-static void spec_base(struct roce_frame_spec *s, const struct ep *from, const struct ep *to, const struct cls *k)
+static void spec_base(struct roce_frame_spec *s, const struct fixcap_ep *from, const struct fixcap_ep *to, const struct cls *k)
 {
-	memset(s, 0, sizeof *s);
-	s->version = ROCE_VER_V2;
-	memcpy(s->eth.src, from->mac, 6);
-	memcpy(s->eth.dst, to->mac, 6);
+	fixcap_spec(s, from, to);
 	if (k && k->pcp >= 0) {
 		s->eth.n_vlan = 1;
 		s->eth.vlan[0].pcp = (uint8_t)k->pcp;
 		s->eth.vlan[0].vid = 100;
 	}
-	s->ip.version = 4;
-	memcpy(s->ip.src, from->ip, 4);
-	memcpy(s->ip.dst, to->ip, 4);
 	if (k) {
 		s->ip.dscp = k->dscp;
 		s->ip.ecn = k->ecn;
 	}
-	s->ip.dont_fragment = 1;
-	s->sport = 0xc123;
-	s->bth.pad = -1;
 }
 
-static void send_pk(struct fixcap *c, const struct ep *from, const struct ep *to, const struct pk *k,
+static void send_pk(struct fixcap *c, const struct fixcap_ep *from, const struct fixcap_ep *to, const struct pk *k,
 		    const struct cls *cl)
 {
 	static const uint8_t zeros[8192];
@@ -123,7 +108,7 @@ static void send_pk(struct fixcap *c, const struct ep *from, const struct ep *to
 }
 
 /* A request from `from` to `to` (a WRITE_ONLY of len bytes) */
-static void wr(struct fixcap *c, const struct ep *from, const struct ep *to, uint32_t psn, uint32_t len, int ackreq)
+static void wr(struct fixcap *c, const struct fixcap_ep *from, const struct fixcap_ep *to, uint32_t psn, uint32_t len, int ackreq)
 {
 	struct pk k = { .op = ROCE_OP_WRITE_ONLY, .psn = psn, .len = len, .ackreq = ackreq };
 
@@ -135,7 +120,7 @@ static void req(struct fixcap *c, uint32_t psn, int ackreq)
 	wr(c, &A, &B, psn, 64, ackreq);
 }
 
-static void ack_to(struct fixcap *c, const struct ep *from, const struct ep *to, uint32_t psn, uint8_t syn, uint32_t msn)
+static void ack_to(struct fixcap *c, const struct fixcap_ep *from, const struct fixcap_ep *to, uint32_t psn, uint8_t syn, uint32_t msn)
 {
 	struct pk k = { .op = ROCE_OP_ACK, .psn = psn, .syn = syn, .msn = msn };
 
@@ -147,7 +132,7 @@ static void ack(struct fixcap *c, uint32_t psn, uint8_t syn, uint32_t msn)
 	ack_to(c, &B, &A, psn, syn, msn);
 }
 
-static void cnp(struct fixcap *c, const struct ep *from, const struct ep *to)
+static void cnp(struct fixcap *c, const struct fixcap_ep *from, const struct fixcap_ep *to)
 {
 	struct roce_frame_spec s;
 	uint8_t f[256];
@@ -196,26 +181,6 @@ static void lldp_pfc(struct fixcap *c, uint8_t enable)
 	fixcap_emit(c, f, n);
 }
 
-static void cm_mad(struct fixcap *c, const struct ep *from, const struct ep *to, const struct roce_cm *cm)
-{
-	struct roce_frame_spec s;
-	uint8_t mad[ROCE_MAD_LEN], f[512];
-	struct ep qp1_to = *to;
-	int n = roce_build_cm(mad, sizeof mad, cm, NULL, 0);
-
-	if (n < 0)
-		fixcap_die("cm: %s", roce_strerror(n));
-	qp1_to.qpn = 1;
-	spec_base(&s, from, &qp1_to, NULL);
-	s.bth.opcode = ROCE_TR_UD | ROCE_OP_SEND_ONLY;
-	s.bth.dqpn = 1;
-	s.ext.qkey = ROCE_CM_QKEY;
-	s.ext.src_qp = 1;
-	s.payload = mad;
-	s.payload_len = (uint32_t)n;
-	fixcap_emit(c, f, roce_build(f, sizeof f, &s));
-}
-
 /* REQ from A (ACK timeout exponent t, retry count retry; A's requests
  * start at PSN 100), REP from B, RTU. */
 static void cm_connect(struct fixcap *c, unsigned t, unsigned retry)
@@ -235,7 +200,7 @@ static void cm_connect(struct fixcap *c, unsigned t, unsigned retry)
 	cm.local_ack_timeout = (uint8_t)t;
 	cm.retry_count = (uint8_t)retry;
 	cm.rnr_retry_count = 7;
-	cm_mad(c, &A, &B, &cm);
+	fixcap_cm_mad(c, &A, &B, &cm);
 	fixcap_at(c, 100);
 	memset(&cm, 0, sizeof cm);
 	cm.attr_id = ROCE_CM_REP;
@@ -246,7 +211,7 @@ static void cm_connect(struct fixcap *c, unsigned t, unsigned retry)
 	cm.local_qpn = B.qpn;
 	cm.start_psn = 100;
 	cm.rnr_retry_count = 7;
-	cm_mad(c, &B, &A, &cm);
+	fixcap_cm_mad(c, &B, &A, &cm);
 	fixcap_at(c, 100);
 	memset(&cm, 0, sizeof cm);
 	cm.attr_id = ROCE_CM_RTU;
@@ -254,7 +219,7 @@ static void cm_connect(struct fixcap *c, unsigned t, unsigned retry)
 	cm.tid = 0x1000;
 	cm.local_comm_id = 0x1111;
 	cm.remote_comm_id = 0x2222;
-	cm_mad(c, &A, &B, &cm);
+	fixcap_cm_mad(c, &A, &B, &cm);
 	fixcap_at(c, 100);
 }
 

@@ -90,6 +90,41 @@ void fixcap_emit(struct fixcap *c, const uint8_t *f, int len)
 	pcap_dump((u_char *)c->d, &h, f);
 }
 
+void fixcap_spec(struct roce_frame_spec *s, const struct fixcap_ep *from, const struct fixcap_ep *to)
+{
+	memset(s, 0, sizeof *s);
+	s->version = ROCE_VER_V2;
+	memcpy(s->eth.src, from->mac, 6);
+	memcpy(s->eth.dst, to->mac, 6);
+	s->ip.version = 4;
+	memcpy(s->ip.src, from->ip, 4);
+	memcpy(s->ip.dst, to->ip, 4);
+	s->ip.dont_fragment = 1;
+	s->sport = 0xc123;
+	s->bth.pad = -1;
+}
+
+void fixcap_cm_mad(struct fixcap *c, const struct fixcap_ep *from, const struct fixcap_ep *to,
+		   const struct roce_cm *cm)
+{
+	struct roce_frame_spec s;
+	uint8_t mad[ROCE_MAD_LEN], f[512];
+	struct fixcap_ep qp1_to = *to;
+	int n = roce_build_cm(mad, sizeof mad, cm, NULL, 0);
+
+	if (n < 0)
+		fixcap_die("cm: %s", roce_strerror(n));
+	qp1_to.qpn = 1;
+	fixcap_spec(&s, from, &qp1_to);
+	s.bth.opcode = ROCE_TR_UD | ROCE_OP_SEND_ONLY;
+	s.bth.dqpn = 1;
+	s.ext.qkey = ROCE_CM_QKEY;
+	s.ext.src_qp = 1;
+	s.payload = mad;
+	s.payload_len = (uint32_t)n;
+	fixcap_emit(c, f, roce_build(f, sizeof f, &s));
+}
+
 int fixcap_expect(const char *dir, const char *name, const char *what, const char *const *lines)
 {
 	char path[4096];

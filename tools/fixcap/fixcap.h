@@ -20,6 +20,16 @@ struct fixcap {
 	uint16_t lctr;            /* ERF: loss counter of the next record */
 };
 
+/* A host: its MAC, IPv4 address and QP */
+struct fixcap_ep {
+	uint8_t mac[6];
+	uint8_t ip[4];
+	uint32_t qpn;
+};
+
+struct roce_frame_spec;
+struct roce_cm;
+
 /* The writer's name in error lines ("mkdiag: ..."); set by main. */
 extern const char *fixcap_prog;
 
@@ -33,6 +43,14 @@ void fixcap_emit(struct fixcap *c, const uint8_t *f, int len);
  * tools/PROG.c built NAME.pcap, then the lines.  0, or -1 when it could not
  * be written. */
 int fixcap_expect(const char *dir, const char *name, const char *what, const char *const *lines);
+
+/* A RoCEv2 frame from `from` to `to` over IPv4 (DF, UDP source port
+ * 0xc123, pad from the payload), everything else zero: the writer fills in
+ * the BTH and what follows. */
+void fixcap_spec(struct roce_frame_spec *s, const struct fixcap_ep *from, const struct fixcap_ep *to);
+/* A CM MAD from `from` to `to`'s QP1 (UD SEND_ONLY, the CM Q_Key). */
+void fixcap_cm_mad(struct fixcap *c, const struct fixcap_ep *from, const struct fixcap_ep *to,
+		   const struct roce_cm *cm);
 
 /* advance the clock by us microseconds */
 static inline void fixcap_at(struct fixcap *c, uint64_t us) { c->t += us * 1000; }
