@@ -82,6 +82,8 @@ CHECK_SCRIPTS += tests/iwarp_conv.sh
 CHECK_SCRIPTS += tests/conform_iwarp.sh
 # issue 25: what a new user reads first (message sizes, short-capture rates, --packets marks, -w -, TERM)
 CHECK_SCRIPTS += tests/firstread.sh
+# every example of README.md and the man pages, run as written (issue 25)
+CHECK_SCRIPTS += tests/examples.py
 # the diagnosis: a raising capture and a near miss per verdict (tools/mkdiag)
 CHECK_SCRIPTS += tests/diag.sh
 
