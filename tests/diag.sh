@@ -5,6 +5,8 @@
 # raise it and a near miss that must not, with NAME.expect saying which;
 # rocetop --json's "diagnosis" must agree, the same with --threads 2, and
 # -b shows the Diagnosis section.  Clean lab captures raise no warning.
+# Each capture replayed with --prometheus serves the same verdicts as
+# rocetop_diagnosis_active and rocetop_diagnosis_raised_total (promtool-clean).
 #
 #   BUILD=build tests/diag.sh
 set -u
@@ -137,6 +139,108 @@ for cap in roce_rping roce_rc_pingpong roce_write_bw roce_read_bw roce_send_bw r
 		echo "FAIL clean $cap raises: $got"; fails=$((fails + 1))
 	fi
 done
+
+# Prometheus: every fixture replayed with --prometheus 127.0.0.1:0 --linger;
+# rocetop_diagnosis_active holds the JSON summary's verdicts (1 active, 0
+# past), rocetop_diagnosis_raised_total counts each once and not again at a
+# second scrape, promtool check metrics is clean.  pfc_storm and
+# timeout_mismatch name their subjects; their near misses serve no such series.
+if command -v promtool >/dev/null 2>&1; then
+	pchecked=0
+	for ex in "$T"/gen/*.expect; do
+		name=$(basename "$ex" .expect)
+		opts=$(sed -n 's/^options //p' "$ex")
+		ths=1
+		[ "$name" = pfc_storm ] && ths="1 2"
+		for th in $ths; do
+			# shellcheck disable=SC2086
+			"$R" -r "$T/gen/$name.pcap" --json --threads $th $opts --prometheus 127.0.0.1:0 --linger \
+				>"$T/p.json" 2>"$T/p.err" &
+			rp=$!
+			if python3 - "$T/p.json" "$T/p.err" "$T/p1.txt" "$T/p2.txt" "$name" <<'PY' >"$T/p.res" 2>&1 &&
+import json, re, sys, time, urllib.request
+sumf, errf, m1, m2, name = sys.argv[1:]
+deadline = time.time() + 30
+url = None
+while time.time() < deadline and not url:
+    m = re.search(r"on (http://\S+/metrics)", open(errf).read())
+    url = m and '"type":"summary"' in open(sumf).read() and m.group(1)
+    time.sleep(0.05)
+if not url:
+    sys.exit("no --linger URL: " + open(errf).read())
+summ = json.loads(open(sumf).read().splitlines()[-1])
+bodies = []
+for out in (m1, m2):
+    b = urllib.request.urlopen(url, timeout=10).read().decode()
+    open(out, "w").write(b)
+    bodies.append(b)
+def unesc(v):
+    return re.sub(r'\\(.)', lambda m: "\n" if m.group(1) == "n" else m.group(1), v)
+def series(body, metric):
+    r = {}
+    for line in body.splitlines():
+        m = re.match(metric + r'\{(.*)\} (\S+)$', line)
+        if m:
+            labels = dict((k, unesc(v)) for k, v in re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(1)))
+            key = tuple(sorted(labels.items()))
+            if key in r:
+                sys.exit("%s twice: %s" % (metric, line))
+            r[key] = float(m.group(2))
+    return r
+act = series(bodies[0], "rocetop_diagnosis_active")
+want = {}
+for d in summ["diagnosis"]:
+    k = tuple(sorted({"verdict": d["verdict"], "severity": d["severity"], "subject": d["subject"]}.items()))
+    want[k] = max(want.get(k, 0), 1.0 if d["active"] else 0.0)
+bad = 0
+if act != want:
+    print("  active: served %s, summary %s" % (act, want)); bad += 1
+raised = [series(b, "rocetop_diagnosis_raised_total") for b in bodies]
+wr = {}
+for d in summ["diagnosis"]:
+    k = (("severity", d["severity"]), ("verdict", d["verdict"]))
+    wr[k] = wr.get(k, 0) + 1
+for k, v in raised[0].items():
+    if v != wr.get(k, 0):
+        print("  raised %s = %s, summary lists %s" % (dict(k), v, wr.get(k, 0))); bad += 1
+for k in wr:
+    if k not in raised[0]:
+        print("  raised %s not served" % dict(k)); bad += 1
+if raised[1] != raised[0]:
+    print("  second scrape: raised changed to %s" % raised[1]); bad += 1
+if len(raised[0]) < 16:
+    print("  %d raised_total series, want one per verdict" % len(raised[0])); bad += 1
+named = {"pfc_storm": ("pfc_storm", "error", "priority 3 from 02:00:00:00:00:fe"),
+         "timeout_mismatch": ("timeout_mismatch", "warning", "10.0.0.1 QP 0x000100 <-> 10.0.0.2 QP 0x000200")}
+near = {"pfc_train_gap": "pfc_storm", "timeout_match": "timeout_mismatch"}
+if name in named:
+    v, sev, subj = named[name]
+    k = tuple(sorted({"verdict": v, "severity": sev, "subject": subj}.items()))
+    if act.get(k) != 1.0:
+        print("  %s: no active %s for %s" % (name, v, subj)); bad += 1
+if name in near and any(dict(k)["verdict"] == near[name] for k in act):
+    print("  %s: serves %s" % (name, near[name])); bad += 1
+print("%d active, %d raised" % (sum(1 for v in act.values() if v == 1), sum(raised[0].values())))
+sys.exit(1 if bad else 0)
+PY
+				promtool check metrics <"$T/p1.txt" >"$T/pt.out" 2>&1; then
+				pchecked=$((pchecked + 1))
+				case $name in pfc_storm|timeout_mismatch|pfc_train_gap|timeout_match)
+					echo "ok   prometheus $name --threads $th: $(tail -n 1 "$T/p.res")" ;;
+				esac
+			else
+				echo "FAIL prometheus $name --threads $th:"; cat "$T/p.res" "$T/pt.out"; fails=$((fails + 1))
+			fi
+			kill "$rp" 2>/dev/null
+			wait "$rp" 2>/dev/null
+		done
+	done
+	if [ "$pchecked" -gt 0 ]; then
+		echo "ok   prometheus: $pchecked replays serve their summary's verdicts, promtool-clean"; oks=$((oks + 1))
+	fi
+else
+	echo "FAIL prometheus: promtool not installed (make deps)"; fails=$((fails + 1))
+fi
 
 echo "diag: $oks ok, $fails failed"
 [ "$fails" -eq 0 ]
