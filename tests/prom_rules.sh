@@ -121,11 +121,11 @@ rules = open(sys.argv[3]).read()
 for m in re.finditer(r"^      - (record|alert): (\S+)\n        expr: (\|\n((?:          .*\n)+)|(.*)\n)", rules, re.M):
     e = m.group(4) or m.group(5)
     exprs.append(("%s %s" % (m.group(1), m.group(2)), e, False))
-# recording rules over what two replays serve (no live capture: no drops; no diagnosis yet)
+# recording rules over what two replays serve (no live capture: no drops; pfc.pcap raises pause_from_host)
 for rec in ("instance:rocetop_frames:rate1m", "instance:rocetop_packets:rate1m", "instance:rocetop_retransmissions:rate1m",
             "instance:rocetop_naks:rate1m", "instance:rocetop_cnps:rate1m", "instance_priority:rocetop_pfc_paused:ratio_rate1m",
             "job:rocetop_frames:rate1m", "job:rocetop_retransmissions:rate1m", "job:rocetop_naks:rate1m",
-            "job_priority:rocetop_pfc_paused:ratio_rate1m"):
+            "job_priority:rocetop_pfc_paused:ratio_rate1m", "job:rocetop_diagnosis_active:count"):
     exprs.append(("recorded " + rec, rec, True))
 deadline = time.time() + 60
 pending = list(exprs)
