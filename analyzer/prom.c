@@ -678,13 +678,13 @@ static void write_diagnosis(FILE *f, const struct engine *e, const struct source
 	struct diag_list l;
 	const struct diag_verdict **shown = NULL;
 	size_t nshown = 0, listed = 0;
-	uint64_t count[DV__COUNT][DS_ERROR + 1];
+	uint64_t count[DV__COUNT][DS_ERROR + 1] = { { 0 } };
 	int ok;
 
 	prom_diag_input(e, st, n, &in);
 	ok = !diag_evaluate(e, &in, &l);
 	if (!ok)
-		memset(&l, 0, sizeof l);
+		diag_list_free(&l);     /* what it made room for; nothing listed */
 	if (l.n)
 		shown = malloc((l.n < PROM_MAX_VERDICTS ? l.n : PROM_MAX_VERDICTS) * sizeof *shown);
 	/* active ones first, then past ones; each most severe first (the list's order) */
@@ -703,6 +703,8 @@ static void write_diagnosis(FILE *f, const struct engine *e, const struct source
 			else if (j < nshown)
 				listed--;   /* the same series twice (a merged view): one */
 		}
+	if (l.n && !shown)
+		listed = l.n;   /* out of memory: none shown, all omitted */
 	head(f, "rocetop_diagnosis_active", "gauge",
 	     "1 while the diagnosis verdict is active, 0 once it is past (rocetop(8) DIAGNOSIS); at most "
 	     STR(PROM_MAX_VERDICTS) " series, active ones first.");
@@ -713,10 +715,10 @@ static void write_diagnosis(FILE *f, const struct engine *e, const struct source
 	    "Verdicts left out of rocetop_diagnosis_active (past its cap of " STR(PROM_MAX_VERDICTS) " series).",
 	    listed - nshown);
 
-	if (rs)
-		raises_update(rs, &l);
-	else {   /* stateless (prom_write): each listed verdict raised once */
-		memset(count, 0, sizeof count);
+	if (rs) {
+		if (ok)   /* out of memory is not every verdict gone */
+			raises_update(rs, &l);
+	} else {   /* stateless (prom_write): each listed verdict raised once */
 		for (size_t i = 0; i < l.n; i++)
 			if (l.v[i].id >= 0 && l.v[i].id < DV__COUNT && l.v[i].severity >= 0 && l.v[i].severity <= DS_ERROR)
 				count[l.v[i].id][l.v[i].severity]++;
@@ -737,8 +739,7 @@ static void write_diagnosis(FILE *f, const struct engine *e, const struct source
 		    " others were being followed.",
 		    rs->untracked);
 	free(shown);
-	if (ok)
-		diag_list_free(&l);
+	diag_list_free(&l);
 }
 
 static void write_all(FILE *f, const struct engine *e, struct source *src, unsigned max_flows,
