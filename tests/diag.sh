@@ -141,40 +141,16 @@ for cap in roce_rping roce_rc_pingpong roce_write_bw roce_read_bw roce_send_bw r
 	fi
 done
 
-# Prometheus: every fixture replayed with --prometheus 127.0.0.1:0 --linger;
+# Prometheus: every fixture replayed with --prometheus 127.0.0.1:0 --linger
+# (one Python for all: its start is most of the cost on a loaded machine);
 # rocetop_diagnosis_active holds the JSON summary's verdicts (1 active, 0
 # past), rocetop_diagnosis_raised_total counts each once and not again at a
 # second scrape, promtool check metrics is clean.  pfc_storm and
 # timeout_mismatch name their subjects; their near misses serve no such series.
 if command -v promtool >/dev/null 2>&1; then
-	pchecked=0
-	for ex in "$T"/gen/*.expect; do
-		name=$(basename "$ex" .expect)
-		opts=$(sed -n 's/^options //p' "$ex")
-		ths=1
-		[ "$name" = pfc_storm ] && ths="1 2"
-		for th in $ths; do
-			# shellcheck disable=SC2086
-			"$R" -r "$T/gen/$name.pcap" --json --threads $th $opts --prometheus 127.0.0.1:0 --linger \
-				>"$T/p.json" 2>"$T/p.err" &
-			rp=$!
-			if python3 - "$T/p.json" "$T/p.err" "$T/p1.txt" "$T/p2.txt" "$name" <<'PY' >"$T/p.res" 2>&1 &&
-import json, re, sys, time, urllib.request
-sumf, errf, m1, m2, name = sys.argv[1:]
-deadline = time.time() + 30
-url = None
-while time.time() < deadline and not url:
-    m = re.search(r"on (http://\S+/metrics)", open(errf).read())
-    url = m and '"type":"summary"' in open(sumf).read() and m.group(1)
-    time.sleep(0.05)
-if not url:
-    sys.exit("no --linger URL: " + open(errf).read())
-summ = json.loads(open(sumf).read().splitlines()[-1])
-bodies = []
-for out in (m1, m2):
-    b = urllib.request.urlopen(url, timeout=10).read().decode()
-    open(out, "w").write(b)
-    bodies.append(b)
+	python3 - "$R" "$T" <<'PY' >"$T/p.res" 2>&1
+import glob, json, os, re, signal, subprocess, sys, time, urllib.request
+R, T = sys.argv[1:]
 def unesc(v):
     return re.sub(r'\\(.)', lambda m: "\n" if m.group(1) == "n" else m.group(1), v)
 def series(body, metric):
@@ -185,60 +161,87 @@ def series(body, metric):
             labels = dict((k, unesc(v)) for k, v in re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(1)))
             key = tuple(sorted(labels.items()))
             if key in r:
-                sys.exit("%s twice: %s" % (metric, line))
+                raise ValueError("%s twice: %s" % (metric, line))
             r[key] = float(m.group(2))
     return r
-act = series(bodies[0], "rocetop_diagnosis_active")
-want = {}
-for d in summ["diagnosis"]:
-    k = tuple(sorted({"verdict": d["verdict"], "severity": d["severity"], "subject": d["subject"]}.items()))
-    want[k] = max(want.get(k, 0), 1.0 if d["active"] else 0.0)
-bad = 0
-if act != want:
-    print("  active: served %s, summary %s" % (act, want)); bad += 1
-raised = [series(b, "rocetop_diagnosis_raised_total") for b in bodies]
-wr = {}
-for d in summ["diagnosis"]:
-    k = (("severity", d["severity"]), ("verdict", d["verdict"]))
-    wr[k] = wr.get(k, 0) + 1
-for k, v in raised[0].items():
-    if v != wr.get(k, 0):
-        print("  raised %s = %s, summary lists %s" % (dict(k), v, wr.get(k, 0))); bad += 1
-for k in wr:
-    if k not in raised[0]:
-        print("  raised %s not served" % dict(k)); bad += 1
-if raised[1] != raised[0]:
-    print("  second scrape: raised changed to %s" % raised[1]); bad += 1
-if len(raised[0]) < 16:
-    print("  %d raised_total series, want one per verdict" % len(raised[0])); bad += 1
 named = {"pfc_storm": ("pfc_storm", "error", "priority 3 from 02:00:00:00:00:fe"),
          "timeout_mismatch": ("timeout_mismatch", "warning", "10.0.0.1 QP 0x000100 <-> 10.0.0.2 QP 0x000200")}
 near = {"pfc_train_gap": "pfc_storm", "timeout_match": "timeout_mismatch"}
-if name in named:
-    v, sev, subj = named[name]
-    k = tuple(sorted({"verdict": v, "severity": sev, "subject": subj}.items()))
-    if act.get(k) != 1.0:
-        print("  %s: no active %s for %s" % (name, v, subj)); bad += 1
-if name in near and any(dict(k)["verdict"] == near[name] for k in act):
-    print("  %s: serves %s" % (name, near[name])); bad += 1
-print("%d active, %d raised" % (sum(1 for v in act.values() if v == 1), sum(raised[0].values())))
-sys.exit(1 if bad else 0)
+def one(name, th):
+    ex = "%s/gen/%s.expect" % (T, name)
+    opts = [w for l in open(ex) if l.startswith("options ") for w in l.split()[1:]]
+    sumf, errf = open(T + "/p.json", "w"), open(T + "/p.err", "w")
+    p = subprocess.Popen([R, "-r", "%s/gen/%s.pcap" % (T, name), "--json", "--threads", str(th)] + opts +
+                         ["--prometheus", "127.0.0.1:0", "--linger"], stdout=sumf, stderr=errf)
+    try:
+        deadline = time.time() + 30
+        url = None
+        while time.time() < deadline and not url:
+            m = re.search(r"on (http://\S+/metrics)", open(T + "/p.err").read())
+            url = m and '"type":"summary"' in open(T + "/p.json").read() and m.group(1)
+            time.sleep(0.02)
+        if not url:
+            return ["no --linger URL: " + open(T + "/p.err").read()], ""
+        summ = json.loads(open(T + "/p.json").read().splitlines()[-1])
+        bodies = [urllib.request.urlopen(url, timeout=10).read().decode() for _ in range(2)]
+    finally:
+        p.send_signal(signal.SIGTERM)
+        p.wait()
+        sumf.close(); errf.close()
+    bad = []
+    pt = subprocess.run(["promtool", "check", "metrics"], input=bodies[0].encode(), capture_output=True)
+    if pt.returncode:
+        bad.append("promtool: " + (pt.stdout + pt.stderr).decode())
+    try:
+        act = series(bodies[0], "rocetop_diagnosis_active")
+        raised = [series(b, "rocetop_diagnosis_raised_total") for b in bodies]
+    except ValueError as e:
+        return [str(e)], ""
+    want = {}
+    for d in summ["diagnosis"]:
+        k = tuple(sorted({"verdict": d["verdict"], "severity": d["severity"], "subject": d["subject"]}.items()))
+        want[k] = max(want.get(k, 0), 1.0 if d["active"] else 0.0)
+    if act != want:
+        bad.append("active: served %s, summary %s" % (act, want))
+    wr = {}
+    for d in summ["diagnosis"]:
+        k = (("severity", d["severity"]), ("verdict", d["verdict"]))
+        wr[k] = wr.get(k, 0) + 1
+    for k, v in raised[0].items():
+        if v != wr.get(k, 0):
+            bad.append("raised %s = %s, summary lists %s" % (dict(k), v, wr.get(k, 0)))
+    bad += ["raised %s not served" % dict(k) for k in wr if k not in raised[0]]
+    if raised[1] != raised[0]:
+        bad.append("second scrape: raised changed to %s" % raised[1])
+    if len(raised[0]) < 16:
+        bad.append("%d raised_total series, want one per verdict" % len(raised[0]))
+    if name in named:
+        v, sev, subj = named[name]
+        if act.get(tuple(sorted({"verdict": v, "severity": sev, "subject": subj}.items()))) != 1.0:
+            bad.append("no active %s for %s" % (v, subj))
+    if name in near and any(dict(k)["verdict"] == near[name] for k in act):
+        bad.append("serves %s" % near[name])
+    return bad, "%d active, %d raised" % (sum(1 for v in act.values() if v == 1), sum(raised[0].values()))
+n = nbad = 0
+for ex in sorted(glob.glob(T + "/gen/*.expect")):
+    name = os.path.basename(ex)[:-len(".expect")]
+    for th in ((1, 2) if name == "pfc_storm" else (1,)):
+        bad, what = one(name, th)
+        n += 1
+        if bad:
+            nbad += 1
+            print("FAIL prometheus %s --threads %d:" % (name, th))
+            for b in bad:
+                print("  " + b)
+        elif name in named or name in near:
+            print("ok   prometheus %s --threads %d: %s" % (name, th, what))
+if not nbad:
+    print("ok   prometheus: %d replays serve their summary's verdicts, promtool-clean" % n)
 PY
-				promtool check metrics <"$T/p1.txt" >"$T/pt.out" 2>&1; then
-				pchecked=$((pchecked + 1))
-				case $name in pfc_storm|timeout_mismatch|pfc_train_gap|timeout_match)
-					echo "ok   prometheus $name --threads $th: $(tail -n 1 "$T/p.res")" ;;
-				esac
-			else
-				echo "FAIL prometheus $name --threads $th:"; cat "$T/p.res" "$T/pt.out"; fails=$((fails + 1))
-			fi
-			kill "$rp" 2>/dev/null
-			wait "$rp" 2>/dev/null
-		done
-	done
-	if [ "$pchecked" -gt 0 ]; then
-		echo "ok   prometheus: $pchecked replays serve their summary's verdicts, promtool-clean"; oks=$((oks + 1))
-	fi
+	cat "$T/p.res"
+	oks=$((oks + $(grep -c '^ok ' "$T/p.res")))
+	fails=$((fails + $(grep -c '^FAIL ' "$T/p.res")))
+	grep -q '^ok   prometheus: ' "$T/p.res" || { [ "$(grep -c '^FAIL ' "$T/p.res")" -gt 0 ] || { echo "FAIL prometheus: the check did not finish"; fails=$((fails + 1)); }; }
 	# the cap: 150 MACs that each send RoCE and a PFC pause raise 150
 	# pause_from_host verdicts; 100 active series, the gauges say 150 and 50
 	python3 - "$T/many.pcap" 150 <<'PY'
