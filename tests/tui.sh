@@ -109,7 +109,7 @@ restored() {
 # the numbers the header must show: the batch summary's
 "$R" -r "$CAP" --json | tail -n 1 >"$T/summary.json" || exit 2
 # (one python3: its start-up costs seconds on a loaded machine)
-read -r frames requests retx nak cnp ce flows f_pk f_retx f_dup f_oosr f_nak avg_cap avg_dur avg_snd avg_rcv \
+read -r diag_active frames requests retx nak cnp ce flows f_pk f_retx f_dup f_oosr f_nak avg_cap avg_dur avg_snd avg_rcv \
 	<<<"$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -125,7 +125,7 @@ def rs(b):
 def avg(f):
     return rs(f["bytes"] * 8 / (f["last_s"] - f["first_s"]))
 rcv = [f for f in d["flows"] if f["src"] == "10.99.0.1"][0]
-print(d["frames"], t["requests"], t["retransmissions"], t["nak_seq_err"], t["cnp"], d["fabric"]["ecn_ce"], d["flows_live"],
+print(sum(1 for v in d["diagnosis"] if v["active"]), d["frames"], t["requests"], t["retransmissions"], t["nak_seq_err"], t["cnp"], d["fabric"]["ecn_ce"], d["flows_live"],
       f["packets"], f["retransmissions"], f["duplicate_request"], f["out_of_seq_request"], f["nak_seq_err"],
       rs(d["bytes"] * 8 / d["duration_s"]), "%.3f" % d["duration_s"], avg(f), avg(rcv))
 ' "$T/summary.json")"
@@ -151,6 +151,7 @@ fi
 check "header: frames $frames, flows $flows (batch summary)" "^frames $frames .* flows $flows \("
 check "header: retransmit ($retx of $requests requests) as the summary" "retransmit [0-9.]+% \($retx of $requests requests\)"
 check "header: NAKs (seq $nak), CNPs $cnp, ECN CE ($ce) as the summary" "NAKs [0-9]+ \(seq $nak, .*CNPs $cnp  ECN CE [0-9.]+% \($ce\)"
+check "header: diagnosis $diag_active active (the JSON summary's active verdicts)" "ICRC bad [0-9]+  diagnosis $diag_active active"
 check "header: PFC by priority, drops, fabric mode" "PFC pauses by priority 0:0 1:0 2:0 3:0"
 check "header: drops and fabric mode" "drops: none \(file\)"
 check "header: fabric mode" "^fabric Zero Touch RoCE"
@@ -300,6 +301,61 @@ else
 fi
 keys q
 restored "q after the iWARP detail"
+
+# ---- the diagnosis screen (v) on a capture built to raise timeout_mismatch (tools/mkdiag) -------------
+MK=$BUILD/tools/mkdiag
+if [ -x "$MK" ] && "$MK" "$T/diag" >/dev/null 2>&1 &&
+	"$R" -r "$T/diag/timeout_mismatch.pcap" --json | tail -n 1 >"$T/diag.json"; then
+	# the verdict as the JSON summary gives it: name, severity, subject, frames, evidence
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["diagnosis"]
+v = [x for x in d if x["verdict"] == "timeout_mismatch"][0]
+def ev(x):
+    return "[" + ",".join("%.15g" % i for i in x) + "]" if isinstance(x, list) else "%.15g" % x
+print(len([x for x in d if x["active"]]))
+print(v["severity"]); print(v["subject"]); print("%d-%d" % (v["first_frame"], v["last_frame"]))
+for k, x in v["evidence"].items():
+    print("%s=%s" % (k, ev(x)))
+' "$T/diag.json" >"$T/diag.want"
+	{ read -r d_active; read -r d_sev; read -r d_subj; read -r d_frames; } <"$T/diag.want"
+	d_re=$(printf '%s' "$d_subj" | sed 's/[].*^$()+?{}|\\[]/\\&/g')
+	tm send-keys -t "$S" clear Enter
+	run_rocetop -r "$T/diag/timeout_mismatch.pcap" --speed 0
+	if wait_for '\[end of capture\]' 10; then
+		check "diagnosis: header counts $d_active active verdict(s) (the JSON summary's)" "diagnosis $d_active active"
+		if tail -n 1 "$T/screen" | grep -q ' v diagnosis '; then
+			ok "diagnosis: the footer names the key v"
+		else
+			fail "diagnosis: footer without v" "$(tail -n 1 "$T/screen")"
+		fi
+		keys v
+		check "v: the diagnosis screen" "^Diagnosis: $d_active active, 0 past"
+		check "diagnosis: timeout_mismatch listed with its severity, subject and frames ($d_frames)" \
+			"^$d_sev +timeout_mismatch +$d_re +$d_frames +active"
+		ev_missing=""
+		while read -r kv; do
+			grep -qF -- "    $kv" "$T/screen" || ev_missing="$ev_missing $kv"
+		done < <(tail -n +5 "$T/diag.want")
+		if [ -z "$ev_missing" ] && [ "$(tail -n +5 "$T/diag.want" | wc -l)" -ge 2 ]; then
+			ok "diagnosis: the selected verdict's evidence ($(tail -n +5 "$T/diag.want" | tr '\n' ' '))"
+		else
+			fail "diagnosis: evidence missing:$ev_missing" "$(sed 's/^/| /' "$T/screen" | sed -n '8,24p')"
+		fi
+		keys Enter
+		check "diagnosis, Enter: the verdict's connection" "^Connection 10\.0\.0\.1 <-> 10\.0\.0\.2 "
+		keys Escape
+		check "detail, Esc: back to the diagnosis" "^Diagnosis: $d_active active"
+		keys v
+		check "v again: back to the table" "^SRC +DST +QPN"
+	else
+		fail "diagnosis: replay did not end" "$(sed 's/^/| /' "$T/screen" | head -n 5)"
+	fi
+	keys q
+	restored "q after the diagnosis screen"
+else
+	fail "diagnosis: $MK did not make the fixture, or rocetop --json failed on it"
+fi
 
 # ---- replay progress on a terminal, by elapsed time ----------------------------------------------
 tm send-keys -t "$S" clear Enter

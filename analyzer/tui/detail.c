@@ -136,7 +136,7 @@ static int detail_key(struct tui *v, int ch, int *quit)
 	case 27:
 	case KEY_BACKSPACE:
 	case KEY_LEFT:
-		v->mode = V_TABLE;
+		v->mode = v->det_back == V_DIAG ? V_DIAG : V_TABLE;
 		return 1;
 	case KEY_UP: case 'k': v->detail_off--; return 1;
 	case KEY_DOWN: case 'j': v->detail_off++; return 1;

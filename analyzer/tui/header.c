@@ -167,6 +167,9 @@ static int anomalies_line(struct tui *v, int y, const struct sums *s)
 	seg(&L, t->cnp + t->roce_ce ? pair_attr(v, P_INFO) : A_NORMAL, "CNPs %" PRIu64 "  ECN CE %.2f%% (%" PRIu64 ")",
 	    t->cnp, roce ? 100.0 * (double)t->roce_ce / (double)roce : 0.0, t->roce_ce);
 	seg(&L, t->icrc[ROCE_ICRC_BAD] ? pair_attr(v, P_ICRC) : A_NORMAL, "ICRC bad %" PRIu64, t->icrc[ROCE_ICRC_BAD]);
+	/* the verdicts raised now (v: the diagnosis screen) */
+	seg(&L, v->dl_worst == DS_ERROR ? pair_attr(v, P_BAD) | A_REVERSE : v->dl_worst == DS_WARNING ?
+	    pair_attr(v, P_WARN) | A_REVERSE : A_NORMAL, "diagnosis %zu active", v->dl_active);
 	return L.y + 1;
 }
 

@@ -19,6 +19,8 @@ static void draw_help(struct tui *v, int y0, uint64_t now)
 		"  + -               replay speed x2 / /2 (+ past 1024x: as fast as possible)    c  clear every counter",
 		"  D                 the RDMA devices (--device): port counters and rates; the QP table (PSN/s, pid,",
 		"                    comm, the wire's view) sorts (s < > r), filters (/) and shows one QP (Enter)",
+		"  v                 the diagnosis: verdicts (active, then past) most severe first, the evidence of",
+		"                    the one selected; Enter its connection; Esc or v back (rocetop(8) DIAGNOSIS)",
 		"  h ?               this help",
 		"",
 		"Columns",

@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include "tui.h"
+#include "../diag.h"
 
 #define HIST 120                  /* samples (seconds) of history per tracked flow */
 #define TRACK_MAX 1024            /* flows with history */
@@ -87,7 +88,7 @@ struct devqp_row {
 
 /* ---- the state -------------------------------------------------------------------------------- */
 
-enum { V_TABLE, V_DETAIL, V_HELP, V_FILTER, V_DEVICE, V__N };
+enum { V_TABLE, V_DETAIL, V_HELP, V_FILTER, V_DEVICE, V_DIAG, V__N };
 
 struct tui {
 	const struct tui_cfg *cfg;
@@ -108,6 +109,7 @@ struct tui {
 	int prev_mode;
 	char prompt[64];
 	int detail_off;
+	int det_back;                 /* where Esc goes from the detail view: V_TABLE, or V_DIAG */
 	uint32_t det_idx1, det_src, det_dst, det_qpn;
 	int paused, ended, failed;
 	char errmsg[512];
@@ -129,6 +131,15 @@ struct tui {
 	int filter_qps;               /* the filter prompt edits q_filter (from the device screen) */
 	char msg[128];                /* one-shot status line */
 	uint64_t msg_until;
+	/* the diagnosis (diag.c): verdicts as last evaluated, most severe first */
+	struct diag_list dl;
+	int dl_valid;
+	uint64_t dl_frames, dl_wall;  /* frames and clock of that evaluation */
+	size_t dl_active;             /* verdicts raised now */
+	int dl_worst;                 /* the most severe active one's severity, -1: none */
+	uint32_t d_cur, d_top;        /* the diagnosis screen's cursor and first row */
+	int d_prev_mode;              /* where v or Esc goes back to */
+	int help_off;                 /* help screen: first line shown */
 };
 
 /* ---- the view interface ------------------------------------------------------------------------- */
@@ -144,7 +155,8 @@ struct tui_view {
 	int (*key)(struct tui *v, int ch, int *quit);
 };
 extern const struct tui_view *const tui_views[V__N];
-extern const struct tui_view tui_table_view, tui_detail_view, tui_help_view, tui_filter_view, tui_device_view;
+extern const struct tui_view tui_table_view, tui_detail_view, tui_help_view, tui_filter_view, tui_device_view,
+	tui_diag_view;
 
 /* ---- terminal (term.c) -------------------------------------------------------------------------- */
 
@@ -192,6 +204,16 @@ void build_rows(struct tui *v, uint64_t now);
 void remember_cursor(struct tui *v);
 int draw_header(struct tui *v, uint64_t now);
 void draw_table(struct tui *v, int y0, uint64_t now);
+
+/* ---- the table (table.c) and the diagnosis (diag.c) ----------------------------------------------- */
+
+/* Opens the detail view of flow index i (0-based). */
+void open_detail_of(struct tui *v, uint32_t i);
+/* Evaluates the verdicts again when the frames or the clock moved on. */
+void diag_refresh(struct tui *v, uint64_t now);
+void diag_forget(struct tui *v);
+/* The v key from another screen: opens the diagnosis; from it, goes back. */
+void diag_toggle(struct tui *v);
 
 /* ---- the device screen's QP table (devqp.c) ---------------------------------------------------- */
 
