@@ -109,7 +109,7 @@ restored() {
 # the numbers the header must show: the batch summary's
 "$R" -r "$CAP" --json | tail -n 1 >"$T/summary.json" || exit 2
 # (one python3: its start-up costs seconds on a loaded machine)
-read -r diag_active frames requests retx nak cnp ce flows f_pk f_retx f_dup f_oosr f_nak avg_cap avg_dur avg_snd avg_rcv \
+read -r diag_active frames requests retx nak cnp ce flows f_pk f_retx f_dup f_oosr f_nak avg_cap avg_dur avg_snd avg_rcv hist_dur \
 	<<<"$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -127,7 +127,8 @@ def avg(f):
 rcv = [f for f in d["flows"] if f["src"] == "10.99.0.1"][0]
 print(sum(1 for v in d["diagnosis"] if v["active"]), d["frames"], t["requests"], t["retransmissions"], t["nak_seq_err"], t["cnp"], d["fabric"]["ecn_ce"], d["flows_live"],
       f["packets"], f["retransmissions"], f["duplicate_request"], f["out_of_seq_request"], f["nak_seq_err"],
-      rs(d["bytes"] * 8 / d["duration_s"]), "%.3f" % d["duration_s"], avg(f), avg(rcv))
+      rs(d["bytes"] * 8 / d["duration_s"]), "%.3f" % d["duration_s"], avg(f), avg(rcv),
+      "%.3f" % (d["duration_s"] - f["first_s"]))
 ' "$T/summary.json")"
 avg_cap=${avg_cap/_/ } avg_snd=${avg_snd/_/ } avg_rcv=${avg_rcv/_/ }
 
@@ -211,9 +212,41 @@ check "detail: PSN state" "A->B: last ACKed 0x[0-9a-f]{6} +expected 0x[0-9a-f]{6
 check "detail: rate sparkline" "A->B rate +\|.+\| max "
 check "detail: retransmission sparkline" "A->B retx +\|.+\| max "
 check "detail: PSN timeline with the NAK second" "A->B PSNs +\|[^|]*N[^|]*\|"
+# the history's step fits the capture (replay: HIST samples hold all of it), not one column a second
+if wait_for "A->B retx +\|[^|]*\| max [1-9][0-9]*/s" 5; then
+	ok "detail: retransmission sparkline with a maximum ($(grep -Eo 'A->B retx .*' "$T/screen" | grep -Eo 'max [0-9]+/s'))"
+else
+	fail "detail: retransmission sparkline without retransmissions" "$(grep -E 'retx|History' "$T/screen")"
+fi
+step=$(grep -Eo '^History, one column per [0-9]+ ms' "$T/screen" | grep -Eo '[0-9]+')
+tl=$(grep -E '^  A->B PSNs +\|' "$T/screen" | sed 's/^[^|]*|//; s/|.*//')
+# the connection's history: from its first frame to the end of the capture ($hist_dur s)
+if [ -n "$step" ] && awk -v n="${#tl}" -v s="$step" -v d="$hist_dur" \
+	'BEGIN { d *= 1000; exit !(n >= 20 && n * s + s >= d && n * s <= 2 * d + 2 * s) }'; then
+	ok "detail: history of ${#tl} columns of $step ms for the connection's $hist_dur s of the capture"
+else
+	fail "detail: history step ${step:-?} ms x ${#tl} columns does not fit the connection's $hist_dur s" \
+		"$(grep -E 'History|PSNs +\|' "$T/screen")"
+fi
+if [[ $tl == *R*R* ]] && [[ $tl == *N* ]]; then
+	ok "detail: the PSN timeline marks retransmissions (R) and NAKs (N) in several columns"
+else
+	fail "detail: PSN timeline" "$tl"
+fi
 keys End
-check "detail, End: recent events at the bottom" "A->B +retransmissions \+$f_retx"
-check "detail, End: nak_seq_err event" "A->B +nak_seq_err \+$f_nak"
+# recent events: the flow's retransmissions, per step, newest first, no more than it has
+if wait_for '^  [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}  A->B  retransmissions \+[0-9]+' 5; then
+	read -r ev_n ev_sum < <(grep -Eo 'A->B  retransmissions \+[0-9]+' "$T/screen" | grep -Eo '[0-9]+$' |
+		awk '{ n++; s += $1 } END { print n + 0, s + 0 }')
+	if [ "$ev_n" -ge 2 ] && [ "$ev_sum" -le "$f_retx" ] && ! grep -q '(none since' "$T/screen"; then
+		ok "detail, End: recent events list $ev_n retransmission steps (+$ev_sum of the flow's $f_retx)"
+	else
+		fail "detail, End: recent events ($ev_n lines, +$ev_sum of $f_retx)" "$(sed -n '/^Recent events/,$p' "$T/screen")"
+	fi
+else
+	fail "detail, End: no retransmission event" "$(sed 's/^/| /' "$T/screen" | tail -n 30)"
+fi
+check "detail, End: nak_seq_err events" "A->B +nak_seq_err \+[0-9]+"
 keys Escape
 check "Esc: back to the table" "^SRC +DST +QPN"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * core.c — the interactive view's loop.  Read ready frames for a few
- * milliseconds (cfg->feed), take the keys, sample the flows once per second
- * of capture time (for the sparklines, the PSN timeline and the recent
+ * milliseconds (cfg->feed), take the keys, sample the flows once per step
+ * of capture time (history.c) (for the sparklines, the PSN timeline and the recent
  * events of the detail view: view-side state, the engine keeps none), and
  * redraw every interval.  Then sleep in the source's poll() on the capture
  * handles, the terminal and the Prometheus sockets together.
@@ -70,8 +70,7 @@ static void clear_all(struct tui *v)
 		snprintf(v->errmsg, sizeof v->errmsg, "out of memory starting afresh");
 		return;
 	}
-	v->ntr = 0;
-	v->next_tick = 0;
+	history_reset(v);
 	v->rs_n = 0;
 	v->nrows = v->cur = v->top = 0;
 	v->sel_idx1 = 0;
@@ -208,7 +207,7 @@ static int feed(struct tui *v, int *dirty, int *rc)
 		ticks(v, source_now(v->src));
 	} while (r == SOURCE_FRAME && mono_ns() - t0 < FEED_SLICE_NS && !tui_quit_sig);
 	if (r == SOURCE_EOF) {
-		/* the last, partial second */
+		/* the last, partial step */
 		if (v->e->t.frames)
 			sample_tick(v, source_now(v->src));
 		v->ended = 1;

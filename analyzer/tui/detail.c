@@ -69,24 +69,28 @@ static void history_part(struct tui *v, struct dlines *L, const struct flow *f, 
 	const char *dirs[2] = { "A->B", "B->A" };
 	uint32_t ids[2] = { v->det_idx1, p ? f->peer : 0 };
 	int width = COLS - 40 > HIST ? HIST : COLS - 40 < 10 ? 10 : COLS - 40;
+	int g = history_group(v, ids, width);
+	char step[32];
 
+	step_str(v->tick_ns * (uint64_t)g, step, sizeof step);
 	if (f->kind != FK_IWARP) {
 		ln(L, A_BOLD, "PSN state (each direction's request PSNs)");
 		psn_state(v, L, "A->B", f);
 		if (p)
 			psn_state(v, L, "B->A", p);
 		ln(L, A_NORMAL, "%s", "");
-		ln(L, A_BOLD, "History, one column per second (newest right; PSNs: > progress  R retransmission  "
-		   "N NAK  G gap  D duplicate  C CNP/ECN  X bad CRC)");
+		ln(L, A_BOLD, "History, one column per %s (newest right; PSNs: > progress  R retransmission  "
+		   "N NAK  G gap  D duplicate  C CNP/ECN  X bad CRC)", step);
 	} else {
-		ln(L, A_BOLD, "History, one column per second (newest right; TCP stream: > progress  "
-		   "R TCP retransmission  G TCP gap  T terminate  X bad MPA CRC)");
+		ln(L, A_BOLD, "History, one column per %s (newest right; TCP stream: > progress  "
+		   "R TCP retransmission  G TCP gap  T terminate  X bad MPA CRC)", step);
 	}
-	timeline(v, L, "A->B", f, v->det_idx1, width);
+	timeline(v, L, "A->B", f, v->det_idx1, g);
 	if (p)
-		timeline(v, L, "B->A", p, f->peer, width);
+		timeline(v, L, "B->A", p, f->peer, g);
 	ln(L, A_NORMAL, "%s", "");
-	ln(L, A_BOLD, "Recent events (per second; A->B = %s -> %s)", host_str(v->e, f->src, a, sizeof a),
+	ln(L, A_BOLD, "Recent events (counter increases per %s step, newest first; A->B = %s -> %s)",
+	   step_str(v->tick_ns, step, sizeof step), host_str(v->e, f->src, a, sizeof a),
 	   host_str(v->e, f->dst, b, sizeof b));
 	recent_events(v, L, ids, dirs);
 }

@@ -3,12 +3,13 @@
  * view.h — what the files of the terminal view share: its state (struct tui),
  * the per-flow history the detail view draws, the table's columns, drawing
  * helpers, and the view interface: one struct tui_view per screen (table,
- * detail, help, filter prompt) in tui_views[], indexed by tui->mode.
+ * detail, help, filter prompt, device, diagnosis) in tui_views[], indexed
+ * by tui->mode.
  *
  * core.c runs the loop and the keys every screen shares; term.c owns the
  * terminal (start, restore on any exit); history.c samples the flows once a
- * second of capture time; rows.c orders and filters the table's rows;
- * values.c turns a flow into the numbers shown; draw.c has the helpers.
+ * step of capture time (a second live; replay, fit to the capture); rows.c
+ * orders and filters the table's rows; diag.c holds the verdicts; values.c turns a flow into the numbers shown; draw.c has the helpers.
  */
 #ifndef ROCETOP_TUI_VIEW_H
 #define ROCETOP_TUI_VIEW_H
@@ -19,10 +20,11 @@
 #include "tui.h"
 #include "../diag.h"
 
-#define HIST 120                  /* samples (seconds) of history per tracked flow */
+#define HIST 120                  /* samples of history per tracked flow */
 #define TRACK_MAX 1024            /* flows with history */
 #define EVENTS 24                 /* recent events per tracked flow */
-#define TICK_NS 1000000000ull
+#define TICK_NS 1000000000ull     /* live: one sample a second */
+#define TICK_MIN_NS 1000000ull    /* replay: the first step, doubled whenever HIST samples are full */
 #define RATE_WINDOW_NS 2000000000ull
 #define FEED_SLICE_NS 20000000ull /* read frames this long between looks at the keyboard */
 
@@ -117,6 +119,9 @@ struct tui {
 	struct track *tr;
 	uint32_t ntr;
 	uint64_t next_tick, tick;
+	uint64_t tick_ns;             /* the history's time step: TICK_NS live; replay, from TICK_MIN_NS up,
+					 so that HIST samples hold the whole capture */
+	unsigned tick_n;              /* samples taken at this step (replay; HIST: the step doubles) */
 	struct rate_sample rs[64];
 	unsigned rs_head, rs_n;
 	uint64_t last_rs_wall;
@@ -192,6 +197,9 @@ double flow_life_s(const struct engine *e, const struct flow *f);
 struct track *track_find(struct tui *v, uint32_t idx1);
 struct track *track_get(struct tui *v, uint32_t idx1, uint64_t tick_ts);
 void sample_tick(struct tui *v, uint64_t ts);
+void history_reset(struct tui *v);
+/* "250 ms", "2 s", "1 min 4 s" */
+const char *step_str(uint64_t ns, char *buf, size_t cap);
 void ticks(struct tui *v, uint64_t now);
 void rate_note(struct tui *v, uint64_t now);
 void rates_now(const struct tui *v, double *pps, double *bps);
