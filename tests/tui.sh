@@ -277,6 +277,59 @@ if [ "$(widest)" -le 80 ]; then
 else
 	fail "80 columns: lines too wide" "$(sed 's/^/| /' "$T/screen" | head -n 10)"
 fi
+# the title keeps its state at 80 columns: the capture's name shrinks (its end kept), the clock goes
+check "80 columns: the title keeps [end of capture], the name's end" \
+	"^rocetop [^ ]+  replay [^ ]*netem\.pcap at 1x \[end of capture\] *$"
+# help at 80x24: it scrolls between the header and its own bottom line, which overwrites nothing
+keys h
+check "80x24 help: the keys, and where the view is on the bottom line" "^lines 1-[0-9]+ of [0-9]+  Up/Down"
+help_ok=1 help_seen=$T/help.seen
+: >"$help_seen"
+for ((pg = 0; pg < 12; pg++)); do
+	screen
+	foot=$(tail -n 1 "$T/screen")
+	if ! [[ $foot =~ ^lines\ ([0-9]+)-([0-9]+)\ of\ ([0-9]+) ]]; then
+		help_ok=0; fail "80x24 help: bottom line" "$foot"; break
+	fi
+	a=${BASH_REMATCH[1]} b=${BASH_REMATCH[2]} all=${BASH_REMATCH[3]}
+	# the rows between the header (ending with the fabric line) and the bottom line are the help's
+	shown=$(awk '/^fabric /{ on = 1; next } on' "$T/screen" | sed '$d' | wc -l)
+	if [ "$shown" != $((b - a + 1)) ] || [ "$(widest)" -gt 80 ]; then
+		help_ok=0
+		fail "80x24 help: lines $a-$b of $all but $shown rows shown, or wider than 80 ($(widest))" \
+			"$(sed 's/^/| /' "$T/screen")"
+		break
+	fi
+	awk '/^fabric /{ on = 1; next } on' "$T/screen" | sed '$d' >>"$help_seen"
+	[ "$b" = "$all" ] && break
+	keys NPage
+	# until the bottom line says the view moved on, with no line skipped
+	for ((i = 0; i < 100; i++)); do
+		screen
+		[[ $(tail -n 1 "$T/screen") =~ ^lines\ ([0-9]+)- ]] && [ "${BASH_REMATCH[1]}" -gt "$a" ] && break
+		sleep 0.05
+	done
+	if ! [[ $(tail -n 1 "$T/screen") =~ ^lines\ ([0-9]+)- ]] || [ "${BASH_REMATCH[1]}" -le "$a" ] ||
+		[ "${BASH_REMATCH[1]}" -gt $((b + 1)) ]; then
+		help_ok=0; fail "80x24 help: PgDn from lines $a-$b" "$(tail -n 1 "$T/screen")"; break
+	fi
+done
+missing=""
+for c in SRC DST QPN KIND OPS 'RATE 2s' AVG PACKETS RETX OOS NAK RNR CNP ECN 'RTT p50'; do
+	grep -q "^   $c  " "$help_seen" || missing="$missing $c"
+done
+for k in '^ Keys' '^   v  ' '^   q  ' '^ Colours' 'counts)\.$'; do
+	grep -Eq -- "$k" "$help_seen" || missing="$missing /$k/"
+done
+if [ "$help_ok" = 1 ] && [ -z "$missing" ]; then
+	ok "80x24 help: PgDn through all of it ($all lines), every key and column on screen, none cut or overwritten"
+else
+	[ -z "$missing" ] || fail "80x24 help: never shown:$missing" "$(sed 's/^/| /' "$help_seen")"
+fi
+keys Home
+check "80x24 help, Home: back at the top" "^lines 1-"
+keys x
+check "80x24: any other key leaves the help" "^SRC +DST +QPN"
 tm resize-window -t "$S" -x 160 -y 48 >/dev/null 2>&1
 keys p
 check "p: paused" "\[PAUSED\]"

@@ -139,6 +139,7 @@ static int shared_key(struct tui *v, int ch, int *quit)
 	case KEY_F(1):
 		v->prev_mode = v->mode;
 		v->mode = V_HELP;
+		v->help_off = 0;
 		return 1;
 	case 'p':
 	case 'P':
