@@ -289,6 +289,8 @@ int tui_run(const struct tui_cfg *cfg)
 	v.sort = C_RATE_S;
 	v.mode = cfg->dev_only ? V_DEVICE : V_TABLE;
 	v.dl_worst = -1;
+	if (!cfg->dev_only)
+		history_reset(&v);
 	v.tr = calloc(TRACK_MAX, sizeof *v.tr);
 	if (!v.tr) {
 		fprintf(stderr, "rocetop: out of memory for the view\n");

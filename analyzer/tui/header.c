@@ -115,7 +115,7 @@ static void title_line(struct tui *v, int y, uint64_t now)
 	const char *ver = v->cfg->version ? v->cfg->version : "", *name = "", *mark = "";
 	time_t sec = (time_t)(now / 1000000000ull);
 	struct tm tm;
-	int x, fixed, w, markw = 0, pausew = v->paused ? 9 : 0;
+	int x, fixed, w = 0, markw = 0, pausew = v->paused ? 9 : 0;
 	double sp = 0;
 	enum { T_DEV, T_LIVE, T_SPEED, T_FAST } kind;
 
@@ -133,20 +133,26 @@ static void title_line(struct tui *v, int y, uint64_t now)
 		mark = "[end of capture]", markw = 17;
 	if (v->cfg->prom_addr)
 		snprintf(metrics, sizeof metrics, " metrics http://%s/metrics", v->cfg->prom_addr);
-	/* everything but the name: "rocetop VER  " + the state's words + marks + metrics */
-	fixed = 8 + (int)strlen(ver) + 2 + (kind == T_LIVE ? 5 : kind == T_SPEED ? 14 : kind == T_FAST ? 27 : 0) +
-		1 + markw + pausew + (int)strlen(metrics);
-	w = COLS - fixed;
-	if (w < (int)strlen(name) || w - (int)strlen(name) < (int)strlen(clock) + 1)
-		clock[0] = 0;     /* the clock goes before the name shrinks */
-	if (kind == T_DEV)
-		snprintf(st, sizeof st, "device-only view (no capture)");
-	else if (kind == T_LIVE)
-		snprintf(st, sizeof st, "live %s", fit_name(name, w, nb, sizeof nb));
-	else if (kind == T_SPEED)
-		snprintf(st, sizeof st, "replay %s at %gx", fit_name(name, w, nb, sizeof nb), sp);
-	else
-		snprintf(st, sizeof st, "replay %s as fast as possible", fit_name(name, w, nb, sizeof nb));
+	/* the state's words around the name; then everything but the name: "rocetop VER  " + words +
+	 * marks + metrics */
+	for (int pass = 0; pass < 2; pass++) {
+		const char *nm = pass ? fit_name(name, w, nb, sizeof nb) : "";
+
+		if (kind == T_DEV)
+			snprintf(st, sizeof st, "device-only view (no capture)");
+		else if (kind == T_LIVE)
+			snprintf(st, sizeof st, "live %s", nm);
+		else if (kind == T_SPEED)
+			snprintf(st, sizeof st, "replay %s at %gx", nm, sp);
+		else
+			snprintf(st, sizeof st, "replay %s as fast as possible", nm);
+		if (pass)
+			break;
+		fixed = 8 + (int)strlen(ver) + 2 + (int)strlen(st) + 1 + markw + pausew + (int)strlen(metrics);
+		w = COLS - fixed;
+		if (w < (int)strlen(name) || w - (int)strlen(name) < (int)strlen(clock) + 1)
+			clock[0] = 0;     /* the clock goes before the name shrinks */
+	}
 	put(y, 0, pair_attr(v, P_TITLE), "rocetop %s  %s", ver, st);
 	x = (int)strlen(ver) + (int)strlen(st) + 11;
 	if (markw)
