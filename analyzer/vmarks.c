@@ -97,7 +97,8 @@ int vmarks_scan(struct vmarks *vm, const struct source_cfg *cfg, const struct ro
 		vmarks_free(vm);
 		return -1;
 	}
-	qsort(vm->m, vm->n, sizeof vm->m[0], vmark_cmp);
+	if (vm->n)
+		qsort(vm->m, vm->n, sizeof vm->m[0], vmark_cmp);
 	return 0;
 }
 

@@ -75,7 +75,8 @@ void diag_refresh(struct tui *v, uint64_t now)
 		return;
 	}
 	v->dl_valid = 1;
-	qsort(v->dl.v, v->dl.n, sizeof v->dl.v[0], verdict_cmp);
+	if (v->dl.n)
+		qsort(v->dl.v, v->dl.n, sizeof v->dl.v[0], verdict_cmp);
 	for (size_t i = 0; i < v->dl.n; i++)
 		if (v->dl.v[i].active) {
 			v->dl_active++;
