@@ -428,6 +428,15 @@ for k, x in v["evidence"].items():
 		else
 			fail "diagnosis: evidence missing:$ev_missing" "$(sed 's/^/| /' "$T/screen" | sed -n '8,24p')"
 		fi
+		tm resize-window -t "$S" -x 80 -y 24 >/dev/null 2>&1
+		if wait_for "^warning +timeout_mismatch .* active *\$" 5 && grep -qF -- "    $(tail -n 1 "$T/diag.want")" "$T/screen" &&
+			[ "$(widest)" -le 80 ]; then
+			ok "diagnosis at 80x24: the row whole, the evidence down to its last key, no line wider than 80"
+		else
+			fail "diagnosis at 80x24" "$(sed 's/^/| /' "$T/screen")"
+		fi
+		tm resize-window -t "$S" -x 160 -y 48 >/dev/null 2>&1
+		wait_for '^SEVERITY VERDICT +SUBJECT {20,}' 5
 		keys Enter
 		check "diagnosis, Enter: the verdict's connection" "^Connection 10\.0\.0\.1 <-> 10\.0\.0\.2 "
 		keys Escape
