@@ -439,6 +439,7 @@ for k, x in v["evidence"].items():
 		wait_for '^SEVERITY VERDICT +SUBJECT {20,}' 5
 		keys Enter
 		check "diagnosis, Enter: the verdict's connection" "^Connection 10\.0\.0\.1 <-> 10\.0\.0\.2 "
+		check "detail: the connection's verdict under its title" "^  diagnosis: timeout_mismatch \($d_sev, active, frames $d_frames\): "
 		keys Escape
 		check "detail, Esc: back to the diagnosis" "^Diagnosis: $d_active active"
 		keys v

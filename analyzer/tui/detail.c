@@ -55,6 +55,7 @@ static void counters_part(struct tui *v, struct dlines *L, const struct flow *f,
 	if (f->kind != FK_IWARP && p)
 		ln(L, A_NORMAL, "  scheme of the connection: %s",
 		   roce_seq_scheme_name(roce_seq_scheme_join(roce_seq_scheme(&f->u.seq), roce_seq_scheme(&p->u.seq))));
+	diag_of_conn(v, L, f, p);
 	ln(L, A_NORMAL, "%s", "");
 	ln(L, A_BOLD, "  %-30s %-30.30s %-30.30s", "", da, p ? db : "(other direction not seen)");
 	row2(L, A_NORMAL, f->kind == FK_IWARP ? "ports" : "DestQP", qa, p ? qb : "-");

@@ -5,13 +5,14 @@
  * evidence of the one under the cursor; Enter opens the detail view of its
  * connection.  The header's "diagnosis N active" comes from the same
  * evaluation, made again when frames came or, live, once a second (a
- * verdict with no new evidence is cleared over time).
+ * verdict with no new evidence is cleared over time).  The detail view
+ * shows the verdicts about its connection (diag_of_conn).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "view.h"
+#include "detail.h"
 
 void diag_forget(struct tui *v)
 {
@@ -198,6 +199,25 @@ static void draw_diag(struct tui *v, int y0, uint64_t now)
 		selected(v, &l->v[v->d_cur], y, ymax);
 }
 
+static int names_flow(const struct tui *v, const struct diag_verdict *d, const struct flow *f)
+{
+	return f && (d->subject_kind == DSUB_CONN || d->subject_kind == DSUB_FLOW) && f->qpn == d->qpn &&
+	       f->src < v->e->nhosts && f->dst < v->e->nhosts && !memcmp(v->e->hosts[f->src].addr, d->src, 16) &&
+	       !memcmp(v->e->hosts[f->dst].addr, d->dst, 16);
+}
+
+void diag_of_conn(struct tui *v, struct dlines *L, const struct flow *f, const struct flow *p)
+{
+	for (size_t i = 0; i < v->dl.n; i++) {
+		const struct diag_verdict *d = &v->dl.v[i];
+
+		if (names_flow(v, d, f) || names_flow(v, d, p))
+			ln(L, sev_attr(v, d->severity, d->active), "  diagnosis: %s (%s, %s, frames %" PRIu64 "-%" PRIu64
+			   "): %s", diag_name(d->id), diag_severity_name(d->severity), d->active ? "active" : "past",
+			   d->first_frame, d->last_frame, d->text);
+	}
+}
+
 /* The connection of the verdict under the cursor. */
 static void jump(struct tui *v)
 {
@@ -211,10 +231,7 @@ static void jump(struct tui *v)
 		return;
 	}
 	for (uint32_t i = 0; i < v->e->nflows; i++) {
-		const struct flow *f = &v->e->flows[i];
-
-		if (f->qpn == d->qpn && f->src < v->e->nhosts && f->dst < v->e->nhosts &&
-		    !memcmp(v->e->hosts[f->src].addr, d->src, 16) && !memcmp(v->e->hosts[f->dst].addr, d->dst, 16)) {
+		if (names_flow(v, d, &v->e->flows[i])) {
 			open_detail_of(v, i);
 			v->det_back = V_DIAG;
 			return;
