@@ -388,6 +388,35 @@ fi
 keys q
 restored "q after the iWARP detail"
 
+# ---- a replay with a long silence: the step grows to fit it, both bursts stay in the history -------
+if command -v editcap >/dev/null 2>&1 && command -v mergecap >/dev/null 2>&1 &&
+	editcap -t 100 "$CAP" "$T/late.pcap" >/dev/null 2>&1 && mergecap -w "$T/long.pcap" "$CAP" "$T/late.pcap" 2>/dev/null; then
+	tm send-keys -t "$S" clear Enter
+	run_rocetop -r "$T/long.pcap" --speed 0
+	if wait_for '\[end of capture\]' 10; then
+		keys / s e n d Enter Enter
+		if wait_for '^History, one column per [0-9.]+ s ' 5; then
+			step=$(grep -Eo '^History, one column per [0-9.]+ s' "$T/screen" | grep -Eo '[0-9.]+')
+			tl=$(grep -E '^  A->B PSNs +\|' "$T/screen" | sed 's/^[^|]*|//; s/|.*//')
+			# the connection spans 100 s + the rest of the capture after its first frame
+			if awk -v n="${#tl}" -v s="$step" -v d="$hist_dur" 'BEGIN { d += 100; exit !(n * s + s >= d && n * s <= 2 * d + 2 * s) }' &&
+				[[ ${tl:0:1} != . ]] && [[ ${tl: -2:1} != . ]]; then
+				ok "100 s replay: ${#tl} columns of $step s, the first burst on the left, the second on the right"
+			else
+				fail "100 s replay: step $step s x ${#tl} columns" "$(grep -E 'History|PSNs +\|' "$T/screen")"
+			fi
+		else
+			fail "100 s replay: history heading" "$(sed 's/^/| /' "$T/screen" | head -n 30)"
+		fi
+	else
+		fail "100 s replay did not end" "$(sed 's/^/| /' "$T/screen" | head -n 5)"
+	fi
+	keys q
+	restored "q after the 100 s replay"
+else
+	echo "skip 100 s replay: no editcap or mergecap"
+fi
+
 # ---- the diagnosis screen (v) on a capture built to raise timeout_mismatch (tools/mkdiag) -------------
 MK=$BUILD/tools/mkdiag
 if [ -x "$MK" ] && "$MK" "$T/diag" >/dev/null 2>&1 &&

@@ -155,7 +155,7 @@ static int detail_key(struct tui *v, int ch, int *quit)
 
 const struct tui_view tui_detail_view = {
 	.name = "detail",
-	.hint = "Esc back  Up/Down PgUp/PgDn Home/End scroll  p pause  q quit",
+	.hint = "Esc back  Up/Down PgUp/PgDn Home/End scroll  v diagnosis  p pause  q quit",
 	.draw = draw_detail,
 	.key = detail_key,
 };

@@ -182,6 +182,8 @@ const char *step_str(uint64_t ns, char *buf, size_t cap)
 		snprintf(buf, cap, "%" PRIu64 " us", (uint64_t)(ns / 1000u));
 	else if (ns < 1000000000ull)
 		snprintf(buf, cap, "%" PRIu64 " ms", (uint64_t)(ns / 1000000u));
+	else if (ns < 60000000000ull && ns % 1000000000u)
+		snprintf(buf, cap, "%.2f s", (double)ns / 1e9);   /* a replay's 1.02 s, 2.05 s, ... */
 	else if (ns < 60000000000ull)
 		snprintf(buf, cap, "%" PRIu64 " s", (uint64_t)(ns / 1000000000u));
 	else
