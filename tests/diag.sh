@@ -108,6 +108,53 @@ for ex in "$T"/gen/*.expect; do
 	done
 done
 
+# --packets marks the frames each verdict names (its first and last frame, numbered in the file):
+# per fixture, the frames of each "[verdict: NAME]" mark (grep) are those of the JSON summary's
+# verdicts of that name, and a near miss marks none
+marked=0 vm_fail=0
+for ex in "$T"/gen/*.expect; do
+	name=$(basename "$ex" .expect)
+	opts=$(sed -n 's/^options //p' "$ex")
+	[ -s "$T/$name.1.json" ] || continue
+	# shellcheck disable=SC2086
+	"$R" -r "$T/gen/$name.pcap" --packets $opts >"$T/$name.pk" 2>"$T/$name.pkerr" || {
+		echo "FAIL $name --packets: $(cat "$T/$name.pkerr")"; vm_fail=$((vm_fail + 1)); continue; }
+	got=$(grep -o '^[0-9]\+ .*\[verdict: [a-z_]\+\]' "$T/$name.pk" | awk '{ n = $1; while (match($0, /\[verdict: [a-z_]+\]/)) {
+		print substr($0, RSTART + 10, RLENGTH - 11), n; $0 = substr($0, RSTART + RLENGTH) } }' | sort -u)
+	want=$(python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).read().splitlines()[-1])["diagnosis"]
+for v in d:
+    for f in {v["first_frame"], v["last_frame"]} - {0}:
+        print(v["verdict"], f)' "$T/$name.1.json" | sort -u)
+	if [ "$got" = "$want" ]; then
+		[ -n "$got" ] && marked=$((marked + 1))
+	else
+		echo "FAIL $name --packets marks:"; diff <(echo "$want") <(echo "$got") | sed 's/^/  /'
+		vm_fail=$((vm_fail + 1))
+	fi
+done
+n_tm=$(grep -c '\[verdict: timeout_mismatch\]$' "$T/timeout_mismatch.pk")
+n_near=$(grep -c '\[verdict: ' "$T/timeout_match.pk")
+if [ "$vm_fail" = 0 ] && [ "$marked" -ge 10 ] && [ "$n_tm" = 2 ] && [ "$n_near" = 0 ]; then
+	echo "ok   --packets: each verdict's first and last frame marked in $marked fixtures (timeout_mismatch: $n_tm frames, its near miss: $n_near)"
+	oks=$((oks + 1))
+else
+	echo "FAIL --packets marks: $vm_fail fixtures differ, $marked marked, timeout_mismatch $n_tm frames, timeout_match $n_near"
+	fails=$((fails + 1))
+fi
+# a filter lists fewer frames, marked as in the whole capture; standard input cannot be read twice: no marks
+"$R" -r "$T/gen/timeout_mismatch.pcap" --packets udp dst port 4791 and src host 10.0.0.1 >"$T/f.pk" 2>&1
+n_f=$(grep -c '\[verdict: timeout_mismatch\]' "$T/f.pk")
+n_in=$("$R" -r - --packets <"$T/gen/timeout_mismatch.pcap" 2>/dev/null | grep -c '\[verdict: ')
+n_all=$("$R" -r - --packets <"$T/gen/timeout_mismatch.pcap" 2>/dev/null | wc -l)
+if [ "$n_f" = "$n_tm" ] && [ "$(wc -l <"$T/f.pk")" -lt "$(wc -l <"$T/timeout_mismatch.pk")" ] && [ "$n_in" = 0 ] && [ "$n_all" -gt 0 ]; then
+	echo "ok   --packets: a filtered listing keeps the marks ($n_f), one from standard input has none"
+	oks=$((oks + 1))
+else
+	echo "FAIL --packets: filtered $n_f marks (want $n_tm), stdin $n_in marks of $n_all lines"; fails=$((fails + 1))
+fi
+
 # -b: the Diagnosis section names the verdict, the subject and the evidence
 "$R" -r "$T/gen/pfc_storm.pcap" -b >"$T/b.txt" 2>&1
 if grep -q '^Diagnosis (1 verdict;' "$T/b.txt" && grep -q 'error   pfc_storm .*priority 3 from 02:00:00:00:00:fe  frames 1-751' "$T/b.txt" &&
