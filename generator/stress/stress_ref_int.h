@@ -33,7 +33,12 @@ struct ref_qp {
 	struct ctl_load L;         /* the adapter as requester (`load`) */
 	uint8_t *lbuf;             /* its local MR's bytes */
 	int in_pump;               /* on the pump list: completed something, may post */
+	uint32_t rqpn;             /* the peer's QPN (CNPs of the cnp-* modes) */
+	uint64_t cnp_last;         /* cnp-qp: when it last sent a CNP */
+	int cnp_sent;
 };
+
+#define REF_CNP_PAIRS 64           /* cnp-ip: pacing states, one per peer IP */
 
 struct ref_mr {
 	uint8_t *buf;
@@ -62,6 +67,16 @@ struct st_ref {
 	unsigned nloaded;
 	unsigned *pump;            /* loaded QPs that completed a message since the last pump */
 	unsigned npump;
+	uint64_t cnp_gap_ns;       /* cnp-*: the pacing interval */
+	struct {                   /* cnp-ip: per peer IP; cnp-port: pair[0] for all */
+		uint8_t ip[4];
+		uint64_t last;
+	} pair[REF_CNP_PAIRS];
+	unsigned npair;
+	int port_sent;
+	uint64_t cnp_port_last;
+	uint64_t cnp_tx;           /* CNPs of the cnp-* modes */
+	int in_cnp;                /* emitting a CNP (no NAK check of it) */
 };
 
 /* stress_ref.c */
