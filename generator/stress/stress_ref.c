@@ -19,6 +19,9 @@
  * scope (the QP, the peer IP, the port) allows, ref_emit adds one to every
  * sequence NAK in cnp-qp.
  *
+ * qpcache:N (stress.h): an LRU of N QP contexts; a miss holds everything
+ * the adapter emits REF_QPC_MISS_NS more (r->busy), hits cost nothing.
+ *
  * Extension for many QPs: `mr len= qp=ID` registers the MR only in that QP
  * (each engine holds at most 8 MRs); an MR without qp= goes into every QP.
  * `counters` sums the engines' statistics, per device as rxe does.
@@ -65,7 +68,7 @@ static int ref_emit(void *ctx, const uint8_t *f, uint32_t len)
 		return -1;
 	memcpy(e->d, f, len);
 	e->len = len;
-	e->ts = r->now + REF_WIRE_NS;
+	e->ts = (r->busy > r->now ? r->busy : r->now) + REF_WIRE_NS;
 	if (r->qn && e->ts < r->q[(r->qh + r->qn - 1) % r->qcap].ts)
 		e->ts = r->q[(r->qh + r->qn - 1) % r->qcap].ts;
 	r->qn++;
@@ -103,6 +106,46 @@ static int ref_cnp_emit(struct st_ref *r, struct ref_qp *q, const uint8_t ip4[4]
 	if (!rc)
 		r->cnp_tx++;
 	return rc;
+}
+
+/* qpcache: QP index i used; a miss makes the adapter busy for a context fetch. */
+static void ref_qpc_use(struct st_ref *r, int i)
+{
+	struct ref_qp *q = r->qp[i];
+
+	if (q->cached) {
+		r->qpc_hit++;
+		if (r->lru_head == i)
+			return;
+		r->qp[q->lru_prev]->lru_next = q->lru_next;   /* unlink (not the head) */
+		if (q->lru_next >= 0)
+			r->qp[q->lru_next]->lru_prev = q->lru_prev;
+		else
+			r->lru_tail = q->lru_prev;
+	} else {
+		r->qpc_miss++;
+		r->busy = (r->busy > r->now ? r->busy : r->now) + REF_QPC_MISS_NS;
+		if (r->qpc_n == r->qpc_cap) {   /* evict the least recently used */
+			struct ref_qp *t = r->qp[r->lru_tail];
+
+			t->cached = 0;
+			r->lru_tail = t->lru_prev;
+			if (r->lru_tail >= 0)
+				r->qp[r->lru_tail]->lru_next = -1;
+			else
+				r->lru_head = -1;
+			r->qpc_n--;
+		}
+		q->cached = 1;
+		r->qpc_n++;
+	}
+	q->lru_prev = -1;
+	q->lru_next = r->lru_head;
+	if (r->lru_head >= 0)
+		r->qp[r->lru_head]->lru_prev = i;
+	r->lru_head = i;
+	if (r->lru_tail < 0)
+		r->lru_tail = i;
 }
 
 /* A CE-marked request from src4 to QP q: a CNP when its scope's pacing allows. */
@@ -173,6 +216,8 @@ static int ref_send(void *ctx, const uint8_t *f, uint32_t len)
 	roce_decode(&p, NULL, ROCE_LINK_ETHERNET, f, len, len);
 	if (p.version == ROCE_VER_NONE || !p.bth_off || !(q = ref_find(r, p.dqpn)))
 		return 0;
+	if (r->mode == ST_REF_QPCACHE)
+		ref_qpc_use(r, (int)(q->qpn - REF_QPN0));
 	if (r->mode == ST_REF_PLANTED && r->nqp >= 24 && p.payload_len == 1024 && ++r->n_in % 61 == 0)
 		return 0;   /* the planted anomaly: lost on receipt */
 	if (r->mode == ST_REF_BITFLIP) {
@@ -285,6 +330,8 @@ static void ref_reset(struct st_ref *r)
 	r->nqp = r->nmr = r->narmed = 0;
 	r->npair = 0;
 	r->port_sent = 0;
+	r->qpc_n = 0;
+	r->lru_head = r->lru_tail = -1;
 	refload_reset(r);
 	while (r->qn) {
 		r->pool[r->npool++] = r->q[r->qh].d;
@@ -497,10 +544,10 @@ static int ref_cmd_counters(struct st_ref *r, char *rep, size_t cap)
 	}
 	cnp += r->cnp_tx;
 	return snprintf(rep, cap,
-			"ok driver=reference sent_pkts=%llu rcvd_pkts=%llu duplicate_request=%llu out_of_seq_request=%llu seq_nak_sent=%llu np_cnp_sent=%llu np_ecn_marked_roce_packets=%llu",
+			"ok driver=reference sent_pkts=%llu rcvd_pkts=%llu duplicate_request=%llu out_of_seq_request=%llu seq_nak_sent=%llu np_cnp_sent=%llu np_ecn_marked_roce_packets=%llu qpc_hit=%llu qpc_miss=%llu",
 			(unsigned long long)tx, (unsigned long long)rx, (unsigned long long)dup,
 			(unsigned long long)oos, (unsigned long long)nak, (unsigned long long)cnp,
-			(unsigned long long)ecn), 0;
+			(unsigned long long)ecn, (unsigned long long)r->qpc_hit, (unsigned long long)r->qpc_miss), 0;
 }
 
 static int ref_ctl(void *ctx, const char *l, char *rep, size_t cap);
@@ -605,7 +652,14 @@ struct st_ref *st_ref_new(enum st_ref_mode mode, const uint8_t dut_mac[6], const
 	memcpy(r->peer_mac, peer_mac, 6);
 	memcpy(r->peer_ip, peer_ip4, 4);
 	st_ref_set_cnp_gap(r, 0);
+	r->qpc_cap = 1024;
+	r->lru_head = r->lru_tail = -1;
 	return r;
+}
+
+void st_ref_set_qpcache(struct st_ref *r, unsigned n)
+{
+	r->qpc_cap = n ? n : 1;
 }
 
 void st_ref_set_cnp_gap(struct st_ref *r, uint64_t ns)

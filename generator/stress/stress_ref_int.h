@@ -15,6 +15,7 @@
 #define REF_QPN0 0x100u
 #define REF_WC 64
 #define REF_QP_MR 8
+#define REF_QPC_MISS_NS 500        /* qpcache: a QP context fetched (a PCIe round trip) */
 
 struct ref_frame {
 	uint8_t *d;
@@ -36,6 +37,8 @@ struct ref_qp {
 	uint32_t rqpn;             /* the peer's QPN (CNPs of the cnp-* modes) */
 	uint64_t cnp_last;         /* cnp-qp: when it last sent a CNP */
 	int cnp_sent;
+	int lru_prev, lru_next;    /* qpcache: the LRU list of QP indices (-1: end) */
+	int cached;
 };
 
 #define REF_CNP_PAIRS 64           /* cnp-ip: pacing states, one per peer IP */
@@ -77,6 +80,10 @@ struct st_ref {
 	uint64_t cnp_port_last;
 	uint64_t cnp_tx;           /* CNPs of the cnp-* modes */
 	int in_cnp;                /* emitting a CNP (no NAK check of it) */
+	unsigned qpc_cap, qpc_n;   /* qpcache: contexts held, in use */
+	int lru_head, lru_tail;    /* most and least recently used */
+	uint64_t busy;             /* qpcache: the adapter answers nothing before this */
+	uint64_t qpc_hit, qpc_miss;
 };
 
 /* stress_ref.c */
