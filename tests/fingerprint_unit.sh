@@ -13,6 +13,8 @@
 #    sequence NAKs only in cnp-qp, the adapter's np_cnp_sent equals the CNPs
 #    on the wire; the per-QP and per-pair counts are the evidence the scope
 #    was decided on (checked against the rule, not against fixed numbers).
+#    `good` (lib/qp's own CNPs, not the cnp-* code) must come out per QP,
+#    50 us, no CNP with a NAK.
 # 2. no-cc: no CNP, pacing null, verdict UNSUPPORTED, yet the adapter counted
 #    every CE-marked request.
 # 3. The text report says the same; bad options exit 2 with one line.
@@ -23,7 +25,7 @@ GEN=$BUILD/bin/rocegen
 T=$(mktemp -d "/tmp/fingerprint_unit.$$.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
-runs="cnp-qp cnp-ip cnp-port no-cc cnp-qp:20 cnp-qp:200 cnp-ip:8 cnp-ip:100 cnp-port:5 cnp-port:60"
+runs="good cnp-qp cnp-ip cnp-port no-cc cnp-qp:20 cnp-qp:200 cnp-ip:8 cnp-ip:100 cnp-port:5 cnp-port:60"
 for v in $runs; do
 	"$GEN" fingerprint --reference "$v" --json > "$T/$v.json"
 done
@@ -31,8 +33,8 @@ done
 python3 - "$T" $runs <<'PY'
 import json, os, sys
 T, runs = sys.argv[1], sys.argv[2:]
-scope = {'cnp-qp': 'qp', 'cnp-ip': 'ip_pair', 'cnp-port': 'port', 'no-cc': None}
-dflt = {'cnp-qp': 50, 'cnp-ip': 25, 'cnp-port': 10}
+scope = {'good': 'qp', 'cnp-qp': 'qp', 'cnp-ip': 'ip_pair', 'cnp-port': 'port', 'no-cc': None}
+dflt = {'good': 50, 'cnp-qp': 50, 'cnp-ip': 25, 'cnp-port': 10}
 bad, seen = [], []
 def need(c, w):
     if not c: bad.append(w)

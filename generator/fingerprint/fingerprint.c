@@ -3,7 +3,7 @@
  * fingerprint.c — `rocegen fingerprint`: a Lumina-style congestion-control
  * fingerprint of an adapter as responder (DCQCN's notification point).
  *
- *   rocegen fingerprint --reference cnp-qp|cnp-ip|cnp-port|no-cc[:US] [--json]
+ *   rocegen fingerprint --reference cnp-qp|cnp-ip|cnp-port|no-cc[:US]|good [--json]
  *
  * rocegen is the requester of three RC QPs on the adapter: QPs 0 and 1
  * from one IP address (one IP pair), QP 2 from a second address.  It sends
@@ -30,7 +30,8 @@
  * np_ecn_marked_roce_packets) before and after are given beside the wire.
  *
  * Only the in-process reference adapter for now (stress_ref.c's cnp-*
- * modes, which exist to test this classifier); the adapter as requester
+ * modes, which exist to test this classifier, and `good`, whose CNPs come
+ * from lib/qp's responder: per QP, 50 us); the adapter as requester
  * (the reaction point: rate cut and reaction time after a CNP) is not
  * measured yet ("reaction" is null in the report).
  */
@@ -398,7 +399,7 @@ static void fp_report_text(const struct fp *f, const struct fp_verdict *v, const
 
 static void fp_usage(FILE *out)
 {
-	fprintf(out, "usage: " GEN_NAME " fingerprint --reference cnp-qp|cnp-ip|cnp-port|no-cc[:US] [--json]\n"
+	fprintf(out, "usage: " GEN_NAME " fingerprint --reference cnp-qp|cnp-ip|cnp-port|no-cc[:US]|good [--json]\n"
 		     "  CE-marked requests in exact patterns, three QPs over two IP pairs: does the adapter\n"
 		     "  send CNPs, their least interval, whether it paces them per QP, per IP pair or per\n"
 		     "  port, whether a CNP accompanies a sequence NAK.  See rocegen(8).\n");
@@ -411,6 +412,11 @@ static int fp_parse_ref(const char *arg, int *mode, uint64_t *gap)
 	size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
 
 	*mode = -1;
+	*gap = 0;
+	if (!strcmp(arg, "good")) {   /* lib/qp's own notification point: per QP, 50 us */
+		*mode = ST_REF_GOOD;
+		return 0;
+	}
 	for (int i = 0; i < 4; i++)
 		if (strlen(names[i]) == n && !strncmp(arg, names[i], n))
 			*mode = ST_REF_CNP_QP + i;
@@ -452,7 +458,7 @@ int gen_fingerprint_main(int argc, char **argv)
 		switch (ch) {
 		case 'r':
 			if (fp_parse_ref(optarg, &mode, &gap)) {
-				fprintf(stderr, GEN_NAME " fingerprint: bad --reference '%s' (cnp-qp|cnp-ip|cnp-port|no-cc, cnp-*:US)\n",
+				fprintf(stderr, GEN_NAME " fingerprint: bad --reference '%s' (cnp-qp|cnp-ip|cnp-port|no-cc|good, cnp-*:US)\n",
 					optarg);
 				return 2;
 			}
