@@ -186,6 +186,12 @@ static void ref_cnp_ce(struct st_ref *r, struct ref_qp *q, const uint8_t src4[4]
 	ref_cnp_emit(r, q, src4);
 }
 
+/* The congestion-control modes of `rocegen fingerprint` (stress.h). */
+static int ref_cc_mode(const struct st_ref *r)
+{
+	return r->mode >= ST_REF_CNP_QP && r->mode <= ST_REF_NO_CC;
+}
+
 static struct ref_qp *ref_find(struct st_ref *r, uint32_t qpn)
 {
 	uint32_t i = qpn - REF_QPN0;
@@ -232,7 +238,7 @@ static int ref_send(void *ctx, const uint8_t *f, uint32_t len)
 		ref_arm_qp(r, q);
 		return 0;
 	}
-	if (r->mode >= ST_REF_CNP_QP && p.ecn == 3 && p.ip_version == 4 && !roce_opcode_is_cnp(p.opcode) &&
+	if (ref_cc_mode(r) && p.ecn == 3 && p.ip_version == 4 && !roce_opcode_is_cnp(p.opcode) &&
 	    p.opcode != ROCE_OP_ACK && p.opcode != ROCE_OP_ATOMIC_ACK)
 		ref_cnp_ce(r, q, f + p.ip_off + 12);
 	roce_qp_input(q->qp, &p, ROCE_ICRC_UNCHECKED, r->now);
@@ -442,7 +448,7 @@ static int ref_cmd_connect(struct st_ref *r, const char *l, char *rep, size_t ca
 	a.min_rnr_timer = (uint8_t)ctl_u64(l, "min_rnr", 12);
 	a.max_rd_atomic = (uint8_t)ctl_u64(l, "max_rd", 16);
 	a.max_dest_rd_atomic = (uint8_t)ctl_u64(l, "max_dest_rd", 16);
-	a.send_cnp = r->mode < ST_REF_CNP_QP;   /* the cnp-* modes pace in ref_send */
+	a.send_cnp = !ref_cc_mode(r);   /* the cnp-* modes pace in ref_send */
 	a.cnp_gap_ns = 50000;
 	q->rqpn = a.remote_qpn;
 	a.max_mr = REF_QP_MR;
@@ -666,12 +672,12 @@ void st_ref_set_cnp_gap(struct st_ref *r, uint64_t ns)
 {
 	static const uint64_t dflt[] = { 50000, 25000, 10000, 0 };   /* cnp-qp, cnp-ip, cnp-port, no-cc */
 
-	r->cnp_gap_ns = ns ? ns : r->mode >= ST_REF_CNP_QP ? dflt[r->mode - ST_REF_CNP_QP] : 50000;
+	r->cnp_gap_ns = ns ? ns : ref_cc_mode(r) ? dflt[r->mode - ST_REF_CNP_QP] : 50000;
 }
 
 uint64_t st_ref_cnp_gap(const struct st_ref *r)
 {
-	return r->mode >= ST_REF_CNP_QP && r->mode != ST_REF_NO_CC ? r->cnp_gap_ns : 0;
+	return r->mode >= ST_REF_CNP_QP && r->mode < ST_REF_NO_CC ? r->cnp_gap_ns : 0;
 }
 
 void st_ref_io(struct st_ref *r, struct cf_io *io)
