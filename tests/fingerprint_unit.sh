@@ -17,7 +17,11 @@
 #    50 us, no CNP with a NAK.
 # 2. no-cc: no CNP, pacing null, verdict UNSUPPORTED, yet the adapter counted
 #    every CE-marked request.
-# 3. The text report says the same; bad options exit 2 with one line.
+# 3. The reaction point (the adapter as requester, 600 WRITEs, one CNP after
+#    200): the cnp-* modes halve their rate (cut 0.5 within 0.05, the gap
+#    between requests doubles, the reaction under 20 us); good and no-cc do
+#    not react (cut 0, no reaction time).
+# 4. The text report says the same; bad options exit 2 with one line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -48,7 +52,15 @@ for v in runs:
     need(ev['counters']['np_cnp_sent'] == c['sent'], '%s: adapter np_cnp_sent %d, wire %d' % (v, ev['counters']['np_cnp_sent'], c['sent']))
     need(ev['counters']['np_ecn_marked_roce_packets'] == ph['solo']['ce_marked'] + ph['mixed']['ce_marked'] > 0,
          '%s: CE counted %r' % (v, ev['counters']))
-    need(d['reaction']['measured'] is False and d['reaction']['rate_cut'] is None, '%s: reaction %r' % (v, d['reaction']))
+    rp = d['reaction']
+    need(rp['measured'] is True and rp['requests'] == 600, '%s: reaction %r' % (v, rp))
+    if mode in ('cnp-qp', 'cnp-ip', 'cnp-port'):
+        # the reaction point halves its rate on a CNP (alpha = 1)
+        need(abs(rp['rate_cut'] - 0.5) <= 0.05 and 0 < rp['reaction_us'] < 20 and
+             abs(rp['gap_after_ns'] - 2 * rp['gap_before_ns']) <= 0.1 * rp['gap_after_ns'], '%s: reaction %r' % (v, rp))
+    else:
+        need(rp['rate_cut'] == 0 and rp['reaction_us'] is None and rp['gap_after_ns'] < 1.2 * rp['gap_before_ns'] + 1,
+             '%s: reaction %r' % (v, rp))
     need(ph['nak']['naks'] >= 3, '%s: sequence NAKs %d' % (v, ph['nak']['naks']))
     need(sum(ph['nak']['cnp_per_qp']) == (ph['nak']['naks'] if mode == 'cnp-qp' else 0), '%s: CNPs beside NAKs %r' % (v, ph['nak']))
     if mode == 'no-cc':
@@ -79,6 +91,8 @@ PY
 "$GEN" fingerprint --reference cnp-ip > "$T/text"
 grep -q "CNP pacing     per IP pair, least interval 2[45]\.[0-9] us" "$T/text" || { echo "text report:"; cat "$T/text"; exit 1; }
 grep -q "CNP with NAK   no" "$T/text" || { cat "$T/text"; exit 1; }
+grep -q "reaction       rate cut 50 % " "$T/text" || { cat "$T/text"; exit 1; }
+"$GEN" fingerprint --reference good | grep -q "reaction       none" || { echo "good: a reaction"; exit 1; }
 "$GEN" fingerprint --reference no-cc | grep -q "UNSUPPORTED" || { echo "no-cc text"; exit 1; }
 
 for a in "--bogus" "--reference" "--reference nosuch" "--reference no-cc:5" "--reference cnp-qp:0" "--reference cnp-qp:x" "--reference cnp-ip extra" ""; do

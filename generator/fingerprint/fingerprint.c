@@ -29,11 +29,16 @@
  * the verdict UNSUPPORTED.  The adapter's own counters (np_cnp_sent,
  * np_ecn_marked_roce_packets) before and after are given beside the wire.
  *
+ * Then the adapter as requester (DCQCN's reaction point): it posts 600
+ * WRITEs of 1 KiB on one QP (`load`), rocegen ACKs each at once and sends
+ * one CNP after 200 have come: the median gap between requests before
+ * against after (past the 32 following the CNP) gives the rate cut (20 %
+ * or more is a reaction), the time from the CNP to the last request before
+ * the first gap 1.5 times the old one the reaction time.
+ *
  * Only the in-process reference adapter for now (stress_ref.c's cnp-*
  * modes, which exist to test this classifier, and `good`, whose CNPs come
- * from lib/qp's responder: per QP, 50 us); the adapter as requester
- * (the reaction point: rate cut and reaction time after a CNP) is not
- * measured yet ("reaction" is null in the report).
+ * from lib/qp's responder: per QP, 50 us).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -276,6 +281,137 @@ static int fp_probe(struct fp *f)
 	return 0;
 }
 
+/* ---- the adapter as requester: the reaction point ---- */
+
+#define RP_MSGS 600                  /* WRITEs the adapter posts (1 KiB each, one packet) */
+#define RP_CNP_AT 200                /* the CNP goes out after this many have arrived */
+#define RP_WIDE 1.5                  /* a gap this much over the baseline: the rate was cut */
+#define RP_MIN_CUT 0.2               /* the least cut of the rate that counts as a reaction */
+
+struct fp_rp {
+	int measured;                    /* the adapter ran its load */
+	uint64_t n, t_cnp;
+	uint64_t *ts;                    /* arrival of each request */
+	double base_ns, after_ns, rate_cut, reaction_us;
+	int reacted;
+};
+
+static int fp_u64cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double fp_median_gap(const uint64_t *ts, uint64_t from, uint64_t to)
+{
+	uint64_t g[RP_MSGS];
+	size_t n = 0;
+
+	for (uint64_t i = from + 1; i < to; i++)
+		g[n++] = ts[i] - ts[i - 1];
+	if (!n)
+		return 0;
+	qsort(g, n, sizeof(*g), fp_u64cmp);
+	return (double)g[n / 2];
+}
+
+/* ACK of the adapter's request psn (MSN msn), or a CNP to its QP. */
+static int fp_send_ack(struct fp *f, uint32_t dqpn, uint32_t psn, uint32_t msn, int cnp)
+{
+	struct roce_frame_spec s;
+	uint8_t b[128];
+	int n;
+
+	memset(&s, 0, sizeof(s));
+	s.version = ROCE_VER_V2;
+	memcpy(s.eth.src, f->us_mac, 6);
+	memcpy(s.eth.dst, f->dut_mac, 6);
+	s.ip.version = 4;
+	memcpy(s.ip.src, f->q[0].src, 4);
+	memcpy(s.ip.dst, f->dut_ip, 4);
+	if (cnp) {
+		roce_spec_cnp(&s, dqpn);
+	} else {
+		s.ip.ecn = 2;
+		s.bth.opcode = ROCE_OP_ACK;
+		s.bth.dqpn = dqpn;
+		s.bth.psn = psn & 0xffffff;
+		s.ext.syndrome = 0x1f;   /* ACK, no credit count */
+		s.ext.msn = msn & 0xffffff;
+	}
+	if ((n = roce_build(b, sizeof(b), &s)) < 0)
+		return -1;
+	return f->io->send(f->io->ctx, b, (uint32_t)n) < 0 ? -1 : 0;
+}
+
+/* The adapter posts RP_MSGS WRITEs of 1 KiB to us on one QP; we ACK each at
+ * once and send one CNP after RP_CNP_AT have arrived: the median gap between
+ * requests before it against after the first gap RP_WIDE times the baseline
+ * gives the rate cut, the time from the CNP to that gap the reaction. */
+static int fp_reaction(struct fp *f, struct fp_rp *rp)
+{
+	char rep[512];
+	unsigned id, mr;
+	uint32_t dut_qpn, msn = 0;
+	uint64_t deadline;
+	uint8_t b[2048];
+
+	memset(rp, 0, sizeof(*rp));
+	if (!(rp->ts = calloc(RP_MSGS, sizeof(*rp->ts))))
+		return -1;
+	if (fp_ctl(f, rep, sizeof(rep), "reset") || fp_ctl(f, rep, sizeof(rep), "mr len=65536 access=w"))
+		return -1;
+	mr = (unsigned)ctl_u64(rep, "mr", 0);
+	if (fp_ctl(f, rep, sizeof(rep), "qp"))
+		return -1;
+	id = (unsigned)ctl_u64(rep, "qp", 0);
+	dut_qpn = (uint32_t)ctl_u64(rep, "qpn", 0);
+	if (fp_ctl(f, rep, sizeof(rep), "connect qp=%u rqpn=0x%x psn=0 rpsn=0 mtu=1024 timeout=14 rgid=%u.%u.%u.%u", id,
+		   FP_QPN0, f->q[0].src[0], f->q[0].src[1], f->q[0].src[2], f->q[0].src[3]) ||
+	    fp_ctl(f, rep, sizeof(rep), "load qp=%u mr=%u rva=0x10000 rkey=0x77 n=%u qd=16 ops=%u min=1024 max=1024 seed=1 idx=0",
+		   id, mr, RP_MSGS, CTL_WL_WRITE))
+		return -1;
+	deadline = f->io->now(f->io->ctx) + 50000000ull;   /* 50 ms for the whole load */
+	while (rp->n < RP_MSGS) {
+		struct roce_pkt p;
+		uint32_t len;
+		uint64_t ts;
+		int rc = f->io->recv(f->io->ctx, b, sizeof(b), &len, &ts, deadline);
+
+		if (rc < 0)
+			return -1;
+		if (!rc)
+			break;
+		roce_decode(&p, NULL, ROCE_LINK_ETHERNET, b, len, len);
+		if (!p.bth_off || p.dqpn != FP_QPN0 || p.opcode != ROCE_OP_WRITE_ONLY)
+			continue;
+		rp->ts[rp->n++] = ts;
+		if (fp_send_ack(f, dut_qpn, p.psn, ++msn, 0))
+			return -1;
+		if (rp->n == RP_CNP_AT) {
+			rp->t_cnp = f->io->now(f->io->ctx);
+			if (fp_send_ack(f, dut_qpn, 0, 0, 1))
+				return -1;
+		}
+	}
+	rp->measured = rp->n == RP_MSGS;
+	if (!rp->measured)
+		return 0;
+	/* the medians before and well after the CNP (past a window of 16 already
+	 * posted): a cut of RP_MIN_CUT or more is a reaction */
+	rp->base_ns = fp_median_gap(rp->ts, RP_CNP_AT / 4, RP_CNP_AT);
+	rp->after_ns = fp_median_gap(rp->ts, RP_CNP_AT + 32, rp->n);
+	rp->rate_cut = rp->after_ns > 0 && rp->after_ns > rp->base_ns ? 1.0 - rp->base_ns / rp->after_ns : 0;
+	rp->reacted = rp->rate_cut >= RP_MIN_CUT;
+	for (uint64_t i = RP_CNP_AT; rp->reacted && i < rp->n; i++)
+		if ((double)(rp->ts[i] - rp->ts[i - 1]) >= RP_WIDE * rp->base_ns) {
+			rp->reaction_us = rp->ts[i - 1] > rp->t_cnp ? (double)(rp->ts[i - 1] - rp->t_cnp) / 1e3 : 0;
+			break;
+		}
+	return 0;
+}
+
 static int fp_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -332,7 +468,7 @@ static double us(uint64_t ns)
 	return (double)ns / 1000.0;
 }
 
-static void fp_report_json(const struct fp *f, const struct fp_verdict *v, const char *name,
+static void fp_report_json(const struct fp *f, const struct fp_verdict *v, const struct fp_rp *rp, const char *name,
 			   uint64_t dcnp, uint64_t decn)
 {
 	printf("{\"adapter\": \"reference %s\", \"verdict\": \"%s\", \"why\": \"%s\", \"cnp\": {\"sent\": %llu, \"pacing\": ",
@@ -345,8 +481,18 @@ static void fp_report_json(const struct fp *f, const struct fp_verdict *v, const
 		printf(", \"min_interval_us\": %.3f, \"p50_interval_us\": %.3f", us(v->min_ns), us(v->p50_ns));
 	else
 		printf(", \"min_interval_us\": null, \"p50_interval_us\": null");
-	printf(", \"with_nak\": %s}, \"reaction\": {\"rate_cut\": null, \"reaction_us\": null, \"measured\": false}, ",
-	       v->with_nak ? "true" : "false");
+	printf(", \"with_nak\": %s}, ", v->with_nak ? "true" : "false");
+	if (!rp->measured)
+		printf("\"reaction\": {\"rate_cut\": null, \"reaction_us\": null, \"measured\": false, \"requests\": %llu}, ",
+		       (unsigned long long)rp->n);
+	else if (!rp->reacted)
+		printf("\"reaction\": {\"rate_cut\": 0, \"reaction_us\": null, \"measured\": true, \"requests\": %llu, "
+		       "\"gap_before_ns\": %.0f, \"gap_after_ns\": %.0f}, ",
+		       (unsigned long long)rp->n, rp->base_ns, rp->after_ns);
+	else
+		printf("\"reaction\": {\"rate_cut\": %.3f, \"reaction_us\": %.3f, \"measured\": true, \"requests\": %llu, "
+		       "\"gap_before_ns\": %.0f, \"gap_after_ns\": %.0f}, ",
+		       rp->rate_cut, rp->reaction_us, (unsigned long long)rp->n, rp->base_ns, rp->after_ns);
 	printf("\"evidence\": {\"request_gap_us\": %.3f, \"phase_us\": %.0f, \"scope_ratio\": %.1f, \"phases\": {",
 	       us(FP_GAP_NS), us(FP_PHASE_NS), FP_SCOPE_RATIO);
 	for (int ph = 0; ph < PH_N; ph++) {
@@ -371,7 +517,7 @@ static void fp_report_json(const struct fp *f, const struct fp_verdict *v, const
 	       (unsigned long long)dcnp, (unsigned long long)decn);
 }
 
-static void fp_report_text(const struct fp *f, const struct fp_verdict *v, const char *name,
+static void fp_report_text(const struct fp *f, const struct fp_verdict *v, const struct fp_rp *rp, const char *name,
 			   uint64_t dcnp, uint64_t decn)
 {
 	printf("congestion fingerprint of the reference adapter (%s): %s\n", name, v->verdict);
@@ -394,7 +540,14 @@ static void fp_report_text(const struct fp *f, const struct fp_verdict *v, const
 	printf("  counters       np_cnp_sent +%llu, np_ecn_marked_roce_packets +%llu (wire: %llu CNPs, %llu marked)\n",
 	       (unsigned long long)dcnp, (unsigned long long)decn, (unsigned long long)v->sent,
 	       (unsigned long long)(f->ce[PH_SOLO] + f->ce[PH_MIXED]));
-	printf("  reaction       not measured (the adapter as requester is not fingerprinted yet)\n");
+	if (!rp->measured)
+		printf("  reaction       not measured (%llu of %d requests came)\n", (unsigned long long)rp->n, RP_MSGS);
+	else if (!rp->reacted)
+		printf("  reaction       none: one CNP after %d of %d WRITEs, the gap between requests %.0f ns before, %.0f after\n",
+		       RP_CNP_AT, RP_MSGS, rp->base_ns, rp->after_ns);
+	else
+		printf("  reaction       rate cut %.0f %% %.2f us after one CNP (the gap between requests %.0f ns before, %.0f after)\n",
+		       100 * rp->rate_cut, rp->reaction_us, rp->base_ns, rp->after_ns);
 }
 
 static void fp_usage(FILE *out)
@@ -451,6 +604,7 @@ int gen_fingerprint_main(int argc, char **argv)
 	struct cf_io io;
 	struct fp f;
 	struct fp_verdict v;
+	struct fp_rp rp;
 
 	optind = 1;
 	opterr = 0;
@@ -497,18 +651,21 @@ int gen_fingerprint_main(int argc, char **argv)
 	memcpy(f.q[0].src, us_ip, 4);
 	memcpy(f.q[1].src, us_ip, 4);
 	memcpy(f.q[2].src, us_ip2, 4);
-	if (fp_setup(&f) || fp_counters(&f, &c0[0], &c0[1]) || fp_probe(&f) || fp_counters(&f, &c1[0], &c1[1])) {
+	memset(&rp, 0, sizeof(rp));
+	if (fp_setup(&f) || fp_counters(&f, &c0[0], &c0[1]) || fp_probe(&f) || fp_counters(&f, &c1[0], &c1[1]) ||
+	    fp_reaction(&f, &rp)) {
 		fprintf(stderr, GEN_NAME " fingerprint: the probe failed (see above)\n");
 		rc = 1;
 	} else {
 		fp_decide(&f, &v);
 		if (json)
-			fp_report_json(&f, &v, name, c1[0] - c0[0], c1[1] - c0[1]);
+			fp_report_json(&f, &v, &rp, name, c1[0] - c0[0], c1[1] - c0[1]);
 		else
-			fp_report_text(&f, &v, name, c1[0] - c0[0], c1[1] - c0[1]);
+			fp_report_text(&f, &v, &rp, name, c1[0] - c0[0], c1[1] - c0[1]);
 		rc = !strcmp(v.verdict, "FAIL");
 	}
 	free(f.gaps);
+	free(rp.ts);
 	st_ref_free(r);
 	return rc;
 }

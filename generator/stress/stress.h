@@ -190,7 +190,11 @@ void st_wire_req(struct st_wire *w, const struct roce_pkt *p, uint16_t mtu, int 
  *   cnp-ip    per IP pair (default 25 us), no CNP with a NAK
  *   cnp-port  per port: one pacing state for every peer (default 10 us),
  *             no CNP with a NAK
- *   no-cc     no CNP at all (the ECN mark is counted, nothing else: rxe) */
+ *   no-cc     no CNP at all (the ECN mark is counted, nothing else: rxe)
+ * As requesters the cnp-* modes are also a reaction point: each QP's
+ * requests leave at most at 25 Gb/s, and every CNP received halves that
+ * rate at once (DCQCN's first cut, alpha = 1; down to 1/64; no recovery is
+ * modelled).  no-cc and the other modes send as fast as their window lets. */
 /* ST_REF_QPCACHE (`qpcache:N`, SRNIC's connection-scalability curve): the
  * adapter keeps N QP contexts on chip, least recently used out; a request
  * to a QP outside holds the adapter REF_QPC_MISS_NS (a context fetch over

@@ -37,6 +37,7 @@
 /* ---- the wire ---- */
 
 static int ref_cnp_emit(struct st_ref *r, struct ref_qp *q, const uint8_t ip4[4]);
+static int ref_cc_mode(const struct st_ref *r);
 static void ref_complete(void *ctx, const struct roce_wc *wc);
 
 static int ref_emit(void *ctx, const uint8_t *f, uint32_t len)
@@ -72,13 +73,22 @@ static int ref_emit(void *ctx, const uint8_t *f, uint32_t len)
 	if (r->qn && e->ts < r->q[(r->qh + r->qn - 1) % r->qcap].ts)
 		e->ts = r->q[(r->qh + r->qn - 1) % r->qcap].ts;
 	r->qn++;
-	if (r->mode == ST_REF_CNP_QP && !r->in_cnp && len > 14 + 20 + 8 + ROCE_BTH_LEN) {
-		struct roce_pkt p;   /* a CNP with every sequence NAK (Lumina: ConnectX under slow_restart) */
+	if (ref_cc_mode(r) && r->mode != ST_REF_NO_CC && !r->in_cnp && len > 14 + 20 + 8 + ROCE_BTH_LEN) {
+		struct ref_qp *q = ctx;
+		const struct roce_opinfo *oi;
+		struct roce_pkt p;
 
 		roce_decode(&p, NULL, ROCE_LINK_ETHERNET, f, len, len);
-		if (p.opcode == ROCE_OP_ACK && p.aeth_off &&
+		if ((oi = roce_opcode_info(p.opcode)) && oi->is_request) {
+			/* the reaction point: the request leaves at the QP's rate */
+			if (e->ts < q->rp_next)
+				e->ts = q->rp_next;
+			q->rp_next = e->ts + (uint64_t)((double)len / (q->rp_rate > 0 ? q->rp_rate : REF_RP_LINE));
+		}
+		/* a CNP with every sequence NAK (Lumina: ConnectX under slow_restart) */
+		if (r->mode == ST_REF_CNP_QP && p.opcode == ROCE_OP_ACK && p.aeth_off &&
 		    roce_aeth_syndrome(&p) == (ROCE_AETH_NAK << 5 | ROCE_NAK_PSN_SEQ_ERR))
-			return ref_cnp_emit(r, (struct ref_qp *)ctx, r->peer_ip);
+			return ref_cnp_emit(r, q, r->peer_ip);
 	}
 	return 0;
 }
@@ -238,6 +248,8 @@ static int ref_send(void *ctx, const uint8_t *f, uint32_t len)
 		ref_arm_qp(r, q);
 		return 0;
 	}
+	if (ref_cc_mode(r) && r->mode != ST_REF_NO_CC && roce_opcode_is_cnp(p.opcode) && q->rp_rate > REF_RP_MIN)
+		q->rp_rate = (q->rp_rate > 0 ? q->rp_rate : REF_RP_LINE) / 2;   /* DCQCN's cut, alpha = 1 */
 	if (ref_cc_mode(r) && p.ecn == 3 && p.ip_version == 4 && !roce_opcode_is_cnp(p.opcode) &&
 	    p.opcode != ROCE_OP_ACK && p.opcode != ROCE_OP_ATOMIC_ACK)
 		ref_cnp_ce(r, q, f + p.ip_off + 12);
@@ -451,6 +463,8 @@ static int ref_cmd_connect(struct st_ref *r, const char *l, char *rep, size_t ca
 	a.send_cnp = !ref_cc_mode(r);   /* the cnp-* modes pace in ref_send */
 	a.cnp_gap_ns = 50000;
 	q->rqpn = a.remote_qpn;
+	q->rp_rate = REF_RP_LINE;
+	q->rp_next = 0;
 	a.max_mr = REF_QP_MR;
 	a.sq_depth = a.rq_depth = REF_WC;
 	a.fault_slots = r->mode == ST_REF_NAKSTORM ? 4 : 0;   /* 4.3 KB each */

@@ -16,6 +16,8 @@
 #define REF_WC 64
 #define REF_QP_MR 8
 #define REF_QPC_MISS_NS 500        /* qpcache: a QP context fetched (a PCIe round trip) */
+#define REF_RP_LINE 3.125          /* cnp-*: the reaction point's line rate, bytes/ns (25 Gb/s) */
+#define REF_RP_MIN (REF_RP_LINE / 64)
 
 struct ref_frame {
 	uint8_t *d;
@@ -37,6 +39,8 @@ struct ref_qp {
 	uint32_t rqpn;             /* the peer's QPN (CNPs of the cnp-* modes) */
 	uint64_t cnp_last;         /* cnp-qp: when it last sent a CNP */
 	int cnp_sent;
+	double rp_rate;            /* cnp-*: the reaction point's rate for its requests, bytes/ns */
+	uint64_t rp_next;          /* when its next request may leave */
 	int lru_prev, lru_next;    /* qpcache: the LRU list of QP indices (-1: end) */
 	int cached;
 };
