@@ -91,6 +91,10 @@ CHECK_SCRIPTS += tests/diag.sh
 CHECK_SCRIPTS += tests/stress_unit.sh
 # `rocegen search` (generator/search/) with the planted anomaly of the reference
 CHECK_SCRIPTS += tests/search_unit.sh
+# `rocegen fingerprint` (generator/fingerprint/) against the reference adapter's CNP modes
+CHECK_SCRIPTS += tests/fingerprint_unit.sh
+# `rocegen stress --sweep-qps` (the QP-scalability curve, its knee) against qpcache:N; 16,384 QPs
+CHECK_SCRIPTS += tests/sweep_unit.sh
 # contrib/'s rules (promtool) and dashboard queries against a real Prometheus
 CHECK_SCRIPTS += tests/prom_rules.sh
 # three exporters in network namespaces, Prometheus and Alertmanager (root)
