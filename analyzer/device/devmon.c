@@ -502,8 +502,11 @@ static void read_qps(struct devmon *m, struct dm_dev *d, double dt)
 
 void devmon_poll(struct devmon *m, uint64_t now_ns)
 {
-	int qp_due = !m->polls || now_ns >= m->next_qp_ns;
+	int qp_due;
 
+	now_ns = devmon_clock(m->polls, now_ns);
+	sysfs_set_snapshot(m->polls);          /* replayed or recorded: which snapshot */
+	qp_due = !m->polls || now_ns >= m->next_qp_ns;
 	m->dt = m->polls && now_ns > m->last_ns ? (double)(now_ns - m->last_ns) / 1e9 : 0;
 	m->qp_dt = m->polls && now_ns > m->last_qp_ns ? (double)(now_ns - m->last_qp_ns) / 1e9 : 0;
 	for (size_t i = 0; i < m->ndevs; i++) {

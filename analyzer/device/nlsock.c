@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "devrec.h"
 #include "nlparse.h"
 #include "nlsock.h"
 
@@ -111,8 +112,6 @@ static int replay_read(struct nls *s, uint8_t cmd, uint32_t dev_index)
 	size_t n;
 	int rc = 0;
 
-	if (cmd == RDMA_NLDEV_CMD_RES_QP_GET)
-		s->qp_dumps++;
 	/* the (qp_dumps - 1)th directory of the list, or the last */
 	for (k = 1; k < s->qp_dumps && strchr(dir, ':'); k++)
 		dir = strchr(dir, ':') + 1;
@@ -178,10 +177,20 @@ int nls_dump(struct nls *s, uint8_t cmd, uint32_t dev_index, const uint8_t **buf
 	int rc;
 
 	s->len = 0;
+	if (cmd == RDMA_NLDEV_CMD_RES_QP_GET)
+		s->qp_dumps++;
 	if (s->replay)
 		rc = replay_read(s, cmd, dev_index);
 	else if ((rc = send_request(s, cmd, dev_index)) == 0)
 		rc = gather(s);
+	/* --device-record: the reply as it came (an error answer too), into the
+	 * directory a replay of the same calls reads it from (devrec.h) */
+	if (s->len && devrec_dir()) {
+		char name[32], rel[48];
+
+		snprintf(rel, sizeof rel, "%s.bin", nls_file_name(cmd, dev_index, name, sizeof name));
+		devrec_write("netlink", s->qp_dumps ? s->qp_dumps : 1, rel, s->buf, s->len);
+	}
 	*buf = s->buf;
 	*len = s->len;
 	return rc;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "devrec.h"
 #include "sysfs.h"
 
 #define GID_MAX 4096
@@ -30,11 +31,43 @@ static void scopy(char *dst, size_t cap, const char *src)
 	dst[n] = 0;
 }
 
+static unsigned snapshot;     /* the poll (from 0): which root of a list, which recording */
+
+void sysfs_set_snapshot(unsigned k)
+{
+	snapshot = k;
+}
+
 const char *sysfs_root(void)
 {
-	const char *r = getenv("ROCETOP_SYSFS_ROOT");
+	static char one[4096];
+	const char *r = getenv("ROCETOP_SYSFS_ROOT"), *s, *c;
+	unsigned k = snapshot;
 
-	return r && *r ? r : "/sys";
+	if (!r || !*r)
+		return "/sys";
+	if (!strchr(r, ':'))
+		return r;
+	/* ROOT1:ROOT2:…: the snapshot-th, the last once they run out */
+	for (s = r; k-- && (c = strchr(s, ':')) && c[1];)
+		s = c + 1;
+	c = strchr(s, ':');
+	snprintf(one, sizeof one, "%.*s", (int)(c ? (size_t)(c - s) : strlen(s)), s);
+	return one;
+}
+
+/* --device-record (devrec.h): path, under the root, into DIR/sys/K/. */
+static void record(const char *path, const char *line)
+{
+	const char *root = sysfs_root();
+	size_t n = strlen(root), len = strlen(line);
+	char buf[4200];
+
+	if (!devrec_dir() || strncmp(path, root, n) || path[n] != '/' || len + 2 > sizeof buf)
+		return;
+	memcpy(buf, line, len);
+	buf[len++] = '\n';
+	devrec_write("sys", snapshot + 1, path + n + 1, buf, len);
 }
 
 /* The first line of a small file, without its newline; -1 if unreadable. */
@@ -52,6 +85,7 @@ static int read_line(const char *path, char *buf, size_t cap)
 	fclose(f);
 	n = strcspn(buf, "\n");
 	buf[n] = 0;
+	record(path, buf);
 	return 0;
 }
 
@@ -93,6 +127,12 @@ char (*sysfs_devices(size_t *n))[SYSFS_NAME]
 			v = nv;
 		}
 		scopy(v[(*n)++], SYSFS_NAME, de->d_name);
+		if (devrec_dir()) {     /* the device, even if none of its files is read */
+			char rel[4096];
+
+			snprintf(rel, sizeof rel, "%s/sys/%u/class/infiniband/%s/", devrec_dir(), snapshot + 1, de->d_name);
+			devrec_mkdirs(rel);
+		}
 	}
 	closedir(d);
 	if (v)

@@ -36,8 +36,13 @@ struct sysfs_port {
 	size_t ngid;
 };
 
-/* "/sys" or $ROCETOP_SYSFS_ROOT */
+/* "/sys" or $ROCETOP_SYSFS_ROOT; ROOT1:ROOT2:… (a --device-replay of a
+ * --device-record) are snapshots: the one sysfs_set_snapshot chose, the
+ * last once they run out.  The string is valid until the next call. */
 const char *sysfs_root(void);
+/* The poll from 0 (devmon_poll): which root of a list to read, and which
+ * snapshot directory a --device-record writes what it reads into. */
+void sysfs_set_snapshot(unsigned k);
 
 /* Device names under class/infiniband, sorted; *n of them.  NULL when none
  * (or no memory).  Free with free() (one block). */
