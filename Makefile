@@ -177,6 +177,9 @@ TOOL_EXTRA_mkdiag := $(FIXCAP)
 TOOL_CFLAGS_mkanalysis := -Itools/fixcap
 TOOL_CFLAGS_mkdiag := -Itools/fixcap
 
+# the --device-replay recording of an mlx4 and an mlx5 (netlink answers built with libmnl)
+TOOL_EXTRA_mkdevrec := -lmnl
+
 # the netlink recorder: the device source's netlink files, libmnl
 $(BUILD)/tools/nlrecord: tools/nlrecord.c analyzer/device/nlsock.c analyzer/device/nlparse.c analyzer/device/nlsock.h analyzer/device/nlparse.h
 	@mkdir -p $(@D)

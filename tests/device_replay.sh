@@ -8,7 +8,10 @@
 # totals, each with its meaning; JSON meanings, kinds and widths; the
 # recorded eth0 statistics (never this host's eth0); port 300 selectable;
 # gauges typed gauge on /metrics and the by-meaning series; a missing
-# recording is one line and exit 2.
+# recording is one line and exit 2.  Then tools/mkdevrec's recording (the
+# --device-record layout, netlink answers built with libmnl): mlx4's
+# device-level hw_counters/ and mlx5's optional counters that only the
+# per-port RDMA netlink STAT_GET has, with meanings and the recorded rates.
 # Run as  BUILD=<build dir> tests/device_replay.sh ; prints ok/FAIL lines.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -111,6 +114,53 @@ check "/metrics: PFC by priority and direction, mlx5 and bnxt_en names alike" sh
 if command -v promtool >/dev/null; then
 	check "promtool check metrics: no complaint" sh -c "promtool check metrics < '$T/metrics' > '$T/pt.out' 2>&1 && ! grep -q . '$T/pt.out' || { cat '$T/pt.out'; false; }"
 fi
+
+# A recording in --device-record's layout (sys/1, sys/2, netlink/1, netlink/2,
+# times), written by tools/mkdevrec: mlx4_0 with device-level hw_counters,
+# mlx5_2 whose optional counters exist only in the netlink STAT_GET answer.
+G=$T/gen
+"$BUILD/tools/mkdevrec" "$G"
+check "tools/mkdevrec wrote the recording (exit $?)" test -s "$G/netlink/2/stat-1-1.bin"
+"$R" --device-replay "$G" --device all -b -n 1 -d 0.05 > "$T/g.txt" 2>&1
+check "mkdevrec replay -b: exit 0" test $? = 0
+sed 's/^/     /' "$T/g.txt"
+check "mlx4_0: device-level num_cqovf 12 (+3 in the recorded 1 s), rq_num_udsdprd 17, with meanings, marked device-wide, on port 1 only" sh -c "
+	grep -qE '^  num_cqovf +12 +3.0/s +discard  \(device-wide\)\$' '$T/g.txt' &&
+	grep -qE '^  rq_num_udsdprd +17 +0.0/s +discard  \(device-wide\)\$' '$T/g.txt' &&
+	test \$(grep -c 'num_cqovf' '$T/g.txt') = 1"
+check "mlx4_0 port 1: rq_num_oos 4 (2.0/s) out_of_sequence_received, rq_num_dup duplicate_request" sh -c "
+	grep -qE '^  rq_num_oos +4 +2.0/s +out_of_sequence_received\$' '$T/g.txt' && grep -qE '^  rq_num_dup +5 +0.0/s +duplicate_request\$' '$T/g.txt'"
+check "mlx5_2: optional counters from netlink STAT_GET, rates over the recorded 1 s" sh -c "
+	grep -qE '^  cc_rx_ce_pkts +160 +60.0/s +ecn_marked_received  \(netlink\)\$' '$T/g.txt' &&
+	grep -qE '^  cc_rx_cnp_pkts +9 +2.0/s +cnp_received  \(netlink\)\$' '$T/g.txt' &&
+	grep -qE '^  cc_tx_cnp_pkts +45 +15.0/s +cnp_sent  \(netlink\)\$' '$T/g.txt' &&
+	grep -qE '^  rdma_rx_bytes +11878400 +8192000.0/s +rx_bytes  \(netlink\)\$' '$T/g.txt' &&
+	grep -qE '^  rdma_tx_packets +3000 +2000.0/s +tx_packets  \(netlink\)\$' '$T/g.txt'"
+check "mlx5_2: a counter both sysfs and netlink have is shown once (sysfs's); mlx4's EOPNOTSUPP is silent" sh -c "
+	test \$(grep -c 'out_of_sequence ' '$T/g.txt') = 1 && grep -qE '^  out_of_sequence +10 +0.0/s +out_of_sequence_received\$' '$T/g.txt' &&
+	! grep -qi 'not supported' '$T/g.txt'"
+"$R" --device-replay "$G" --device mlx4_0:2 -b -n 1 -d 0.05 > "$T/g2.txt" 2>&1
+check "--device mlx4_0:2 alone: the device-level counters go with port 2" grep -qE '^  num_cqovf +12 ' "$T/g2.txt"
+"$R" --device-replay "$G" --device all --json -n 1 -d 0.05 > "$T/g.json" 2>&1
+python3 - "$T/g.json" > "$T/g.out" <<'PY'
+import json, sys
+line = [l for l in open(sys.argv[1]) if '"devices"' in l][-1]
+devs = {d["name"]: d for d in json.loads(line)["devices"]}
+def chk(what, cond):
+    print(("ok   " if cond else "FAIL ") + what)
+p = devs["mlx4_0"]["ports"][0]
+chk("JSON: mlx4_0 num_cqovf 12 in counters, group device_hw_counters, meaning discard, rate 3.0",
+    p["counters"]["num_cqovf"] == 12 and p["groups"]["num_cqovf"] == "device_hw_counters"
+    and p["meanings"]["num_cqovf"]["meaning"] == "discard" and abs(p["rates"]["num_cqovf"] - 3.0) < 1e-9)
+chk("JSON: mlx4_0 port 2 has no device-level counter", "num_cqovf" not in devs["mlx4_0"]["ports"][1]["counters"])
+q = devs["mlx5_2"]["ports"][0]
+chk("JSON: mlx5_2 rdma_rx_bytes 11878400, group netlink, rx_bytes, 64-bit; out_of_sequence not from netlink",
+    q["counters"]["rdma_rx_bytes"] == 11878400 and q["groups"]["rdma_rx_bytes"] == "netlink"
+    and q["meanings"]["rdma_rx_bytes"] == {"meaning": "rx_bytes", "kind": "counter", "width": "64", "side": "port"}
+    and "out_of_sequence" not in q["groups"])
+PY
+cat "$T/g.out"
+oks=$((oks + $(grep -c '^ok ' "$T/g.out"))); fails=$((fails + $(grep -c '^FAIL ' "$T/g.out")))
 
 "$R" --device-replay "$T/nothing" --device all -b -n 1 > "$T/e.out" 2>&1
 rc=$?

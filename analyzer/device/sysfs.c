@@ -11,6 +11,7 @@
  *                                 /gids/I         "fe80:0000:…"
  *                                 /gid_attrs/types/I  "RoCE v2"
  *                                 /gid_attrs/ndevs/I  "eth0"
+ *   class/infiniband/DEV/hw_counters/NAME        device-level (mlx4), one u64 each
  */
 #include <dirent.h>
 #include <errno.h>
@@ -307,6 +308,38 @@ int sysfs_read_port(const char *dev, unsigned port, int gids, struct sysfs_port 
 	if (gids)
 		read_gids(base, p);
 	return 0;
+}
+
+int sysfs_add_dev_counters(const char *dev, struct sysfs_port *p)
+{
+	char path[4200];
+
+	snprintf(path, sizeof path, "%s/class/infiniband/%s/hw_counters", sysfs_root(), dev);
+	if (add_counters(path, SYSFS_DEV, p) < 0)
+		return -1;
+	if (p->nctr)
+		qsort(p->ctr, p->nctr, sizeof *p->ctr, by_counter);
+	return 0;
+}
+
+int sysfs_add_counter(struct sysfs_port *p, const char *name, uint64_t v, enum sysfs_group g)
+{
+	struct sysfs_counter *nc = realloc(p->ctr, (p->nctr + 1) * sizeof *p->ctr);
+
+	if (!nc)
+		return -1;
+	p->ctr = nc;
+	nc = &p->ctr[p->nctr++];
+	scopy(nc->name, sizeof nc->name, name);
+	nc->value = v;
+	nc->group = g;
+	return 0;
+}
+
+void sysfs_sort_counters(struct sysfs_port *p)
+{
+	if (p->nctr)
+		qsort(p->ctr, p->nctr, sizeof *p->ctr, by_counter);
 }
 
 void sysfs_port_free(struct sysfs_port *p)
