@@ -115,6 +115,45 @@ if command -v promtool >/dev/null; then
 	check "promtool check metrics: no complaint" sh -c "promtool check metrics < '$T/metrics' > '$T/pt.out' 2>&1 && ! grep -q . '$T/pt.out' || { cat '$T/pt.out'; false; }"
 fi
 
+# --prometheus-node-names: node_exporter (>= 1.11.0) names of hw_counters/
+# files too, by file name, and lifespan_seconds (ms / 1000, whole)
+port=$((20000 + ($$ + 11) % 20000))
+cp -r "$FX" "$T/nfx"
+echo 2500 > "$T/nfx/sys/class/infiniband/mlx5_9/ports/300/hw_counters/lifespan"
+"$R" --device-replay "$T/nfx" --device all -b -d 0.2 --prometheus 127.0.0.1:$port --prometheus-node-names \
+	> /dev/null 2> "$T/nprom.err" &
+PROM_PID=$!
+python3 -c '
+import sys, time, urllib.request
+page = ""
+for i in range(150):
+    try:
+        page = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode()
+        if "node_infiniband_" in page:
+            break
+    except OSError:
+        pass
+    time.sleep(0.1)
+sys.stdout.write(page)
+' "$port" > "$T/nmetrics" 2>/dev/null
+kill -TERM "$PROM_PID" 2>/dev/null; wait "$PROM_PID"; PROM_PID=
+check "node names: mlx5_0's hw_counters as node_exporter 1.11 names them (req/resp CQE errors, local ACK timeouts)" sh -c "
+	grep -q '^node_infiniband_req_cqes_errors_total{device=\"mlx5_0\",port=\"1\"} 3481\$' '$T/nmetrics' &&
+	grep -q '^node_infiniband_resp_cqes_errors_total{device=\"mlx5_0\",port=\"1\"} 8109\$' '$T/nmetrics' &&
+	grep -q '^node_infiniband_local_ack_timeout_errors_total{device=\"mlx5_0\",port=\"1\"} 131\$' '$T/nmetrics' &&
+	grep -q '^# TYPE node_infiniband_req_cqes_errors_total counter\$' '$T/nmetrics'"
+check "node names: mlx5_9 port 300 out_of_sequence 300; lifespan_seconds 12 ms -> 0, 2500 ms -> 2 (a gauge)" sh -c "
+	grep -q '^node_infiniband_out_of_sequence_packets_received_total{device=\"mlx5_9\",port=\"300\"} 300\$' '$T/nmetrics' &&
+	grep -q '^node_infiniband_lifespan_seconds{device=\"mlx5_0\",port=\"1\"} 0\$' '$T/nmetrics' &&
+	grep -q '^node_infiniband_lifespan_seconds{device=\"mlx5_9\",port=\"300\"} 2\$' '$T/nmetrics' &&
+	grep -q '^# TYPE node_infiniband_lifespan_seconds gauge\$' '$T/nmetrics'"
+check "node names: names node_exporter does not know stay rocetop's only (bnxt_re's dup_req, mlx5's rx_dct_connect is known)" sh -c "
+	! grep -q 'node_infiniband_dup_req' '$T/nmetrics' && ! grep '^node_infiniband' '$T/nmetrics' | grep -q bnxt_re0.*_total &&
+	grep -q '^node_infiniband_rx_dct_connect_requests_total{device=\"mlx5_0\",port=\"1\"} 0\$' '$T/nmetrics'"
+if command -v promtool >/dev/null; then
+	check "node names: promtool check metrics: no complaint" sh -c "promtool check metrics < '$T/nmetrics' > '$T/npt.out' 2>&1 && ! grep -q . '$T/npt.out' || { cat '$T/npt.out'; false; }"
+fi
+
 # A recording in --device-record's layout (sys/1, sys/2, netlink/1, netlink/2,
 # times), written by tools/mkdevrec: mlx4_0 with device-level hw_counters,
 # mlx5_2 whose optional counters exist only in the netlink STAT_GET answer.

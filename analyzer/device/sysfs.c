@@ -297,6 +297,8 @@ int sysfs_read_port(const char *dev, unsigned port, int gids, struct sysfs_port 
 	read_line(path, p->rate, sizeof p->rate);
 	snprintf(path, sizeof path, "%s/link_layer", base);
 	read_line(path, p->link_layer, sizeof p->link_layer);
+	snprintf(path, sizeof path, "%s/hw_counters/lifespan", base);
+	p->have_lifespan = read_u64(path, &p->lifespan) == 0;
 	snprintf(path, sizeof path, "%s/hw_counters", base);
 	if (add_counters(path, SYSFS_HW, p) < 0)
 		return -1;

@@ -45,6 +45,8 @@ struct sysfs_port {
 	size_t nctr;
 	struct sysfs_gid *gid;
 	size_t ngid;
+	uint64_t lifespan;                     /* hw_counters/lifespan (ms the driver caches reads) */
+	int have_lifespan;
 };
 
 /* "/sys" or $ROCETOP_SYSFS_ROOT; ROOT1:ROOT2:… (a --device-replay of a
