@@ -201,6 +201,28 @@ PY
 cat "$T/g.out"
 oks=$((oks + $(grep -c '^ok ' "$T/g.out"))); fails=$((fails + $(grep -c '^FAIL ' "$T/g.out")))
 
+port=$((20000 + ($$ + 13) % 20000))
+"$R" --device-replay "$G" --device all -b -d 0.2 --prometheus 127.0.0.1:$port > /dev/null 2> "$T/gprom.err" &
+PROM_PID=$!
+python3 -c '
+import sys, time, urllib.request
+page = ""
+for i in range(150):
+    try:
+        page = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode()
+        if "rdma_rx_bytes\"} 11878400" in page:
+            break
+    except OSError:
+        pass
+    time.sleep(0.1)
+sys.stdout.write(page)
+' "$port" > "$T/gmetrics" 2>/dev/null
+kill -TERM "$PROM_PID" 2>/dev/null; wait "$PROM_PID"; PROM_PID=
+check "/metrics: group labels device_hw_counters and netlink; by meaning, netlink's counters count (mlx5_2 rx_bytes)" sh -c "
+	grep -q '^rocetop_rdma_port_stat_total{device=\"mlx4_0\",port=\"1\",group=\"device_hw_counters\",counter=\"num_cqovf\"} 12\$' '$T/gmetrics' &&
+	grep -q '^rocetop_rdma_port_stat_total{device=\"mlx5_2\",port=\"1\",group=\"netlink\",counter=\"rdma_rx_bytes\"} 11878400\$' '$T/gmetrics' &&
+	grep -q '^rocetop_rdma_meaning_total{device=\"mlx5_2\",port=\"1\",driver=\"mlx5\",meaning=\"rx_bytes\"} 11878400\$' '$T/gmetrics'"
+
 "$R" --device-replay "$T/nothing" --device all -b -n 1 > "$T/e.out" 2>&1
 rc=$?
 check "--device-replay of no recording: one line, exit 2 (exit $rc: $(head -1 "$T/e.out"))" sh -c "test $rc = 2 && test \$(wc -l < '$T/e.out') = 1"
