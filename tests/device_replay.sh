@@ -179,6 +179,9 @@ check "mlx5_2: a counter both sysfs and netlink have is shown once (sysfs's); ml
 	test \$(grep -c 'out_of_sequence ' '$T/g.txt') = 1 && grep -qE '^  out_of_sequence +10 +0.0/s +out_of_sequence_received\$' '$T/g.txt' &&
 	! grep -qi 'not supported' '$T/g.txt'"
 "$R" --device-replay "$G" --device mlx4_0:2 -b -n 1 -d 0.05 > "$T/g2.txt" 2>&1
+check "mlx5_2: its optional counters and whether each is enabled (netlink STAT_GET_STATUS); rdma_tx_bytes off, so not read" sh -c "
+	grep -qx '  optional counters: cc_rx_ce_pkts on cc_rx_cnp_pkts on cc_tx_cnp_pkts on rdma_tx_packets on rdma_tx_bytes off rdma_rx_packets on rdma_rx_bytes on' '$T/g.txt' &&
+	! grep -q '^  rdma_tx_bytes ' '$T/g.txt'"
 check "--device mlx4_0:2 alone: the device-level counters go with port 2" grep -qE '^  num_cqovf +12 ' "$T/g2.txt"
 "$R" --device-replay "$G" --device all --json -n 1 -d 0.05 > "$T/g.json" 2>&1
 python3 - "$T/g.json" > "$T/g.out" <<'PY'
@@ -197,6 +200,9 @@ chk("JSON: mlx5_2 rdma_rx_bytes 11878400, group netlink, rx_bytes, 64-bit; out_o
     q["counters"]["rdma_rx_bytes"] == 11878400 and q["groups"]["rdma_rx_bytes"] == "netlink"
     and q["meanings"]["rdma_rx_bytes"] == {"meaning": "rx_bytes", "kind": "counter", "width": "64", "side": "port"}
     and "out_of_sequence" not in q["groups"])
+chk("JSON: mlx5_2 optional_counters, rdma_tx_bytes false, cc_rx_ce_pkts true; mlx4_0 none",
+    q["optional_counters"]["rdma_tx_bytes"] is False and q["optional_counters"]["cc_rx_ce_pkts"] is True
+    and len(q["optional_counters"]) == 7 and p["optional_counters"] == {})
 PY
 cat "$T/g.out"
 oks=$((oks + $(grep -c '^ok ' "$T/g.out"))); fails=$((fails + $(grep -c '^FAIL ' "$T/g.out")))

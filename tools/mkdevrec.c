@@ -11,7 +11,8 @@
  *   mlx5_2 (index 1), port 1: sysfs hw_counters (out_of_sequence,
  *     np_cnp_sent) and, only through RDMA netlink STAT_GET for the port (what
  *     `rdma statistic show link mlx5_2/1` asks), the optional counters
- *     cc_rx_ce_pkts, cc_rx_cnp_pkts, cc_tx_cnp_pkts, rdma_{tx,rx}_{packets,bytes}.
+ *     cc_rx_ce_pkts, cc_rx_cnp_pkts, cc_tx_cnp_pkts, rdma_{tx,rx}_{packets,bytes}, and in
+ *     the STAT_GET_STATUS answer which of them are enabled (all but rdma_tx_bytes).
  *
  * The netlink answers are built with libmnl in the kernel's layout (nldev:
  * attributes as fill_nldev_handle / stat_get_doit_default_counter put them,
@@ -204,7 +205,6 @@ static void netlink(unsigned k)
 			{ "cc_rx_cnp_pkts", { 7, 9 } },
 			{ "cc_tx_cnp_pkts", { 30, 45 } },
 			{ "rdma_tx_packets", { 1000, 3000 } },
-			{ "rdma_tx_bytes", { 4096000, 12288000 } },
 			{ "rdma_rx_packets", { 900, 2900 } },
 			{ "rdma_rx_bytes", { 3686400, 11878400 } },
 		};
@@ -225,6 +225,38 @@ static void netlink(unsigned k)
 		snprintf(rel, sizeof rel, "netlink/%u/stat-1-1.bin", k);
 		flush(rel);
 	}
+}
+
+/* mlx5_2/1: which optional counters exist, which are enabled (STAT_GET_STATUS:
+ * entries with NAME, INDEX and DYNAMIC = enabled); rdma_tx_bytes is off,
+ * so the STAT_GET answer above leaves it out, as the kernel does */
+static void optional_status(unsigned k)
+{
+	static const struct {
+		const char *name;
+		uint8_t on;
+	} o[] = {
+		{ "cc_rx_ce_pkts", 1 }, { "cc_rx_cnp_pkts", 1 }, { "cc_tx_cnp_pkts", 1 }, { "rdma_tx_packets", 1 },
+		{ "rdma_tx_bytes", 0 }, { "rdma_rx_packets", 1 }, { "rdma_rx_bytes", 1 },
+	};
+	struct nlmsghdr *nlh = msg(NL(RDMA_NLDEV_CMD_STAT_GET_STATUS), 0);
+	struct nlattr *t, *e;
+	char rel[256];
+
+	handle(nlh, 1, "mlx5_2");
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	t = nest(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	for (size_t i = 0; i < sizeof o / sizeof o[0]; i++) {
+		e = nest(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, o[i].name);
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX, (uint32_t)(40 + i));
+		mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC, o[i].on);
+		mnl_attr_nest_end(nlh, e);
+	}
+	mnl_attr_nest_end(nlh, t);
+	end(nlh);
+	snprintf(rel, sizeof rel, "netlink/%u/statstatus-1-1.bin", k);
+	flush(rel);
 }
 
 /* ---- sysfs ------------------------------------------------------------------- */
@@ -261,6 +293,7 @@ int main(int argc, char **argv)
 	for (unsigned k = 1; k <= 2; k++) {
 		sysfs(k);
 		netlink(k);
+		optional_status(k);
 	}
 	putf("0\n1000000000\n", "times");
 	return 0;

@@ -60,6 +60,10 @@ struct dm_port {
 	uint32_t eth_nprev;
 	struct dm_rate *eth_rate;
 	int eth_err;                           /* the last read's negative errno */
+	/* optional counters (RDMA netlink STAT_GET_STATUS): names, enabled or not */
+	char (*opt_name)[48];
+	uint8_t *opt_on;
+	size_t nopt;
 };
 
 struct dm_qp {

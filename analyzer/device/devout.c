@@ -213,6 +213,12 @@ static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		fputc('\n', f);
 		shown++;
 	}
+	if (p->nopt) {       /* RDMA netlink STAT_GET_STATUS */
+		fputs("  optional counters:", f);
+		for (size_t i = 0; i < p->nopt; i++)
+			fprintf(f, " %s %s", p->opt_name[i], p->opt_on[i] ? "on" : "off");
+		fputc('\n', f);
+	}
 	if (p->netdev[0] && p->eth_err)
 		fprintf(f, "  ethtool -S %s: %s\n", p->netdev, strerror(-p->eth_err));
 	for (uint32_t i = 0; !p->eth_err && p->eth_rate && i < p->eth.n && i < p->eth_nprev; i++) {
@@ -343,6 +349,13 @@ static void port_json(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		fprintf(f, "%s", i ? "," : "");
 		json_string(f, p->sp.ctr[i].name);
 		fprintf(f, ":%" PRIu64, p->sp.ctr[i].value);
+	}
+	/* the optional counters (netlink STAT_GET_STATUS): enabled or not */
+	fputs("},\"optional_counters\":{", f);
+	for (size_t i = 0; i < p->nopt; i++) {
+		fprintf(f, "%s", i ? "," : "");
+		json_string(f, p->opt_name[i]);
+		fputs(p->opt_on[i] ? ":true" : ":false", f);
 	}
 	/* where the counters that are not the port's own come from */
 	fputs("},\"groups\":{", f);

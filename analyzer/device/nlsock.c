@@ -203,11 +203,11 @@ int nls_dump(struct nls *s, uint8_t cmd, uint32_t dev_index, const uint8_t **buf
 	return rc;
 }
 
-size_t nls_port_stat_request(void *buf, uint32_t seq, uint32_t dev_index, uint32_t port)
+size_t nls_port_query_request(void *buf, uint8_t cmd, uint32_t seq, uint32_t dev_index, uint32_t port)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 
-	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_GET);
+	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
 	nlh->nlmsg_flags = NLM_F_REQUEST;     /* one answer (or an error), no ACK after it */
 	nlh->nlmsg_seq = seq;
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
@@ -215,19 +215,25 @@ size_t nls_port_stat_request(void *buf, uint32_t seq, uint32_t dev_index, uint32
 	return nlh->nlmsg_len;
 }
 
-int nls_port_stat(struct nls *s, uint32_t dev_index, uint32_t port, unsigned snap, const uint8_t **buf,
-		  size_t *len)
+size_t nls_port_stat_request(void *buf, uint32_t seq, uint32_t dev_index, uint32_t port)
+{
+	return nls_port_query_request(buf, RDMA_NLDEV_CMD_STAT_GET, seq, dev_index, port);
+}
+
+int nls_port_query(struct nls *s, uint8_t cmd, uint32_t dev_index, uint32_t port, unsigned snap,
+		   const uint8_t **buf, size_t *len)
 {
 	uint8_t req[256] __attribute__((aligned(4)));
-	char file[48];
+	char file[64];
 	int rc;
 
-	snprintf(file, sizeof file, "stat-%u-%u.bin", dev_index, port);
+	snprintf(file, sizeof file, "%s-%u-%u.bin", cmd == RDMA_NLDEV_CMD_STAT_GET ? "stat" : "statstatus", dev_index,
+		 port);
 	s->len = 0;
 	if (s->replay) {
 		rc = replay_file(s, snap, file);
 	} else {
-		size_t n = nls_port_stat_request(req, ++s->seq, dev_index, port);
+		size_t n = nls_port_query_request(req, cmd, ++s->seq, dev_index, port);
 
 		rc = mnl_socket_sendto(s->sk, req, n) < 0 ? -errno : gather(s);
 	}
@@ -236,6 +242,12 @@ int nls_port_stat(struct nls *s, uint32_t dev_index, uint32_t port, unsigned sna
 	*buf = s->buf;
 	*len = s->len;
 	return rc;
+}
+
+int nls_port_stat(struct nls *s, uint32_t dev_index, uint32_t port, unsigned snap, const uint8_t **buf,
+		  size_t *len)
+{
+	return nls_port_query(s, RDMA_NLDEV_CMD_STAT_GET, dev_index, port, snap, buf, len);
 }
 
 size_t nls_bind_request(void *buf, uint32_t seq, uint32_t dev_index, uint32_t port)

@@ -41,6 +41,13 @@ size_t nls_port_stat_request(void *buf, uint32_t seq, uint32_t dev_index, uint32
 int nls_port_stat(struct nls *s, uint32_t dev_index, uint32_t port, unsigned snap, const uint8_t **buf,
 		  size_t *len);
 
+/* The same for another per-port query: cmd STAT_GET (file stat-DEV-PORT.bin)
+ * or STAT_GET_STATUS (the optional counters and whether each is enabled,
+ * `rdma statistic mode supported link`; statstatus-DEV-PORT.bin). */
+size_t nls_port_query_request(void *buf, uint8_t cmd, uint32_t seq, uint32_t dev_index, uint32_t port);
+int nls_port_query(struct nls *s, uint8_t cmd, uint32_t dev_index, uint32_t port, unsigned snap,
+		   const uint8_t **buf, size_t *len);
+
 /* --bind-qp-counters: the request `rdma statistic qp set link DEV/PORT auto
  * type on` sends (STAT_SET: DEV_INDEX, PORT_INDEX, STAT_RES = RES_QP,
  * STAT_MODE = AUTO, STAT_AUTO_MODE_MASK = QP_TYPE), built into buf (at
