@@ -76,6 +76,7 @@ CONTRIB_GRAFANA := contrib/grafana/rocetop-dashboard.json contrib/grafana/roceto
 # order; fragments below may append to it.
 CHECK_SCRIPTS := tests/exports.sh tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/install.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/link.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/device.sh tests/caps.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh tests/frameno.sh
 CHECK_SCRIPTS += tests/device_replay.sh
+CHECK_SCRIPTS += tests/device_record.sh
 CHECK_SCRIPTS += tests/threads.sh
 CHECK_SCRIPTS += tests/invariance.sh
 CHECK_SCRIPTS += tests/iwarp_conv.sh
@@ -181,6 +182,9 @@ TOOL_EXTRA_mkanalysis := $(FIXCAP)
 TOOL_EXTRA_mkdiag := $(FIXCAP)
 TOOL_CFLAGS_mkanalysis := -Itools/fixcap
 TOOL_CFLAGS_mkdiag := -Itools/fixcap
+
+# the --device-replay recording of an mlx4 and an mlx5 (netlink answers built with libmnl)
+TOOL_EXTRA_mkdevrec := -lmnl
 
 # the netlink recorder: the device source's netlink files, libmnl
 $(BUILD)/tools/nlrecord: tools/nlrecord.c analyzer/device/nlsock.c analyzer/device/nlparse.c analyzer/device/nlsock.h analyzer/device/nlparse.h

@@ -496,6 +496,25 @@ else
 	fail "progress: left on the screen" "$(sed 's/^/| /' "$T/screen" | head -n 5)"
 fi
 
+# ---- the device screen's PFC table (a replayed recording: mlx5 and bnxt_en names) -------------
+FXR=$root/tests/fixtures/device/replay
+tm send-keys -t "$S" clear Enter
+run_rocetop --device-replay "$FXR" --device all -d 1.5
+check "device screen: the PFC table's header" "^  PFC NETDEV +PRIO +RX-PAUSE +RX/s +RX-us +RX-XON +TX-PAUSE +TX/s +TX-us +TX-XON"
+check "PFC table: eth0 (mlx5 names) priority 3 paused by the peer: rx 52 moving, tx 7, no duration counted" \
+	"^  eth0 +3 +52 +[0-9]+\.[0-9] +- +- +7 +0\.0 +- +-  paused"
+check "PFC table: ens1f0np0 (bnxt_en names) priority 3: rx 950, rx 4700 us, tx 11" \
+	"^  ens1f0np0 +3 +950 +[0-9.]+ +4700 +- +11 +[0-9.]+ +[0-9-]+ +-"
+check "PFC table: ens1f0np0 802.3x row, rx 2" "^  ens1f0np0 +802\.3x +2 "
+screen
+if ! grep -q '^  pfc ' "$T/screen"; then
+	ok "PFC table: the text view's pfc lines are not repeated above it"
+else
+	fail "PFC table: pfc text lines shown too" "$(grep '^  pfc ' "$T/screen")"
+fi
+keys q
+restored "device screen (PFC table): q"
+
 # ---- signals and crashes ----------------------------------------------------------------------
 for sig in TERM INT SEGV ABRT; do
 	tm send-keys -t "$S" clear Enter
