@@ -1406,6 +1406,13 @@ enum fabric_mode engine_fabric_mode(const struct engine *e, char *ev, size_t cap
 	return FM_ZERO_TOUCH;
 }
 
+static const struct roce_seq_anom zero_anom;
+
+const struct roce_seq_anom *flow_anom(const struct flow *f)
+{
+	return f->kind != FK_IWARP && f->u.seq.x ? f->u.seq.x : &zero_anom;
+}
+
 uint64_t flow_first_ns(const struct engine *e, const struct flow *f)
 {
 	return e->t.first_ns + (uint64_t)f->first_ms * 1000000ull + (uint64_t)f->first_20ns * 20;

@@ -248,6 +248,9 @@ uint32_t flow_rtt_q_us(const struct engine *e, const struct flow *f, enum roce_r
  * packet; 0 for a single packet), the capture's from its first frame to its
  * last (every frame).  flow_first_ns: the flow's first packet. */
 uint64_t flow_first_ns(const struct engine *e, const struct flow *f);
+/* The flow's RC sequence anomalies; all zero for iWARP and for a flow that
+ * has none yet (never NULL). */
+const struct roce_seq_anom *flow_anom(const struct flow *f);
 double flow_avg_bps(const struct engine *e, const struct flow *f);
 double engine_avg_bps(const struct engine *e);
 /* 1 when most frames of a flow's connection (both directions) fail the ICRC

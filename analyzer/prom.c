@@ -122,13 +122,6 @@ static void flow_labels(FILE *f, const struct engine *e, const struct flow *fl, 
 	fprintf(f, "\"%s%s}", more ? "," : "", more ? more : "");
 }
 
-static const struct roce_seq_anom zero_anom;
-
-static const struct roce_seq_anom *anom(const struct flow *f)
-{
-	return f->kind != FK_IWARP && f->u.seq.x ? f->u.seq.x : &zero_anom;
-}
-
 /* Per-flow metrics: name suffix, type, help, value. */
 enum { V_PACKETS, V_BYTES, V_REQUESTS, V_RETRANS, V_DUP, V_OOS, V_OOSR, V_GAPS, V_MISSING, V_ACKS,
        V_NAK_SEQ, V_NAK_INV, V_NAK_ACC, V_NAK_OP, V_RNR, V_CNP, V_ECN, V_ICRC, V_TCP_RETRANS, V_CRC_BAD,
@@ -166,7 +159,7 @@ static const struct {
 /* 1 when the metric exists for the flow, with its value. */
 static int flow_value(const struct flow *f, int m, uint64_t *v)
 {
-	const struct roce_seq_anom *x = anom(f);
+	const struct roce_seq_anom *x = flow_anom(f);
 	const struct roce_seq_dir *d = &f->u.seq;
 	int iw = f->kind == FK_IWARP;
 

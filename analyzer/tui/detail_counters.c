@@ -78,27 +78,27 @@ static void rows_seq_requests(struct rows *R)
 	ROW(R, "requests, responses", 0, "%" PRIu32 ", %" PRIu32, F->u.seq.requests, F->u.seq.responses);
 	ROW(R, "acks (requests per ACK)", 0, "%" PRIu32 " (%.2f)", F->u.seq.acks,
 	    F->u.seq.acks ? (double)F->u.seq.requests / F->u.seq.acks : 0.0);
-	ROW(R, "duplicate_request", anom(F)->duplicate_request, "%" PRIu32, anom(F)->duplicate_request);
-	ROW(R, "out_of_sequence", anom(F)->out_of_sequence, "%" PRIu32, anom(F)->out_of_sequence);
-	ROW(R, "out_of_seq_request", anom(F)->out_of_seq_request, "%" PRIu32, anom(F)->out_of_seq_request);
-	ROW(R, "retransmissions", anom(F)->retransmissions, "%" PRIu32, anom(F)->retransmissions);
+	ROW(R, "duplicate_request", flow_anom(F)->duplicate_request, "%" PRIu32, flow_anom(F)->duplicate_request);
+	ROW(R, "out_of_sequence", flow_anom(F)->out_of_sequence, "%" PRIu32, flow_anom(F)->out_of_sequence);
+	ROW(R, "out_of_seq_request", flow_anom(F)->out_of_seq_request, "%" PRIu32, flow_anom(F)->out_of_seq_request);
+	ROW(R, "retransmissions", flow_anom(F)->retransmissions, "%" PRIu32, flow_anom(F)->retransmissions);
 	ROW(R, "episodes nak/impl/rnr/tmo/oth", 0, "%" PRIu32 "/%" PRIu32 "/%" PRIu32 "/%" PRIu32 "/%" PRIu32,
-	    anom(F)->episodes[0], anom(F)->episodes[1], anom(F)->episodes[2], anom(F)->episodes[3],
-	    anom(F)->episodes[4]);
-	ROW(R, "out_of_order", 0, "%" PRIu32, anom(F)->out_of_order);
-	ROW(R, "psn_gaps, missing_psns", anom(F)->psn_gaps, "%" PRIu32 ", %" PRIu32, anom(F)->psn_gaps,
+	    flow_anom(F)->episodes[0], flow_anom(F)->episodes[1], flow_anom(F)->episodes[2], flow_anom(F)->episodes[3],
+	    flow_anom(F)->episodes[4]);
+	ROW(R, "out_of_order", 0, "%" PRIu32, flow_anom(F)->out_of_order);
+	ROW(R, "psn_gaps, missing_psns", flow_anom(F)->psn_gaps, "%" PRIu32 ", %" PRIu32, flow_anom(F)->psn_gaps,
 	    roce_seq_missing(&F->u.seq));
 }
 
 /* RoCE responses: NAKs by kind, congestion, ICRC. */
 static void rows_seq_responses(struct rows *R)
 {
-	ROW(R, "nak_seq_err", anom(F)->nak_seq_err, "%" PRIu32, anom(F)->nak_seq_err);
-	ROW(R, "nak inv/access/op/other", flow_naks(F) - anom(F)->nak_seq_err,
-	    "%u/%u/%u/%u", anom(F)->nak_invalid_request, anom(F)->nak_remote_access, anom(F)->nak_remote_op,
-	    anom(F)->nak_other);
-	ROW(R, "rnr_nak", anom(F)->rnr_nak, "%" PRIu32, anom(F)->rnr_nak);
-	ROW(R, "implied_nak, dup_acks", 0, "%" PRIu32 ", %" PRIu32, anom(F)->implied_nak, anom(F)->dup_acks);
+	ROW(R, "nak_seq_err", flow_anom(F)->nak_seq_err, "%" PRIu32, flow_anom(F)->nak_seq_err);
+	ROW(R, "nak inv/access/op/other", flow_naks(F) - flow_anom(F)->nak_seq_err,
+	    "%u/%u/%u/%u", flow_anom(F)->nak_invalid_request, flow_anom(F)->nak_remote_access, flow_anom(F)->nak_remote_op,
+	    flow_anom(F)->nak_other);
+	ROW(R, "rnr_nak", flow_anom(F)->rnr_nak, "%" PRIu32, flow_anom(F)->rnr_nak);
+	ROW(R, "implied_nak, dup_acks", 0, "%" PRIu32 ", %" PRIu32, flow_anom(F)->implied_nak, flow_anom(F)->dup_acks);
 	ROW(R, "cnp, ecn_ce", 0, "%" PRIu32 ", %" PRIu32, F->u.seq.cnp, F->u.seq.ecn_ce);
 	ROW(R, "icrc_bad", F->u.seq.icrc_bad, "%" PRIu32, F->u.seq.icrc_bad);
 }

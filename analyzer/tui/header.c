@@ -30,7 +30,7 @@ static void sums_get(const struct engine *e, struct sums *s)
 	s->oosr = e->ev.out_of_seq_request;
 	for (uint32_t i = 0; i < e->nflows; i++) {
 		const struct flow *f = &e->flows[i];
-		const struct roce_seq_anom *x = anom(f);
+		const struct roce_seq_anom *x = flow_anom(f);
 
 		if (f->peer > i + 1)
 			s->connections++;

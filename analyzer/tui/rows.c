@@ -95,9 +95,9 @@ static double row_key(const struct tui *v, const struct flow *f, uint64_t now)
 	case C_AVG: return flow_avg_bps(v->e, f);
 	case C_PKTS: return (double)f->packets;
 	case C_RETX: return flow_retx(f);
-	case C_OOS: return anom(f)->out_of_sequence;
+	case C_OOS: return flow_anom(f)->out_of_sequence;
 	case C_NAK: return flow_naks(f);
-	case C_RNR: return anom(f)->rnr_nak;
+	case C_RNR: return flow_anom(f)->rnr_nak;
 	case C_CNP: return f->kind == FK_IWARP ? 0 : f->u.seq.cnp;
 	case C_ECN: return f->kind == FK_IWARP ? 0 : f->u.seq.ecn_ce;
 	case C_RTT: return flow_rtt50(v->e, f);

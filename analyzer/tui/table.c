@@ -122,7 +122,7 @@ static void num(struct cellv *c, uint64_t n, attr_t nonzero)
 static void row_cells(struct tui *v, const struct flow *f, uint64_t now, struct cellv c[C__N])
 {
 	const struct engine *e = v->e;
-	const struct roce_seq_anom *xa = anom(f);
+	const struct roce_seq_anom *xa = flow_anom(f);
 	int iw = f->kind == FK_IWARP, icrc = iw ? f->u.iw.crc_bad > 0 : f->u.seq.icrc_bad > 0;
 	double rt[3], avg = flow_avg_bps(e, f);
 

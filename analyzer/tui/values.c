@@ -7,21 +7,14 @@
 #include <string.h>
 #include "view.h"
 
-static const struct roce_seq_anom zero_anom;
-
-const struct roce_seq_anom *anom(const struct flow *f)
-{
-	return f->kind != FK_IWARP && f->u.seq.x ? f->u.seq.x : &zero_anom;
-}
-
 uint32_t flow_retx(const struct flow *f)
 {
-	return f->kind == FK_IWARP ? f->u.iw.tcp_retrans : anom(f)->retransmissions;
+	return f->kind == FK_IWARP ? f->u.iw.tcp_retrans : flow_anom(f)->retransmissions;
 }
 
 uint32_t flow_naks(const struct flow *f)
 {
-	const struct roce_seq_anom *x = anom(f);
+	const struct roce_seq_anom *x = flow_anom(f);
 
 	return x->nak_seq_err + x->nak_invalid_request + x->nak_remote_access + x->nak_remote_op + x->nak_other;
 }
@@ -47,7 +40,7 @@ uint32_t flow_rtt50(const struct engine *e, const struct flow *f)
 /* The counters the events and sparklines follow. */
 void counters(const struct flow *f, uint32_t c[EV__N])
 {
-	const struct roce_seq_anom *x = anom(f);
+	const struct roce_seq_anom *x = flow_anom(f);
 
 	memset(c, 0, EV__N * sizeof c[0]);
 	if (f->kind == FK_IWARP) {

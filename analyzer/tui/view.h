@@ -182,7 +182,6 @@ int page_rows(void);
 
 /* ---- flow values (values.c) --------------------------------------------------------------------- */
 
-const struct roce_seq_anom *anom(const struct flow *f);
 uint32_t flow_retx(const struct flow *f);
 uint32_t flow_naks(const struct flow *f);
 int flow_ops(const struct flow *f, char out[5]);
