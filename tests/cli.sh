@@ -427,5 +427,42 @@ for mode in "--packets" "-b" "--json"; do
 	expect_error "stdout on /dev/full ($mode)" 1 0 "No space left on device"
 done
 
+# ---- one spelling per option across the tools: --mtu (rocegen's), --pmtu the old one ----
+# The configured path MTU shows on a flow that carries none of its own (pmtu_source configured).
+NETEM=$LAB/roce_send_bw_netem.pcap
+cfg_mtu() { tail -n 1 "$T/out" | jq -r '[.flows[] | select(.pmtu_source == "configured") | .pmtu] | unique | join(",")'; }
+run -r "$NETEM" --json
+m_dflt=$(cfg_mtu)
+run -r "$NETEM" --json --mtu 256
+m_new=$(cfg_mtu) e_new=$(lines "$T/err")
+cp "$T/out" "$T/mtu_new.json"
+run -r "$NETEM" --json --pmtu 256
+m_old=$(cfg_mtu)
+if [ "$m_new" = 256 ] && [ "$m_dflt" != 256 ] && [ "$e_new" -eq 0 ]; then
+	ok "--mtu 256: the configured path MTU of the flows without their own (default: $m_dflt)"
+else
+	fail "--mtu 256" "configured $m_new (default $m_dflt), $e_new lines on stderr"
+fi
+if [ "$rc" -eq 0 ] && cmp -s "$T/out" "$T/mtu_new.json" && [ "$m_old" = 256 ] && [ "$(lines "$T/err")" -eq 1 ] &&
+	grep -q -- "^rocetop: note: --pmtu is the old spelling of --mtu" "$T/err"; then
+	ok "--pmtu 256: the old spelling, the same output, one note: $(cat "$T/err")"
+else
+	fail "--pmtu (old spelling)" "$(show)"
+fi
+run -r "$NETEM" --mtu 300
+expect_error "--mtu 300 refused" 2 0 "--mtu" "300"
+
+# ---- a missing interface: exit 1, as rocegen's (rocetop(8) EXIT STATUS) ------------------
+noif=rtnoif$$
+while ip link show "$noif" >/dev/null 2>&1; do noif=${noif}x; done
+run -i "$noif" -b
+expect_error "-i $noif (no such interface)" 1 0 "$noif"
+G=$BUILD/bin/rocegen
+if [ -x "$G" ]; then
+	"$G" frames rc-send-only -i "$noif" >/dev/null 2>&1
+	grc=$?
+	[ "$grc" -eq "$rc" ] && ok "rocegen -i $noif exits $grc too" || fail "rocegen -i $noif exits $grc, rocetop $rc"
+fi
+
 echo "cli: $oks ok, $fails failed"
 [ "$fails" -eq 0 ]
