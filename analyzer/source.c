@@ -392,6 +392,9 @@ static int open_file(struct source *s, const char *file, enum source_err *what)
 							     PCAP_TSTAMP_PRECISION_NANO);
 		if (!h->pc)
 			snprintf(eb, sizeof eb, "out of memory");
+	} else if (pcapfile_gz_error()) {
+		/* gzip-compressed: libpcap reads none, so say what is inside */
+		snprintf(eb, sizeof eb, "%s", pcapfile_gz_error());
 	} else {
 		h->pc = pcap_open_offline_with_tstamp_precision(file, PCAP_TSTAMP_PRECISION_NANO, eb);
 	}
@@ -989,7 +992,7 @@ FILE *source_file(const struct source *s)
 
 struct pcapfile *source_direct(struct source *s)
 {
-	if (s->live || s->n != 1 || !s->h[0].pf || s->has_prog || s->dump || s->speed > 0 || s->paused ||
+	if (s->live || s->n != 1 || !s->h[0].pf || pcapfile_gz(s->h[0].pf) || s->has_prog || s->dump || s->speed > 0 || s->paused ||
 	    s->pending || s->file_no || s->eof)
 		return NULL;
 	return s->h[0].pf;
@@ -1009,7 +1012,7 @@ long long source_offset(const struct source *s)
 	if (s->live)
 		return -1;
 	if (s->h[0].pf)
-		return (long long)pcapfile_offset(s->h[0].pf);
+		return (long long)pcapfile_gz_offset(s->h[0].pf);   /* of the file's size */
 	return pcap_file(s->h[0].pc) ? (long long)ftell(pcap_file(s->h[0].pc)) : -1;
 }
 

@@ -464,5 +464,52 @@ if [ -x "$G" ]; then
 	[ "$grc" -eq "$rc" ] && ok "rocegen -i $noif exits $grc too" || fail "rocegen -i $noif exits $grc, rocetop $rc"
 fi
 
+# ---- gzip-compressed captures (.pcap.gz, .pcapng.gz): a stream through zlib ---------------
+# Told by the magic bytes, not the name: the compressed copy has the uncompressed one's name in
+# another folder, so that every output (which names the file) must be byte for byte the same.
+mkdir "$T/u" "$T/z"
+cp "$NETEM" "$T/u/netem.pcap"
+gzip -c "$NETEM" >"$T/z/netem.pcap"
+editcap -F pcapng "$RPING" "$T/u/rping.pcapng"
+gzip -c "$T/u/rping.pcapng" >"$T/z/rping.pcapng.gz"
+cp "$T/u/rping.pcapng" "$T/u/rping.pcapng.gz"
+for cap in netem.pcap rping.pcapng.gz; do
+	for mode in "-b" "--json" "--packets --json" "-b --threads 2"; do
+		# shellcheck disable=SC2086
+		(cd "$T/u" && TZ=UTC "$R" -r "$cap" $mode >"$T/gz_u.out" 2>"$T/gz_u.err"); urc=$?
+		# shellcheck disable=SC2086
+		(cd "$T/z" && TZ=UTC "$R" -r "$cap" $mode >"$T/gz_z.out" 2>"$T/gz_z.err"); zrc=$?
+		if [ "$urc" -eq 0 ] && [ "$zrc" -eq 0 ] && [ -s "$T/gz_u.out" ] && cmp -s "$T/gz_u.out" "$T/gz_z.out" &&
+			[ ! -s "$T/gz_z.err" ] && [ "$(head -c 2 "$T/z/$cap" | od -An -tx1 | tr -d ' ')" = 1f8b ]; then
+			ok "gzipped $cap, $mode: the same $(lines "$T/gz_z.out") lines as uncompressed"
+		else
+			fail "gzipped $cap, $mode" "exit $urc/$zrc" "$(cmp "$T/gz_u.out" "$T/gz_z.out" 2>&1)" "$(head -c 300 "$T/gz_z.err")"
+		fi
+	done
+done
+# cut short: what was decoded, then one line and exit 1 (as a truncated pcap)
+all=$("$R" -r "$NETEM" --packets | wc -l)
+sz=$(wc -c <"$T/z/netem.pcap")
+head -c $((sz / 2)) "$T/z/netem.pcap" >"$T/cut.pcap.gz"
+run -r "$T/cut.pcap.gz" --packets
+ncut=$(lines "$T/out")
+if [ "$ncut" -gt 0 ] && [ "$ncut" -lt "$all" ]; then
+	expect_error "truncated .pcap.gz: $ncut of $all frames listed, then the error" 1 "$ncut" "cut.pcap.gz" \
+		"truncated gzip stream" "after $ncut frames"
+else
+	fail "truncated .pcap.gz" "$ncut of $all frames listed" "$(show)"
+fi
+run -r "$T/cut.pcap.gz" -b
+got=$(sed -n 's/^\([0-9][0-9]*\) frames:.*/\1/p' "$T/out" | tail -n 1)
+expect_error "truncated .pcap.gz, -b: the summary of the $got frames decoded, then the error" 1 "$(lines "$T/out")" \
+	"truncated gzip stream"
+[ "$got" = "$ncut" ] || fail "truncated .pcap.gz, -b: summary of $got frames, the listing had $ncut"
+head -c 10 "$T/z/netem.pcap" >"$T/tiny.gz"
+run -r "$T/tiny.gz" -b
+expect_error "a gzip file cut inside the capture's header" 1 0 "tiny.gz" "gzip"
+gzip -c "$here/cli.sh" >"$T/text.gz"
+run -r "$T/text.gz" -b
+expect_error "a gzip file of something else" 1 0 "text.gz" "gzip-compressed, but not a pcap or pcapng"
+
 echo "cli: $oks ok, $fails failed"
 [ "$fails" -eq 0 ]
