@@ -79,7 +79,8 @@ void args_usage(FILE *f)
 	fprintf(f,
 		"usage: rocetop -r FILE [options] [BPF filter...]\n"
 		"       rocetop -i IFACE [options] [BPF filter...]\n"
-		"  -r, --read FILE        read a pcap or pcapng capture\n"
+		"  -r, --read FILE        read a pcap or pcapng capture (gzipped or not); repeat to\n"
+		"                         merge several in one timeline by timestamp\n"
 		"  -i, --interface IFACE  capture live from IFACE (repeat for several); the RDMA\n"
 		"                         ports whose netdev it is join the device view\n"
 		"      --device DEV[:PORT]  show what the RDMA device itself knows: QPs, CQs, MRs,\n"
@@ -293,7 +294,15 @@ static int opt_io(struct args *a, int c, const char *v)
 	char err[256];
 
 	switch (c) {
-	case 'r': a->file = v; return 0;
+	case 'r':   /* repeatable: the files merged in one timeline (source.h) */
+		if (a->scfg.nfiles == SOURCE_MAX_IFACES) {
+			fprintf(stderr, "rocetop: at most %d files\n", SOURCE_MAX_IFACES);
+			return 2;
+		}
+		a->scfg.files[a->scfg.nfiles++] = v;
+		if (!a->file)
+			a->file = v;
+		return 0;
 	case 'i':
 		if (a->scfg.nifaces == SOURCE_MAX_IFACES) {
 			fprintf(stderr, "rocetop: at most %d interfaces\n", SOURCE_MAX_IFACES);

@@ -511,5 +511,57 @@ gzip -c "$here/cli.sh" >"$T/text.gz"
 run -r "$T/text.gz" -b
 expect_error "a gzip file of something else" 1 0 "text.gz" "gzip-compressed, but not a pcap or pcapng"
 
+# ---- -r A -r B: one timeline merged by timestamp, as mergecap; JSON names each flow's files ----
+A=$RPING B=$NETEM
+mergecap -w "$T/merged.pcap" "$A" "$B"
+run -r "$A" -r "$B" -b
+grep -v "^$A + $B: " "$T/out" >"$T/m_ab.txt"
+ab_src=$(grep -c "^$A + $B: " "$T/out")
+run -r "$T/merged.pcap" -b
+grep -v "^$T/merged.pcap: " "$T/out" >"$T/m_mc.txt"
+if [ "$rc" -eq 0 ] && [ "$ab_src" -eq 1 ] && [ -s "$T/m_ab.txt" ] && cmp -s "$T/m_ab.txt" "$T/m_mc.txt"; then
+	ok "-r A -r B -b: mergecap's summary, the source named 'A + B'"
+else
+	fail "-r A -r B -b against mergecap" "$(diff "$T/m_ab.txt" "$T/m_mc.txt" | head -5)"
+fi
+J='del(.source) | del(.flows[].files)'
+TZ=UTC "$R" -r "$A" -r "$B" --json | tail -n 1 >"$T/m_ab.json"
+TZ=UTC "$R" -r "$T/merged.pcap" --json | tail -n 1 >"$T/m_mc.json"
+if [ "$(jq -S "$J" "$T/m_ab.json")" = "$(jq -S "$J" "$T/m_mc.json")" ] && [ -n "$(jq -S "$J" "$T/m_mc.json")" ] &&
+	[ "$(jq -r .source "$T/m_ab.json")" = "$A + $B" ]; then
+	ok "-r A -r B --json: mergecap's, but the source and the flows' files"
+else
+	fail "-r A -r B --json against mergecap" "source $(jq -r .source "$T/m_ab.json")"
+fi
+# each flow's files: the flows of A alone name A, those of B alone B
+keys() { jq -r '.flows[] | "\(.src) \(.dst) \(.destqp) \(.kind)"' "$1" | sort; }
+for one in A B; do
+	eval "f=\$$one"
+	TZ=UTC "$R" -r "$f" --json | tail -n 1 >"$T/m_one.json"
+	keys "$T/m_one.json" >"$T/m_one.keys"
+	jq -r --arg f "$f" '.flows[] | select(.files == [$f]) | "\(.src) \(.dst) \(.destqp) \(.kind)"' "$T/m_ab.json" | sort >"$T/m_named.keys"
+	if [ -s "$T/m_one.keys" ] && cmp -s "$T/m_one.keys" "$T/m_named.keys"; then
+		ok "-r A -r B --json: the $(lines "$T/m_one.keys") flows of $one alone name $one as their file"
+	else
+		fail "-r A -r B --json: the flows of $one" "$(diff "$T/m_one.keys" "$T/m_named.keys" | head -5)"
+	fi
+done
+run -r "$A" -r "$A" --json
+both=$(tail -n 1 "$T/out" | jq --arg f "$A" '[.flows[] | select(.files == [$f, $f])] | length')
+all=$(tail -n 1 "$T/out" | jq '.flows | length')
+[ "$rc" -eq 0 ] && [ "$all" -gt 0 ] && [ "$both" = "$all" ] && ok "-r A -r A: every flow seen in both" ||
+	fail "-r A -r A" "$both of $all flows name both files"
+# the listing: mergecap's frames in mergecap's order, each with its own file's frame number
+TZ=UTC "$R" -r "$A" -r "$B" --packets | cut -d' ' -f2- >"$T/m_ab.lst"
+TZ=UTC "$R" -r "$T/merged.pcap" --packets | cut -d' ' -f2- >"$T/m_mc.lst"
+nb=$(TZ=UTC "$R" -r "$A" -r "$B" --packets | awk '{ print $1 }' | sort -n | uniq -d | wc -l)
+if [ -s "$T/m_ab.lst" ] && cmp -s "$T/m_ab.lst" "$T/m_mc.lst" && [ "$nb" -gt 0 ]; then
+	ok "-r A -r B --packets: mergecap's frames in its order, numbered within their files ($nb numbers twice)"
+else
+	fail "-r A -r B --packets" "$(cmp "$T/m_ab.lst" "$T/m_mc.lst" 2>&1)"
+fi
+run -r "$A" -r "$T/no-such-second.pcap" -b
+expect_error "-r A -r MISSING: exit 1 naming the second file" 1 0 "no-such-second.pcap"
+
 echo "cli: $oks ok, $fails failed"
 [ "$fails" -eq 0 ]
