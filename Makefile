@@ -37,7 +37,7 @@ export PATH := /usr/sbin:/usr/bin:$(PATH)
 DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev libnet1-dev \
             libncurses-dev libcmocka-dev zlib1g-dev tshark wireshark-dev libwireshark-dev tmux \
             libibverbs-dev librdmacm-dev libmnl-dev \
-            tcpdump tcpreplay iproute2 jq prometheus prometheus-alertmanager \
+            tcpdump tcpreplay iproute2 iputils-ping jq prometheus prometheus-alertmanager \
             debhelper dpkg-dev fakeroot lintian libcap2-bin adduser debconf util-linux git \
             systemd procps time \
             libssl-dev libcrypt-dev apache2-utils curl openssl
@@ -76,12 +76,15 @@ CONTRIB_GRAFANA := contrib/grafana/rocetop-dashboard.json contrib/grafana/roceto
 # order; fragments below may append to it.
 CHECK_SCRIPTS := tests/exports.sh tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/install.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/link.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/device.sh tests/caps.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh tests/frameno.sh
 CHECK_SCRIPTS += tests/device_replay.sh
+CHECK_SCRIPTS += tests/device_record.sh
 CHECK_SCRIPTS += tests/threads.sh
 CHECK_SCRIPTS += tests/invariance.sh
 CHECK_SCRIPTS += tests/iwarp_conv.sh
 CHECK_SCRIPTS += tests/conform_iwarp.sh
 # issue 25: what a new user reads first (message sizes, short-capture rates, --packets marks, -w -, TERM)
 CHECK_SCRIPTS += tests/firstread.sh
+# every example of README.md and the man pages, run as written (issue 25)
+CHECK_SCRIPTS += tests/examples.py
 # the diagnosis: a raising capture and a near miss per verdict (tools/mkdiag)
 CHECK_SCRIPTS += tests/diag.sh
 
@@ -89,6 +92,10 @@ CHECK_SCRIPTS += tests/diag.sh
 CHECK_SCRIPTS += tests/stress_unit.sh
 # `rocegen search` (generator/search/) with the planted anomaly of the reference
 CHECK_SCRIPTS += tests/search_unit.sh
+# `rocegen fingerprint` (generator/fingerprint/) against the reference adapter's CNP modes
+CHECK_SCRIPTS += tests/fingerprint_unit.sh
+# `rocegen stress --sweep-qps` (the QP-scalability curve, its knee) against qpcache:N; 16,384 QPs
+CHECK_SCRIPTS += tests/sweep_unit.sh
 # contrib/'s rules (promtool) and dashboard queries against a real Prometheus
 CHECK_SCRIPTS += tests/prom_rules.sh
 # three exporters in network namespaces, Prometheus and Alertmanager (root)
@@ -175,6 +182,9 @@ TOOL_EXTRA_mkanalysis := $(FIXCAP)
 TOOL_EXTRA_mkdiag := $(FIXCAP)
 TOOL_CFLAGS_mkanalysis := -Itools/fixcap
 TOOL_CFLAGS_mkdiag := -Itools/fixcap
+
+# the --device-replay recording of an mlx4 and an mlx5 (netlink answers built with libmnl)
+TOOL_EXTRA_mkdevrec := -lmnl
 
 # the netlink recorder: the device source's netlink files, libmnl
 $(BUILD)/tools/nlrecord: tools/nlrecord.c analyzer/device/nlsock.c analyzer/device/nlparse.c analyzer/device/nlsock.h analyzer/device/nlparse.h

@@ -18,7 +18,7 @@
 
 enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
        OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
-       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_BINDQPC, OPT_DEVNODE, OPT_NICDROP, OPT_DEVREPLAY, OPT_TOP,
+       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_BINDQPC, OPT_DEVNODE, OPT_NICDROP, OPT_DEVREPLAY, OPT_DEVRECORD, OPT_TOP,
        OPT_THREADS, OPT_TIME, OPT_PMTU_OLD };
 /* the diagnosis thresholds, read by diag_option() under these names */
 enum { OPT_DIAG = 512, OPT_DIAG_END = OPT_DIAG + 4 };
@@ -61,6 +61,7 @@ static const struct option opts[] = {
 	{ "qp-interval", required_argument, NULL, OPT_QPINT },
 	{ "device-all-counters", no_argument, NULL, OPT_DEVALL },
 	{ "device-replay", required_argument, NULL, OPT_DEVREPLAY },
+	{ "device-record", required_argument, NULL, OPT_DEVRECORD },
 	{ "bind-qp-counters", no_argument, NULL, OPT_BINDQPC },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "prometheus-node-names", no_argument, NULL, OPT_DEVNODE },
@@ -90,6 +91,9 @@ void args_usage(FILE *f)
 		"      --device-all-counters  rates of every counter, not only those that moved\n"
 		"      --device-replay DIR  read a recorded machine's devices from DIR (sys/, netlink/,\n"
 		"                         ethtool/), nothing of this host; with --device\n"
+		"      --device-record DIR  write what the device view reads (sysfs files, RDMA\n"
+		"                         netlink replies, ethtool -S) into DIR, a recording for\n"
+		"                         --device-replay: -n+1 snapshots -d apart (default -n 1)\n"
 		"      --bind-qp-counters  bind new QPs of the --device ports to counters by QP type\n"
 		"                         (changes the system: like rdma statistic qp set ... auto type on)\n"
 		"      --prometheus-node-names  the device's port metrics under node_exporter's names too\n"
@@ -359,6 +363,16 @@ static int opt_io(struct args *a, int c, const char *v)
 		}
 		return 0;
 	}
+	case OPT_DEVRECORD: {
+		char rerr[512];
+
+		if (devmon_record(v, rerr, sizeof rerr) < 0) {
+			fprintf(stderr, "rocetop: %s\n", rerr);
+			return 2;
+		}
+		a->device_record = 1;
+		return 0;
+	}
 	case OPT_BINDQPC: a->dcfg.bind_qp_counters = 1; return 0;
 	case OPT_DEVNODE: a->dcfg.node_names = 1; return 0;
 	case OPT_NICDROP: a->scfg.nic_drop_counters = optarg; return 0;
@@ -502,6 +516,15 @@ int args_parse(struct args *a, int argc, char **argv)
 			return r;
 	if ((r = resolve_d(a)) != 0)
 		return r;
+	if (a->device_record && !a->file && !a->iface) {
+		/* a recording: every device unless named, two snapshots unless -n, no terminal view */
+		if (!a->dcfg.nspecs)
+			a->dcfg.specs[a->dcfg.nspecs++] = "all";
+		if (a->iterations < 0)
+			a->iterations = 1;
+		if (!a->json)
+			a->batch = 1;
+	}
 	if ((a->file && a->iface) || (!a->file && !a->iface && !a->dcfg.nspecs)) {
 		fprintf(stderr, "rocetop: give exactly one of -r FILE or -i IFACE, or --device (see --help)\n");
 		return 2;

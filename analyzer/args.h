@@ -27,6 +27,7 @@ struct args {
 	unsigned prom_max, top;
 	unsigned nthreads;            /* --threads; 0: not given */
 	int packets, json, batch, have_delay, linger, mirror_time;
+	int device_record;            /* --device-record DIR given */
 	long long count, iterations;  /* -1: not given */
 	double delay;                 /* -d SECONDS */
 	char *filter;                 /* the BPF expression after the options, or NULL */

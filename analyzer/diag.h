@@ -52,6 +52,9 @@ const char *diag_name(int id);          /* "timeout_mismatch", … */
 
 enum diag_severity { DS_INFO = 0, DS_WARNING, DS_ERROR };
 const char *diag_severity_name(int s);  /* "info", "warning", "error" */
+/* The severity verdict id is raised with (a rule may lower it: a
+ * timeout_mismatch against an unknown timeout is info). */
+int diag_rule_severity(int id);
 
 enum diag_subject { DSUB_CONN = 0, DSUB_FLOW, DSUB_PRIORITY, DSUB_MAC, DSUB_CAPTURE };
 

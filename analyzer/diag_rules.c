@@ -773,6 +773,14 @@ static const struct dr_rule dr_rules[] = {
 	{ DV_CAPTURE_LOSS, DS_WARNING, SC_CAPTURE, r_capture_loss },
 };
 
+int diag_rule_severity(int id)
+{
+	for (size_t r = 0; r < sizeof dr_rules / sizeof dr_rules[0]; r++)
+		if (dr_rules[r].id == id)
+			return dr_rules[r].severity;
+	return DS_INFO;
+}
+
 static int dr_emit(const struct dr_ctx *k, const struct dr_rule *r, struct diag_list *out)
 {
 	struct diag_verdict *v;

@@ -2,9 +2,11 @@
 /*
  * listing.c — the packet listing.  Text: frame number, time of day in UTC
  * (as the batch report and the terminal view), libroce's one-line summary,
- * then what the flow engine found (" [retransmission]").  JSON: one object
- * per frame holding every field libroce decoded (repeated keys become
- * arrays), and the engine's findings as the plugin's roce.analysis.* names.
+ * then what the flow engine found (" [retransmission]") and the diagnosis's
+ * verdicts that name the frame (" [verdict: timeout_mismatch]", vmarks.h).
+ * JSON: one object per frame holding every field libroce decoded (repeated
+ * keys become arrays), the engine's findings as the plugin's roce.analysis.*
+ * names, and rocetop.diagnosis.verdict.
  *
  * iWARP: on a TCP connection where iWARP was seen, FPDUs are reassembled
  * across segments (iwstream.h) and listed on the frame that completes them,
@@ -290,6 +292,8 @@ static void write_json(struct listing *l, uint64_t no, const struct timeval *ts,
 	if (w.unsync)
 		collect_add(&sc, "roce.mpa.out_of_sync", ROCE_F_BOOL, 1, NULL);
 	marks_json(l->verdict, &sc);
+	for (unsigned i = 0; i < l->nv; i++)
+		collect_add(&sc, "rocetop.diagnosis.verdict", ROCE_F_STR, 0, l->vnames[i]);
 
 	c.n = c.dropped = 0;
 	roce_foreach_field_flags(p, tracked ? ROCE_FIELDS_NO_FPDU : 0, collect_cb, &c);
@@ -395,6 +399,12 @@ static void write_text(struct listing *l, uint64_t no, const struct timeval *ts,
 		n = roce_summary(p, line, sizeof line);
 	}
 	marks_text(l->verdict, line, sizeof line, &n);
+	for (unsigned i = 0; i < l->nv; i++) {
+		char m[64];
+
+		snprintf(m, sizeof m, " [verdict: %s]", l->vnames[i]);
+		append(line, sizeof line, &n, m);
+	}
 	/* UTC, as the batch report and the terminal view */
 	gmtime_r(&t, &tm);
 	fprintf(l->out, "%" PRIu64 " %02d:%02d:%02d.%06ld %s\n", no, tm.tm_hour, tm.tm_min, tm.tm_sec,

@@ -15,6 +15,11 @@ struct listing {
 	int json;
 	int nsec;                /* timestamps are nanoseconds */
 	uint32_t verdict;        /* the flow engine's ROCE_SEQ_V_* for the frame: its marks */
+	/* the diagnosis's verdicts naming the frame as their first or last
+	 * (vmarks.h): " [verdict: NAME]", JSON "rocetop.diagnosis.verdict" */
+#define LISTING_VERDICTS 4
+	const char *vnames[LISTING_VERDICTS];
+	unsigned nv;
 	/* totals for the closing summary */
 	uint64_t frames, roce[6], icrc[3], truncated, invalid;
 	uint64_t iwarp;           /* of roce[ROCE_VER_NONE]: the engine's iWARP frames */

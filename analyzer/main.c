@@ -29,6 +29,7 @@
 #include "devmon.h"
 #include "flow.h"
 #include "listing.h"
+#include "vmarks.h"
 #include "prom.h"
 #include "report.h"
 #include "roce.h"
@@ -475,6 +476,7 @@ struct app {
 	struct devmon *dev;           /* --device, or the RDMA ports of -i's netdevs */
 	struct roce_mirror_clock mclock_mem, *mclock;   /* --time mirror */
 	struct listing lst;           /* --packets */
+	struct vmarks vm;             /* --packets of a file: the frames the verdicts name */
 	int engine_up;
 	uint64_t no;                  /* frames read */
 	char err[PCAP_ERRBUF_SIZE + 256];
@@ -484,6 +486,7 @@ static void app_close(struct app *x)
 {
 	if (x->engine_up)
 		engine_free(&x->run.eng);
+	vmarks_free(&x->vm);
 	workers_free(x->run.wk);
 	prom_close(x->prom);
 	if (x->run.watch)
@@ -653,6 +656,7 @@ static int one_frame(struct app *x, struct source_frame *fr)
 		r->eng.cur_file = fr->iface;
 		engine_packet(&r->eng, &p, fr->ts_ns, fr->caplen, fr->len);
 		x->lst.verdict = r->eng.verdict;
+		x->lst.nv = vmarks_at(&x->vm, fr->no, x->lst.vnames, LISTING_VERDICTS);
 		listing_frame(&x->lst, fr->no, &fr->hdr.ts, &p, fr->caplen, fr->len);
 		return 0;
 	}
@@ -815,6 +819,9 @@ int main(int argc, char **argv)
 		if (engine_init(&x.run.eng, &a->ecfg))
 			return fail(&x, "out of memory for the flow table");
 		x.engine_up = 1;
+		/* a file: a first pass finds the frames the diagnosis names (vmarks.h) */
+		if (vmarks_scan(&x.vm, &a->scfg, &a->cfg, &a->ecfg, x.err, sizeof x.err) < 0)
+			return fail(&x, x.err);
 	}
 	if (a->tui)
 		return run_tui(&x);

@@ -20,11 +20,38 @@
 #include <time.h>
 #include <unistd.h>
 #include "dcb.h"
+#include "diag.h"
 #include "prom.h"
 #include "webtls.h"
 
 #define MAX_CLIENTS 16
 #define REQ_MAX 4096
+/* rocetop_diagnosis_active series at most (active verdicts first, then
+ * past ones, each most severe first), and verdicts whose raising is
+ * followed from scrape to scrape for rocetop_diagnosis_raised_total */
+#define PROM_MAX_VERDICTS 100
+#define PROM_RAISE_KEYS 4096
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* A verdict (its name and subject, hashed) seen at a scrape. */
+struct raise_key {
+	uint64_t key;
+	unsigned long gen;            /* the scrape that last saw it */
+	int active;
+};
+
+/* rocetop_diagnosis_raised_total: a verdict counts when a scrape first
+ * finds it (active or already past: it was raised since the last scrape)
+ * and again each time it goes from past to active.  A verdict the
+ * diagnosis no longer lists is forgotten. */
+struct raises {
+	struct raise_key *k;          /* sorted by key */
+	size_t n;
+	unsigned long gen;
+	uint64_t count[DV__COUNT][DS_ERROR + 1];
+	uint64_t untracked;           /* raises not followed: PROM_RAISE_KEYS were */
+};
 
 struct client {
 	int fd;
@@ -49,6 +76,7 @@ struct prom {
 	const void *extra_ctx;
 	const struct prom_engines *pe;  /* rocetop --threads: the merged view, or NULL */
 	struct webtls *web;             /* --web-config: TLS and basic auth, or NULL */
+	struct raises raised;
 };
 
 /* ---- the text ------------------------------------------------------------------------------ */
@@ -339,11 +367,11 @@ static void rtt_histograms(FILE *f, const struct engine *e, const uint32_t *top,
 }
 
 static void write_all(FILE *f, const struct engine *e, struct source *src, unsigned max_flows,
-		      const struct prom_engines *pe);
+		      const struct prom_engines *pe, struct raises *rs);
 
 void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned max_flows)
 {
-	write_all(f, e, src, max_flows, NULL);
+	write_all(f, e, src, max_flows, NULL, NULL);
 }
 
 /* Capture-wide frame counts: by RoCE version, by ICRC verdict, the kinds counted apart; the
@@ -380,19 +408,29 @@ static void write_frames(FILE *f, const struct engine *e)
 		fprintf(f, "rocetop_fabric_mode{mode=\"%s\"} %d\n", fm[i], (int)m == i);
 }
 
-/* capture drops, per interface: never hidden */
-static void write_capture(FILE *f, struct source *src, const struct prom_engines *pe)
+/* The live capture's statistics per interface (0 interfaces: not live). */
+static unsigned capture_stats(struct source *src, const struct prom_engines *pe,
+			      struct source_stats st[SOURCE_MAX_IFACES])
 {
-	struct source_stats st[SOURCE_MAX_IFACES];
 	unsigned n = src ? source_count(src) : 0;
 
 	if (!n || !source_live(src))
-		return;
+		return 0;
+	if (n > SOURCE_MAX_IFACES)
+		n = SOURCE_MAX_IFACES;
 	for (unsigned i = 0; i < n; i++)
 		if (pe)
 			pe->stats(pe->ctx, i, &st[i]);
 		else
 			source_stats(src, i, &st[i]);
+	return n;
+}
+
+/* capture drops, per interface: never hidden */
+static void write_capture(FILE *f, struct source *src, const struct source_stats *st, unsigned n)
+{
+	if (!n)
+		return;
 	capture_counter(f, src, st, n, "rocetop_capture_received_total",
 			"Frames the capture socket saw, dropped ones included (PACKET_STATISTICS tp_packets).", 0);
 	capture_counter(f, src, st, n, "rocetop_capture_dropped_total",
@@ -514,13 +552,207 @@ static void write_flows(FILE *f, const struct engine *e, unsigned max_flows)
 	free(top);
 }
 
-static void write_all(FILE *f, const struct engine *e, struct source *src, unsigned max_flows,
-		      const struct prom_engines *pe)
+/* ---- the diagnosis ------------------------------------------------------------------------- */
+
+/* What the report's diag_input_of() gives, from the capture statistics. */
+static void prom_diag_input(const struct engine *e, const struct source_stats *st, unsigned n,
+			    struct diag_input *in)
 {
+	struct timespec ts;
+
+	memset(in, 0, sizeof *in);
+	in->now_ns = e->t.last_ns;
+	if (n && !clock_gettime(CLOCK_REALTIME, &ts)) {   /* live: the clock */
+		uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+
+		if (now > in->now_ns)
+			in->now_ns = now;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (!st[i].valid)
+			continue;
+		in->drops_valid = 1;
+		in->dropped += st[i].drop + st[i].ifdrop;
+		if (st[i].nicdrop_valid) {
+			in->nic_valid = 1;
+			in->nic_dropped += st[i].nicdrop;
+		}
+		if (!in->nic_counters)
+			in->nic_counters = st[i].nicdrop_names;
+	}
+}
+
+/* FNV-1a over the verdict's name and subject. */
+static uint64_t verdict_key(const struct diag_verdict *v)
+{
+	uint64_t h = 1469598103934665603ull;
+	const char *parts[2] = { diag_name(v->id), v->subject };
+
+	for (int k = 0; k < 2; k++) {
+		for (const unsigned char *c = (const unsigned char *)parts[k]; *c; c++)
+			h = (h ^ *c) * 1099511628211ull;
+		h = (h ^ 0xff) * 1099511628211ull;   /* the separator */
+	}
+	return h;
+}
+
+/* Index of key in rs->k, or where it goes (*found 0). */
+static size_t raise_find(const struct raises *rs, uint64_t key, int *found)
+{
+	size_t lo = 0, hi = rs->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rs->k[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = lo < rs->n && rs->k[lo].key == key;
+	return lo;
+}
+
+/* One scrape's verdicts into the raise counts. */
+static void raises_update(struct raises *rs, const struct diag_list *l)
+{
+	size_t w = 0;
+
+	if (!rs->k && !(rs->k = calloc(PROM_RAISE_KEYS, sizeof *rs->k)))
+		return;
+	rs->gen++;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct diag_verdict *v = &l->v[i];
+		uint64_t key = verdict_key(v);
+		int found, sev = v->severity >= 0 && v->severity <= DS_ERROR ? v->severity : DS_INFO;
+		size_t at = raise_find(rs, key, &found);
+
+		if (v->id < 0 || v->id >= DV__COUNT)
+			continue;
+		if (found) {
+			struct raise_key *k = &rs->k[at];
+
+			if (k->gen != rs->gen && !k->active && v->active)
+				rs->count[v->id][sev]++;
+			if (k->gen != rs->gen)
+				k->active = v->active;
+			else
+				k->active |= v->active;
+			k->gen = rs->gen;
+			continue;
+		}
+		if (rs->n == PROM_RAISE_KEYS) {
+			rs->untracked++;
+			continue;
+		}
+		memmove(&rs->k[at + 1], &rs->k[at], (rs->n - at) * sizeof *rs->k);
+		rs->k[at] = (struct raise_key){ key, rs->gen, v->active };
+		rs->n++;
+		rs->count[v->id][sev]++;
+	}
+	/* forget the verdicts the diagnosis no longer lists */
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->k[i].gen == rs->gen)
+			rs->k[w++] = rs->k[i];
+	rs->n = w;
+}
+
+static int same_series(const struct diag_verdict *a, const struct diag_verdict *b)
+{
+	return a->id == b->id && a->severity == b->severity && !strcmp(a->subject, b->subject);
+}
+
+static void active_series(FILE *f, const struct diag_verdict *v)
+{
+	fprintf(f, "rocetop_diagnosis_active{verdict=\"%s\",severity=\"%s\",subject=\"", diag_name(v->id),
+		diag_severity_name(v->severity));
+	esc(f, v->subject);
+	fprintf(f, "\"} %d\n", v->active ? 1 : 0);
+}
+
+/* rocetop_diagnosis_active (bounded), rocetop_diagnosis_raised_total. */
+static void write_diagnosis(FILE *f, const struct engine *e, const struct source_stats *st, unsigned n,
+			    struct raises *rs)
+{
+	struct diag_input in;
+	struct diag_list l;
+	const struct diag_verdict **shown = NULL;
+	size_t nshown = 0, listed = 0;
+	uint64_t count[DV__COUNT][DS_ERROR + 1] = { { 0 } };
+	int ok;
+
+	prom_diag_input(e, st, n, &in);
+	ok = !diag_evaluate(e, &in, &l);
+	if (!ok)
+		diag_list_free(&l);     /* what it made room for; nothing listed */
+	if (l.n)
+		shown = malloc((l.n < PROM_MAX_VERDICTS ? l.n : PROM_MAX_VERDICTS) * sizeof *shown);
+	/* active ones first, then past ones; each most severe first (the list's order) */
+	for (int pass = 1; shown && pass >= 0; pass--)
+		for (size_t i = 0; i < l.n; i++) {
+			const struct diag_verdict *v = &l.v[i];
+			size_t j;
+
+			if (!!v->active != pass)
+				continue;
+			listed++;
+			for (j = 0; j < nshown && !same_series(shown[j], v); j++)
+				;
+			if (j == nshown && nshown < PROM_MAX_VERDICTS)
+				shown[nshown++] = v;
+			else if (j < nshown)
+				listed--;   /* the same series twice (a merged view): one */
+		}
+	if (l.n && !shown)
+		listed = l.n;   /* out of memory: none shown, all omitted */
+	head(f, "rocetop_diagnosis_active", "gauge",
+	     "1 while the diagnosis verdict is active, 0 once it is past (rocetop(8) DIAGNOSIS); at most "
+	     STR(PROM_MAX_VERDICTS) " series, active ones first.");
+	for (size_t i = 0; i < nshown; i++)
+		active_series(f, shown[i]);
+	one(f, "rocetop_diagnosis_verdicts", "gauge", "Verdicts the diagnosis lists, active and past.", listed);
+	one(f, "rocetop_diagnosis_omitted", "gauge",
+	    "Verdicts left out of rocetop_diagnosis_active (past its cap of " STR(PROM_MAX_VERDICTS) " series).",
+	    listed - nshown);
+
+	if (rs) {
+		if (ok)   /* out of memory is not every verdict gone */
+			raises_update(rs, &l);
+	} else {   /* stateless (prom_write): each listed verdict raised once */
+		for (size_t i = 0; i < l.n; i++)
+			if (l.v[i].id >= 0 && l.v[i].id < DV__COUNT && l.v[i].severity >= 0 && l.v[i].severity <= DS_ERROR)
+				count[l.v[i].id][l.v[i].severity]++;
+	}
+	head(f, "rocetop_diagnosis_raised_total", "counter",
+	     "Diagnosis verdicts raised: first seen at a scrape, or active again after being past.");
+	for (int id = 0; id < DV__COUNT; id++)
+		for (int sev = DS_ERROR; sev >= DS_INFO; sev--) {
+			uint64_t c = rs ? rs->count[id][sev] : count[id][sev];
+
+			if (c || sev == diag_rule_severity(id))
+				fprintf(f, "rocetop_diagnosis_raised_total{verdict=\"%s\",severity=\"%s\"} %" PRIu64 "\n",
+					diag_name(id), diag_severity_name(sev), c);
+		}
+	if (rs)
+		one(f, "rocetop_diagnosis_untracked_total", "counter",
+		    "Verdicts not counted in rocetop_diagnosis_raised_total: " STR(PROM_RAISE_KEYS)
+		    " others were being followed.",
+		    rs->untracked);
+	free(shown);
+	diag_list_free(&l);
+}
+
+static void write_all(FILE *f, const struct engine *e, struct source *src, unsigned max_flows,
+		      const struct prom_engines *pe, struct raises *rs)
+{
+	struct source_stats st[SOURCE_MAX_IFACES];
+	unsigned n = capture_stats(src, pe, st);
+
 	write_frames(f, e);
-	write_capture(f, src, pe);
+	write_capture(f, src, st, n);
 	write_pause(f, e);
 	write_sums(f, e);
+	write_diagnosis(f, e, st, n, rs);
 	write_flows(f, e, max_flows);
 }
 
@@ -618,10 +850,10 @@ static void handle_request(struct prom *p, struct client *c)
 			const struct engine *e = p->pe->view(p->pe->ctx);
 
 			if (e)
-				write_all(m, e, p->pe->capture, p->max_flows, p->pe);
+				write_all(m, e, p->pe->capture, p->max_flows, p->pe, &p->raised);
 			p->pe->release(p->pe->ctx);
 		} else if (p->e) {   /* NULL: a --device run without a capture */
-			prom_write(m, p->e, p->src, p->max_flows);
+			write_all(m, p->e, p->src, p->max_flows, NULL, &p->raised);
 		}
 		if (p->extra)
 			p->extra(m, p->extra_ctx);
@@ -875,6 +1107,7 @@ void prom_close(struct prom *p)
 		close(p->fd);
 	}
 	webtls_free(p->web);
+	free(p->raised.k);
 	free(p);
 }
 

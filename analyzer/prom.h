@@ -13,6 +13,12 @@
  * exported (labels src, dst, destqp, kind; iWARP flows carry sport and dport
  * instead of a QPN), and rocetop_prometheus_flows_omitted says how many were
  * left out.  Capture-wide totals count every flow, evicted ones included.
+ *
+ * The diagnosis (diag.h) is evaluated at each scrape: at most 100
+ * rocetop_diagnosis_active{verdict,severity,subject} series (1 active, 0
+ * past), and rocetop_diagnosis_raised_total{verdict,severity}, counted from
+ * scrape to scrape by the server (a verdict when first found, and again when
+ * it turns active after being past).
  */
 #ifndef ROCETOP_PROM_H
 #define ROCETOP_PROM_H

@@ -6,6 +6,9 @@
 # wall second (depends on the machine's load), and bytes; with the adapter as
 # responder (rocegen posts) and as requester (the reference's own workload).  Pinned to one CPU
 # with taskset when it is there.  BENCH_MESSAGES sets the messages per point.
+# Then the connection-scalability curve (SRNIC): `--sweep-qps` up to 16,384
+# QPs, messages per simulated second and latency per point and the knee,
+# against `good` and against `qpcache:1024` (1,024 QP contexts on chip).
 set -u
 BUILD=${BUILD:-build}
 cd "$(dirname "$0")/.."
@@ -27,4 +30,8 @@ print("%6d %9d %10.3f %14.0f %14.0f %10.1f%s" % (d["qps"], d["messages"], d["cpu
       d["messages_per_s"], d["bytes"] / cpu / 1e6, "" if ok else "  (a check did not pass)"))
 sys.exit(0 if ok else 1)' || exit 1
 done
+done
+for ref in good qpcache:1024; do
+	echo "-- connection scalability: --reference $ref --sweep-qps 1,16,256,1024,4096,16384 (qd 1, 4 messages per QP)"
+	$PIN "$GEN" stress --reference "$ref" --sweep-qps 1,16,256,1024,4096,16384 --messages 4 --qd 1 --sizes 64 || exit 1
 done

@@ -905,6 +905,7 @@ static void queue_tap(tvbuff_t *tvb, packet_info *pinfo, const struct roce_pkt *
 	tap->srcqp = f->srcqp;
 	tap->srcqp_known = f->peer != NULL;
 	tap->flow = f->id;
+	tap->space = fd->psn_space;
 	tap->conn = f->conn;
 	tap->version = (guint8)p->version;
 	tap->opcode = p->opcode;

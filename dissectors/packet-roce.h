@@ -39,6 +39,8 @@ typedef struct roce_tap_info {
 	guint32 srcqp;          /* sender's QP when paired, else 0 */
 	gboolean srcqp_known;
 	guint32 flow;           /* roce.flow: index of this QP direction */
+	guint32 space;          /* roce.analysis.psn_space: the request flow a response
+				 * answers (this flow for a request), 0 when none */
 	guint32 conn;           /* roce.conn.id */
 	guint8 version;         /* enum roce_version */
 	guint8 opcode;

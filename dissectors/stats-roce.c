@@ -2,8 +2,9 @@
 /*
  * stats-roce.c — `tshark -z roce,qp[,FILTER]`: one row per QP direction
  * (source, destination, destination QP), like `-z conv,udp`, with the
- * counters of roce.analysis.* summed over the row's frames.  Printed when
- * the capture has been read.
+ * counters of roce.analysis.* summed over the row's frames; NAK, RNR and the
+ * RTT are those of the row's requests (from the reverse direction's ACK
+ * frames), as in rocetop.  Printed when the capture has been read.
  */
 #include <stdio.h>
 #include <string.h>
@@ -47,26 +48,43 @@ static void qp_row_free(gpointer p)
 	g_free(r);
 }
 
+static qp_row *qp_row_get(qp_stats *st, guint32 flow, const address *src, const address *dst,
+			  guint32 dqpn)
+{
+	qp_row *r = (qp_row *)g_hash_table_lookup(st->rows, GUINT_TO_POINTER(flow));
+
+	if (!r) {
+		r = g_new0(qp_row, 1);
+		r->flow = flow;
+		copy_address(&r->src, src);
+		copy_address(&r->dst, dst);
+		r->dqpn = dqpn;
+		g_hash_table_insert(st->rows, GUINT_TO_POINTER(flow), r);
+	}
+	return r;
+}
+
 static tap_packet_status qp_packet(void *arg, packet_info *pinfo _U_, epan_dissect_t *edt _U_,
 				   const void *data, tap_flags_t flags _U_)
 {
 	qp_stats *st = (qp_stats *)arg;
 	const roce_tap_info *ti = (const roce_tap_info *)data;
-	qp_row *r = (qp_row *)g_hash_table_lookup(st->rows, GUINT_TO_POINTER(ti->flow));
+	qp_row *r = qp_row_get(st, ti->flow, &ti->src, &ti->dst, ti->dqpn);
+	qp_row *req = r;
 
-	if (!r) {
-		r = g_new0(qp_row, 1);
-		r->flow = ti->flow;
-		copy_address(&r->src, &ti->src);
-		copy_address(&r->dst, &ti->dst);
-		r->dqpn = ti->dqpn;
-		g_hash_table_insert(st->rows, GUINT_TO_POINTER(ti->flow), r);
-	}
 	/* the pairing may arrive after a flow's first frames: keep the latest */
 	r->conn = ti->conn;
 	if (ti->srcqp_known) {
 		r->srcqp = ti->srcqp;
 		r->srcqp_known = TRUE;
+	}
+	/* A NAK, an RNR NAK and an RTT sample answer the other direction's
+	 * requests: count them on the request flow (roce.analysis.psn_space), as
+	 * rocetop does, not on the flow of the ACK frame that carries them. */
+	if (ti->space && ti->space != ti->flow) {
+		req = (qp_row *)g_hash_table_lookup(st->rows, GUINT_TO_POINTER(ti->space));
+		if (!req)       /* no request of it captured: the row of the frame */
+			req = r;
 	}
 	r->frames++;
 	r->bytes += ti->frame_len;
@@ -77,14 +95,14 @@ static tap_packet_status qp_packet(void *arg, packet_info *pinfo _U_, epan_disse
 		r->gaps++;
 		r->missing += ti->gap_missing;
 	}
-	r->nak += !!(ti->flags & ROCE_A_NAK);
-	r->rnr += !!(ti->flags & ROCE_A_RNR);
+	req->nak += !!(ti->flags & ROCE_A_NAK);
+	req->rnr += !!(ti->flags & ROCE_A_RNR);
 	r->cnp += !!(ti->flags & ROCE_A_CNP);
 	r->ecn_ce += !!(ti->flags & ROCE_A_ECN_CE);
 	r->icrc_bad += !!(ti->flags & ROCE_A_ICRC_BAD);
 	if (ti->flags & ROCE_A_RTT) {
-		r->n_rtt++;
-		r->rtt_us += ti->rtt_us;
+		req->n_rtt++;
+		req->rtt_us += ti->rtt_us;
 	}
 	return TAP_PACKET_REDRAW;
 }

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	kind = (enum nlp_kind)(data[0] % 7);
+	kind = (enum nlp_kind)(data[0] % 9);
 	buf = malloc(size - 1 ? size - 1 : 1);
 	if (!buf)
 		return 0;
@@ -55,6 +55,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (uint32_t j = 0; j < c->nctr; j++)
 				sum += strlen(c->name[j]) + (size_t)c->value[j];
 			sum += c->nqps ? c->lqpn[c->nqps - 1] : 0;
+			break;
+		}
+		case NLP_PORTSTAT:
+		case NLP_OPTSTATUS: {
+			const struct nlp_portstat *c = NLP_AT(&v, struct nlp_portstat, i);
+
+			for (uint32_t j = 0; j < c->nctr; j++)
+				sum += strlen(c->name[j]) + (size_t)c->value[j];
 			break;
 		}
 		default: break;

@@ -8,6 +8,7 @@
  *   rocegen conform …       the conformance catalogue (conform.c)
  *   rocegen stress …        many QPs, fault mixes, integrity (stress/)
  *   rocegen search …        anomaly search by simulated annealing (search/)
+ *   rocegen fingerprint …   congestion-control fingerprint, Lumina-style (fingerprint/)
  *   rocegen client / server  RC conversations with real peers (client.c, server.c)
  *   rocegen convert -r IN -w OUT  a capture re-encapsulated (convert.c, wrap.c)
  *
@@ -22,6 +23,7 @@
 #include "stress.h"
 
 int gen_search_main(int argc, char **argv);   /* search/search.c */
+int gen_fingerprint_main(int argc, char **argv);   /* fingerprint/fingerprint.c */
 
 #define ROCEGEN_VERSION "0.1.0"
 
@@ -91,6 +93,8 @@ static int run(int argc, char **argv)
 		return gen_stress_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "search"))
 		return gen_search_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "fingerprint"))
+		return gen_fingerprint_main(argc - 1, argv + 1);
 	fprintf(stderr, "rocegen: unknown command '%s' (see rocegen --help)\n", cmd);
 	return 2;
 }

@@ -18,7 +18,7 @@ static struct {
 	struct ctl_load L;
 	struct tload_qp t;
 } W[TLOAD_MAX];
-static unsigned nactive;
+static unsigned nactive, hi;   /* loads; every one below id hi */
 
 static uint64_t now_ns(void)
 {
@@ -108,6 +108,8 @@ int tload_start(unsigned id, const struct tload_qp *t, const char *line, char *r
 	}
 	W[id].t = *t;
 	nactive++;
+	if (id >= hi)
+		hi = id + 1;
 	run_one(id, now_ns());
 	return snprintf(rep, cap, "ok"), 0;
 }
@@ -120,7 +122,7 @@ int tload_run(void)
 	if (!nactive)
 		return 0;
 	now = now_ns();
-	for (unsigned id = 0; id < TLOAD_MAX; id++)
+	for (unsigned id = 0; id < hi; id++)
 		if (W[id].L.active && ctl_load_running(&W[id].L, now))
 			n += run_one(id, now);
 	return n;
@@ -139,7 +141,7 @@ int tload_stat(unsigned id, char *rep, size_t cap)
 	if (id)
 		return id < TLOAD_MAX ? ctl_load_stat(&W[id].L, now, rep, cap) :
 					snprintf(rep, cap, "err no such qp");
-	for (unsigned i = 0; i < TLOAD_MAX; i++) {
+	for (unsigned i = 0; i < hi; i++) {
 		if (!W[i].L.active)
 			continue;
 		running += (unsigned)ctl_load_running(&W[i].L, now);
@@ -153,6 +155,6 @@ int tload_stat(unsigned id, char *rep, size_t cap)
 
 void tload_reset(void)
 {
-	memset(W, 0, sizeof(W));
-	nactive = 0;
+	memset(W, 0, (size_t)hi * sizeof(W[0]));
+	nactive = hi = 0;
 }

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TLOAD_MAX 1024   /* = rocetarget's MAX_OBJ: QP ids 1..1023 */
+#define TLOAD_MAX 16385   /* = rocetarget's MAX_OBJ: QP ids 1..16384 */
 
 struct tload_qp {
 	struct ibv_qp *qp;

@@ -8,7 +8,10 @@
 # totals, each with its meaning; JSON meanings, kinds and widths; the
 # recorded eth0 statistics (never this host's eth0); port 300 selectable;
 # gauges typed gauge on /metrics and the by-meaning series; a missing
-# recording is one line and exit 2.
+# recording is one line and exit 2.  Then tools/mkdevrec's recording (the
+# --device-record layout, netlink answers built with libmnl): mlx4's
+# device-level hw_counters/ and mlx5's optional counters that only the
+# per-port RDMA netlink STAT_GET has, with meanings and the recorded rates.
 # Run as  BUILD=<build dir> tests/device_replay.sh ; prints ok/FAIL lines.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -111,6 +114,120 @@ check "/metrics: PFC by priority and direction, mlx5 and bnxt_en names alike" sh
 if command -v promtool >/dev/null; then
 	check "promtool check metrics: no complaint" sh -c "promtool check metrics < '$T/metrics' > '$T/pt.out' 2>&1 && ! grep -q . '$T/pt.out' || { cat '$T/pt.out'; false; }"
 fi
+
+# --prometheus-node-names: node_exporter (>= 1.11.0) names of hw_counters/
+# files too, by file name, and lifespan_seconds (ms / 1000, whole)
+port=$((20000 + ($$ + 11) % 20000))
+cp -r "$FX" "$T/nfx"
+echo 2500 > "$T/nfx/sys/class/infiniband/mlx5_9/ports/300/hw_counters/lifespan"
+"$R" --device-replay "$T/nfx" --device all -b -d 0.2 --prometheus 127.0.0.1:$port --prometheus-node-names \
+	> /dev/null 2> "$T/nprom.err" &
+PROM_PID=$!
+python3 -c '
+import sys, time, urllib.request
+page = ""
+for i in range(150):
+    try:
+        page = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode()
+        if "node_infiniband_" in page:
+            break
+    except OSError:
+        pass
+    time.sleep(0.1)
+sys.stdout.write(page)
+' "$port" > "$T/nmetrics" 2>/dev/null
+kill -TERM "$PROM_PID" 2>/dev/null; wait "$PROM_PID"; PROM_PID=
+check "node names: mlx5_0's hw_counters as node_exporter 1.11 names them (req/resp CQE errors, local ACK timeouts)" sh -c "
+	grep -q '^node_infiniband_req_cqes_errors_total{device=\"mlx5_0\",port=\"1\"} 3481\$' '$T/nmetrics' &&
+	grep -q '^node_infiniband_resp_cqes_errors_total{device=\"mlx5_0\",port=\"1\"} 8109\$' '$T/nmetrics' &&
+	grep -q '^node_infiniband_local_ack_timeout_errors_total{device=\"mlx5_0\",port=\"1\"} 131\$' '$T/nmetrics' &&
+	grep -q '^# TYPE node_infiniband_req_cqes_errors_total counter\$' '$T/nmetrics'"
+check "node names: mlx5_9 port 300 out_of_sequence 300; lifespan_seconds 12 ms -> 0, 2500 ms -> 2 (a gauge)" sh -c "
+	grep -q '^node_infiniband_out_of_sequence_packets_received_total{device=\"mlx5_9\",port=\"300\"} 300\$' '$T/nmetrics' &&
+	grep -q '^node_infiniband_lifespan_seconds{device=\"mlx5_0\",port=\"1\"} 0\$' '$T/nmetrics' &&
+	grep -q '^node_infiniband_lifespan_seconds{device=\"mlx5_9\",port=\"300\"} 2\$' '$T/nmetrics' &&
+	grep -q '^# TYPE node_infiniband_lifespan_seconds gauge\$' '$T/nmetrics'"
+check "node names: names node_exporter does not know stay rocetop's only (bnxt_re's dup_req, mlx5's rx_dct_connect is known)" sh -c "
+	! grep -q 'node_infiniband_dup_req' '$T/nmetrics' && ! grep '^node_infiniband' '$T/nmetrics' | grep -q bnxt_re0.*_total &&
+	grep -q '^node_infiniband_rx_dct_connect_requests_total{device=\"mlx5_0\",port=\"1\"} 0\$' '$T/nmetrics'"
+if command -v promtool >/dev/null; then
+	check "node names: promtool check metrics: no complaint" sh -c "promtool check metrics < '$T/nmetrics' > '$T/npt.out' 2>&1 && ! grep -q . '$T/npt.out' || { cat '$T/npt.out'; false; }"
+fi
+
+# A recording in --device-record's layout (sys/1, sys/2, netlink/1, netlink/2,
+# times), written by tools/mkdevrec: mlx4_0 with device-level hw_counters,
+# mlx5_2 whose optional counters exist only in the netlink STAT_GET answer.
+G=$T/gen
+"$BUILD/tools/mkdevrec" "$G"
+check "tools/mkdevrec wrote the recording (exit $?)" test -s "$G/netlink/2/stat-1-1.bin"
+"$R" --device-replay "$G" --device all -b -n 1 -d 0.05 > "$T/g.txt" 2>&1
+check "mkdevrec replay -b: exit 0" test $? = 0
+sed 's/^/     /' "$T/g.txt"
+check "mlx4_0: device-level num_cqovf 12 (+3 in the recorded 1 s), rq_num_udsdprd 17, with meanings, marked device-wide, on port 1 only" sh -c "
+	grep -qE '^  num_cqovf +12 +3.0/s +discard  \(device-wide\)\$' '$T/g.txt' &&
+	grep -qE '^  rq_num_udsdprd +17 +0.0/s +discard  \(device-wide\)\$' '$T/g.txt' &&
+	test \$(grep -c 'num_cqovf' '$T/g.txt') = 1"
+check "mlx4_0 port 1: rq_num_oos 4 (2.0/s) out_of_sequence_received, rq_num_dup duplicate_request" sh -c "
+	grep -qE '^  rq_num_oos +4 +2.0/s +out_of_sequence_received\$' '$T/g.txt' && grep -qE '^  rq_num_dup +5 +0.0/s +duplicate_request\$' '$T/g.txt'"
+check "mlx5_2: optional counters from netlink STAT_GET, rates over the recorded 1 s" sh -c "
+	grep -qE '^  cc_rx_ce_pkts +160 +60.0/s +ecn_marked_received  \(netlink\)\$' '$T/g.txt' &&
+	grep -qE '^  cc_rx_cnp_pkts +9 +2.0/s +cnp_received  \(netlink\)\$' '$T/g.txt' &&
+	grep -qE '^  cc_tx_cnp_pkts +45 +15.0/s +cnp_sent  \(netlink\)\$' '$T/g.txt' &&
+	grep -qE '^  rdma_rx_bytes +11878400 +8192000.0/s +rx_bytes  \(netlink\)\$' '$T/g.txt' &&
+	grep -qE '^  rdma_tx_packets +3000 +2000.0/s +tx_packets  \(netlink\)\$' '$T/g.txt'"
+check "mlx5_2: a counter both sysfs and netlink have is shown once (sysfs's); mlx4's EOPNOTSUPP is silent" sh -c "
+	test \$(grep -c 'out_of_sequence ' '$T/g.txt') = 1 && grep -qE '^  out_of_sequence +10 +0.0/s +out_of_sequence_received\$' '$T/g.txt' &&
+	! grep -qi 'not supported' '$T/g.txt'"
+"$R" --device-replay "$G" --device mlx4_0:2 -b -n 1 -d 0.05 > "$T/g2.txt" 2>&1
+check "mlx5_2: its optional counters and whether each is enabled (netlink STAT_GET_STATUS); rdma_tx_bytes off, so not read" sh -c "
+	grep -qx '  optional counters: cc_rx_ce_pkts on cc_rx_cnp_pkts on cc_tx_cnp_pkts on rdma_tx_packets on rdma_tx_bytes off rdma_rx_packets on rdma_rx_bytes on' '$T/g.txt' &&
+	! grep -q '^  rdma_tx_bytes ' '$T/g.txt'"
+check "--device mlx4_0:2 alone: the device-level counters go with port 2" grep -qE '^  num_cqovf +12 ' "$T/g2.txt"
+"$R" --device-replay "$G" --device all --json -n 1 -d 0.05 > "$T/g.json" 2>&1
+python3 - "$T/g.json" > "$T/g.out" <<'PY'
+import json, sys
+line = [l for l in open(sys.argv[1]) if '"devices"' in l][-1]
+devs = {d["name"]: d for d in json.loads(line)["devices"]}
+def chk(what, cond):
+    print(("ok   " if cond else "FAIL ") + what)
+p = devs["mlx4_0"]["ports"][0]
+chk("JSON: mlx4_0 num_cqovf 12 in counters, group device_hw_counters, meaning discard, rate 3.0",
+    p["counters"]["num_cqovf"] == 12 and p["groups"]["num_cqovf"] == "device_hw_counters"
+    and p["meanings"]["num_cqovf"]["meaning"] == "discard" and abs(p["rates"]["num_cqovf"] - 3.0) < 1e-9)
+chk("JSON: mlx4_0 port 2 has no device-level counter", "num_cqovf" not in devs["mlx4_0"]["ports"][1]["counters"])
+q = devs["mlx5_2"]["ports"][0]
+chk("JSON: mlx5_2 rdma_rx_bytes 11878400, group netlink, rx_bytes, 64-bit; out_of_sequence not from netlink",
+    q["counters"]["rdma_rx_bytes"] == 11878400 and q["groups"]["rdma_rx_bytes"] == "netlink"
+    and q["meanings"]["rdma_rx_bytes"] == {"meaning": "rx_bytes", "kind": "counter", "width": "64", "side": "port"}
+    and "out_of_sequence" not in q["groups"])
+chk("JSON: mlx5_2 optional_counters, rdma_tx_bytes false, cc_rx_ce_pkts true; mlx4_0 none",
+    q["optional_counters"]["rdma_tx_bytes"] is False and q["optional_counters"]["cc_rx_ce_pkts"] is True
+    and len(q["optional_counters"]) == 7 and p["optional_counters"] == {})
+PY
+cat "$T/g.out"
+oks=$((oks + $(grep -c '^ok ' "$T/g.out"))); fails=$((fails + $(grep -c '^FAIL ' "$T/g.out")))
+
+port=$((20000 + ($$ + 13) % 20000))
+"$R" --device-replay "$G" --device all -b -d 0.2 --prometheus 127.0.0.1:$port > /dev/null 2> "$T/gprom.err" &
+PROM_PID=$!
+python3 -c '
+import sys, time, urllib.request
+page = ""
+for i in range(150):
+    try:
+        page = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode()
+        if "rdma_rx_bytes\"} 11878400" in page:
+            break
+    except OSError:
+        pass
+    time.sleep(0.1)
+sys.stdout.write(page)
+' "$port" > "$T/gmetrics" 2>/dev/null
+kill -TERM "$PROM_PID" 2>/dev/null; wait "$PROM_PID"; PROM_PID=
+check "/metrics: group labels device_hw_counters and netlink; by meaning, netlink's counters count (mlx5_2 rx_bytes)" sh -c "
+	grep -q '^rocetop_rdma_port_stat_total{device=\"mlx4_0\",port=\"1\",group=\"device_hw_counters\",counter=\"num_cqovf\"} 12\$' '$T/gmetrics' &&
+	grep -q '^rocetop_rdma_port_stat_total{device=\"mlx5_2\",port=\"1\",group=\"netlink\",counter=\"rdma_rx_bytes\"} 11878400\$' '$T/gmetrics' &&
+	grep -q '^rocetop_rdma_meaning_total{device=\"mlx5_2\",port=\"1\",driver=\"mlx5\",meaning=\"rx_bytes\"} 11878400\$' '$T/gmetrics'"
 
 "$R" --device-replay "$T/nothing" --device all -b -n 1 > "$T/e.out" 2>&1
 rc=$?

@@ -5,6 +5,9 @@
 # raise it and a near miss that must not, with NAME.expect saying which;
 # rocetop --json's "diagnosis" must agree, the same with --threads 2, and
 # -b shows the Diagnosis section.  Clean lab captures raise no warning.
+# Each capture replayed with --prometheus serves the same verdicts as
+# rocetop_diagnosis_active and rocetop_diagnosis_raised_total (promtool-clean);
+# 150 verdicts at once serve 100 active series, the rest counted as omitted.
 #
 #   BUILD=build tests/diag.sh
 set -u
@@ -105,6 +108,53 @@ for ex in "$T"/gen/*.expect; do
 	done
 done
 
+# --packets marks the frames each verdict names (its first and last frame, numbered in the file):
+# per fixture, the frames of each "[verdict: NAME]" mark (grep) are those of the JSON summary's
+# verdicts of that name, and a near miss marks none
+marked=0 vm_fail=0
+for ex in "$T"/gen/*.expect; do
+	name=$(basename "$ex" .expect)
+	opts=$(sed -n 's/^options //p' "$ex")
+	[ -s "$T/$name.1.json" ] || continue
+	# shellcheck disable=SC2086
+	"$R" -r "$T/gen/$name.pcap" --packets $opts >"$T/$name.pk" 2>"$T/$name.pkerr" || {
+		echo "FAIL $name --packets: $(cat "$T/$name.pkerr")"; vm_fail=$((vm_fail + 1)); continue; }
+	got=$(grep -o '^[0-9]\+ .*\[verdict: [a-z_]\+\]' "$T/$name.pk" | awk '{ n = $1; while (match($0, /\[verdict: [a-z_]+\]/)) {
+		print substr($0, RSTART + 10, RLENGTH - 11), n; $0 = substr($0, RSTART + RLENGTH) } }' | sort -u)
+	want=$(python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).read().splitlines()[-1])["diagnosis"]
+for v in d:
+    for f in {v["first_frame"], v["last_frame"]} - {0}:
+        print(v["verdict"], f)' "$T/$name.1.json" | sort -u)
+	if [ "$got" = "$want" ]; then
+		[ -n "$got" ] && marked=$((marked + 1))
+	else
+		echo "FAIL $name --packets marks:"; diff <(echo "$want") <(echo "$got") | sed 's/^/  /'
+		vm_fail=$((vm_fail + 1))
+	fi
+done
+n_tm=$(grep -c '\[verdict: timeout_mismatch\]$' "$T/timeout_mismatch.pk")
+n_near=$(grep -c '\[verdict: ' "$T/timeout_match.pk")
+if [ "$vm_fail" = 0 ] && [ "$marked" -ge 10 ] && [ "$n_tm" = 2 ] && [ "$n_near" = 0 ]; then
+	echo "ok   --packets: each verdict's first and last frame marked in $marked fixtures (timeout_mismatch: $n_tm frames, its near miss: $n_near)"
+	oks=$((oks + 1))
+else
+	echo "FAIL --packets marks: $vm_fail fixtures differ, $marked marked, timeout_mismatch $n_tm frames, timeout_match $n_near"
+	fails=$((fails + 1))
+fi
+# a filter lists fewer frames, marked as in the whole capture; standard input cannot be read twice: no marks
+"$R" -r "$T/gen/timeout_mismatch.pcap" --packets udp dst port 4791 and src host 10.0.0.1 >"$T/f.pk" 2>&1
+n_f=$(grep -c '\[verdict: timeout_mismatch\]' "$T/f.pk")
+n_in=$("$R" -r - --packets <"$T/gen/timeout_mismatch.pcap" 2>/dev/null | grep -c '\[verdict: ')
+n_all=$("$R" -r - --packets <"$T/gen/timeout_mismatch.pcap" 2>/dev/null | wc -l)
+if [ "$n_f" = "$n_tm" ] && [ "$(wc -l <"$T/f.pk")" -lt "$(wc -l <"$T/timeout_mismatch.pk")" ] && [ "$n_in" = 0 ] && [ "$n_all" -gt 0 ]; then
+	echo "ok   --packets: a filtered listing keeps the marks ($n_f), one from standard input has none"
+	oks=$((oks + 1))
+else
+	echo "FAIL --packets: filtered $n_f marks (want $n_tm), stdin $n_in marks of $n_all lines"; fails=$((fails + 1))
+fi
+
 # -b: the Diagnosis section names the verdict, the subject and the evidence
 "$R" -r "$T/gen/pfc_storm.pcap" -b >"$T/b.txt" 2>&1
 if grep -q '^Diagnosis (1 verdict;' "$T/b.txt" && grep -q 'error   pfc_storm .*priority 3 from 02:00:00:00:00:fe  frames 1-751' "$T/b.txt" &&
@@ -137,6 +187,163 @@ for cap in roce_rping roce_rc_pingpong roce_write_bw roce_read_bw roce_send_bw r
 		echo "FAIL clean $cap raises: $got"; fails=$((fails + 1))
 	fi
 done
+
+# Prometheus: every fixture replayed with --prometheus 127.0.0.1:0 --linger
+# (one Python for all: its start is most of the cost on a loaded machine);
+# rocetop_diagnosis_active holds the JSON summary's verdicts (1 active, 0
+# past), rocetop_diagnosis_raised_total counts each once and not again at a
+# second scrape, promtool check metrics is clean.  pfc_storm and
+# timeout_mismatch name their subjects; their near misses serve no such series.
+if command -v promtool >/dev/null 2>&1; then
+	python3 - "$R" "$T" <<'PY' >"$T/p.res" 2>&1
+import glob, json, os, re, signal, subprocess, sys, time, urllib.request
+R, T = sys.argv[1:]
+def unesc(v):
+    return re.sub(r'\\(.)', lambda m: "\n" if m.group(1) == "n" else m.group(1), v)
+def series(body, metric):
+    r = {}
+    for line in body.splitlines():
+        m = re.match(metric + r'\{(.*)\} (\S+)$', line)
+        if m:
+            labels = dict((k, unesc(v)) for k, v in re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(1)))
+            key = tuple(sorted(labels.items()))
+            if key in r:
+                raise ValueError("%s twice: %s" % (metric, line))
+            r[key] = float(m.group(2))
+    return r
+named = {"pfc_storm": ("pfc_storm", "error", "priority 3 from 02:00:00:00:00:fe"),
+         "timeout_mismatch": ("timeout_mismatch", "warning", "10.0.0.1 QP 0x000100 <-> 10.0.0.2 QP 0x000200")}
+near = {"pfc_train_gap": "pfc_storm", "timeout_match": "timeout_mismatch"}
+def one(name, th):
+    ex = "%s/gen/%s.expect" % (T, name)
+    opts = [w for l in open(ex) if l.startswith("options ") for w in l.split()[1:]]
+    sumf, errf = open(T + "/p.json", "w"), open(T + "/p.err", "w")
+    p = subprocess.Popen([R, "-r", "%s/gen/%s.pcap" % (T, name), "--json", "--threads", str(th)] + opts +
+                         ["--prometheus", "127.0.0.1:0", "--linger"], stdout=sumf, stderr=errf)
+    try:
+        deadline = time.time() + 30
+        url = None
+        while time.time() < deadline and not url:
+            m = re.search(r"on (http://\S+/metrics)", open(T + "/p.err").read())
+            url = m and '"type":"summary"' in open(T + "/p.json").read() and m.group(1)
+            time.sleep(0.02)
+        if not url:
+            return ["no --linger URL: " + open(T + "/p.err").read()], ""
+        summ = json.loads(open(T + "/p.json").read().splitlines()[-1])
+        bodies = [urllib.request.urlopen(url, timeout=10).read().decode() for _ in range(2)]
+    finally:
+        p.send_signal(signal.SIGTERM)
+        p.wait()
+        sumf.close(); errf.close()
+    bad = []
+    pt = subprocess.run(["promtool", "check", "metrics"], input=bodies[0].encode(), capture_output=True)
+    if pt.returncode:
+        bad.append("promtool: " + (pt.stdout + pt.stderr).decode())
+    try:
+        act = series(bodies[0], "rocetop_diagnosis_active")
+        raised = [series(b, "rocetop_diagnosis_raised_total") for b in bodies]
+    except ValueError as e:
+        return [str(e)], ""
+    want = {}
+    for d in summ["diagnosis"]:
+        k = tuple(sorted({"verdict": d["verdict"], "severity": d["severity"], "subject": d["subject"]}.items()))
+        want[k] = max(want.get(k, 0), 1.0 if d["active"] else 0.0)
+    if act != want:
+        bad.append("active: served %s, summary %s" % (act, want))
+    wr = {}
+    for d in summ["diagnosis"]:
+        k = (("severity", d["severity"]), ("verdict", d["verdict"]))
+        wr[k] = wr.get(k, 0) + 1
+    for k, v in raised[0].items():
+        if v != wr.get(k, 0):
+            bad.append("raised %s = %s, summary lists %s" % (dict(k), v, wr.get(k, 0)))
+    bad += ["raised %s not served" % dict(k) for k in wr if k not in raised[0]]
+    if raised[1] != raised[0]:
+        bad.append("second scrape: raised changed to %s" % raised[1])
+    if len(raised[0]) < 16:
+        bad.append("%d raised_total series, want one per verdict" % len(raised[0]))
+    if name in named:
+        v, sev, subj = named[name]
+        if act.get(tuple(sorted({"verdict": v, "severity": sev, "subject": subj}.items()))) != 1.0:
+            bad.append("no active %s for %s" % (v, subj))
+    if name in near and any(dict(k)["verdict"] == near[name] for k in act):
+        bad.append("serves %s" % near[name])
+    return bad, "%d active, %d raised" % (sum(1 for v in act.values() if v == 1), sum(raised[0].values()))
+n = nbad = 0
+for ex in sorted(glob.glob(T + "/gen/*.expect")):
+    name = os.path.basename(ex)[:-len(".expect")]
+    for th in ((1, 2) if name == "pfc_storm" else (1,)):
+        bad, what = one(name, th)
+        n += 1
+        if bad:
+            nbad += 1
+            print("FAIL prometheus %s --threads %d:" % (name, th))
+            for b in bad:
+                print("  " + b)
+        elif name in named or name in near:
+            print("ok   prometheus %s --threads %d: %s" % (name, th, what))
+if not nbad:
+    print("ok   prometheus: %d replays serve their summary's verdicts, promtool-clean" % n)
+PY
+	cat "$T/p.res"
+	oks=$((oks + $(grep -c '^ok ' "$T/p.res")))
+	fails=$((fails + $(grep -c '^FAIL ' "$T/p.res")))
+	grep -q '^ok   prometheus: ' "$T/p.res" || { [ "$(grep -c '^FAIL ' "$T/p.res")" -gt 0 ] || { echo "FAIL prometheus: the check did not finish"; fails=$((fails + 1)); }; }
+	# the cap: 150 MACs that each send RoCE and a PFC pause raise 150
+	# pause_from_host verdicts; 100 active series, the gauges say 150 and 50
+	python3 - "$T/many.pcap" 150 <<'PY'
+import struct, sys
+n = int(sys.argv[2])
+def roce(i):
+    src = bytes([2, 0, 0, 1, i >> 8, i & 255])
+    eth = bytes.fromhex("020000000002") + src + b"\x08\x00"
+    body = struct.pack(">BBHII", 0x04, 0x40, 0xffff, i, 0) + b"\0" * 20   # BTH SEND only, payload, ICRC
+    udp = struct.pack(">HHHH", 0xc000, 4791, 8 + len(body), 0)
+    ip = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 28 + len(body), 0, 0x4000, 64, 17, 0,
+                     bytes([10, 1, i >> 8, i & 255]), bytes([10, 0, 0, 2]))
+    return eth + ip + udp + body
+def pfc(i):   # MAC control PFC: priority 3 for 0xffff quanta
+    src = bytes([2, 0, 0, 1, i >> 8, i & 255])
+    body = struct.pack(">HH8H", 0x0101, 0x08, 0, 0, 0, 0xffff, 0, 0, 0, 0)
+    return bytes.fromhex("0180c2000001") + src + b"\x88\x08" + body + b"\0" * (46 - len(body))
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    t = 0
+    for i in range(1, n + 1):
+        for d in (roce(i), pfc(i)):
+            t += 10
+            f.write(struct.pack("<IIII", 1, t, len(d), len(d)) + d)
+PY
+	"$R" -r "$T/many.pcap" --prometheus 127.0.0.1:0 --linger >/dev/null 2>"$T/m.err" &
+	rp=$!
+	if python3 - "$T/m.err" "$T/m.txt" <<'PY' >"$T/m.res" 2>&1 && promtool check metrics <"$T/m.txt" >"$T/pt.out" 2>&1; then
+import re, sys, time, urllib.request
+deadline = time.time() + 30
+url = None
+while time.time() < deadline and not url:
+    m = re.search(r"on (http://\S+/metrics)", open(sys.argv[1]).read())
+    url = m and m.group(1)
+    time.sleep(0.05)
+if not url:
+    sys.exit("no --linger URL")
+b = urllib.request.urlopen(url, timeout=10).read().decode()
+open(sys.argv[2], "w").write(b)
+act = [l for l in b.splitlines() if l.startswith("rocetop_diagnosis_active{")]
+val = lambda name: [l.split()[-1] for l in b.splitlines() if l.startswith(name + " ") or l.startswith(name + "{")]
+got = (len(act), len(set(act)), val("rocetop_diagnosis_verdicts"), val("rocetop_diagnosis_omitted"),
+       val('rocetop_diagnosis_raised_total{verdict="pause_from_host",severity="warning"}'))
+print("%d active series (%d distinct), verdicts %s, omitted %s, raised %s" % got)
+sys.exit(0 if got == (100, 100, ["150"], ["50"], ["150"]) else 1)
+PY
+		echo "ok   prometheus cap: $(cat "$T/m.res")"; oks=$((oks + 1))
+	else
+		echo "FAIL prometheus cap:"; cat "$T/m.res" "$T/pt.out"; fails=$((fails + 1))
+	fi
+	kill "$rp" 2>/dev/null
+	wait "$rp" 2>/dev/null
+else
+	echo "FAIL prometheus: promtool not installed (make deps)"; fails=$((fails + 1))
+fi
 
 echo "diag: $oks ok, $fails failed"
 [ "$fails" -eq 0 ]

@@ -449,10 +449,14 @@ for cap in ["captures/lab/roce_rping.pcap", "captures/lab/roce_send_bw_netem.pca
         flt = "%s.src==%s && %s.dst==%s && infiniband.bth.destqp==%s" % (ipf, r["src"], ipf, r["dst"], r["dqpn"])
         n = len(tshark("-r", cap, "-Y", flt, "-T", "fields", "-e", "frame.number").split()) if len(table) < 10 else None
         byf = [x for x in views[cap] if x["roce.flow"] == r["flow"]]
+        # NAKs, RNR NAKs and RTTs count on the request flow (their PSN space), as rocetop's
+        flows = {x["roce.flow"] for x in views[cap]}
+        bys = [x for x in views[cap]
+               if (x["roce.analysis.psn_space"] if x["roce.analysis.psn_space"] in flows else x["roce.flow"]) == r["flow"]]
         want = {"Frames": len(byf), "Retrans": count(byf, MARK["retransmission"]),
                 "OOO": count(byf, MARK["out_of_order"]), "Dup": count(byf, MARK["duplicate"]),
-                "Gaps": count(byf, MARK["psn_gap"]), "NAK": count(byf, MARK["nak"]),
-                "RNR": count(byf, MARK["rnr_nak"]), "CNP": count(byf, MARK["cnp"]),
+                "Gaps": count(byf, MARK["psn_gap"]), "NAK": count(bys, MARK["nak"]),
+                "RNR": count(bys, MARK["rnr_nak"]), "CNP": count(byf, MARK["cnp"]),
                 "ECN-CE": count(byf, MARK["ecn_ce"]), "BadICRC": count(byf, "roce.icrc.status", "bad"),
                 # rocetop's missing_psns (one name, one meaning)
                 "Missing": max(0, sum(int(x[MARK["psn_gap"]]) for x in byf if x[MARK["psn_gap"]])

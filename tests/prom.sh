@@ -12,6 +12,9 @@
 #    the capture-wide RTT count.
 # 3. --linger ends on SIGTERM with status 0; --linger without --prometheus
 #    is refused.
+# 4. Live (root: a network namespace of its own): a verdict's
+#    rocetop_diagnosis_active goes 1, 0 once past, 1 again, and
+#    rocetop_diagnosis_raised_total counts the second raise.
 # Polls, never sleeps a fixed time; everything it started is stopped and
 # its directory removed on exit.
 #
@@ -152,6 +155,71 @@ if "$R" -r $CAP --linger >/dev/null 2>"$T/err"; then
 else
 	grep -q -- "--linger needs --prometheus" "$T/err" && ok "--linger without --prometheus refused" ||
 		fail "--linger without --prometheus: $(cat "$T/err")"
+fi
+
+# ---- 4. live: a verdict raised, past, raised again -------------------------------------------
+# In a network namespace of the test's own (a veth pair, rocetop capturing on
+# one end): a MAC that sends RoCE and a PFC pause raises pause_from_host;
+# 10 s without new evidence it is past (active 0, still counted once); the
+# same again makes it active and rocetop_diagnosis_raised_total 2.
+if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null 2>&1; then
+	echo "skip  live diagnosis: needs root and ip (a network namespace)"
+else
+	NS=rtprom$$
+	ip netns add $NS && ip -n $NS link add vx0 type veth peer name vx1 &&
+		ip -n $NS link set vx0 up && ip -n $NS link set vx1 up && ip -n $NS link set lo up || fail "netns setup"
+	ip netns exec $NS "$R" -i vx1 -b -d 1 --prometheus 127.0.0.1:9464 >/dev/null 2>"$T/live.err" &
+	lpid=$!
+	if ip netns exec $NS python3 - "$T/live.err" <<'EOF'; then ok "live: pause_from_host active 1, past 0 after 10 s quiet, active again: raised_total 1, 1, 2"; else fail "live diagnosis (see above)"; fi
+import re, socket, struct, sys, time, urllib.request
+mac = bytes.fromhex("020000000abc")
+def roce():
+    body = struct.pack(">BBHII", 0x04, 0x40, 0xffff, 17, 0) + b"\0" * 20
+    udp = struct.pack(">HHHH", 0xc000, 4791, 8 + len(body), 0)
+    ip = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 28 + len(body), 0, 0x4000, 64, 17, 0,
+                     bytes([10, 9, 0, 1]), bytes([10, 9, 0, 2]))
+    return bytes.fromhex("020000000def") + mac + b"\x08\x00" + ip + udp + body
+def pfc():
+    body = struct.pack(">HH8H", 0x0101, 0x08, 0, 0, 0, 0xffff, 0, 0, 0, 0)
+    return bytes.fromhex("0180c2000001") + mac + b"\x88\x08" + body + b"\0" * (46 - len(body))
+url = "http://127.0.0.1:9464/metrics"   # the namespace's own loopback
+def state():
+    try:
+        b = urllib.request.urlopen(url, timeout=5).read().decode()
+    except OSError:
+        return None
+    a = [l.split()[-1] for l in b.splitlines() if l.startswith('rocetop_diagnosis_active{verdict="pause_from_host"')]
+    r = [l.split()[-1] for l in b.splitlines() if l.startswith('rocetop_diagnosis_raised_total{verdict="pause_from_host",severity="warning"}')]
+    return (a[0] if len(a) == 1 else a, r[0] if r else None)
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(("vx0", 0))
+def wait_for(want, secs):
+    end = time.time() + secs
+    st = None
+    while time.time() < end:
+        st = state()
+        if st == want:
+            return True
+        time.sleep(0.2)
+    print("prom: live: want (active, raised) %s, last %s; rocetop: %s" % (want, st, open(sys.argv[1]).read().strip()))
+    return False
+# the analysis sees the interface once rocetop has it open: send until it is raised
+ok = False
+end = time.time() + 15
+while time.time() < end and not ok:
+    s.send(roce()); s.send(pfc())
+    ok = wait_for(("1", "1"), 1)
+t0 = time.time()
+ok = ok and wait_for(("0", "1"), 25)
+print("prom: live: past after %.1f s" % (time.time() - t0))
+if ok:
+    s.send(roce()); s.send(pfc())
+    ok = wait_for(("1", "2"), 10)
+sys.exit(0 if ok else 1)
+EOF
+	kill "$lpid" 2>/dev/null
+	wait "$lpid" 2>/dev/null
+	ip netns del $NS
 fi
 
 echo "prom: $oks ok, $fails failed"

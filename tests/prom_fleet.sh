@@ -5,17 +5,26 @@
 # Three network namespaces of its own, each joined to the test's namespace by
 # a veth pair (198.18.X.0/30 subnets, X from the PID), each running
 # `rocetop -r CAPTURE --prometheus ADDR:9101 --linger`: a clean RoCE write
-# (replayed at --speed 0.2, so its rates are > 0 for a while), the PFC capture, the timeout capture.
+# (replayed at --speed 0.2, so its rates are > 0 for a while), tools/mkdiag's
+# PFC storm (priority 3 held paused 150 ms) and its timeout mismatch (a
+# connection whose CM REQ negotiated 67 ms and whose resends come after 8 ms).
 # A real Prometheus scrapes the three with contrib's rules loaded (their
-# `for:` shortened to 1 s so the test takes seconds; expressions unchanged)
-# and sends alerts to a real Alertmanager (prometheus-alertmanager), whose
-# webhook receiver is a small HTTP server of the test's.
+# `for:` shortened to 1 s in the test's copy so the test takes seconds;
+# expressions unchanged) and sends alerts to a real Alertmanager
+# (prometheus-alertmanager), whose webhook receiver is a small HTTP server of
+# the test's.
 #  - the raw fabric totals are the sums of the three replays' JSON summaries;
 #  - job:rocetop_frames:rate1m (fabric) equals the sum of the instance:…
 #    series at one evaluation, and is > 0 while the clean host replays;
-#  - the PFC host's exporter is stopped: RocetopExporterDown reaches the
-#    webhook through Alertmanager with instance, job and severity labels;
-#    no alert names the clean host.
+#  - the diagnosis alerts reach the webhook through Alertmanager:
+#    RocetopPFCStormVerdict for the PFC host (priority 3 and the pausing MAC
+#    in its subject), RocetopAckTimeoutMismatch for the timeout host (the
+#    connection in its subject), each with instance, job, verdict and severity
+#    labels, and no other alert for either; job:rocetop_diagnosis_active:count
+#    counts one verdict of each;
+#  - the PFC host's exporter is stopped: its PFC storm alert resolves and
+#    RocetopExporterDown reaches the webhook with instance, job and severity;
+#    no alert ever names the clean host.
 # Everything it started, the namespaces and its directory are removed on exit.
 #
 #   BUILD=build tests/prom_fleet.sh     (root: creates network namespaces)
@@ -23,10 +32,13 @@ set -u
 BUILD=${BUILD:-build}
 cd "$(dirname "$0")/.."
 R=$PWD/$BUILD/bin/rocetop
-if [ ! -x "$R" ]; then
-	echo "prom_fleet: $R not built" >&2
-	exit 2
-fi
+MK=$PWD/$BUILD/tools/mkdiag
+for b in "$R" "$MK"; do
+	if [ ! -x "$b" ]; then
+		echo "prom_fleet: $b not built" >&2
+		exit 2
+	fi
+done
 for t in prometheus prometheus-alertmanager python3 ip; do
 	if ! command -v $t >/dev/null 2>&1; then
 		echo "prom_fleet: $t not installed (make deps)" >&2
@@ -40,7 +52,7 @@ fi
 T=$(mktemp -d /tmp/rocetop-fleet.XXXXXX)
 X=$(($$ % 250))
 NS=(rtf$$a rtf$$b rtf$$c)
-CAPS=(captures/lab/roce_write_bw_rdmacm.pcap captures/analysis/pfc.pcap captures/analysis/timeout.pcap)
+CAPS=(captures/lab/roce_write_bw_rdmacm.pcap "$T/gen/pfc_storm.pcap" "$T/gen/timeout_mismatch.pcap")
 pids=()
 rp=()
 cleanup() {
@@ -53,6 +65,10 @@ fails=0
 oks=0
 ok() { echo "ok    $*"; oks=$((oks + 1)); }
 fail() { echo "FAIL  $*"; fails=$((fails + 1)); }
+if ! "$MK" "$T/gen" >"$T/mk.out" 2>&1; then
+	echo "prom_fleet: mkdiag: $(cat "$T/mk.out")" >&2
+	exit 1
+fi
 
 targets=""
 for i in 0 1 2; do
@@ -198,31 +214,84 @@ sys.exit(1 if bad or not agree or want["sum(rocetop_pfc_frames_total)"] == 0 or
          want["sum(rocetop_retransmissions_total)"] == 0 else 0)
 EOF
 
-# the PFC host's exporter stops: Prometheus -> Alertmanager -> webhook
+# the diagnosis: Prometheus -> Alertmanager -> webhook, with the verdicts' labels
+python3 - "$T/hook.jsonl" "$PP" "198.18.$X.2:9101" "198.18.$X.6:9101" "198.18.$X.10:9101" <<'EOF' && ok "diagnosis alerts reached the webhook: RocetopPFCStormVerdict (priority 3) for the PFC host, RocetopAckTimeoutMismatch for the timeout host, nothing else for them, nothing for the clean host" || fail "diagnosis alert delivery (see above)"
+import json, os, sys, time, urllib.parse, urllib.request
+hook, pp, clean, pfc, tmo = sys.argv[1:]
+want = {
+    pfc: {"alertname": "RocetopPFCStormVerdict", "instance": pfc, "job": "rocetop", "severity": "critical",
+          "verdict": "pfc_storm", "subject": "priority 3 from 02:00:00:00:00:fe"},
+    tmo: {"alertname": "RocetopAckTimeoutMismatch", "instance": tmo, "job": "rocetop", "severity": "warning",
+          "verdict": "timeout_mismatch", "subject": "10.0.0.1 QP 0x000100 <-> 10.0.0.2 QP 0x000200"},
+}
+def alerts():
+    if not os.path.exists(hook):
+        return []
+    return [a for l in open(hook) for a in json.loads(l).get("alerts", [])]
+seen = {}
+deadline = time.time() + 60
+while time.time() < deadline and len(seen) < len(want):
+    for a in alerts():
+        i = a["labels"].get("instance")
+        if a["status"] == "firing" and i in want and a["labels"].get("alertname") == want[i]["alertname"]:
+            seen[i] = a
+    time.sleep(0.2)
+bad = 0
+for i, w in want.items():
+    a = seen.get(i)
+    if not a:
+        print("prom_fleet: no %s for %s at the webhook" % (w["alertname"], i)); bad += 1
+        continue
+    print("prom_fleet: webhook got: " + json.dumps({"labels": a["labels"], "summary": a["annotations"].get("summary")}, sort_keys=True))
+    diff = {k: (a["labels"].get(k), v) for k, v in w.items() if a["labels"].get(k) != v}
+    if diff:
+        print("prom_fleet: %s labels (got, want): %s" % (w["alertname"], diff)); bad += 1
+    if w["subject"] not in a["annotations"].get("summary", "") or i not in a["annotations"].get("description", ""):
+        print("prom_fleet: %s annotations do not name the subject and host: %s" % (w["alertname"], a["annotations"])); bad += 1
+others = [a["labels"] for a in alerts() if a["labels"].get("instance") == clean or
+          (a["labels"].get("instance") in want and a["labels"].get("alertname") != want[a["labels"]["instance"]]["alertname"])]
+if others:
+    print("prom_fleet: other alerts: %s" % others); bad += 1
+# the fabric's count of active verdicts
+api = "http://127.0.0.1:%s/api/v1/query?query=" % pp
+r = json.load(urllib.request.urlopen(api + urllib.parse.quote("job:rocetop_diagnosis_active:count"), timeout=5))
+cnt = {x["metric"].get("verdict"): x["value"][1] for x in r["data"]["result"]}
+print("prom_fleet: job:rocetop_diagnosis_active:count = %s" % cnt)
+if cnt != {"pfc_storm": "1", "timeout_mismatch": "1"}:
+    bad += 1
+sys.exit(1 if bad else 0)
+EOF
+
+# the PFC host's exporter stops: its verdict's alert resolves, RocetopExporterDown fires
 kill "${rp[1]}"
 wait "${rp[1]}" 2>/dev/null
-python3 - "$T/hook.jsonl" "198.18.$X.6:9101" "198.18.$X.2:9101" <<'EOF' && ok "RocetopExporterDown for the stopped host reached the webhook through Alertmanager; no alert for the clean host" || fail "alert delivery (see above)"
+python3 - "$T/hook.jsonl" "198.18.$X.6:9101" "198.18.$X.2:9101" <<'EOF' && ok "the stopped host's RocetopPFCStormVerdict resolved and its RocetopExporterDown reached the webhook through Alertmanager; no alert for the clean host" || fail "alert delivery (see above)"
 import json, os, sys, time
 hook, down, clean = sys.argv[1:]
 deadline = time.time() + 30
-seen = None
-while time.time() < deadline and not seen:
+seen = resolved = None
+while time.time() < deadline and not (seen and resolved):
     if os.path.exists(hook):
         for l in open(hook):
             m = json.loads(l)
             for a in m.get("alerts", []):
                 if a["status"] == "firing" and a["labels"].get("alertname") == "RocetopExporterDown":
                     seen = a
+                if (a["status"] == "resolved" and a["labels"].get("alertname") == "RocetopPFCStormVerdict" and
+                        a["labels"].get("instance") == down):
+                    resolved = a
     time.sleep(0.2)
 if not seen:
     sys.exit("prom_fleet: no RocetopExporterDown at the webhook")
+if not resolved:
+    print("prom_fleet: RocetopPFCStormVerdict of %s did not resolve" % down)
 print("prom_fleet: webhook got: " + json.dumps({"labels": seen["labels"], "summary": seen["annotations"].get("summary")}, sort_keys=True))
 want = {"alertname": "RocetopExporterDown", "instance": down, "job": "rocetop", "severity": "critical"}
 bad = [k for k, v in want.items() if seen["labels"].get(k) != v]
 others = [a["labels"] for l in open(hook) for a in json.loads(l).get("alerts", []) if a["labels"].get("instance") == clean]
 if others:
     print("prom_fleet: alerts for the clean host: %s" % others)
-sys.exit(1 if bad or others else 0)
+sys.exit(1 if bad or others or not resolved else 0)
 EOF
 
 echo "prom_fleet: $oks ok, $fails failed"

@@ -5,8 +5,9 @@
 # 1. `promtool check rules` accepts contrib/prometheus/rocetop.rules.yml and
 #    `promtool test rules` passes its unit tests (every alert fires, misses
 #    its near miss, resolves), and every alert has a runbook entry in rocetop(8).
-# 2. Two rocetop exporters (`-r CAPTURE --prometheus 127.0.0.1:P --linger`,
-#    one replaying the PFC capture) are scraped by a real Prometheus with the
+# 2. Three rocetop exporters (two `-r CAPTURE --prometheus 127.0.0.1:P --linger`,
+#    one replaying the PFC capture; one `--device-replay` of the device
+#    view's recording, for the NIC-counter rules) are scraped by a real Prometheus with the
 #    rules loaded; every PromQL expression of the dashboard (template
 #    variables substituted: $instance by .+, $__rate_interval by 1m) and of
 #    the rules is run through its query API and must evaluate without error;
@@ -62,15 +63,18 @@ done
 [ -z "$missing" ] && ok "$(echo $alerts | wc -w) alerts, each with a unit test and a runbook entry in rocetop(8)" ||
 	fail "alerts without a test or runbook:$missing"
 
-# ---- 2. a real Prometheus, two exporters ---------------------------------------------------
-read -r P1 P2 P3 < <(python3 -c '
+# ---- 2. a real Prometheus, three exporters ---------------------------------------------------
+read -r P1 P2 P3 P4 < <(python3 -c '
 import socket
-s = [socket.socket() for _ in range(3)]
+s = [socket.socket() for _ in range(4)]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])')
 "$R" -r captures/lab/roce_write_bw_rdmacm.pcap --prometheus 127.0.0.1:$P1 --linger >/dev/null 2>"$T/r1.err" &
 pids+=($!)
 "$R" -r captures/analysis/pfc.pcap --prometheus 127.0.0.1:$P2 --linger >/dev/null 2>"$T/r2.err" &
+pids+=($!)
+# the device view's series (NIC counters by meaning, PFC by direction) from a recording
+"$R" --device-replay tests/fixtures/device/replay --device all -b -d 0.2 --prometheus 127.0.0.1:$P4 >/dev/null 2>"$T/r4.err" &
 pids+=($!)
 cp $RULES "$T/rules.yml"
 cat >"$T/prometheus.yml" <<EOF
@@ -82,7 +86,7 @@ rule_files: ['$T/rules.yml']
 scrape_configs:
   - job_name: rocetop
     static_configs:
-      - targets: ['127.0.0.1:$P1', '127.0.0.1:$P2']
+      - targets: ['127.0.0.1:$P1', '127.0.0.1:$P2', '127.0.0.1:$P4']
 EOF
 prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/data" \
 	--web.listen-address=127.0.0.1:$P3 --log.level=warn >"$T/prometheus.log" 2>&1 &
@@ -121,11 +125,18 @@ rules = open(sys.argv[3]).read()
 for m in re.finditer(r"^      - (record|alert): (\S+)\n        expr: (\|\n((?:          .*\n)+)|(.*)\n)", rules, re.M):
     e = m.group(4) or m.group(5)
     exprs.append(("%s %s" % (m.group(1), m.group(2)), e, False))
-# recording rules over what two replays serve (no live capture: no drops; no diagnosis yet)
+# recording rules over what two replays serve (no live capture: no drops; pfc.pcap raises pause_from_host)
 for rec in ("instance:rocetop_frames:rate1m", "instance:rocetop_packets:rate1m", "instance:rocetop_retransmissions:rate1m",
             "instance:rocetop_naks:rate1m", "instance:rocetop_cnps:rate1m", "instance_priority:rocetop_pfc_paused:ratio_rate1m",
             "job:rocetop_frames:rate1m", "job:rocetop_retransmissions:rate1m", "job:rocetop_naks:rate1m",
-            "job_priority:rocetop_pfc_paused:ratio_rate1m"):
+            "job_priority:rocetop_pfc_paused:ratio_rate1m", "job:rocetop_diagnosis_active:count",
+            # the device recording: mlx5_0's and bnxt_re0's counters by meaning, eth0's PFC received on priority 3
+            'instance_meaning:rocetop_rdma_meaning:rate1m{meaning="cqe_error"}',
+            'instance_meaning:rocetop_rdma_meaning:rate1m{meaning="duplicate_request"}',
+            'job_meaning:rocetop_rdma_meaning:rate1m{meaning="local_ack_timeout"}',
+            'instance_priority_direction:rocetop_netdev_pfc_pause_frames:rate1m{priority="3",direction="rx"}',
+            'instance_priority_direction:rocetop_netdev_pfc_pause_frames:rate1m{priority="3",direction="tx"}',
+            'job_priority_direction:rocetop_netdev_pfc_pause_frames:rate1m{priority="global",direction="rx"}'):
     exprs.append(("recorded " + rec, rec, True))
 deadline = time.time() + 60
 pending = list(exprs)
@@ -146,8 +157,8 @@ while pending and time.time() < deadline:
 for where, e, need in pending:
     errors.append("%s: no series: %s" % (where, e.strip()))
 up = q('count(up{job="rocetop"} == 1)')
-if not up or not up["data"]["result"] or up["data"]["result"][0]["value"][1] != "2":
-    errors.append("not both exporters up: %s" % up)
+if not up or not up["data"]["result"] or up["data"]["result"][0]["value"][1] != "3":
+    errors.append("not all three exporters up: %s" % up)
 rg = get("rules")
 health = [(r["name"], r.get("lastError")) for g in (rg or {}).get("data", {}).get("groups", []) for r in g["rules"]
           if r.get("health") not in ("ok", "unknown")]

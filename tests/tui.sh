@@ -109,7 +109,7 @@ restored() {
 # the numbers the header must show: the batch summary's
 "$R" -r "$CAP" --json | tail -n 1 >"$T/summary.json" || exit 2
 # (one python3: its start-up costs seconds on a loaded machine)
-read -r frames requests retx nak cnp ce flows f_pk f_retx f_dup f_oosr f_nak avg_cap avg_dur avg_snd avg_rcv \
+read -r diag_active frames requests retx nak cnp ce flows f_pk f_retx f_dup f_oosr f_nak avg_cap avg_dur avg_snd avg_rcv hist_dur \
 	<<<"$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -125,9 +125,10 @@ def rs(b):
 def avg(f):
     return rs(f["bytes"] * 8 / (f["last_s"] - f["first_s"]))
 rcv = [f for f in d["flows"] if f["src"] == "10.99.0.1"][0]
-print(d["frames"], t["requests"], t["retransmissions"], t["nak_seq_err"], t["cnp"], d["fabric"]["ecn_ce"], d["flows_live"],
+print(sum(1 for v in d["diagnosis"] if v["active"]), d["frames"], t["requests"], t["retransmissions"], t["nak_seq_err"], t["cnp"], d["fabric"]["ecn_ce"], d["flows_live"],
       f["packets"], f["retransmissions"], f["duplicate_request"], f["out_of_seq_request"], f["nak_seq_err"],
-      rs(d["bytes"] * 8 / d["duration_s"]), "%.3f" % d["duration_s"], avg(f), avg(rcv))
+      rs(d["bytes"] * 8 / d["duration_s"]), "%.3f" % d["duration_s"], avg(f), avg(rcv),
+      "%.3f" % (d["duration_s"] - f["first_s"]))
 ' "$T/summary.json")"
 avg_cap=${avg_cap/_/ } avg_snd=${avg_snd/_/ } avg_rcv=${avg_rcv/_/ }
 
@@ -151,6 +152,7 @@ fi
 check "header: frames $frames, flows $flows (batch summary)" "^frames $frames .* flows $flows \("
 check "header: retransmit ($retx of $requests requests) as the summary" "retransmit [0-9.]+% \($retx of $requests requests\)"
 check "header: NAKs (seq $nak), CNPs $cnp, ECN CE ($ce) as the summary" "NAKs [0-9]+ \(seq $nak, .*CNPs $cnp  ECN CE [0-9.]+% \($ce\)"
+check "header: diagnosis $diag_active active (the JSON summary's active verdicts)" "ICRC bad [0-9]+  diagnosis $diag_active active"
 check "header: PFC by priority, drops, fabric mode" "PFC pauses by priority 0:0 1:0 2:0 3:0"
 check "header: drops and fabric mode" "drops: none \(file\)"
 check "header: fabric mode" "^fabric Zero Touch RoCE"
@@ -210,9 +212,41 @@ check "detail: PSN state" "A->B: last ACKed 0x[0-9a-f]{6} +expected 0x[0-9a-f]{6
 check "detail: rate sparkline" "A->B rate +\|.+\| max "
 check "detail: retransmission sparkline" "A->B retx +\|.+\| max "
 check "detail: PSN timeline with the NAK second" "A->B PSNs +\|[^|]*N[^|]*\|"
+# the history's step fits the capture (replay: HIST samples hold all of it), not one column a second
+if wait_for "A->B retx +\|[^|]*\| max [1-9][0-9]*/s" 5; then
+	ok "detail: retransmission sparkline with a maximum ($(grep -Eo 'A->B retx .*' "$T/screen" | grep -Eo 'max [0-9]+/s'))"
+else
+	fail "detail: retransmission sparkline without retransmissions" "$(grep -E 'retx|History' "$T/screen")"
+fi
+step=$(grep -Eo '^History, one column per [0-9]+ ms' "$T/screen" | grep -Eo '[0-9]+')
+tl=$(grep -E '^  A->B PSNs +\|' "$T/screen" | sed 's/^[^|]*|//; s/|.*//')
+# the connection's history: from its first frame to the end of the capture ($hist_dur s)
+if [ -n "$step" ] && awk -v n="${#tl}" -v s="$step" -v d="$hist_dur" \
+	'BEGIN { d *= 1000; exit !(n >= 20 && n * s + s >= d && n * s <= 2 * d + 2 * s) }'; then
+	ok "detail: history of ${#tl} columns of $step ms for the connection's $hist_dur s of the capture"
+else
+	fail "detail: history step ${step:-?} ms x ${#tl} columns does not fit the connection's $hist_dur s" \
+		"$(grep -E 'History|PSNs +\|' "$T/screen")"
+fi
+if [[ $tl == *R*R* ]] && [[ $tl == *N* ]]; then
+	ok "detail: the PSN timeline marks retransmissions (R) and NAKs (N) in several columns"
+else
+	fail "detail: PSN timeline" "$tl"
+fi
 keys End
-check "detail, End: recent events at the bottom" "A->B +retransmissions \+$f_retx"
-check "detail, End: nak_seq_err event" "A->B +nak_seq_err \+$f_nak"
+# recent events: the flow's retransmissions, per step, newest first, no more than it has
+if wait_for '^  [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}  A->B  retransmissions \+[0-9]+' 5; then
+	read -r ev_n ev_sum < <(grep -Eo 'A->B  retransmissions \+[0-9]+' "$T/screen" | grep -Eo '[0-9]+$' |
+		awk '{ n++; s += $1 } END { print n + 0, s + 0 }')
+	if [ "$ev_n" -ge 2 ] && [ "$ev_sum" -le "$f_retx" ] && ! grep -q '(none since' "$T/screen"; then
+		ok "detail, End: recent events list $ev_n retransmission steps (+$ev_sum of the flow's $f_retx)"
+	else
+		fail "detail, End: recent events ($ev_n lines, +$ev_sum of $f_retx)" "$(sed -n '/^Recent events/,$p' "$T/screen")"
+	fi
+else
+	fail "detail, End: no retransmission event" "$(sed 's/^/| /' "$T/screen" | tail -n 30)"
+fi
+check "detail, End: nak_seq_err events" "A->B +nak_seq_err \+[0-9]+"
 keys Escape
 check "Esc: back to the table" "^SRC +DST +QPN"
 
@@ -243,6 +277,59 @@ if [ "$(widest)" -le 80 ]; then
 else
 	fail "80 columns: lines too wide" "$(sed 's/^/| /' "$T/screen" | head -n 10)"
 fi
+# the title keeps its state at 80 columns: the capture's name shrinks (its end kept), the clock goes
+check "80 columns: the title keeps [end of capture], the name's end" \
+	"^rocetop [^ ]+  replay [^ ]*netem\.pcap at 1x \[end of capture\] *$"
+# help at 80x24: it scrolls between the header and its own bottom line, which overwrites nothing
+keys h
+check "80x24 help: the keys, and where the view is on the bottom line" "^lines 1-[0-9]+ of [0-9]+  Up/Down"
+help_ok=1 help_seen=$T/help.seen
+: >"$help_seen"
+for ((pg = 0; pg < 12; pg++)); do
+	screen
+	foot=$(tail -n 1 "$T/screen")
+	if ! [[ $foot =~ ^lines\ ([0-9]+)-([0-9]+)\ of\ ([0-9]+) ]]; then
+		help_ok=0; fail "80x24 help: bottom line" "$foot"; break
+	fi
+	a=${BASH_REMATCH[1]} b=${BASH_REMATCH[2]} all=${BASH_REMATCH[3]}
+	# the rows between the header (ending with the fabric line) and the bottom line are the help's
+	shown=$(awk '/^fabric /{ on = 1; next } on' "$T/screen" | sed '$d' | wc -l)
+	if [ "$shown" != $((b - a + 1)) ] || [ "$(widest)" -gt 80 ]; then
+		help_ok=0
+		fail "80x24 help: lines $a-$b of $all but $shown rows shown, or wider than 80 ($(widest))" \
+			"$(sed 's/^/| /' "$T/screen")"
+		break
+	fi
+	awk '/^fabric /{ on = 1; next } on' "$T/screen" | sed '$d' >>"$help_seen"
+	[ "$b" = "$all" ] && break
+	keys NPage
+	# until the bottom line says the view moved on, with no line skipped
+	for ((i = 0; i < 100; i++)); do
+		screen
+		[[ $(tail -n 1 "$T/screen") =~ ^lines\ ([0-9]+)- ]] && [ "${BASH_REMATCH[1]}" -gt "$a" ] && break
+		sleep 0.05
+	done
+	if ! [[ $(tail -n 1 "$T/screen") =~ ^lines\ ([0-9]+)- ]] || [ "${BASH_REMATCH[1]}" -le "$a" ] ||
+		[ "${BASH_REMATCH[1]}" -gt $((b + 1)) ]; then
+		help_ok=0; fail "80x24 help: PgDn from lines $a-$b" "$(tail -n 1 "$T/screen")"; break
+	fi
+done
+missing=""
+for c in SRC DST QPN KIND OPS 'RATE 2s' AVG PACKETS RETX OOS NAK RNR CNP ECN 'RTT p50'; do
+	grep -q "^   $c  " "$help_seen" || missing="$missing $c"
+done
+for k in '^ Keys' '^   v  ' '^   q  ' '^ Colours' 'counts)\.$'; do
+	grep -Eq -- "$k" "$help_seen" || missing="$missing /$k/"
+done
+if [ "$help_ok" = 1 ] && [ -z "$missing" ]; then
+	ok "80x24 help: PgDn through all of it ($all lines), every key and column on screen, none cut or overwritten"
+else
+	[ -z "$missing" ] || fail "80x24 help: never shown:$missing" "$(sed 's/^/| /' "$help_seen")"
+fi
+keys Home
+check "80x24 help, Home: back at the top" "^lines 1-"
+keys x
+check "80x24: any other key leaves the help" "^SRC +DST +QPN"
 tm resize-window -t "$S" -x 160 -y 48 >/dev/null 2>&1
 keys p
 check "p: paused" "\[PAUSED\]"
@@ -301,6 +388,100 @@ fi
 keys q
 restored "q after the iWARP detail"
 
+# ---- a replay with a long silence: the step grows to fit it, both bursts stay in the history -------
+if command -v editcap >/dev/null 2>&1 && command -v mergecap >/dev/null 2>&1 &&
+	editcap -t 100 "$CAP" "$T/late.pcap" >/dev/null 2>&1 && mergecap -w "$T/long.pcap" "$CAP" "$T/late.pcap" 2>/dev/null; then
+	tm send-keys -t "$S" clear Enter
+	run_rocetop -r "$T/long.pcap" --speed 0
+	if wait_for '\[end of capture\]' 10; then
+		keys / s e n d Enter Enter
+		if wait_for '^History, one column per [0-9.]+ s ' 5; then
+			step=$(grep -Eo '^History, one column per [0-9.]+ s' "$T/screen" | grep -Eo '[0-9.]+')
+			tl=$(grep -E '^  A->B PSNs +\|' "$T/screen" | sed 's/^[^|]*|//; s/|.*//')
+			# the connection spans 100 s + the rest of the capture after its first frame
+			if awk -v n="${#tl}" -v s="$step" -v d="$hist_dur" 'BEGIN { d += 100; exit !(n * s + s >= d && n * s <= 2 * d + 2 * s) }' &&
+				[[ ${tl:0:1} != . ]] && [[ ${tl: -2:1} != . ]]; then
+				ok "100 s replay: ${#tl} columns of $step s, the first burst on the left, the second on the right"
+			else
+				fail "100 s replay: step $step s x ${#tl} columns" "$(grep -E 'History|PSNs +\|' "$T/screen")"
+			fi
+		else
+			fail "100 s replay: history heading" "$(sed 's/^/| /' "$T/screen" | head -n 30)"
+		fi
+	else
+		fail "100 s replay did not end" "$(sed 's/^/| /' "$T/screen" | head -n 5)"
+	fi
+	keys q
+	restored "q after the 100 s replay"
+else
+	echo "skip 100 s replay: no editcap or mergecap"
+fi
+
+# ---- the diagnosis screen (v) on a capture built to raise timeout_mismatch (tools/mkdiag) -------------
+MK=$BUILD/tools/mkdiag
+if [ -x "$MK" ] && "$MK" "$T/diag" >/dev/null 2>&1 &&
+	"$R" -r "$T/diag/timeout_mismatch.pcap" --json | tail -n 1 >"$T/diag.json"; then
+	# the verdict as the JSON summary gives it: name, severity, subject, frames, evidence
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["diagnosis"]
+v = [x for x in d if x["verdict"] == "timeout_mismatch"][0]
+def ev(x):
+    return "[" + ",".join("%.15g" % i for i in x) + "]" if isinstance(x, list) else "%.15g" % x
+print(len([x for x in d if x["active"]]))
+print(v["severity"]); print(v["subject"]); print("%d-%d" % (v["first_frame"], v["last_frame"]))
+for k, x in v["evidence"].items():
+    print("%s=%s" % (k, ev(x)))
+' "$T/diag.json" >"$T/diag.want"
+	{ read -r d_active; read -r d_sev; read -r d_subj; read -r d_frames; } <"$T/diag.want"
+	d_re=$(printf '%s' "$d_subj" | sed 's/[].*^$()+?{}|\\[]/\\&/g')
+	tm send-keys -t "$S" clear Enter
+	run_rocetop -r "$T/diag/timeout_mismatch.pcap" --speed 0
+	if wait_for '\[end of capture\]' 10; then
+		check "diagnosis: header counts $d_active active verdict(s) (the JSON summary's)" "diagnosis $d_active active"
+		if tail -n 1 "$T/screen" | grep -q ' v diagnosis '; then
+			ok "diagnosis: the footer names the key v"
+		else
+			fail "diagnosis: footer without v" "$(tail -n 1 "$T/screen")"
+		fi
+		keys v
+		check "v: the diagnosis screen" "^Diagnosis: $d_active active, 0 past"
+		check "diagnosis: timeout_mismatch listed with its severity, subject and frames ($d_frames)" \
+			"^$d_sev +timeout_mismatch +$d_re +$d_frames +active"
+		ev_missing=""
+		while read -r kv; do
+			grep -qF -- "    $kv" "$T/screen" || ev_missing="$ev_missing $kv"
+		done < <(tail -n +5 "$T/diag.want")
+		if [ -z "$ev_missing" ] && [ "$(tail -n +5 "$T/diag.want" | wc -l)" -ge 2 ]; then
+			ok "diagnosis: the selected verdict's evidence ($(tail -n +5 "$T/diag.want" | tr '\n' ' '))"
+		else
+			fail "diagnosis: evidence missing:$ev_missing" "$(sed 's/^/| /' "$T/screen" | sed -n '8,24p')"
+		fi
+		tm resize-window -t "$S" -x 80 -y 24 >/dev/null 2>&1
+		if wait_for "^warning +timeout_mismatch .* active *\$" 5 && grep -qF -- "    $(tail -n 1 "$T/diag.want")" "$T/screen" &&
+			[ "$(widest)" -le 80 ]; then
+			ok "diagnosis at 80x24: the row whole, the evidence down to its last key, no line wider than 80"
+		else
+			fail "diagnosis at 80x24" "$(sed 's/^/| /' "$T/screen")"
+		fi
+		tm resize-window -t "$S" -x 160 -y 48 >/dev/null 2>&1
+		wait_for '^SEVERITY VERDICT +SUBJECT {20,}' 5
+		keys Enter
+		check "diagnosis, Enter: the verdict's connection" "^Connection 10\.0\.0\.1 <-> 10\.0\.0\.2 "
+		check "detail: the connection's verdict under its title" "^  diagnosis: timeout_mismatch \($d_sev, active, frames $d_frames\): "
+		keys Escape
+		check "detail, Esc: back to the diagnosis" "^Diagnosis: $d_active active"
+		keys v
+		check "v again: back to the table" "^SRC +DST +QPN"
+	else
+		fail "diagnosis: replay did not end" "$(sed 's/^/| /' "$T/screen" | head -n 5)"
+	fi
+	keys q
+	restored "q after the diagnosis screen"
+else
+	fail "diagnosis: $MK did not make the fixture, or rocetop --json failed on it"
+fi
+
 # ---- replay progress on a terminal, by elapsed time ----------------------------------------------
 tm send-keys -t "$S" clear Enter
 tm send-keys -t "$S" "$R -r $CAP -b --speed 0.25 >/dev/null; echo DONE \$?" Enter
@@ -314,6 +495,25 @@ if wait_for '^DONE 0' 10 && ! grep -Eq 'rocetop: +[0-9]+% of' "$T/screen"; then
 else
 	fail "progress: left on the screen" "$(sed 's/^/| /' "$T/screen" | head -n 5)"
 fi
+
+# ---- the device screen's PFC table (a replayed recording: mlx5 and bnxt_en names) -------------
+FXR=$root/tests/fixtures/device/replay
+tm send-keys -t "$S" clear Enter
+run_rocetop --device-replay "$FXR" --device all -d 1.5
+check "device screen: the PFC table's header" "^  PFC NETDEV +PRIO +RX-PAUSE +RX/s +RX-us +RX-XON +TX-PAUSE +TX/s +TX-us +TX-XON"
+check "PFC table: eth0 (mlx5 names) priority 3 paused by the peer: rx 52 moving, tx 7, no duration counted" \
+	"^  eth0 +3 +52 +[0-9]+\.[0-9] +- +- +7 +0\.0 +- +-  paused"
+check "PFC table: ens1f0np0 (bnxt_en names) priority 3: rx 950, rx 4700 us, tx 11" \
+	"^  ens1f0np0 +3 +950 +[0-9.]+ +4700 +- +11 +[0-9.]+ +[0-9-]+ +-"
+check "PFC table: ens1f0np0 802.3x row, rx 2" "^  ens1f0np0 +802\.3x +2 "
+screen
+if ! grep -q '^  pfc ' "$T/screen"; then
+	ok "PFC table: the text view's pfc lines are not repeated above it"
+else
+	fail "PFC table: pfc text lines shown too" "$(grep '^  pfc ' "$T/screen")"
+fi
+keys q
+restored "device screen (PFC table): q"
 
 # ---- signals and crashes ----------------------------------------------------------------------
 for sig in TERM INT SEGV ABRT; do

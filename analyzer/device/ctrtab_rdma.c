@@ -227,6 +227,57 @@ const struct ctr_entry ctr_table[] = {
 	C("efa", "rdma_read_bytes", CTR_W64, CTR_REQ, M_NONE),
 	C("efa", "rdma_write_bytes", CTR_W64, CTR_REQ, M_NONE),
 
+	/* ---- hfi1 (chip.c port_cntrs: port hw_counters; verbs.c driver_cntr_names,
+	 * with chip.c's dev_cntrs, the device-level hw_counters).  The RC counters
+	 * are rdmavt's software counts; the per-VL ones (TxFlitVL0, …) and the
+	 * hundreds of chip error-status counters are left raw. ---- */
+	C("hfi1", "TxUnVLErr", CTR_W64, CTR_PORT, M_DISCARD),
+	C("hfi1", "TxInvalLen", CTR_W64, CTR_PORT, M_DISCARD),
+	C("hfi1", "TxMMLenErr", CTR_W64, CTR_PORT, M_DISCARD),
+	C("hfi1", "TxUnderrun", CTR_W64, CTR_PORT, M_NONE),
+	C("hfi1", "TxFlowStall", CTR_W64, CTR_PORT, M_NONE),
+	C("hfi1", "TxDropped", CTR_W64, CTR_PORT, M_DISCARD),
+	C("hfi1", "TxHdrErr", CTR_W64, CTR_PORT, M_DISCARD),
+	C("hfi1", "TxPkt", CTR_W64, CTR_PORT, M_TX_PKTS),
+	C("hfi1", "TxWords", CTR_W64, CTR_PORT, M_NONE),        /* 4-byte words */
+	C("hfi1", "TxWait", CTR_W64, CTR_PORT, M_XMIT_WAIT),
+	C("hfi1", "RxPkt", CTR_W64, CTR_PORT, M_RX_PKTS),
+	C("hfi1", "RxWords", CTR_W64, CTR_PORT, M_NONE),
+	C("hfi1", "SwLinkDown", CTR_W64, CTR_PORT, M_LINK_ERR),
+	C("hfi1", "SwLinkUp", CTR_W64, CTR_PORT, M_NONE),
+	C("hfi1", "UnknownFrame", CTR_W64, CTR_PORT, M_DISCARD),
+	C("hfi1", "XmitDscd", CTR_W64, CTR_PORT, M_DISCARD),
+	C("hfi1", "XmitCstrErr", CTR_W64, CTR_PORT, M_DISCARD),
+	C("hfi1", "RcvCstrErr", CTR_W64, CTR_PORT, M_DISCARD),
+	C("hfi1", "LoopPkts", CTR_W64, CTR_PORT, M_NONE),
+	C("hfi1", "RcResend", CTR_W64, CTR_REQ, M_RETRANSMIT),
+	C("hfi1", "RnrNak", CTR_W64, CTR_REQ, M_RNR_NAK_RECV),
+	C("hfi1", "OtherNak", CTR_W64, CTR_REQ, M_NONE),
+	C("hfi1", "RcTimeOut", CTR_W64, CTR_REQ, M_LOCAL_ACK_TIMEOUT),
+	C("hfi1", "PktDrop", CTR_W64, CTR_PORT, M_DISCARD),
+	C("hfi1", "DmaWait", CTR_W64, CTR_PORT, M_NONE),
+	C("hfi1", "RcSeqNak", CTR_W64, CTR_RESP, M_SEQ_NAK_SENT),
+	C("hfi1", "RcDupRew", CTR_W64, CTR_RESP, M_DUP_REQ),
+	C("hfi1", "RdmaSeq", CTR_W64, CTR_REQ, M_OOS_RECV),     /* READ responses out of sequence */
+	C("hfi1", "Unaligned", CTR_W64, CTR_PORT, M_NONE),
+	C("hfi1", "SeqNak", CTR_W64, CTR_REQ, M_SEQ_NAK_RECV),
+	C("hfi1", "RcAcks", CTR_W64, CTR_RESP, M_NONE),
+	C("hfi1", "RcQacks", CTR_W64, CTR_RESP, M_NONE),
+	C("hfi1", "RcDelayComp", CTR_W64, CTR_RESP, M_NONE),
+	C("hfi1", "DRIVER_KernIntr", CTR_W64, CTR_DEVICE, M_NONE),
+	C("hfi1", "DRIVER_ErrorIntr", CTR_W64, CTR_DEVICE, M_NONE),
+	C("hfi1", "DRIVER_Tx_Errs", CTR_W64, CTR_DEVICE, M_NONE),
+	C("hfi1", "DRIVER_Rcv_Errs", CTR_W64, CTR_DEVICE, M_NONE),
+	C("hfi1", "DRIVER_HW_Errs", CTR_W64, CTR_DEVICE, M_NONE),
+	C("hfi1", "DRIVER_NoPIOBufs", CTR_W64, CTR_DEVICE, M_NONE),
+	C("hfi1", "DRIVER_CtxtsOpen", CTR_W64, CTR_DEVICE, M_NONE),
+	C("hfi1", "DRIVER_RcvLen_Errs", CTR_W64, CTR_DEVICE, M_DISCARD),
+	C("hfi1", "DRIVER_EgrBufFull", CTR_W64, CTR_DEVICE, M_OUT_OF_BUFFER),   /* eager receive buffers */
+	C("hfi1", "DRIVER_EgrHdrFull", CTR_W64, CTR_DEVICE, M_OUT_OF_BUFFER),   /* receive header queue */
+
+	/* ---- siw registers no hw_counters at all (no alloc_hw_*_stats): its
+	 * ports have only the PMA counters/ of the core, if any ---- */
+
 	/* ---- PMA attributes (counters/), every driver ---- */
 	P("symbol_error", M_LINK_ERR),
 	P("link_error_recovery", M_LINK_ERR),

@@ -166,6 +166,8 @@ static void free_port(struct dm_port *p)
 	etht_free(&p->eth);
 	free(p->eth_prev);
 	free(p->eth_rate);
+	free(p->opt_name);
+	free(p->opt_on);
 }
 
 static void free_dev(struct dm_dev *d)
@@ -342,6 +344,76 @@ static struct dm_rate rate_of(uint64_t cur, uint64_t prev, double dt)
 	return rate_of_e(NULL, cur, prev, dt);
 }
 
+/* RDMA netlink's statistics of the port (`rdma statistic show link`): the
+ * counters sysfs does not show (mlx5's optional cc_rx_ce_pkts, rdma_rx_bytes,
+ * …), group SYSFS_NL.  Drivers without them (rxe, siw: EOPNOTSUPP) and
+ * replays without the file add nothing. */
+static void add_nl_stats(struct devmon *m, struct dm_dev *d, struct dm_port *p, struct sysfs_port *sp)
+{
+	struct nlp_vec v;
+	const uint8_t *b;
+	size_t len, n0 = sp->nctr;
+
+	if (!m->nl || !d->have_index)
+		return;
+	nlp_vec_init(&v, NLP_PORTSTAT);
+	if (nls_port_stat(m->nl, d->index, p->port, m->polls + 1, &b, &len) == 0 &&
+	    nlp_parse(NLP_PORTSTAT, b, len, &v) >= 0) {
+		for (size_t i = 0; i < v.n; i++) {
+			const struct nlp_portstat *ps = NLP_AT(&v, struct nlp_portstat, i);
+
+			if ((ps->have & NLP_HAVE_PORT) && ps->port != p->port)
+				continue;
+			for (uint32_t k = 0; k < ps->nctr; k++) {
+				int dup = 0;
+
+				for (size_t j = 0; j < n0 && !dup; j++)
+					dup = sp->ctr[j].group != SYSFS_PMA && !strcmp(sp->ctr[j].name, ps->name[k]);
+				if (!dup && sysfs_add_counter(sp, ps->name[k], ps->value[k], SYSFS_NL) < 0)
+					break;
+			}
+		}
+		sysfs_sort_counters(sp);
+	}
+	nlp_vec_free(&v);
+}
+
+/* Which optional counters the port has and which are enabled (enabling them
+ * changes the system: not rocetop's business).  Unanswered: none known. */
+static void read_opt_status(struct devmon *m, struct dm_dev *d, struct dm_port *p)
+{
+	struct nlp_vec v;
+	const uint8_t *b;
+	size_t len;
+
+	if (!m->nl || !d->have_index)
+		return;
+	nlp_vec_init(&v, NLP_OPTSTATUS);
+	if (nls_port_query(m->nl, RDMA_NLDEV_CMD_STAT_GET_STATUS, d->index, p->port, m->polls + 1, &b, &len) == 0 &&
+	    nlp_parse(NLP_OPTSTATUS, b, len, &v) >= 0) {
+		for (size_t i = 0; i < v.n; i++) {
+			const struct nlp_portstat *ps = NLP_AT(&v, struct nlp_portstat, i);
+			void *nn, *no;
+
+			if ((ps->have & NLP_HAVE_PORT) && ps->port != p->port)
+				continue;
+			nn = realloc(p->opt_name, (ps->nctr ? ps->nctr : 1) * sizeof *p->opt_name);
+			if (nn)
+				p->opt_name = nn;
+			no = nn ? realloc(p->opt_on, ps->nctr ? ps->nctr : 1) : NULL;
+			if (!no)
+				break;
+			p->opt_on = no;
+			for (uint32_t k = 0; k < ps->nctr; k++) {
+				scopy(p->opt_name[k], sizeof p->opt_name[k], ps->name[k]);
+				p->opt_on[k] = ps->value[k] != 0;
+			}
+			p->nopt = ps->nctr;
+		}
+	}
+	nlp_vec_free(&v);
+}
+
 static void read_port(struct devmon *m, struct dm_dev *d, struct dm_port *p, int gids, double dt)
 {
 	struct sysfs_port sp;
@@ -350,6 +422,11 @@ static void read_port(struct devmon *m, struct dm_dev *d, struct dm_port *p, int
 		p->sysfs_ok = 0;
 		return;
 	}
+	/* the device's own hw_counters/ go with its first selected port (once) */
+	if (p == &d->ports[0])
+		sysfs_add_dev_counters(d->name, &sp);
+	add_nl_stats(m, d, p, &sp);
+	read_opt_status(m, d, p);
 	if (!gids) {                    /* keep the GID table of the last QP poll */
 		sp.gid = p->sp.gid, sp.ngid = p->sp.ngid;
 		p->sp.gid = NULL, p->sp.ngid = 0;
@@ -502,8 +579,11 @@ static void read_qps(struct devmon *m, struct dm_dev *d, double dt)
 
 void devmon_poll(struct devmon *m, uint64_t now_ns)
 {
-	int qp_due = !m->polls || now_ns >= m->next_qp_ns;
+	int qp_due;
 
+	now_ns = devmon_clock(m->polls, now_ns);
+	sysfs_set_snapshot(m->polls);          /* replayed or recorded: which snapshot */
+	qp_due = !m->polls || now_ns >= m->next_qp_ns;
 	m->dt = m->polls && now_ns > m->last_ns ? (double)(now_ns - m->last_ns) / 1e9 : 0;
 	m->qp_dt = m->polls && now_ns > m->last_qp_ns ? (double)(now_ns - m->last_qp_ns) / 1e9 : 0;
 	for (size_t i = 0; i < m->ndevs; i++) {

@@ -60,6 +60,10 @@ struct dm_port {
 	uint32_t eth_nprev;
 	struct dm_rate *eth_rate;
 	int eth_err;                           /* the last read's negative errno */
+	/* optional counters (RDMA netlink STAT_GET_STATUS): names, enabled or not */
+	char (*opt_name)[48];
+	uint8_t *opt_on;
+	size_t nopt;
 };
 
 struct dm_qp {
@@ -124,6 +128,14 @@ int devmon_meaning(const struct dm_dev *d, unsigned meaning, struct dm_meaning_s
  * DIR/ethtool/{1,2}/NETDEV), so that nothing of this host is read.  -1 with
  * err[] set when DIR holds no sysfs tree. */
 int devmon_replay(const char *dir, char *err, size_t errcap);
+/* --device-record DIR (devreplay.c, devrec.h): what the readers read from
+ * now on is written into DIR (made if missing; -1 with err[] set when it
+ * holds anything or cannot be made), in the layout devmon_replay reads. */
+int devmon_record(const char *dir, char *err, size_t errcap);
+/* devmon_poll's clock: recording, notes when each poll was taken
+ * (DIR/times); replaying a recording that has them, the recorded times
+ * (rates as recorded); else now_ns. */
+uint64_t devmon_clock(unsigned poll, uint64_t now_ns);
 /* 1 after devmon_replay: no /proc of this host either (QP owners' comm). */
 int devmon_isolated(void);
 

@@ -206,8 +206,18 @@ static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		else
 			fprintf(f, " %14s", "");
 		meaning_text(f, d, c);
+		if (c->group == SYSFS_DEV)
+			fputs("  (device-wide)", f);
+		else if (c->group == SYSFS_NL)
+			fputs("  (netlink)", f);
 		fputc('\n', f);
 		shown++;
+	}
+	if (p->nopt) {       /* RDMA netlink STAT_GET_STATUS */
+		fputs("  optional counters:", f);
+		for (size_t i = 0; i < p->nopt; i++)
+			fprintf(f, " %s %s", p->opt_name[i], p->opt_on[i] ? "on" : "off");
+		fputc('\n', f);
 	}
 	if (p->netdev[0] && p->eth_err)
 		fprintf(f, "  ethtool -S %s: %s\n", p->netdev, strerror(-p->eth_err));
@@ -339,6 +349,24 @@ static void port_json(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		fprintf(f, "%s", i ? "," : "");
 		json_string(f, p->sp.ctr[i].name);
 		fprintf(f, ":%" PRIu64, p->sp.ctr[i].value);
+	}
+	/* the optional counters (netlink STAT_GET_STATUS): enabled or not */
+	fputs("},\"optional_counters\":{", f);
+	for (size_t i = 0; i < p->nopt; i++) {
+		fprintf(f, "%s", i ? "," : "");
+		json_string(f, p->opt_name[i]);
+		fputs(p->opt_on[i] ? ":true" : ":false", f);
+	}
+	/* where the counters that are not the port's own come from */
+	fputs("},\"groups\":{", f);
+	first = 1;
+	for (size_t i = 0; i < p->sp.nctr; i++) {
+		if (p->sp.ctr[i].group != SYSFS_DEV && p->sp.ctr[i].group != SYSFS_NL)
+			continue;
+		fprintf(f, "%s", first ? "" : ",");
+		first = 0;
+		json_string(f, p->sp.ctr[i].name);
+		fprintf(f, ":\"%s\"", sysfs_group_name(p->sp.ctr[i].group));
 	}
 	fputs("},\"meanings\":{", f);
 	first = 1;
@@ -561,7 +589,7 @@ static void port_stats(FILE *f, const struct devmon *m, int gauges)
 				fputs(gauges ? "rocetop_rdma_port_stat{device=" : "rocetop_rdma_port_stat_total{device=", f);
 				plabel(f, m->devs[i].name);
 				fprintf(f, ",port=\"%u\",group=\"%s\",counter=", p->port,
-					p->sp.ctr[k].group == SYSFS_PMA ? "counters" : "hw_counters");
+					sysfs_group_name(p->sp.ctr[k].group));
 				plabel(f, p->sp.ctr[k].name);
 				fprintf(f, "} %" PRIu64 "\n", p->sp.ctr[k].value);
 			}

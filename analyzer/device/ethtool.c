@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "devrec.h"
 #include "ethtool.h"
 
 #define ETHT_MAX 65536    /* more statistics than this: refused */
@@ -147,6 +148,24 @@ static int replay_read(struct etht *e, const char *list)
 	return 0;
 }
 
+/* --device-record (devrec.h): the statistics as `ethtool -S` prints them,
+ * into DIR/ethtool/K/IFNAME for the K-th read. */
+static void record(const struct etht *e)
+{
+	size_t cap = 32 + (size_t)e->n * (ETHT_NAME + 32), len;
+	char *t;
+
+	if (!devrec_dir() || strchr(e->ifname, '/') || !(t = malloc(cap)))
+		return;
+	len = (size_t)snprintf(t, cap, "NIC statistics:\n");
+	for (uint32_t i = 0; i < e->n && len < cap; i++)
+		len += (size_t)snprintf(t + len, cap - len, "     %s: %llu\n", e->names[i],
+					(unsigned long long)e->values[i]);
+	if (len < cap)
+		devrec_write("ethtool", e->reads, e->ifname, t, len);
+	free(t);
+}
+
 int etht_read(struct etht *e)
 {
 	const char *replay = getenv("ROCETOP_ETHTOOL_REPLAY");
@@ -157,6 +176,8 @@ int etht_read(struct etht *e)
 	if (replay && *replay) {
 		rc = replay_read(e, replay);
 		e->reads++;
+		if (rc == 0)
+			record(e);
 		return rc;
 	}
 	e->reads++;
@@ -173,8 +194,10 @@ int etht_read(struct etht *e)
 	if ((rc = ioc(e, st)) == 0) {
 		if (st->n_stats != n)     /* the set changed in between: names next time */
 			e->n = UINT32_MAX;
-		else
+		else {
 			memcpy(e->values, st->data, (size_t)n * sizeof(uint64_t));
+			record(e);
+		}
 	}
 	free(st);
 	return rc;

@@ -37,6 +37,7 @@ static enum mnl_attr_data_type attr_type(uint16_t t)
 	case RDMA_NLDEV_ATTR_PORT_STATE: case RDMA_NLDEV_ATTR_PORT_PHYS_STATE:
 	case RDMA_NLDEV_ATTR_RES_TYPE: case RDMA_NLDEV_ATTR_RES_STATE:
 	case RDMA_NLDEV_ATTR_RES_PATH_MIG_STATE: case RDMA_NLDEV_ATTR_RES_POLL_CTX:
+	case RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC:
 		return MNL_TYPE_U8;
 	case RDMA_NLDEV_ATTR_DEV_INDEX: case RDMA_NLDEV_ATTR_PORT_INDEX: case RDMA_NLDEV_ATTR_RES_LQPN:
 	case RDMA_NLDEV_ATTR_RES_RQPN: case RDMA_NLDEV_ATTR_RES_RQ_PSN: case RDMA_NLDEV_ATTR_RES_SQ_PSN:
@@ -310,6 +311,62 @@ static int fill_qpcnt(const struct tb *tb, uint32_t dev, struct nlp_vec *out)
 	return 0;
 }
 
+static int fill_portstat(const struct tb *tb, uint32_t dev, struct nlp_vec *out)
+{
+	const struct nlattr *e;
+	struct nlp_portstat *c;
+
+	if (tb->a[RDMA_NLDEV_ATTR_STAT_COUNTER_ID] || !tb->a[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
+		return 0;                /* a bound counter's entry, or no statistics */
+	if (!(c = push(out)))
+		return NLP_ENOMEM;
+	c->dev_index = dev;
+	c->port = u32(tb, RDMA_NLDEV_ATTR_PORT_INDEX, &c->have, NLP_HAVE_PORT);
+	mnl_attr_for_each_nested(e, tb->a[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS]) {
+		struct tb etb = { { 0 } };
+
+		if (mnl_attr_get_type(e) != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY ||
+		    mnl_attr_validate(e, MNL_TYPE_NESTED) < 0)
+			continue;
+		mnl_attr_parse_nested(e, keep_attr, &etb);
+		if (!etb.a[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME] ||
+		    !etb.a[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE] || c->nctr >= NLP_PS_CTRS)
+			continue;
+		str(&etb, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, c->name[c->nctr], NLP_CNT_NAME);
+		c->value[c->nctr++] = u64(&etb, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE);
+	}
+	return 0;
+}
+
+static int fill_optstatus(const struct tb *tb, uint32_t dev, struct nlp_vec *out)
+{
+	const struct nlattr *e;
+	struct nlp_portstat *c;
+
+	if (!tb->a[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
+		return 0;
+	if (!(c = push(out)))
+		return NLP_ENOMEM;
+	c->dev_index = dev;
+	c->port = u32(tb, RDMA_NLDEV_ATTR_PORT_INDEX, &c->have, NLP_HAVE_PORT);
+	mnl_attr_for_each_nested(e, tb->a[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS]) {
+		struct tb etb = { { 0 } };
+		uint32_t have = 0;
+		uint8_t on;
+
+		if (mnl_attr_get_type(e) != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY ||
+		    mnl_attr_validate(e, MNL_TYPE_NESTED) < 0)
+			continue;
+		mnl_attr_parse_nested(e, keep_attr, &etb);
+		on = u8(&etb, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC, &have, 1);
+		if (!etb.a[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME] || !have || c->nctr >= NLP_PS_CTRS)
+			continue;           /* not an optional counter */
+		str(&etb, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, c->name[c->nctr], NLP_CNT_NAME);
+		c->value[c->nctr++] = on != 0;
+	}
+	return 0;
+}
+
 const struct nlp_qpcnt *nlp_qpcnt_find(const struct nlp_vec *v, uint32_t port, uint32_t lqpn)
 {
 	for (size_t i = 0; v && i < v->n; i++) {
@@ -344,6 +401,8 @@ static const struct kind_info kinds[] = {
 		       fill_cmid, sizeof(struct nlp_cmid) },
 	[NLP_QPCNT] = { RDMA_NLDEV_CMD_STAT_GET, RDMA_NLDEV_ATTR_STAT_COUNTER, RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY,
 			fill_qpcnt, sizeof(struct nlp_qpcnt) },
+	[NLP_PORTSTAT] = { RDMA_NLDEV_CMD_STAT_GET, 0, 0, fill_portstat, sizeof(struct nlp_portstat) },
+	[NLP_OPTSTATUS] = { RDMA_NLDEV_CMD_STAT_GET_STATUS, 0, 0, fill_optstatus, sizeof(struct nlp_portstat) },
 };
 
 /* The entries of one RES_xx nest. */

@@ -89,13 +89,27 @@ struct nlp_qpcnt {
 	uint64_t value[NLP_CNT_CTRS];
 };
 
+/* A port's statistics (STAT_GET for DEV_INDEX and PORT_INDEX without
+ * STAT_RES, what `rdma statistic show link DEV/PORT` asks): every hw counter
+ * of the port the driver has enabled, optional ones (mlx5's cc_rx_ce_pkts,
+ * rdma_rx_bytes, …) included; STAT_HWCOUNTERS → ENTRY → NAME, VALUE. */
+#define NLP_PS_CTRS 256
+struct nlp_portstat {
+	uint32_t dev_index, port, have, nctr;
+	char name[NLP_PS_CTRS][NLP_CNT_NAME];
+	uint64_t value[NLP_PS_CTRS];         /* NLP_OPTSTATUS: 1 enabled, 0 disabled */
+};
+/* NLP_OPTSTATUS (STAT_GET_STATUS for DEV/PORT, what `rdma statistic mode
+ * supported link` asks) fills the same struct: the port's optional
+ * counters (entries with STAT_HWCOUNTER_DYNAMIC), value = enabled. */
+
 /* A growable array of one entry type (v holds n entries of size esz). */
 struct nlp_vec {
 	void *v;
 	size_t n, cap, esz;
 };
 
-enum nlp_kind { NLP_DEV, NLP_PORT, NLP_QP, NLP_CQ, NLP_MR, NLP_CMID, NLP_QPCNT };
+enum nlp_kind { NLP_DEV, NLP_PORT, NLP_QP, NLP_CQ, NLP_MR, NLP_CMID, NLP_QPCNT, NLP_PORTSTAT, NLP_OPTSTATUS };
 
 /* Return values of nlp_parse */
 #define NLP_MORE 0         /* the buffer held entries, no NLMSG_DONE yet */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "devrec.h"
 #include "nlparse.h"
 #include "nlsock.h"
 
@@ -102,23 +103,19 @@ static int grow(struct nls *s, size_t more)
 	return 0;
 }
 
-static int replay_read(struct nls *s, uint8_t cmd, uint32_t dev_index)
+/* DIRk/file of the replay list (k from 1; the last directory when k is past it). */
+static int replay_file(struct nls *s, unsigned k, const char *file)
 {
-	char name[32], path[4096];
+	char path[4096];
 	const char *dir = s->replay, *end;
-	unsigned k;
 	FILE *f;
 	size_t n;
 	int rc = 0;
 
-	if (cmd == RDMA_NLDEV_CMD_RES_QP_GET)
-		s->qp_dumps++;
-	/* the (qp_dumps - 1)th directory of the list, or the last */
-	for (k = 1; k < s->qp_dumps && strchr(dir, ':'); k++)
+	for (unsigned i = 1; i < k && strchr(dir, ':'); i++)
 		dir = strchr(dir, ':') + 1;
 	end = strchr(dir, ':');
-	snprintf(path, sizeof path, "%.*s/%s.bin", (int)(end ? (size_t)(end - dir) : strlen(dir)), dir,
-		 nls_file_name(cmd, dev_index, name, sizeof name));
+	snprintf(path, sizeof path, "%.*s/%s", (int)(end ? (size_t)(end - dir) : strlen(dir)), dir, file);
 	if (!(f = fopen(path, "rb")))
 		return -ENOENT;
 	do {
@@ -129,6 +126,15 @@ static int replay_read(struct nls *s, uint8_t cmd, uint32_t dev_index)
 	} while (n > 0);
 	fclose(f);
 	return rc;
+}
+
+static int replay_read(struct nls *s, uint8_t cmd, uint32_t dev_index)
+{
+	char name[32], file[48];
+
+	/* the qp_dumps-th directory of the list (the first before any), or the last */
+	snprintf(file, sizeof file, "%s.bin", nls_file_name(cmd, dev_index, name, sizeof name));
+	return replay_file(s, s->qp_dumps ? s->qp_dumps : 1, file);
 }
 
 static int send_request(struct nls *s, uint8_t cmd, uint32_t dev_index)
@@ -178,13 +184,70 @@ int nls_dump(struct nls *s, uint8_t cmd, uint32_t dev_index, const uint8_t **buf
 	int rc;
 
 	s->len = 0;
+	if (cmd == RDMA_NLDEV_CMD_RES_QP_GET)
+		s->qp_dumps++;
 	if (s->replay)
 		rc = replay_read(s, cmd, dev_index);
 	else if ((rc = send_request(s, cmd, dev_index)) == 0)
 		rc = gather(s);
+	/* --device-record: the reply as it came (an error answer too), into the
+	 * directory a replay of the same calls reads it from (devrec.h) */
+	if (s->len && devrec_dir()) {
+		char name[32], rel[48];
+
+		snprintf(rel, sizeof rel, "%s.bin", nls_file_name(cmd, dev_index, name, sizeof name));
+		devrec_write("netlink", s->qp_dumps ? s->qp_dumps : 1, rel, s->buf, s->len);
+	}
 	*buf = s->buf;
 	*len = s->len;
 	return rc;
+}
+
+size_t nls_port_query_request(void *buf, uint8_t cmd, uint32_t seq, uint32_t dev_index, uint32_t port)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+
+	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
+	nlh->nlmsg_flags = NLM_F_REQUEST;     /* one answer (or an error), no ACK after it */
+	nlh->nlmsg_seq = seq;
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+	return nlh->nlmsg_len;
+}
+
+size_t nls_port_stat_request(void *buf, uint32_t seq, uint32_t dev_index, uint32_t port)
+{
+	return nls_port_query_request(buf, RDMA_NLDEV_CMD_STAT_GET, seq, dev_index, port);
+}
+
+int nls_port_query(struct nls *s, uint8_t cmd, uint32_t dev_index, uint32_t port, unsigned snap,
+		   const uint8_t **buf, size_t *len)
+{
+	uint8_t req[256] __attribute__((aligned(4)));
+	char file[64];
+	int rc;
+
+	snprintf(file, sizeof file, "%s-%u-%u.bin", cmd == RDMA_NLDEV_CMD_STAT_GET ? "stat" : "statstatus", dev_index,
+		 port);
+	s->len = 0;
+	if (s->replay) {
+		rc = replay_file(s, snap, file);
+	} else {
+		size_t n = nls_port_query_request(req, cmd, ++s->seq, dev_index, port);
+
+		rc = mnl_socket_sendto(s->sk, req, n) < 0 ? -errno : gather(s);
+	}
+	if (s->len && devrec_dir())
+		devrec_write("netlink", snap, file, s->buf, s->len);
+	*buf = s->buf;
+	*len = s->len;
+	return rc;
+}
+
+int nls_port_stat(struct nls *s, uint32_t dev_index, uint32_t port, unsigned snap, const uint8_t **buf,
+		  size_t *len)
+{
+	return nls_port_query(s, RDMA_NLDEV_CMD_STAT_GET, dev_index, port, snap, buf, len);
 }
 
 size_t nls_bind_request(void *buf, uint32_t seq, uint32_t dev_index, uint32_t port)

@@ -31,6 +31,23 @@ int nls_dump(struct nls *s, uint8_t cmd, uint32_t dev_index, const uint8_t **buf
 
 /* STAT_GET asks for the QP counters (STAT_RES = RES_QP). */
 
+/* A port's statistics (`rdma statistic show link DEV/PORT`): STAT_GET with
+ * DEV_INDEX and PORT_INDEX, no STAT_RES, not a dump; the request built into
+ * buf (at least 256 bytes, 4-byte aligned), its length returned. */
+size_t nls_port_stat_request(void *buf, uint32_t seq, uint32_t dev_index, uint32_t port);
+/* Sends it and gathers the answer (nlparse NLP_PORTSTAT).  snap (from 1) is
+ * the poll: a replay reads DIRsnap/stat-DEV-PORT.bin, a --device-record
+ * writes the answer there.  0, or a negative errno. */
+int nls_port_stat(struct nls *s, uint32_t dev_index, uint32_t port, unsigned snap, const uint8_t **buf,
+		  size_t *len);
+
+/* The same for another per-port query: cmd STAT_GET (file stat-DEV-PORT.bin)
+ * or STAT_GET_STATUS (the optional counters and whether each is enabled,
+ * `rdma statistic mode supported link`; statstatus-DEV-PORT.bin). */
+size_t nls_port_query_request(void *buf, uint8_t cmd, uint32_t seq, uint32_t dev_index, uint32_t port);
+int nls_port_query(struct nls *s, uint8_t cmd, uint32_t dev_index, uint32_t port, unsigned snap,
+		   const uint8_t **buf, size_t *len);
+
 /* --bind-qp-counters: the request `rdma statistic qp set link DEV/PORT auto
  * type on` sends (STAT_SET: DEV_INDEX, PORT_INDEX, STAT_RES = RES_QP,
  * STAT_MODE = AUTO, STAT_AUTO_MODE_MASK = QP_TYPE), built into buf (at

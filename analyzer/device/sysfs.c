@@ -11,12 +11,14 @@
  *                                 /gids/I         "fe80:0000:…"
  *                                 /gid_attrs/types/I  "RoCE v2"
  *                                 /gid_attrs/ndevs/I  "eth0"
+ *   class/infiniband/DEV/hw_counters/NAME        device-level (mlx4), one u64 each
  */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "devrec.h"
 #include "sysfs.h"
 
 #define GID_MAX 4096
@@ -30,11 +32,43 @@ static void scopy(char *dst, size_t cap, const char *src)
 	dst[n] = 0;
 }
 
+static unsigned snapshot;     /* the poll (from 0): which root of a list, which recording */
+
+void sysfs_set_snapshot(unsigned k)
+{
+	snapshot = k;
+}
+
 const char *sysfs_root(void)
 {
-	const char *r = getenv("ROCETOP_SYSFS_ROOT");
+	static char one[4096];
+	const char *r = getenv("ROCETOP_SYSFS_ROOT"), *s, *c;
+	unsigned k = snapshot;
 
-	return r && *r ? r : "/sys";
+	if (!r || !*r)
+		return "/sys";
+	if (!strchr(r, ':'))
+		return r;
+	/* ROOT1:ROOT2:…: the snapshot-th, the last once they run out */
+	for (s = r; k-- && (c = strchr(s, ':')) && c[1];)
+		s = c + 1;
+	c = strchr(s, ':');
+	snprintf(one, sizeof one, "%.*s", (int)(c ? (size_t)(c - s) : strlen(s)), s);
+	return one;
+}
+
+/* --device-record (devrec.h): path, under the root, into DIR/sys/K/. */
+static void record(const char *path, const char *line)
+{
+	const char *root = sysfs_root();
+	size_t n = strlen(root), len = strlen(line);
+	char buf[4200];
+
+	if (!devrec_dir() || strncmp(path, root, n) || path[n] != '/' || len + 2 > sizeof buf)
+		return;
+	memcpy(buf, line, len);
+	buf[len++] = '\n';
+	devrec_write("sys", snapshot + 1, path + n + 1, buf, len);
 }
 
 /* The first line of a small file, without its newline; -1 if unreadable. */
@@ -52,6 +86,7 @@ static int read_line(const char *path, char *buf, size_t cap)
 	fclose(f);
 	n = strcspn(buf, "\n");
 	buf[n] = 0;
+	record(path, buf);
 	return 0;
 }
 
@@ -93,6 +128,12 @@ char (*sysfs_devices(size_t *n))[SYSFS_NAME]
 			v = nv;
 		}
 		scopy(v[(*n)++], SYSFS_NAME, de->d_name);
+		if (devrec_dir()) {     /* the device, even if none of its files is read */
+			char rel[4096];
+
+			snprintf(rel, sizeof rel, "%s/sys/%u/class/infiniband/%s/", devrec_dir(), snapshot + 1, de->d_name);
+			devrec_mkdirs(rel);
+		}
 	}
 	closedir(d);
 	if (v)
@@ -256,6 +297,8 @@ int sysfs_read_port(const char *dev, unsigned port, int gids, struct sysfs_port 
 	read_line(path, p->rate, sizeof p->rate);
 	snprintf(path, sizeof path, "%s/link_layer", base);
 	read_line(path, p->link_layer, sizeof p->link_layer);
+	snprintf(path, sizeof path, "%s/hw_counters/lifespan", base);
+	p->have_lifespan = read_u64(path, &p->lifespan) == 0;
 	snprintf(path, sizeof path, "%s/hw_counters", base);
 	if (add_counters(path, SYSFS_HW, p) < 0)
 		return -1;
@@ -267,6 +310,38 @@ int sysfs_read_port(const char *dev, unsigned port, int gids, struct sysfs_port 
 	if (gids)
 		read_gids(base, p);
 	return 0;
+}
+
+int sysfs_add_dev_counters(const char *dev, struct sysfs_port *p)
+{
+	char path[4200];
+
+	snprintf(path, sizeof path, "%s/class/infiniband/%s/hw_counters", sysfs_root(), dev);
+	if (add_counters(path, SYSFS_DEV, p) < 0)
+		return -1;
+	if (p->nctr)
+		qsort(p->ctr, p->nctr, sizeof *p->ctr, by_counter);
+	return 0;
+}
+
+int sysfs_add_counter(struct sysfs_port *p, const char *name, uint64_t v, enum sysfs_group g)
+{
+	struct sysfs_counter *nc = realloc(p->ctr, (p->nctr + 1) * sizeof *p->ctr);
+
+	if (!nc)
+		return -1;
+	p->ctr = nc;
+	nc = &p->ctr[p->nctr++];
+	scopy(nc->name, sizeof nc->name, name);
+	nc->value = v;
+	nc->group = g;
+	return 0;
+}
+
+void sysfs_sort_counters(struct sysfs_port *p)
+{
+	if (p->nctr)
+		qsort(p->ctr, p->nctr, sizeof *p->ctr, by_counter);
 }
 
 void sysfs_port_free(struct sysfs_port *p)

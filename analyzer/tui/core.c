@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * core.c — the interactive view's loop.  Read ready frames for a few
- * milliseconds (cfg->feed), take the keys, sample the flows once per second
- * of capture time (for the sparklines, the PSN timeline and the recent
+ * milliseconds (cfg->feed), take the keys, sample the flows once per step
+ * of capture time (history.c) (for the sparklines, the PSN timeline and the recent
  * events of the detail view: view-side state, the engine keeps none), and
  * redraw every interval.  Then sleep in the source's poll() on the capture
  * handles, the terminal and the Prometheus sockets together.
@@ -30,6 +30,7 @@ const struct tui_view *const tui_views[V__N] = {
 	[V_HELP] = &tui_help_view,
 	[V_FILTER] = &tui_filter_view,
 	[V_DEVICE] = &tui_device_view,
+	[V_DIAG] = &tui_diag_view,
 };
 
 /* The bottom line: the error, a fresh message, or the view's hint. */
@@ -52,6 +53,7 @@ static void draw(struct tui *v)
 
 	if (tv->rows && v->e)
 		build_rows(v, now);
+	diag_refresh(v, now);
 	erase();
 	y = draw_header(v, now);
 	tv->draw(v, y, now);
@@ -68,12 +70,13 @@ static void clear_all(struct tui *v)
 		snprintf(v->errmsg, sizeof v->errmsg, "out of memory starting afresh");
 		return;
 	}
-	v->ntr = 0;
-	v->next_tick = 0;
+	history_reset(v);
 	v->rs_n = 0;
 	v->nrows = v->cur = v->top = 0;
 	v->sel_idx1 = 0;
 	v->det_idx1 = 0;
+	diag_forget(v);
+	v->d_cur = v->d_top = 0;
 	if (v->mode == V_DETAIL)
 		v->mode = V_TABLE;
 	flash_msg(v, "every counter cleared");
@@ -113,6 +116,7 @@ static int needs_capture(struct tui *v, int ch)
 	switch (ch) {
 	case 'c': case 'C': what = "no flows to clear"; break;
 	case 'D': what = "no flow table to go back to"; break;
+	case 'v': case 'V': what = "no frames to diagnose"; break;
 	case '+': case '=': case '-': what = "no replay to speed up or slow down"; break;
 	default: return 0;
 	}
@@ -135,6 +139,7 @@ static int shared_key(struct tui *v, int ch, int *quit)
 	case KEY_F(1):
 		v->prev_mode = v->mode;
 		v->mode = V_HELP;
+		v->help_off = 0;
 		return 1;
 	case 'p':
 	case 'P':
@@ -153,6 +158,10 @@ static int shared_key(struct tui *v, int ch, int *quit)
 			return 1;
 		}
 		v->mode = v->mode == V_DEVICE ? V_TABLE : V_DEVICE;
+		return 1;
+	case 'v':
+	case 'V':
+		diag_toggle(v);
 		return 1;
 	case '+':
 	case '=':
@@ -199,7 +208,7 @@ static int feed(struct tui *v, int *dirty, int *rc)
 		ticks(v, source_now(v->src));
 	} while (r == SOURCE_FRAME && mono_ns() - t0 < FEED_SLICE_NS && !tui_quit_sig);
 	if (r == SOURCE_EOF) {
-		/* the last, partial second */
+		/* the last, partial step */
 		if (v->e->t.frames)
 			sample_tick(v, source_now(v->src));
 		v->ended = 1;
@@ -279,6 +288,9 @@ int tui_run(const struct tui_cfg *cfg)
 	v.src = cfg->src;
 	v.sort = C_RATE_S;
 	v.mode = cfg->dev_only ? V_DEVICE : V_TABLE;
+	v.dl_worst = -1;
+	if (!cfg->dev_only)
+		history_reset(&v);
 	v.tr = calloc(TRACK_MAX, sizeof *v.tr);
 	if (!v.tr) {
 		fprintf(stderr, "rocetop: out of memory for the view\n");
@@ -293,6 +305,7 @@ int tui_run(const struct tui_cfg *cfg)
 	if (v.failed && rc)
 		fprintf(stderr, "rocetop: %s: %s (after %" PRIu64 " frames)\n", source_name(v.src), source_error(v.src),
 			v.e->t.frames);
+	diag_forget(&v);
 	free(v.rows);
 	free(v.qrows);
 	free(v.host_match);

@@ -55,6 +55,7 @@ static void counters_part(struct tui *v, struct dlines *L, const struct flow *f,
 	if (f->kind != FK_IWARP && p)
 		ln(L, A_NORMAL, "  scheme of the connection: %s",
 		   roce_seq_scheme_name(roce_seq_scheme_join(roce_seq_scheme(&f->u.seq), roce_seq_scheme(&p->u.seq))));
+	diag_of_conn(v, L, f, p);
 	ln(L, A_NORMAL, "%s", "");
 	ln(L, A_BOLD, "  %-30s %-30.30s %-30.30s", "", da, p ? db : "(other direction not seen)");
 	row2(L, A_NORMAL, f->kind == FK_IWARP ? "ports" : "DestQP", qa, p ? qb : "-");
@@ -69,24 +70,28 @@ static void history_part(struct tui *v, struct dlines *L, const struct flow *f, 
 	const char *dirs[2] = { "A->B", "B->A" };
 	uint32_t ids[2] = { v->det_idx1, p ? f->peer : 0 };
 	int width = COLS - 40 > HIST ? HIST : COLS - 40 < 10 ? 10 : COLS - 40;
+	int g = history_group(v, ids, width);
+	char step[32];
 
+	step_str(v->tick_ns * (uint64_t)g, step, sizeof step);
 	if (f->kind != FK_IWARP) {
 		ln(L, A_BOLD, "PSN state (each direction's request PSNs)");
 		psn_state(v, L, "A->B", f);
 		if (p)
 			psn_state(v, L, "B->A", p);
 		ln(L, A_NORMAL, "%s", "");
-		ln(L, A_BOLD, "History, one column per second (newest right; PSNs: > progress  R retransmission  "
-		   "N NAK  G gap  D duplicate  C CNP/ECN  X bad CRC)");
+		ln(L, A_BOLD, "History, one column per %s (newest right; PSNs: > progress  R retransmission  "
+		   "N NAK  G gap  D duplicate  C CNP/ECN  X bad CRC)", step);
 	} else {
-		ln(L, A_BOLD, "History, one column per second (newest right; TCP stream: > progress  "
-		   "R TCP retransmission  G TCP gap  T terminate  X bad MPA CRC)");
+		ln(L, A_BOLD, "History, one column per %s (newest right; TCP stream: > progress  "
+		   "R TCP retransmission  G TCP gap  T terminate  X bad MPA CRC)", step);
 	}
-	timeline(v, L, "A->B", f, v->det_idx1, width);
+	timeline(v, L, "A->B", f, v->det_idx1, g);
 	if (p)
-		timeline(v, L, "B->A", p, f->peer, width);
+		timeline(v, L, "B->A", p, f->peer, g);
 	ln(L, A_NORMAL, "%s", "");
-	ln(L, A_BOLD, "Recent events (per second; A->B = %s -> %s)", host_str(v->e, f->src, a, sizeof a),
+	ln(L, A_BOLD, "Recent events (counter increases per %s step, newest first; A->B = %s -> %s)",
+	   step_str(v->tick_ns, step, sizeof step), host_str(v->e, f->src, a, sizeof a),
 	   host_str(v->e, f->dst, b, sizeof b));
 	recent_events(v, L, ids, dirs);
 }
@@ -136,7 +141,7 @@ static int detail_key(struct tui *v, int ch, int *quit)
 	case 27:
 	case KEY_BACKSPACE:
 	case KEY_LEFT:
-		v->mode = V_TABLE;
+		v->mode = v->det_back == V_DIAG ? V_DIAG : V_TABLE;
 		return 1;
 	case KEY_UP: case 'k': v->detail_off--; return 1;
 	case KEY_DOWN: case 'j': v->detail_off++; return 1;
@@ -150,7 +155,7 @@ static int detail_key(struct tui *v, int ch, int *quit)
 
 const struct tui_view tui_detail_view = {
 	.name = "detail",
-	.hint = "Esc back  Up/Down PgUp/PgDn Home/End scroll  p pause  q quit",
+	.hint = "Esc back  Up/Down PgUp/PgDn Home/End scroll  v diagnosis  p pause  q quit",
 	.draw = draw_detail,
 	.key = detail_key,
 };

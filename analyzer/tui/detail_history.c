@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * detail_history.c — the detail view's PSN state, per-second history
- * (sparklines, PSN timeline) and recent events.
+ * detail_history.c — the detail view's PSN state, history (sparklines,
+ * PSN timeline: one column per step of history.c, or per g steps when the
+ * terminal is narrower than the samples) and recent events.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -42,10 +43,10 @@ void psn_state(struct tui *v, struct dlines *L, const char *dir, const struct fl
 	   holes);
 }
 
-/* One character per second: the worst thing that happened in it, else
+/* One character per column: the worst thing that happened in it, else
  * progress ('>': the PSN or, iWARP, the TCP stream moved on; '-': bytes
  * without progress) or nothing ('.'). */
-static char second_mark(const struct sample *s, const struct sample *pr)
+static char column_mark(const struct sample *s, const struct sample *pr)
 {
 	static const struct { uint16_t m; char c; } marks[] = {
 		{ 1u << EV_TERM, 'T' },
@@ -65,43 +66,78 @@ static char second_mark(const struct sample *s, const struct sample *pr)
 	return s->bytes > 0 ? '-' : '.';
 }
 
-/* A sparkline of one field of the last n samples; returns the largest value. */
-static double spark_of(struct tui *v, const struct track *t, int n, int retx, char *spark, size_t cap)
+int history_group(const struct tui *v, uint32_t ids[2], int width)
 {
-	double val[HIST], max = 0;
-	int start = (t->head + HIST - n) % HIST;
+	int n = 0;
 
+	for (int k = 0; k < 2; k++) {
+		struct track *t = ids[k] ? track_find((struct tui *)v, ids[k]) : NULL;
+
+		if (t && t->n > n)
+			n = t->n;
+	}
+	return n > width ? (n + width - 1) / width : 1;
+}
+
+struct column {
+	double bytes, retx;
+	uint16_t marks;
+	uint32_t psn;
+};
+
+/* The track's samples in columns of g (the newest column whole), oldest first; how many. */
+static int columns(const struct track *t, int g, struct column *c)
+{
+	int n = t->n, nc = (n + g - 1) / g, start = (t->head + HIST - n) % HIST;
+
+	memset(c, 0, (size_t)nc * sizeof *c);
 	for (int i = 0; i < n; i++) {
 		const struct sample *s = &t->h[(start + i) % HIST];
+		struct column *o = &c[(i + nc * g - n) / g];
 
-		val[i] = retx ? s->retx : s->bytes * 8.0;
-		if (val[i] > max)
-			max = val[i];
+		o->bytes += s->bytes;
+		o->retx += s->retx;
+		o->marks |= s->marks;
+		o->psn = s->psn;
 	}
-	sparkline(v, val, n, spark, cap);
-	return max;
+	return nc;
 }
 
 void timeline(struct tui *v, struct dlines *L, const char *dir, const struct flow *f, uint32_t idx1,
-	      int width)
+	      int g)
 {
 	struct track *t = track_find(v, idx1);
+	struct column c[HIST];
 	char spark[HIST * 4 + 1], tl[HIST + 1], mx[24];
-	int n, start;
-	double max;
+	double val[HIST], max = 0, col_s;
+	int n;
 
 	if (!t || !t->n) {
-		ln(L, A_NORMAL, "  %s: history starts at the next second", dir);
+		ln(L, A_NORMAL, "  %s: history starts at the next step", dir);
 		return;
 	}
-	n = t->n < width ? t->n : width;
-	start = (t->head + HIST - n) % HIST;
-	max = spark_of(v, t, n, 0, spark, sizeof spark);
+	n = columns(t, g, c);
+	col_s = (double)v->tick_ns * g / 1e9;
+	for (int i = 0; i < n; i++) {
+		val[i] = c[i].bytes * 8.0 / col_s;
+		max = val[i] > max ? val[i] : max;
+	}
+	sparkline(v, val, n, spark, sizeof spark);
 	ln(L, A_NORMAL, "  %s rate   |%s| max %s", dir, spark, rate_str(max, mx, sizeof mx));
-	max = spark_of(v, t, n, 1, spark, sizeof spark);
+	max = 0;
+	for (int i = 0; i < n; i++) {
+		val[i] = c[i].retx / col_s;
+		max = val[i] > max ? val[i] : max;
+	}
+	sparkline(v, val, n, spark, sizeof spark);
 	ln(L, max > 0 ? pair_attr(v, P_WARN) : A_NORMAL, "  %s retx   |%s| max %.0f/s", dir, spark, max);
-	for (int i = 0; i < n; i++)
-		tl[i] = second_mark(&t->h[(start + i) % HIST], i ? &t->h[(start + i - 1) % HIST] : NULL);
+	for (int i = 0; i < n; i++) {
+		struct sample s = { (float)c[i].bytes, 0, c[i].marks, c[i].psn }, pr;
+
+		if (i)
+			pr = (struct sample){ (float)c[i - 1].bytes, 0, c[i - 1].marks, c[i - 1].psn };
+		tl[i] = column_mark(&s, i ? &pr : NULL);
+	}
 	tl[n] = 0;
 	if (f->kind == FK_IWARP)
 		ln(L, strpbrk(tl, "TRGX") ? pair_attr(v, P_WARN) : A_NORMAL,
@@ -144,10 +180,14 @@ void recent_events(struct tui *v, struct dlines *L, uint32_t idx1[2], const char
 	for (int i = 0; i < n && i < EVENTS; i++) {
 		time_t sec = (time_t)(all[i].e.ts / 1000000000ull);
 		struct tm tm;
-		char ts[32] = "";
+		char ts[48] = "";
 
-		if (localtime_r(&sec, &tm))
+		/* UTC, as the header's clock and the listing; milliseconds when the step is shorter than a second */
+		if (gmtime_r(&sec, &tm))
 			strftime(ts, sizeof ts, "%H:%M:%S", &tm);
+		if (v->tick_ns < TICK_NS)
+			snprintf(ts + strlen(ts), sizeof ts - strlen(ts), ".%03u",
+				 (unsigned)(all[i].e.ts / 1000000ull % 1000));
 		ln(L, (1u << all[i].e.what) & BAD_EVENTS ? pair_attr(v, P_BAD) : pair_attr(v, P_WARN),
 		   "  %s  %s  %s +%" PRIu32, ts, dirs[all[i].dir], ev_names[all[i].e.what], all[i].e.n);
 	}

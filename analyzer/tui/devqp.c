@@ -136,7 +136,8 @@ void devqp_build(struct tui *v)
 				r->key = -r->key;
 			v->nq++;
 		}
-	qsort(v->qrows, v->nq, sizeof *v->qrows, by_key);
+	if (v->nq)      /* no QPs: qrows may be NULL, which qsort must not get */
+		qsort(v->qrows, v->nq, sizeof *v->qrows, by_key);
 	/* the cursor follows its QP */
 	for (uint32_t k = 0; v->q_sel_set && k < v->nq; k++)
 		if (v->qrows[k].lqpn == v->q_sel_lqpn && v->qrows[k].dev == v->q_sel_dev)

@@ -90,38 +90,79 @@ static void seg(struct flowline *L, attr_t a, const char *fmt, ...)
 	L->x += n + 2;
 }
 
+/* name in at most w characters: whole, else its last component, else
+ * "~" and its end (the distinctive part) */
+static const char *fit_name(const char *name, int w, char *buf, size_t cap)
+{
+	const char *base = strrchr(name, '/');
+
+	if ((int)strlen(name) <= w)
+		return name;
+	if (base && base[1] && (int)strlen(base + 1) <= w)
+		return base + 1;
+	if (w < 2)
+		w = 2;
+	snprintf(buf, cap, "~%s", name + strlen(name) - (size_t)(w - 1 < (int)strlen(name) ? w - 1 : (int)strlen(name)));
+	return buf;
+}
+
+/* The title: what runs, its state, the clock.  On a narrow terminal the
+ * clock goes first, then the source's name shrinks (fit_name), so that the
+ * state ([end of capture], [PAUSED]) stays on screen. */
 static void title_line(struct tui *v, int y, uint64_t now)
 {
-	char clock[64] = "", st[96] = "";
+	char clock[64] = "", st[600] = "", nb[512], metrics[160] = "";
+	const char *ver = v->cfg->version ? v->cfg->version : "", *name = "", *mark = "";
 	time_t sec = (time_t)(now / 1000000000ull);
 	struct tm tm;
-	int x;
+	int x, fixed, w = 0, markw = 0, pausew = v->paused ? 9 : 0;
+	double sp = 0;
+	enum { T_DEV, T_LIVE, T_SPEED, T_FAST } kind;
 
 	if (now && localtime_r(&sec, &tm))
 		strftime(clock, sizeof clock, "%Y-%m-%d %H:%M:%S %Z", &tm);
 	if (v->cfg->dev_only) {
-		snprintf(st, sizeof st, "device-only view (no capture)");
-	} else if (source_live(v->src)) {
-		snprintf(st, sizeof st, "live %s", source_name(v->src));
+		kind = T_DEV;
 	} else {
-		double sp = source_speed(v->src);
-
-		if (sp > 0)
-			snprintf(st, sizeof st, "replay %s at %gx", source_name(v->src), sp);
-		else
-			snprintf(st, sizeof st, "replay %s as fast as possible", source_name(v->src));
+		name = source_name(v->src);
+		kind = source_live(v->src) ? T_LIVE : (sp = source_speed(v->src)) > 0 ? T_SPEED : T_FAST;
 	}
-	put(y, 0, pair_attr(v, P_TITLE), "rocetop %s  %s", v->cfg->version ? v->cfg->version : "", st);
-	x = (int)strlen(v->cfg->version ? v->cfg->version : "") + (int)strlen(st) + 11;
 	if (v->failed)
-		put(y, x, pair_attr(v, P_BAD), "[capture failed]"), x += 17;
+		mark = "[capture failed]", markw = 17;
 	else if (v->ended)
-		put(y, x, pair_attr(v, P_GOOD), "[end of capture]"), x += 17;
+		mark = "[end of capture]", markw = 17;
+	if (v->cfg->prom_addr)
+		snprintf(metrics, sizeof metrics, " metrics http://%s/metrics", v->cfg->prom_addr);
+	/* the state's words around the name; then everything but the name: "rocetop VER  " + words +
+	 * marks + metrics */
+	for (int pass = 0; pass < 2; pass++) {
+		const char *nm = pass ? fit_name(name, w, nb, sizeof nb) : "";
+
+		if (kind == T_DEV)
+			snprintf(st, sizeof st, "device-only view (no capture)");
+		else if (kind == T_LIVE)
+			snprintf(st, sizeof st, "live %s", nm);
+		else if (kind == T_SPEED)
+			snprintf(st, sizeof st, "replay %s at %gx", nm, sp);
+		else
+			snprintf(st, sizeof st, "replay %s as fast as possible", nm);
+		if (pass)
+			break;
+		fixed = 8 + (int)strlen(ver) + 2 + (int)strlen(st) + 1 + markw + pausew + (int)strlen(metrics);
+		w = COLS - fixed;
+		if (w < (int)strlen(name) || w - (int)strlen(name) < (int)strlen(clock) + 1)
+			clock[0] = 0;     /* the clock goes before the name shrinks */
+	}
+	put(y, 0, pair_attr(v, P_TITLE), "rocetop %s  %s", ver, st);
+	x = (int)strlen(ver) + (int)strlen(st) + 11;
+	if (markw)
+		put(y, x, pair_attr(v, v->failed ? P_BAD : P_GOOD), "%s", mark), x += markw;
 	if (v->paused)
 		put(y, x, pair_attr(v, P_WARN) | A_REVERSE, "[PAUSED]"), x += 9;
-	if (v->cfg->prom_addr)
-		put(y, x, A_NORMAL, " metrics http://%s/metrics", v->cfg->prom_addr);
-	put(y, COLS - (int)strlen(clock) - 1 > x ? COLS - (int)strlen(clock) - 1 : COLS, A_NORMAL, "%s", clock);
+	if (metrics[0])
+		put(y, x, A_NORMAL, "%s", metrics);
+	if (clock[0])
+		put(y, COLS - (int)strlen(clock) - 1 > x ? COLS - (int)strlen(clock) - 1 : COLS, A_NORMAL, "%s", clock);
 }
 
 /* Frames, rates (now: the flows' RATE 2s summed; avg: every frame over the
@@ -167,6 +208,9 @@ static int anomalies_line(struct tui *v, int y, const struct sums *s)
 	seg(&L, t->cnp + t->roce_ce ? pair_attr(v, P_INFO) : A_NORMAL, "CNPs %" PRIu64 "  ECN CE %.2f%% (%" PRIu64 ")",
 	    t->cnp, roce ? 100.0 * (double)t->roce_ce / (double)roce : 0.0, t->roce_ce);
 	seg(&L, t->icrc[ROCE_ICRC_BAD] ? pair_attr(v, P_ICRC) : A_NORMAL, "ICRC bad %" PRIu64, t->icrc[ROCE_ICRC_BAD]);
+	/* the verdicts raised now (v: the diagnosis screen) */
+	seg(&L, v->dl_worst == DS_ERROR ? pair_attr(v, P_BAD) | A_REVERSE : v->dl_worst == DS_WARNING ?
+	    pair_attr(v, P_WARN) | A_REVERSE : A_NORMAL, "diagnosis %zu active", v->dl_active);
 	return L.y + 1;
 }
 

@@ -50,7 +50,7 @@ struct track *track_get(struct tui *v, uint32_t idx1, uint64_t tick_ts)
 	t->qpn = f->qpn;
 	t->kind = f->kind;
 	t->used = v->tick;
-	if (tick_ts && v->e->t.first_ns + (uint64_t)f->first_ms * 1000000ull + TICK_NS >= tick_ts)
+	if (tick_ts && flow_first_ns(v->e, f) + v->tick_ns >= tick_ts)
 		return t;
 	t->bytes = f->bytes;
 	counters(f, t->c);
@@ -115,16 +115,80 @@ void sample_tick(struct tui *v, uint64_t ts)
 	}
 }
 
+/* Each track's samples merged two by two, the newest pair first. */
+static void coarsen(struct tui *v)
+{
+	for (uint32_t k = 0; k < v->ntr; k++) {
+		struct track *t = &v->tr[k];
+		struct sample lin[HIST];
+		int n = t->n, m = (n + 1) / 2, start = (t->head + HIST - n) % HIST;
+
+		for (int i = 0; i < n; i++)
+			lin[i] = t->h[(start + i) % HIST];
+		/* the newest pair is (n-2, n-1): an odd oldest sample stays alone */
+		for (int j = m - 1, i = n - 1; j >= 0; j--, i -= 2) {
+			struct sample s = lin[i];
+
+			if (i > 0) {
+				const struct sample *o = &lin[i - 1];
+				unsigned r = (unsigned)s.retx + o->retx;
+
+				s.bytes += o->bytes;
+				s.retx = (uint16_t)(r > 65535 ? 65535 : r);
+				s.marks |= o->marks;
+			}
+			t->h[j] = s;
+		}
+		t->n = (uint16_t)m;
+		t->head = (uint16_t)(m % HIST);
+	}
+	v->tick_n = (v->tick_n + 1) / 2;
+	v->tick_ns *= 2;
+}
+
+void history_reset(struct tui *v)
+{
+	v->ntr = 0;
+	v->next_tick = 0;
+	v->tick_n = 0;
+	v->tick_ns = source_live(v->src) ? TICK_NS : TICK_MIN_NS;
+}
+
 void ticks(struct tui *v, uint64_t now)
 {
+	int live = source_live(v->src);
+
 	if (!now)
 		return;
-	if (!v->next_tick || now > v->next_tick + HIST * TICK_NS)
-		v->next_tick = (now / TICK_NS + 1) * TICK_NS;  /* start, or after a long silence */
+	if (!v->tick_ns)
+		history_reset(v);
+	/* start; live, after a long silence (a replay samples its silences, the step growing) */
+	if (!v->next_tick || (live && now > v->next_tick + HIST * v->tick_ns))
+		v->next_tick = (now / v->tick_ns + 1) * v->tick_ns;
 	while (now >= v->next_tick) {
 		sample_tick(v, v->next_tick);
-		v->next_tick += TICK_NS;
+		v->next_tick += v->tick_ns;
+		if (!live && ++v->tick_n >= HIST) {
+			/* the next sample covers twice the time, from the end of this one */
+			v->next_tick += v->tick_ns;
+			coarsen(v);
+		}
 	}
+}
+
+const char *step_str(uint64_t ns, char *buf, size_t cap)
+{
+	if (ns < 1000000ull)
+		snprintf(buf, cap, "%" PRIu64 " us", (uint64_t)(ns / 1000u));
+	else if (ns < 1000000000ull)
+		snprintf(buf, cap, "%" PRIu64 " ms", (uint64_t)(ns / 1000000u));
+	else if (ns < 60000000000ull && ns % 1000000000u)
+		snprintf(buf, cap, "%.2f s", (double)ns / 1e9);   /* a replay's 1.02 s, 2.05 s, ... */
+	else if (ns < 60000000000ull)
+		snprintf(buf, cap, "%" PRIu64 " s", (uint64_t)(ns / 1000000000u));
+	else
+		snprintf(buf, cap, "%" PRIu64 " min %" PRIu64 " s", (uint64_t)(ns / 60000000000u), (uint64_t)(ns / 1000000000u % 60));
+	return buf;
 }
 
 /* Capture-wide packet and bit rates over the last ~2 s of capture time. */

@@ -192,16 +192,17 @@ void draw_table(struct tui *v, int y0, uint64_t now)
 		flow_row(v, &L, y0 + 1 + r, v->top + (uint32_t)r, now);
 }
 
-static void open_detail(struct tui *v)
+void open_detail_of(struct tui *v, uint32_t i)
 {
-	const struct flow *f = &v->e->flows[v->rows[v->cur].i];
+	const struct flow *f = &v->e->flows[i];
 
-	v->det_idx1 = v->rows[v->cur].i + 1;
+	v->det_idx1 = i + 1;
 	v->det_src = f->src;
 	v->det_dst = f->dst;
 	v->det_qpn = f->qpn;
 	v->detail_off = 0;
 	v->mode = V_DETAIL;
+	v->det_back = V_TABLE;
 	/* history starts now if the flow had none */
 	if (!track_find(v, v->det_idx1))
 		track_get(v, v->det_idx1, 0);
@@ -255,7 +256,7 @@ static int table_key(struct tui *v, int ch, int *quit)
 	case '\r':
 	case KEY_ENTER:
 		if (v->cur < v->nrows)
-			open_detail(v);
+			open_detail_of(v, v->rows[v->cur].i);
 		break;
 	default:
 		return 0;
@@ -268,7 +269,7 @@ static int table_key(struct tui *v, int ch, int *quit)
 const struct tui_view tui_table_view = {
 	.name = "table",
 	.rows = 1,
-	.hint = "h help Enter detail D device / filter <>s sort r reverse p pause c clear q quit",
+	.hint = "h help Enter detail v diagnosis D device / filter <>s sort r rev p pause q quit",
 	.draw = draw_table,
 	.key = table_key,
 };

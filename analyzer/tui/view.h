@@ -3,12 +3,13 @@
  * view.h — what the files of the terminal view share: its state (struct tui),
  * the per-flow history the detail view draws, the table's columns, drawing
  * helpers, and the view interface: one struct tui_view per screen (table,
- * detail, help, filter prompt) in tui_views[], indexed by tui->mode.
+ * detail, help, filter prompt, device, diagnosis) in tui_views[], indexed
+ * by tui->mode.
  *
  * core.c runs the loop and the keys every screen shares; term.c owns the
  * terminal (start, restore on any exit); history.c samples the flows once a
- * second of capture time; rows.c orders and filters the table's rows;
- * values.c turns a flow into the numbers shown; draw.c has the helpers.
+ * step of capture time (a second live; replay, fit to the capture); rows.c
+ * orders and filters the table's rows; diag.c holds the verdicts; values.c turns a flow into the numbers shown; draw.c has the helpers.
  */
 #ifndef ROCETOP_TUI_VIEW_H
 #define ROCETOP_TUI_VIEW_H
@@ -17,11 +18,13 @@
 #include <signal.h>
 #include <stdint.h>
 #include "tui.h"
+#include "../diag.h"
 
-#define HIST 120                  /* samples (seconds) of history per tracked flow */
+#define HIST 120                  /* samples of history per tracked flow */
 #define TRACK_MAX 1024            /* flows with history */
 #define EVENTS 24                 /* recent events per tracked flow */
-#define TICK_NS 1000000000ull
+#define TICK_NS 1000000000ull     /* live: one sample a second */
+#define TICK_MIN_NS 1000000ull    /* replay: the first step, doubled whenever HIST samples are full */
 #define RATE_WINDOW_NS 2000000000ull
 #define FEED_SLICE_NS 20000000ull /* read frames this long between looks at the keyboard */
 
@@ -87,7 +90,7 @@ struct devqp_row {
 
 /* ---- the state -------------------------------------------------------------------------------- */
 
-enum { V_TABLE, V_DETAIL, V_HELP, V_FILTER, V_DEVICE, V__N };
+enum { V_TABLE, V_DETAIL, V_HELP, V_FILTER, V_DEVICE, V_DIAG, V__N };
 
 struct tui {
 	const struct tui_cfg *cfg;
@@ -108,6 +111,7 @@ struct tui {
 	int prev_mode;
 	char prompt[64];
 	int detail_off;
+	int det_back;                 /* where Esc goes from the detail view: V_TABLE, or V_DIAG */
 	uint32_t det_idx1, det_src, det_dst, det_qpn;
 	int paused, ended, failed;
 	char errmsg[512];
@@ -115,6 +119,9 @@ struct tui {
 	struct track *tr;
 	uint32_t ntr;
 	uint64_t next_tick, tick;
+	uint64_t tick_ns;             /* the history's time step: TICK_NS live; replay, from TICK_MIN_NS up,
+					 so that HIST samples hold the whole capture */
+	unsigned tick_n;              /* samples taken at this step (replay; HIST: the step doubles) */
 	struct rate_sample rs[64];
 	unsigned rs_head, rs_n;
 	uint64_t last_rs_wall;
@@ -129,6 +136,15 @@ struct tui {
 	int filter_qps;               /* the filter prompt edits q_filter (from the device screen) */
 	char msg[128];                /* one-shot status line */
 	uint64_t msg_until;
+	/* the diagnosis (diag.c): verdicts as last evaluated, most severe first */
+	struct diag_list dl;
+	int dl_valid;
+	uint64_t dl_frames, dl_wall;  /* frames and clock of that evaluation */
+	size_t dl_active;             /* verdicts raised now */
+	int dl_worst;                 /* the most severe active one's severity, -1: none */
+	uint32_t d_cur, d_top;        /* the diagnosis screen's cursor and first row */
+	int d_prev_mode;              /* where v or Esc goes back to */
+	int help_off;                 /* help screen: first line shown */
 };
 
 /* ---- the view interface ------------------------------------------------------------------------- */
@@ -144,7 +160,8 @@ struct tui_view {
 	int (*key)(struct tui *v, int ch, int *quit);
 };
 extern const struct tui_view *const tui_views[V__N];
-extern const struct tui_view tui_table_view, tui_detail_view, tui_help_view, tui_filter_view, tui_device_view;
+extern const struct tui_view tui_table_view, tui_detail_view, tui_help_view, tui_filter_view, tui_device_view,
+	tui_diag_view;
 
 /* ---- terminal (term.c) -------------------------------------------------------------------------- */
 
@@ -180,6 +197,9 @@ double flow_life_s(const struct engine *e, const struct flow *f);
 struct track *track_find(struct tui *v, uint32_t idx1);
 struct track *track_get(struct tui *v, uint32_t idx1, uint64_t tick_ts);
 void sample_tick(struct tui *v, uint64_t ts);
+void history_reset(struct tui *v);
+/* "250 ms", "2 s", "1 min 4 s" */
+const char *step_str(uint64_t ns, char *buf, size_t cap);
 void ticks(struct tui *v, uint64_t now);
 void rate_note(struct tui *v, uint64_t now);
 void rates_now(const struct tui *v, double *pps, double *bps);
@@ -192,6 +212,16 @@ void build_rows(struct tui *v, uint64_t now);
 void remember_cursor(struct tui *v);
 int draw_header(struct tui *v, uint64_t now);
 void draw_table(struct tui *v, int y0, uint64_t now);
+
+/* ---- the table (table.c) and the diagnosis (diag.c) ----------------------------------------------- */
+
+/* Opens the detail view of flow index i (0-based). */
+void open_detail_of(struct tui *v, uint32_t i);
+/* Evaluates the verdicts again when the frames or the clock moved on. */
+void diag_refresh(struct tui *v, uint64_t now);
+void diag_forget(struct tui *v);
+/* The v key from another screen: opens the diagnosis; from it, goes back. */
+void diag_toggle(struct tui *v);
 
 /* ---- the device screen's QP table (devqp.c) ---------------------------------------------------- */
 

@@ -27,6 +27,7 @@
 #define IW_DEFAULT_ORD 16
 #define IW_MAX_MR 4
 #define IW_NQ 3                     /* untagged queues: send, read request, terminate */
+#define IW_IRQ_MAX 128              /* Read Requests held for their responses at once */
 
 enum iw_rtr { IW_RTR_NONE = 0, IW_RTR_WRITE = 1, IW_RTR_READ = 2, IW_RTR_SEND = 4 };
 
@@ -58,6 +59,14 @@ struct iw_mr {
 struct iw_term {
 	int have;
 	uint8_t layer, etype, code, hdrct;
+};
+
+/* A Read Request accepted, its response not yet sent (iw_rx.c's IRQ). */
+struct iw_rresp {
+	uint32_t stag;
+	uint64_t to;
+	const uint8_t *src;
+	uint32_t len;
 };
 
 struct iw;
@@ -105,7 +114,8 @@ struct iw {
 	int await_rtr;              /* server, peer-to-peer: the RTR is still due */
 	int rtr_delay_ms;           /* client: a pause between the MPA reply and our RTR */
 	uint32_t reads_out;         /* our Read Requests not yet answered */
-	uint32_t reads_in;          /* Read Requests served in this pump */
+	uint32_t reads_in;          /* Read Requests in irq: received in this pump, not answered yet */
+	struct iw_rresp irq[IW_IRQ_MAX];
 	uint32_t rreq_sink_stag;    /* the last Read Request's sink (conform: a peer's STag) */
 	uint64_t rreq_sink_to;
 	uint32_t rreq_size;
@@ -154,6 +164,8 @@ void iw_terminate(struct iw *w, uint8_t layer, uint8_t etype, uint8_t code, cons
 		  const uint8_t *ulpdu, uint32_t ulpdu_len);
 void iw_on_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f);
 void iw_on_event(void *ctx, const struct roce_mpa_event *e);
+/* Sends the responses of the Read Requests held (iw_pump does at its end).  0 or -1. */
+int iw_irq_flush(struct iw *w);
 /* Posts a receive buffer for the next untagged SEND message. */
 void iw_post_recv(struct iw *w, uint8_t *buf, uint32_t cap);
 

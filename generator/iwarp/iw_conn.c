@@ -530,5 +530,7 @@ int iw_pump(struct iw *w, int tmo)
 	}
 	roce_mpa_stream_feed(&w->rs, w->rx_pos, buf, (uint32_t)r, w->rx_pos ? 0 : ROCE_MPA_SEG_FPDU_START);
 	w->rx_pos += (uint32_t)r;
+	if (w->reads_in && !w->dead && iw_irq_flush(w))
+		return -1;
 	return 1;
 }

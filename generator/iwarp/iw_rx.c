@@ -21,6 +21,8 @@
  *   Read Request: source STag unknown    RDMAP 1 protection     0 invalid STag
  *   Read Request: out of the region      RDMAP 1 protection     1 base or bounds
  *   Read Request: not readable           RDMAP 1 protection     2 access rights
+ *   Read Request: more than IRD at once  RDMAP 2 remote op      7 catastrophic, stream
+ *                                        (RFC 5040 5.3, RFC 6581 3; with the IRD announced: MPA rev 2)
  *   Read Response nobody asked for       RDMAP 2 remote op      6 unexpected opcode
  *   Send with Invalidate: unknown STag   RDMAP 1 protection     9 cannot be invalidated
  *   Terminate received                   no answer: the stream is over, we close
@@ -79,11 +81,28 @@ static uint32_t chunk(struct iw *w, unsigned hdr)
 	return w->mulpdu > hdr + 4 ? w->mulpdu - hdr : 4;
 }
 
+static int post_tagged(struct iw *w, uint8_t op, uint32_t stag, uint64_t to, const uint8_t *data, uint32_t len);
+
+/* Read Responses go out in the order of their requests and before anything
+ * posted after the requests arrived. */
+int iw_irq_flush(struct iw *w)
+{
+	uint32_t n = w->reads_in;
+
+	w->reads_in = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (post_tagged(w, ROCE_RDMAP_READ_RESP, w->irq[i].stag, w->irq[i].to, w->irq[i].src, w->irq[i].len))
+			return -1;
+	return 0;
+}
+
 int iw_post_send(struct iw *w, uint8_t op, const uint8_t *data, uint32_t len, uint32_t inv_stag)
 {
 	struct roce_iwarp_msg_spec s;
 	uint32_t step = chunk(w, ROCE_DDP_UNTAGGED_LEN), mo = 0;
 
+	if (w->reads_in && iw_irq_flush(w))
+		return -1;
 	if (w->fault == IW_F_MSN_GAP && w->fault_armed) {
 		w->tx_msn[0]++;
 		w->fault_armed = 0;
@@ -140,6 +159,8 @@ static int post_tagged(struct iw *w, uint8_t op, uint32_t stag, uint64_t to, con
 
 int iw_post_write(struct iw *w, uint32_t stag, uint64_t to, const uint8_t *data, uint32_t len)
 {
+	if (w->reads_in && iw_irq_flush(w))
+		return -1;
 	return post_tagged(w, ROCE_RDMAP_WRITE, stag, to, data, len);
 }
 
@@ -148,6 +169,8 @@ int iw_post_read(struct iw *w, uint32_t sink_stag, uint64_t sink_to, uint32_t si
 {
 	struct roce_iwarp_msg_spec s;
 
+	if (w->reads_in && iw_irq_flush(w))
+		return -1;
 	memset(&s, 0, sizeof(s));
 	s.opcode = ROCE_RDMAP_READ_REQ;
 	s.last = 1;
@@ -170,6 +193,8 @@ void iw_terminate(struct iw *w, uint8_t layer, uint8_t etype, uint8_t code, cons
 
 	if (w->dead)
 		return;
+	if (w->reads_in)   /* the Read Requests accepted before the error are answered first */
+		iw_irq_flush(w);
 	memset(&s, 0, sizeof(s));
 	s.opcode = ROCE_RDMAP_TERMINATE;
 	s.last = 1;
@@ -262,9 +287,17 @@ static void read_req(struct iw *w, const struct seg *g)
 			return term(w, g, L_RDMAP, 1, 0x02);
 		src = mr->buf + (m->src_to - mr->to);
 	}
+	/* IRD: the Read Requests we hold at once, as announced in MPA rev 2
+	 * (RFC 6581 3); held from their arrival to the end of the pump that
+	 * received them, so a burst of more than IRD in one read of the socket
+	 * breaks the stream as RFC 5040 asks */
+	if (w->enhanced && w->reads_in >= w->ird)
+		return term(w, g, L_RDMAP, 2, 0x07);
+	if (w->reads_in == IW_IRQ_MAX && iw_irq_flush(w))
+		return;
+	w->irq[w->reads_in++] = (struct iw_rresp){ m->sink_stag, m->sink_to, src, m->read_size };
 	w->st.rx_msgs[ROCE_RDMAP_READ_REQ]++;
 	w->st.read_served++;
-	post_tagged(w, ROCE_RDMAP_READ_RESP, m->sink_stag, m->sink_to, src, m->read_size);
 }
 
 static void send_seg(struct iw *w, const struct seg *g)

@@ -182,11 +182,35 @@ void st_wire_req(struct st_wire *w, const struct roce_pkt *p, uint16_t mtu, int 
  * of a made-up adapter): with 24 or more QPs, every 61st full 1024-byte
  * request packet is lost on receipt — only a narrow corner of the workload
  * space (MTU 1024, messages over 1 KiB, many QPs) triggers it */
-enum st_ref_mode { ST_REF_GOOD = 0, ST_REF_NAKSTORM, ST_REF_BITFLIP, ST_REF_PLANTED };
+/* The congestion-control modes of `rocegen fingerprint` (the notification
+ * point of DCQCN, as Lumina measured NICs differ): a CE-marked request gets
+ * a CNP back, at most one per `cnp_us` per scope —
+ *   cnp-qp    per QP (default 50 us), and a CNP with every sequence NAK
+ *             (as Lumina saw ConnectX-5/6 do under slow_restart)
+ *   cnp-ip    per IP pair (default 25 us), no CNP with a NAK
+ *   cnp-port  per port: one pacing state for every peer (default 10 us),
+ *             no CNP with a NAK
+ *   no-cc     no CNP at all (the ECN mark is counted, nothing else: rxe)
+ * As requesters the cnp-* modes are also a reaction point: each QP's
+ * requests leave at most at 25 Gb/s, and every CNP received halves that
+ * rate at once (DCQCN's first cut, alpha = 1; down to 1/64; no recovery is
+ * modelled).  no-cc and the other modes send as fast as their window lets. */
+/* ST_REF_QPCACHE (`qpcache:N`, SRNIC's connection-scalability curve): the
+ * adapter keeps N QP contexts on chip, least recently used out; a request
+ * to a QP outside holds the adapter REF_QPC_MISS_NS (a context fetch over
+ * PCIe) before it answers anything, so throughput falls once the QPs in
+ * use exceed N.  The engines are those of `good`. */
+enum st_ref_mode { ST_REF_GOOD = 0, ST_REF_NAKSTORM, ST_REF_BITFLIP, ST_REF_PLANTED,
+		   ST_REF_CNP_QP, ST_REF_CNP_IP, ST_REF_CNP_PORT, ST_REF_NO_CC, ST_REF_QPCACHE };
 struct st_ref;
 struct st_ref *st_ref_new(enum st_ref_mode mode, const uint8_t dut_mac[6], const uint8_t dut_ip4[4], const uint8_t peer_mac[6],
 			  const uint8_t peer_ip4[4]);
 void st_ref_io(struct st_ref *r, struct cf_io *io);
+/* The CNP interval of the cnp-* modes, ns (before the first QP; 0: the mode's default). */
+void st_ref_set_cnp_gap(struct st_ref *r, uint64_t ns);
+uint64_t st_ref_cnp_gap(const struct st_ref *r);
+/* qpcache: the QP contexts it holds (1..ST_MAX_QPS) */
+void st_ref_set_qpcache(struct st_ref *r, unsigned n);
 void st_ref_free(struct st_ref *r);
 
 /* ---- verdicts and reports (stress_report.c) ---- */

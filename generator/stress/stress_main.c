@@ -24,7 +24,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: rocegen stress -i IFACE --peer IP [--target HOST:PORT] [--device NAME] [--gid-index N]\n"
 "                      [--src IP] [--dmac MAC] [options]\n"
-"       rocegen stress --reference [good|nakstorm|bitflip] [options]\n"
+"       rocegen stress --reference [good|nakstorm|bitflip|planted|qpcache:N] [options]\n"
 "       (either with --role requester [--rnr-timer N]: the adapter posts, rocegen responds)\n"
 "options: [--qps N] [--ops send,write,read,atomic] [--sizes A-B]\n"
 "                      [--qd N] [--duration S | --messages N] [--seed N] [--mtu N]\n"
@@ -32,6 +32,7 @@ static void usage(FILE *f)
 "                      [--delay-us N] [--event qp=Q,psn=OFF,iter=K,kind=drop|dup]…\n"
 "                      [--ack-timeout E] [--rnr-timer N] [--victim] [--interval S]\n"
 "                      [--cnp-gap-us N] [--json] [--junit FILE] [--pcap-dir DIR] [--progress] [-v]\n"
+"                      [--sweep-qps N,N,...]  (one run per QP count: messages/s, latency, the knee)\n"
 "Many RC QPs against an adapter (the adapter as responder), a seeded fault mix on the\n"
 "frames rocegen sends, every byte checked, the adapter's reaction times.\n"
 "--ack-timeout E is the local ACK timeout exponent (4.096 us x 2^E, default 14); --timeout\n"
@@ -152,11 +153,16 @@ static int parse_event(const char *arg, struct st_opts *o)
 	return 0;
 }
 
+#define SWEEP_MAX 32
+#define SWEEP_KNEE 0.8   /* the knee: the first point past the peak below 80 % of it */
+
 struct cli {
 	struct st_opts o;
 	struct cf_live_args live;
 	const char *junit;
 	int json, ref;
+	unsigned qpcache;            /* --reference qpcache:N */
+	unsigned sweep[SWEEP_MAX], n_sweep;   /* --sweep-qps */
 };
 
 static void defaults(struct cli *c)
@@ -178,7 +184,7 @@ static void defaults(struct cli *c)
 
 enum { O_REF = 256, O_QPS, O_OPS, O_SIZES, O_QD, O_DUR, O_MSGS, O_SEED, O_MTU, O_FAULTS, O_DELAY,
        O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS, O_PEER, O_TARGET, O_DEV, O_GIDX,
-       O_SRC, O_DMAC, O_ROLE, O_RNR, O_VICTIM, O_INTERVAL, O_CNPGAP, O_ACKTO, O_DEV_OLD };
+       O_SRC, O_DMAC, O_ROLE, O_RNR, O_VICTIM, O_INTERVAL, O_CNPGAP, O_SWEEP, O_ACKTO, O_DEV_OLD };
 
 /* The numeric options: 0 when taken, 2 when bad, 1 when ch is not one of them. */
 static int opt_number(int ch, const char *arg, struct cli *c)
@@ -252,9 +258,38 @@ static int parse_ref(const char *arg, struct cli *c)
 		c->ref = 1 + ST_REF_BITFLIP;
 	else if (!strcmp(arg, "planted"))
 		c->ref = 1 + ST_REF_PLANTED;
-	else
+	else if (!strncmp(arg, "qpcache:", 8)) {
+		char *e;
+		unsigned long v = strtoul(arg + 8, &e, 10);
+
+		if (arg[8] < '0' || arg[8] > '9' || *e || !v || v > ST_MAX_QPS)
+			return -1;
+		c->ref = 1 + ST_REF_QPCACHE;
+		c->qpcache = (unsigned)v;
+	} else
 		return -1;
 	return 0;
+}
+
+/* '1,16,256' → ascending QP counts */
+static int parse_sweep(const char *arg, struct cli *c)
+{
+	char b[256], *save = NULL, *t;
+
+	c->n_sweep = 0;
+	if (strlen(arg) >= sizeof(b) || arg[0] == ',' || strstr(arg, ",,") || arg[strlen(arg) - 1] == ',')
+		return -1;
+	snprintf(b, sizeof(b), "%s", arg);
+	for (t = strtok_r(b, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *e;
+		unsigned long v = strtoul(t, &e, 10);
+
+		if (*t < '0' || *t > '9' || *e || !v || v > ST_MAX_QPS || c->n_sweep == SWEEP_MAX ||
+		    (c->n_sweep && v <= c->sweep[c->n_sweep - 1]))
+			return -1;
+		c->sweep[c->n_sweep++] = (unsigned)v;
+	}
+	return c->n_sweep ? 0 : -1;
 }
 
 /* What the options say together; -1 to go on, or the exit status. */
@@ -263,6 +298,8 @@ static int combination(struct cli *c, const char *const *events, unsigned n_even
 	if (c->o.requester ? n_events > 0 || c->ref == 1 + ST_REF_NAKSTORM : c->o.ppm[STF_RNR] || c->o.ppm[STF_LOSE])
 		return bad("combination: rnr= and lose= need --role requester, which takes neither --event nor nakstorm",
 			   c->o.requester ? "--role requester" : "--faults");
+	if (c->n_sweep && (c->o.requester || c->o.victim || n_events || c->junit))
+		return bad("--sweep-qps (the adapter as responder, without --victim, --event or --junit)", "--sweep-qps");
 	if (c->o.victim && (c->o.requester || !c->o.duration_ns || c->o.qps < 2))
 		return bad("--victim (needs --duration, 2 QPs or more, the adapter as responder)", "--victim");
 	for (unsigned i = 0; i < n_events; i++)   /* after --qps, whatever the order */
@@ -293,6 +330,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		{ "rnr-timer", required_argument, NULL, O_RNR }, { "victim", no_argument, NULL, O_VICTIM },
 		{ "interval", required_argument, NULL, O_INTERVAL },
 		{ "cnp-gap-us", required_argument, NULL, O_CNPGAP },
+		{ "sweep-qps", required_argument, NULL, O_SWEEP },
 		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 }
 	};
 	const char *events[ST_MAX_EVENTS];
@@ -314,7 +352,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
 			if (parse_ref(optarg, c))
-				return bad("--reference (good|nakstorm|bitflip|planted)", optarg);
+				return bad("--reference (good|nakstorm|bitflip|planted|qpcache:N)", optarg);
 			break;
 		case O_OPS: if (parse_ops(optarg, &c->o)) return bad("--ops", optarg); break;
 		case O_SIZES: if (parse_sizes(optarg, &c->o)) return bad("--sizes", optarg); break;
@@ -325,6 +363,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 			events[n_events++] = optarg;
 			break;
 		case O_JSON: c->json = 1; break;
+		case O_SWEEP: if (parse_sweep(optarg, c)) return bad("--sweep-qps (ascending counts 1..16384)", optarg); break;
 		case O_VICTIM: c->o.victim = 1; break;
 		case O_JUNIT: c->junit = optarg; break;
 		case O_PCAP: c->o.pcap_dir = optarg; break;
@@ -396,6 +435,133 @@ static struct cf_live *open_live(struct cli *c, struct cf_io *io)
 	return l;
 }
 
+static int too_big(const struct st_opts *o)
+{
+	if ((uint64_t)o->qps * (o->size_max + 8) * (2 * o->qd + 1) * 2 > (3ull << 30)) {
+		fprintf(stderr, GEN_NAME " stress: --qps × --qd × the largest size need over 3 GiB\n");
+		return 1;
+	}
+	return 0;
+}
+
+/* The adapter (reference or live) for one run; 0, or the exit status. */
+static int open_adapter(struct cli *c, struct cf_io *io, struct st_ref **ref, struct cf_live **live)
+{
+	*ref = NULL;
+	*live = NULL;
+	if (c->ref) {
+		*ref = open_reference(c->ref - 1, &c->o, io);
+		if (*ref && c->qpcache)
+			st_ref_set_qpcache(*ref, c->qpcache);
+	} else {
+		*live = open_live(c, io);
+	}
+	if (!*ref && !*live) {
+		fprintf(stderr, GEN_NAME " stress: %s\n", c->ref ? "no memory" : "no adapter (see above)");
+		return c->ref ? 1 : 2;
+	}
+	return 0;
+}
+
+struct sweep_pt {
+	unsigned qps, completed, error;
+	uint64_t messages, integrity;
+	double mps, sim_s;
+	struct st_summary lat;
+	int failed;
+};
+
+/* --sweep-qps: one run per QP count (a fresh adapter each), messages per
+ * second of the io clock (simulated for the reference, monotonic for a real
+ * adapter) and the latency of every operation; the knee is the first count
+ * past the peak whose rate falls below SWEEP_KNEE of the peak. */
+static int run_sweep(struct cli *c)
+{
+	struct sweep_pt pt[SWEEP_MAX];
+	unsigned n = 0, ipk = 0;
+	int knee = -1, any_failed = 0;
+	FILE *t = c->json ? stderr : stdout;
+
+	for (unsigned k = 0; k < c->n_sweep; k++) {
+		struct st_ref *ref;
+		struct cf_live *live;
+		struct st_result res;
+		struct st_dist all = { 0 };
+		struct cf_io io;
+		struct sweep_pt *p = &pt[n];
+		int rc;
+
+		c->o.qps = c->sweep[k];
+		if (too_big(&c->o))
+			return 2;
+		if ((rc = open_adapter(c, &io, &ref, &live)))
+			return rc;
+		memset(&res, 0, sizeof(res));
+		rc = st_run(&c->o, &io, &res, c->o.progress ? stderr : NULL);
+		st_ref_free(ref);
+		cf_live_close(live);
+		st_checks(&c->o, &res, rc);
+		memset(p, 0, sizeof(*p));
+		p->qps = c->o.qps;
+		p->messages = res.messages;
+		p->completed = res.qps_completed;
+		p->error = res.qps_error;
+		p->integrity = res.integrity_errors;
+		p->sim_s = (double)res.sim_ns / 1e9;
+		p->mps = res.sim_ns ? (double)res.messages * 1e9 / (double)res.sim_ns : 0;
+		for (int m = STM_LAT_SEND; m <= STM_LAT_ATOMIC; m++)
+			for (size_t i = 0; i < res.m[m].n; i++)
+				st_dist_add(&all, res.m[m].v[i]);
+		st_summarize(&all, &p->lat);
+		free(all.v);
+		p->failed = rc || st_any_failed(&res);
+		if (p->failed) {
+			fprintf(stderr, GEN_NAME " stress: sweep at %u QPs:\n", p->qps);
+			st_report_table(stderr, &c->o, &res);
+		}
+		any_failed |= p->failed;
+		st_result_free(&res);
+		if (p->mps > pt[ipk].mps)
+			ipk = n;
+		n++;
+		if (c->o.verbose || c->o.progress)
+			fprintf(stderr, "sweep: %u QPs, %.0f messages/s\n", p->qps, p->mps);
+	}
+	for (unsigned i = ipk + 1; i < n && knee < 0; i++)
+		if (pt[i].mps < SWEEP_KNEE * pt[ipk].mps)
+			knee = (int)i;
+	fprintf(t, "%-8s %14s %10s %10s %10s %9s %s\n", "qps", "messages/s", "p50_us", "p99_us", "messages", "completed", "checks");
+	for (unsigned i = 0; i < n; i++)
+		fprintf(t, "%-8u %14.0f %10.2f %10.2f %10llu %9u %s%s\n", pt[i].qps, pt[i].mps, (double)pt[i].lat.p50 / 1e3,
+			(double)pt[i].lat.p99 / 1e3, (unsigned long long)pt[i].messages, pt[i].completed,
+			pt[i].failed ? "FAIL" : "PASS", i == ipk ? "  peak" : (int)i == knee ? "  knee" : "");
+	if (knee >= 0)
+		fprintf(t, "knee at %u QPs: %.0f messages/s, %.0f %% of the peak (%.0f at %u QPs; the rule: the first point past the peak below %.0f %% of it)\n",
+			pt[knee].qps, pt[knee].mps, 100 * pt[knee].mps / pt[ipk].mps, pt[ipk].mps, pt[ipk].qps,
+			100 * SWEEP_KNEE);
+	else
+		fprintf(t, "no knee: no point past the peak (%.0f messages/s at %u QPs) falls below %.0f %% of it\n",
+			pt[ipk].mps, pt[ipk].qps, 100 * SWEEP_KNEE);
+	if (c->json) {
+		printf("{\"adapter\": \"%s\", \"clock\": \"%s\", \"qd\": %u, \"messages_per_qp\": %llu, \"sweep\": [",
+		       c->ref ? "reference" : "live", c->ref ? "simulated" : "monotonic", c->o.qd,
+		       (unsigned long long)c->o.messages);
+		for (unsigned i = 0; i < n; i++)
+			printf("%s{\"qps\": %u, \"messages_per_s\": %.0f, \"p50_us\": %.3f, \"p99_us\": %.3f, \"messages\": %llu, "
+			       "\"qps_completed\": %u, \"qps_error\": %u, \"integrity_errors\": %llu, \"sim_s\": %.6f, \"verdict\": \"%s\"}",
+			       i ? ", " : "", pt[i].qps, pt[i].mps, (double)pt[i].lat.p50 / 1e3, (double)pt[i].lat.p99 / 1e3,
+			       (unsigned long long)pt[i].messages, pt[i].completed, pt[i].error,
+			       (unsigned long long)pt[i].integrity, pt[i].sim_s, pt[i].failed ? "FAIL" : "PASS");
+		printf("], \"peak_qps\": %u, \"peak_messages_per_s\": %.0f, \"knee_qps\": ", pt[ipk].qps, pt[ipk].mps);
+		if (knee >= 0)
+			printf("%u", pt[knee].qps);
+		else
+			printf("null");
+		printf(", \"knee_rule\": \"the first point past the peak below %.0f %% of the peak\"}\n", 100 * SWEEP_KNEE);
+	}
+	return any_failed ? 1 : 0;
+}
+
 int gen_stress_main(int argc, char **argv)
 {
 	struct cli c;
@@ -410,18 +576,12 @@ int gen_stress_main(int argc, char **argv)
 		return rc;
 	if (!c.ref && gen_iface_missing("stress", c.live.iface))
 		return 1;   /* as rocetop's and every rocegen command's */
-	if ((uint64_t)c.o.qps * (c.o.size_max + 8) * (2 * c.o.qd + 1) * 2 > (3ull << 30)) {
-		fprintf(stderr, GEN_NAME " stress: --qps × --qd × the largest size need over 3 GiB\n");
+	if (c.n_sweep)
+		return run_sweep(&c);
+	if (too_big(&c.o))
 		return 2;
-	}
-	if (c.ref)
-		ref = open_reference(c.ref - 1, &c.o, &io);
-	else
-		live = open_live(&c, &io);
-	if (!ref && !live) {
-		fprintf(stderr, GEN_NAME " stress: %s\n", c.ref ? "no memory" : "no adapter (see above)");
-		return c.ref ? 1 : 2;
-	}
+	if ((rc = open_adapter(&c, &io, &ref, &live)))
+		return rc;
 	memset(&res, 0, sizeof(res));
 	rc = st_run(&c.o, &io, &res, c.o.progress || isatty(2) ? stderr : NULL);
 	st_ref_free(ref);

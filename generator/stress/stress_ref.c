@@ -13,6 +13,15 @@
  *             carrying payload has one payload byte flipped on its way in
  *             (an integrity error at a known QP, PSN and offset)
  *
+ * The congestion-control modes of `rocegen fingerprint` (cnp-qp, cnp-ip,
+ * cnp-port, no-cc; stress.h): the engines send no CNP themselves; ref_send
+ * answers a CE-marked request with a CNP when the pacing state of its
+ * scope (the QP, the peer IP, the port) allows, ref_emit adds one to every
+ * sequence NAK in cnp-qp.
+ *
+ * qpcache:N (stress.h): an LRU of N QP contexts; a miss holds everything
+ * the adapter emits REF_QPC_MISS_NS more (r->busy), hits cost nothing.
+ *
  * Extension for many QPs: `mr len= qp=ID` registers the MR only in that QP
  * (each engine holds at most 8 MRs); an MR without qp= goes into every QP.
  * `counters` sums the engines' statistics, per device as rxe does.
@@ -26,6 +35,10 @@
 #include "stress_ref_int.h"
 
 /* ---- the wire ---- */
+
+static int ref_cnp_emit(struct st_ref *r, struct ref_qp *q, const uint8_t ip4[4]);
+static int ref_cc_mode(const struct st_ref *r);
+static void ref_complete(void *ctx, const struct roce_wc *wc);
 
 static int ref_emit(void *ctx, const uint8_t *f, uint32_t len)
 {
@@ -56,14 +69,138 @@ static int ref_emit(void *ctx, const uint8_t *f, uint32_t len)
 		return -1;
 	memcpy(e->d, f, len);
 	e->len = len;
-	e->ts = r->now + REF_WIRE_NS;
+	e->ts = (r->busy > r->now ? r->busy : r->now) + REF_WIRE_NS;
 	if (r->qn && e->ts < r->q[(r->qh + r->qn - 1) % r->qcap].ts)
 		e->ts = r->q[(r->qh + r->qn - 1) % r->qcap].ts;
 	r->qn++;
+	if (ref_cc_mode(r) && r->mode != ST_REF_NO_CC && !r->in_cnp && len > 14 + 20 + 8 + ROCE_BTH_LEN) {
+		struct ref_qp *q = ctx;
+		const struct roce_opinfo *oi;
+		struct roce_pkt p;
+
+		roce_decode(&p, NULL, ROCE_LINK_ETHERNET, f, len, len);
+		if ((oi = roce_opcode_info(p.opcode)) && oi->is_request) {
+			/* the reaction point: the request leaves at the QP's rate */
+			if (e->ts < q->rp_next)
+				e->ts = q->rp_next;
+			q->rp_next = e->ts + (uint64_t)((double)len / (q->rp_rate > 0 ? q->rp_rate : REF_RP_LINE));
+		}
+		/* a CNP with every sequence NAK (Lumina: ConnectX under slow_restart) */
+		if (r->mode == ST_REF_CNP_QP && p.opcode == ROCE_OP_ACK && p.aeth_off &&
+		    roce_aeth_syndrome(&p) == (ROCE_AETH_NAK << 5 | ROCE_NAK_PSN_SEQ_ERR))
+			return ref_cnp_emit(r, q, r->peer_ip);
+	}
 	return 0;
 }
 
-static void ref_complete(void *ctx, const struct roce_wc *wc);
+/* A CNP from the adapter to QP q's peer at ip4. */
+static int ref_cnp_emit(struct st_ref *r, struct ref_qp *q, const uint8_t ip4[4])
+{
+	struct roce_frame_spec s;
+	uint8_t f[128];
+	int n, rc;
+
+	memset(&s, 0, sizeof(s));
+	s.version = ROCE_VER_V2;
+	memcpy(s.eth.src, r->mac, 6);
+	memcpy(s.eth.dst, r->peer_mac, 6);
+	s.ip.version = 4;
+	memcpy(s.ip.src, r->ip, 4);
+	memcpy(s.ip.dst, ip4, 4);
+	roce_spec_cnp(&s, q->rqpn);
+	if ((n = roce_build(f, sizeof(f), &s)) < 0)
+		return -1;
+	r->in_cnp = 1;
+	rc = ref_emit(q, f, (uint32_t)n);
+	r->in_cnp = 0;
+	if (!rc)
+		r->cnp_tx++;
+	return rc;
+}
+
+/* qpcache: QP index i used; a miss makes the adapter busy for a context fetch. */
+static void ref_qpc_use(struct st_ref *r, int i)
+{
+	struct ref_qp *q = r->qp[i];
+
+	if (q->cached) {
+		r->qpc_hit++;
+		if (r->lru_head == i)
+			return;
+		r->qp[q->lru_prev]->lru_next = q->lru_next;   /* unlink (not the head) */
+		if (q->lru_next >= 0)
+			r->qp[q->lru_next]->lru_prev = q->lru_prev;
+		else
+			r->lru_tail = q->lru_prev;
+	} else {
+		r->qpc_miss++;
+		r->busy = (r->busy > r->now ? r->busy : r->now) + REF_QPC_MISS_NS;
+		if (r->qpc_n == r->qpc_cap) {   /* evict the least recently used */
+			struct ref_qp *t = r->qp[r->lru_tail];
+
+			t->cached = 0;
+			r->lru_tail = t->lru_prev;
+			if (r->lru_tail >= 0)
+				r->qp[r->lru_tail]->lru_next = -1;
+			else
+				r->lru_head = -1;
+			r->qpc_n--;
+		}
+		q->cached = 1;
+		r->qpc_n++;
+	}
+	q->lru_prev = -1;
+	q->lru_next = r->lru_head;
+	if (r->lru_head >= 0)
+		r->qp[r->lru_head]->lru_prev = i;
+	r->lru_head = i;
+	if (r->lru_tail < 0)
+		r->lru_tail = i;
+}
+
+/* A CE-marked request from src4 to QP q: a CNP when its scope's pacing allows. */
+static void ref_cnp_ce(struct st_ref *r, struct ref_qp *q, const uint8_t src4[4])
+{
+	uint64_t *last;
+	int *sent, one = 1;
+	unsigned i;
+
+	switch (r->mode) {
+	case ST_REF_CNP_QP:
+		last = &q->cnp_last, sent = &q->cnp_sent;
+		break;
+	case ST_REF_CNP_IP:
+		for (i = 0; i < r->npair && memcmp(r->pair[i].ip, src4, 4); i++)
+			;
+		if (i == r->npair) {
+			if (i == REF_CNP_PAIRS)
+				return;   /* more peers than states: not paced, not answered */
+			memcpy(r->pair[i].ip, src4, 4);
+			r->npair++;
+			r->pair[i].last = r->now;
+			ref_cnp_emit(r, q, src4);
+			return;
+		}
+		last = &r->pair[i].last, sent = &one;
+		break;
+	case ST_REF_CNP_PORT:
+		last = &r->cnp_port_last, sent = &r->port_sent;
+		break;
+	default:
+		return;
+	}
+	if (*sent && r->now - *last < r->cnp_gap_ns)
+		return;
+	*sent = 1;
+	*last = r->now;
+	ref_cnp_emit(r, q, src4);
+}
+
+/* The congestion-control modes of `rocegen fingerprint` (stress.h). */
+static int ref_cc_mode(const struct st_ref *r)
+{
+	return r->mode >= ST_REF_CNP_QP && r->mode <= ST_REF_NO_CC;
+}
 
 static struct ref_qp *ref_find(struct st_ref *r, uint32_t qpn)
 {
@@ -95,6 +232,8 @@ static int ref_send(void *ctx, const uint8_t *f, uint32_t len)
 	roce_decode(&p, NULL, ROCE_LINK_ETHERNET, f, len, len);
 	if (p.version == ROCE_VER_NONE || !p.bth_off || !(q = ref_find(r, p.dqpn)))
 		return 0;
+	if (r->mode == ST_REF_QPCACHE)
+		ref_qpc_use(r, (int)(q->qpn - REF_QPN0));
 	if (r->mode == ST_REF_PLANTED && r->nqp >= 24 && p.payload_len == 1024 && ++r->n_in % 61 == 0)
 		return 0;   /* the planted anomaly: lost on receipt */
 	if (r->mode == ST_REF_BITFLIP) {
@@ -109,6 +248,11 @@ static int ref_send(void *ctx, const uint8_t *f, uint32_t len)
 		ref_arm_qp(r, q);
 		return 0;
 	}
+	if (ref_cc_mode(r) && r->mode != ST_REF_NO_CC && roce_opcode_is_cnp(p.opcode) && q->rp_rate > REF_RP_MIN)
+		q->rp_rate = (q->rp_rate > 0 ? q->rp_rate : REF_RP_LINE) / 2;   /* DCQCN's cut, alpha = 1 */
+	if (ref_cc_mode(r) && p.ecn == 3 && p.ip_version == 4 && !roce_opcode_is_cnp(p.opcode) &&
+	    p.opcode != ROCE_OP_ACK && p.opcode != ROCE_OP_ATOMIC_ACK)
+		ref_cnp_ce(r, q, f + p.ip_off + 12);
 	roce_qp_input(q->qp, &p, ROCE_ICRC_UNCHECKED, r->now);
 	ref_arm_qp(r, q);
 	return 0;
@@ -202,6 +346,10 @@ static void ref_reset(struct st_ref *r)
 	r->mr = NULL;
 	r->armed = NULL;
 	r->nqp = r->nmr = r->narmed = 0;
+	r->npair = 0;
+	r->port_sent = 0;
+	r->qpc_n = 0;
+	r->lru_head = r->lru_tail = -1;
 	refload_reset(r);
 	while (r->qn) {
 		r->pool[r->npool++] = r->q[r->qh].d;
@@ -312,8 +460,11 @@ static int ref_cmd_connect(struct st_ref *r, const char *l, char *rep, size_t ca
 	a.min_rnr_timer = (uint8_t)ctl_u64(l, "min_rnr", 12);
 	a.max_rd_atomic = (uint8_t)ctl_u64(l, "max_rd", 16);
 	a.max_dest_rd_atomic = (uint8_t)ctl_u64(l, "max_dest_rd", 16);
-	a.send_cnp = 1;
+	a.send_cnp = !ref_cc_mode(r);   /* the cnp-* modes pace in ref_send */
 	a.cnp_gap_ns = 50000;
+	q->rqpn = a.remote_qpn;
+	q->rp_rate = REF_RP_LINE;
+	q->rp_next = 0;
 	a.max_mr = REF_QP_MR;
 	a.sq_depth = a.rq_depth = REF_WC;
 	a.fault_slots = r->mode == ST_REF_NAKSTORM ? 4 : 0;   /* 4.3 KB each */
@@ -411,11 +562,12 @@ static int ref_cmd_counters(struct st_ref *r, char *rep, size_t cap)
 		rx += s->rx_pkts;
 		tx += s->tx_pkts;
 	}
+	cnp += r->cnp_tx;
 	return snprintf(rep, cap,
-			"ok driver=reference sent_pkts=%llu rcvd_pkts=%llu duplicate_request=%llu out_of_seq_request=%llu seq_nak_sent=%llu np_cnp_sent=%llu np_ecn_marked_roce_packets=%llu",
+			"ok driver=reference sent_pkts=%llu rcvd_pkts=%llu duplicate_request=%llu out_of_seq_request=%llu seq_nak_sent=%llu np_cnp_sent=%llu np_ecn_marked_roce_packets=%llu qpc_hit=%llu qpc_miss=%llu",
 			(unsigned long long)tx, (unsigned long long)rx, (unsigned long long)dup,
 			(unsigned long long)oos, (unsigned long long)nak, (unsigned long long)cnp,
-			(unsigned long long)ecn), 0;
+			(unsigned long long)ecn, (unsigned long long)r->qpc_hit, (unsigned long long)r->qpc_miss), 0;
 }
 
 static int ref_ctl(void *ctx, const char *l, char *rep, size_t cap);
@@ -519,7 +671,27 @@ struct st_ref *st_ref_new(enum st_ref_mode mode, const uint8_t dut_mac[6], const
 	memcpy(r->ip, dut_ip4, 4);
 	memcpy(r->peer_mac, peer_mac, 6);
 	memcpy(r->peer_ip, peer_ip4, 4);
+	st_ref_set_cnp_gap(r, 0);
+	r->qpc_cap = 1024;
+	r->lru_head = r->lru_tail = -1;
 	return r;
+}
+
+void st_ref_set_qpcache(struct st_ref *r, unsigned n)
+{
+	r->qpc_cap = n ? n : 1;
+}
+
+void st_ref_set_cnp_gap(struct st_ref *r, uint64_t ns)
+{
+	static const uint64_t dflt[] = { 50000, 25000, 10000, 0 };   /* cnp-qp, cnp-ip, cnp-port, no-cc */
+
+	r->cnp_gap_ns = ns ? ns : ref_cc_mode(r) ? dflt[r->mode - ST_REF_CNP_QP] : 50000;
+}
+
+uint64_t st_ref_cnp_gap(const struct st_ref *r)
+{
+	return r->mode >= ST_REF_CNP_QP && r->mode < ST_REF_NO_CC ? r->cnp_gap_ns : 0;
 }
 
 void st_ref_io(struct st_ref *r, struct cf_io *io)

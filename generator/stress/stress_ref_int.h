@@ -15,6 +15,9 @@
 #define REF_QPN0 0x100u
 #define REF_WC 64
 #define REF_QP_MR 8
+#define REF_QPC_MISS_NS 500        /* qpcache: a QP context fetched (a PCIe round trip) */
+#define REF_RP_LINE 3.125          /* cnp-*: the reaction point's line rate, bytes/ns (25 Gb/s) */
+#define REF_RP_MIN (REF_RP_LINE / 64)
 
 struct ref_frame {
 	uint8_t *d;
@@ -33,7 +36,16 @@ struct ref_qp {
 	struct ctl_load L;         /* the adapter as requester (`load`) */
 	uint8_t *lbuf;             /* its local MR's bytes */
 	int in_pump;               /* on the pump list: completed something, may post */
+	uint32_t rqpn;             /* the peer's QPN (CNPs of the cnp-* modes) */
+	uint64_t cnp_last;         /* cnp-qp: when it last sent a CNP */
+	int cnp_sent;
+	double rp_rate;            /* cnp-*: the reaction point's rate for its requests, bytes/ns */
+	uint64_t rp_next;          /* when its next request may leave */
+	int lru_prev, lru_next;    /* qpcache: the LRU list of QP indices (-1: end) */
+	int cached;
 };
+
+#define REF_CNP_PAIRS 64           /* cnp-ip: pacing states, one per peer IP */
 
 struct ref_mr {
 	uint8_t *buf;
@@ -62,6 +74,20 @@ struct st_ref {
 	unsigned nloaded;
 	unsigned *pump;            /* loaded QPs that completed a message since the last pump */
 	unsigned npump;
+	uint64_t cnp_gap_ns;       /* cnp-*: the pacing interval */
+	struct {                   /* cnp-ip: per peer IP; cnp-port: pair[0] for all */
+		uint8_t ip[4];
+		uint64_t last;
+	} pair[REF_CNP_PAIRS];
+	unsigned npair;
+	int port_sent;
+	uint64_t cnp_port_last;
+	uint64_t cnp_tx;           /* CNPs of the cnp-* modes */
+	int in_cnp;                /* emitting a CNP (no NAK check of it) */
+	unsigned qpc_cap, qpc_n;   /* qpcache: contexts held, in use */
+	int lru_head, lru_tail;    /* most and least recently used */
+	uint64_t busy;             /* qpcache: the adapter answers nothing before this */
+	uint64_t qpc_hit, qpc_miss;
 };
 
 /* stress_ref.c */

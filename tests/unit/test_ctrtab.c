@@ -57,6 +57,18 @@ static const char *const irdma_names[] = {
 	"tcpRetransSegs", NULL
 };
 
+/* hfi1's port_cntrs (chip.c, the names without a per-VL suffix) and
+ * driver_cntr_names (verbs.c) */
+static const char *const hfi1_names[] = {
+	"TxUnVLErr", "TxInvalLen", "TxMMLenErr", "TxUnderrun", "TxFlowStall", "TxDropped", "TxHdrErr", "TxPkt",
+	"TxWords", "TxWait", "RxPkt", "RxWords", "SwLinkDown", "SwLinkUp", "UnknownFrame", "XmitDscd",
+	"XmitCstrErr", "RcvCstrErr", "LoopPkts", "RcResend", "RnrNak", "OtherNak", "RcTimeOut", "PktDrop",
+	"DmaWait", "RcSeqNak", "RcDupRew", "RdmaSeq", "Unaligned", "SeqNak", "RcAcks", "RcQacks", "RcDelayComp",
+	"DRIVER_KernIntr", "DRIVER_ErrorIntr", "DRIVER_Tx_Errs", "DRIVER_Rcv_Errs", "DRIVER_HW_Errs",
+	"DRIVER_NoPIOBufs", "DRIVER_CtxtsOpen", "DRIVER_RcvLen_Errs", "DRIVER_EgrBufFull", "DRIVER_EgrHdrFull",
+	NULL
+};
+
 static void every_name(const char *drv, const char *const *names, unsigned *with_meaning)
 {
 	*with_meaning = 0;
@@ -84,6 +96,17 @@ static void test_every_registered_name(void **state)
 	assert_int_equal(n, 13);           /* all but ack_deferred, rdma_sends */
 	every_name("irdma", irdma_names, &n);
 	assert_int_equal(n, 8);
+	every_name("hfi1", hfi1_names, &n);
+	assert_int_equal(n, 24);
+	/* the RC software counters, by meaning */
+	assert_int_equal(ctr_lookup("hfi1", "RcDupRew")->meaning, M_DUP_REQ);
+	assert_int_equal(ctr_lookup("hfi1", "RcSeqNak")->meaning, M_SEQ_NAK_SENT);
+	assert_int_equal(ctr_lookup("hfi1", "SeqNak")->meaning, M_SEQ_NAK_RECV);
+	assert_int_equal(ctr_lookup("hfi1", "RcTimeOut")->meaning, M_LOCAL_ACK_TIMEOUT);
+	/* siw registers none: no entry of its own, PMA names still known */
+	for (size_t i = 0; i < ctr_table_n; i++)
+		assert_string_not_equal(ctr_table[i].driver, "siw");
+	assert_int_equal(ctr_lookup("siw", "port_rcv_packets")->meaning, M_RX_PKTS);
 }
 
 static void test_table_sound(void **state)
