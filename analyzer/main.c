@@ -656,7 +656,8 @@ static int one_frame(struct app *x, struct source_frame *fr)
 		r->eng.cur_file = fr->iface;
 		engine_packet(&r->eng, &p, fr->ts_ns, fr->caplen, fr->len);
 		x->lst.verdict = r->eng.verdict;
-		x->lst.nv = vmarks_at(&x->vm, fr->no, x->lst.vnames, LISTING_VERDICTS);
+		/* (-r A -r B: marked by the frame's place in the merged timeline, as vmarks_scan()) */
+		x->lst.nv = vmarks_at(&x->vm, a->scfg.nfiles > 1 ? x->no : fr->no, x->lst.vnames, LISTING_VERDICTS);
 		listing_frame(&x->lst, fr->no, &fr->hdr.ts, &p, fr->caplen, fr->len);
 		return 0;
 	}

@@ -39,6 +39,7 @@ static int vm_add(struct vmarks *vm, size_t *cap, uint64_t frame, int id)
 int vmarks_scan(struct vmarks *vm, const struct source_cfg *cfg, const struct roce_cfg *dcfg,
 		const struct engine_cfg *ecfg, char *err, size_t cap)
 {
+	uint64_t merged_no = 0;
 	struct source_cfg c = *cfg;
 	struct source *src;
 	struct source_frame fr;
@@ -69,13 +70,14 @@ int vmarks_scan(struct vmarks *vm, const struct source_cfg *cfg, const struct ro
 		struct roce_pkt p;
 
 		roce_decode(&p, dcfg, fr.linktype, fr.data, fr.caplen, fr.len);
-		e.frame_next = fr.no;     /* the verdicts name frames by their number in the file */
+		/* the verdicts name frames by their number in the file; -r A -r B: by their
+		 * place in the merged timeline (numbers repeat across the files) */
+		e.frame_next = cfg->nfiles > 1 ? ++merged_no : fr.no;
 		engine_packet(&e, &p, fr.ts_ns, fr.caplen, fr.len);
 	}
-	if (r == SOURCE_ERR) {
-		snprintf(err, cap, "%s: %s", source_name(src), source_error(src));
-		rc = -1;
-	}
+	/* a damaged file: the marks of the frames before the damage; the listing
+	 * pass lists those frames, then reports the error (r == SOURCE_ERR) */
+	(void)r;
 	memset(&in, 0, sizeof in);
 	in.now_ns = e.t.last_ns;
 	if (!rc && !diag_evaluate(&e, &in, &l)) {
