@@ -227,6 +227,7 @@ def getopt_table(path):
 out["stress"] = getopt_table("stress/stress_main.c")
 out["conform"] = getopt_table("conform/conform_main.c") + getopt_table("conform/conform_iwarp.c")
 out["search"] = getopt_table("search/search.c")
+out["fingerprint"] = getopt_table("fingerprint/fingerprint.c")
 out["kinds"] = []
 for c, names in sorted(out.items()):
     print(c, " ".join(sorted(set(names))))
