@@ -158,7 +158,7 @@ $(LIBPC): Makefile
 
 $(ROCETOP): $(ANA_OBJS) $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lncursesw -lmnl -libverbs -lssl -lcrypto -lcrypt -lm
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(ANA_OBJS) $(LIBA) -lpcap -lz -lncursesw -lmnl -libverbs -lssl -lcrypto -lcrypt -lm
 
 $(GEN_OBJS): ALLCFLAGS += $(GEN_INC)
 $(ANA_OBJS): ALLCFLAGS += -Ianalyzer -Ianalyzer/device
@@ -291,7 +291,7 @@ FUZZ_TARGETS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_
 
 # Harnesses of analyzer code: the analyzer files each compiles in, and libraries.
 FUZZ_EXTRA_fuzz_pcapfile := analyzer/pcapfile.c
-FUZZ_LIBS_fuzz_pcapfile := -lpcap -lpthread
+FUZZ_LIBS_fuzz_pcapfile := -lpcap -lz -lpthread
 FUZZ_EXTRA_fuzz_flow := analyzer/flow.c analyzer/diag.c analyzer/diag_rules.c analyzer/diag_out.c analyzer/report.c analyzer/report_json.c analyzer/report_text.c analyzer/json.c analyzer/listing.c analyzer/iwstream.c analyzer/ibident.c
 FUZZ_LIBS_fuzz_flow := -lm
 FUZZ_EXTRA_fuzz_netlink := analyzer/device/nlparse.c

@@ -19,7 +19,7 @@
 enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
        OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
        OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_BINDQPC, OPT_DEVNODE, OPT_NICDROP, OPT_DEVREPLAY, OPT_DEVRECORD, OPT_TOP,
-       OPT_THREADS, OPT_TIME };
+       OPT_THREADS, OPT_TIME, OPT_PMTU_OLD };
 /* the diagnosis thresholds, read by diag_option() under these names */
 enum { OPT_DIAG = 512, OPT_DIAG_END = OPT_DIAG + 4 };
 static const char *const diag_opts[] = { "ack-timeout", "pfc-watchdog", "cnp-reaction", "diag-tolerance" };
@@ -40,7 +40,8 @@ static const struct option opts[] = {
 	{ "vxlan-port", required_argument, NULL, OPT_VXLAN },
 	{ "no-decap", no_argument, NULL, OPT_NODECAP },
 	{ "time", required_argument, NULL, OPT_TIME },
-	{ "pmtu", required_argument, NULL, OPT_PMTU },
+	{ "mtu", required_argument, NULL, OPT_PMTU },
+	{ "pmtu", required_argument, NULL, OPT_PMTU_OLD },   /* the old spelling, until 0.2 */
 	{ "link-speed", required_argument, NULL, OPT_SPEED },
 	{ "max-flows", required_argument, NULL, OPT_MAXFLOWS },
 	{ "buffer-size", required_argument, NULL, 'B' },
@@ -79,7 +80,8 @@ void args_usage(FILE *f)
 	fprintf(f,
 		"usage: rocetop -r FILE [options] [BPF filter...]\n"
 		"       rocetop -i IFACE [options] [BPF filter...]\n"
-		"  -r, --read FILE        read a pcap or pcapng capture\n"
+		"  -r, --read FILE        read a pcap or pcapng capture (gzipped or not); repeat to\n"
+		"                         merge several in one timeline by timestamp\n"
 		"  -i, --interface IFACE  capture live from IFACE (repeat for several); the RDMA\n"
 		"                         ports whose netdev it is join the device view\n"
 		"      --device DEV[:PORT]  show what the RDMA device itself knows: QPs, CQs, MRs,\n"
@@ -127,8 +129,8 @@ void args_usage(FILE *f)
 		"      --no-decap         do not decapsulate mirror copies (ERSPAN, GRE-TEB, VXLAN)\n"
 		"      --time host|mirror frame times from the capture host (default) or from the\n"
 		"                         ERSPAN III hardware timestamps, anchored on the host time\n"
-		"      --pmtu BYTES       path MTU for READ accounting until the capture tells\n"
-		"                         (256..4096, default 1024)\n"
+		"      --mtu BYTES        path MTU for READ accounting until the capture tells\n"
+		"                         (256..4096, default 1024; --pmtu: the old spelling)\n"
 		"      --link-speed SPEED link speed for PFC pause time (100G, 25G, 10000M; default 100G)\n"
 		"      --ack-timeout T    local ACK timeout when no CM REQ says: exponent (14) or time\n"
 		"      --pfc-watchdog T   continuous pause that is a PFC storm (default 100ms)\n"
@@ -296,7 +298,15 @@ static int opt_io(struct args *a, int c, const char *v)
 	char err[256];
 
 	switch (c) {
-	case 'r': a->file = v; return 0;
+	case 'r':   /* repeatable: the files merged in one timeline (source.h) */
+		if (a->scfg.nfiles == SOURCE_MAX_IFACES) {
+			fprintf(stderr, "rocetop: at most %d files\n", SOURCE_MAX_IFACES);
+			return 2;
+		}
+		a->scfg.files[a->scfg.nfiles++] = v;
+		if (!a->file)
+			a->file = v;
+		return 0;
 	case 'i':
 		if (a->scfg.nifaces == SOURCE_MAX_IFACES) {
 			fprintf(stderr, "rocetop: at most %d interfaces\n", SOURCE_MAX_IFACES);
@@ -409,9 +419,13 @@ static int opt_analysis(struct args *a, int c, const char *v)
 		}
 		a->mirror_time = !strcmp(v, "mirror");
 		return 0;
+	case OPT_PMTU_OLD:
+		/* rocegen's spelling is the one of the three tools (issue 25) */
+		fprintf(stderr, "rocetop: note: --pmtu is the old spelling of --mtu (until 0.2)\n");
+		/* fall through */
 	case OPT_PMTU:
 		if (parse_u64(v, 256, 4096, &v64) || !roce_seq_mtu_code((uint32_t)v64)) {
-			fprintf(stderr, "rocetop: bad --pmtu '%s' (256, 512, 1024, 2048 or 4096)\n", v);
+			fprintf(stderr, "rocetop: bad --mtu '%s' (256, 512, 1024, 2048 or 4096)\n", v);
 			return 2;
 		}
 		a->ecfg.pmtu = (uint32_t)v64;

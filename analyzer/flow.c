@@ -184,6 +184,9 @@ uint32_t flow_rtt_q_us(const struct engine *e, const struct flow *f, enum roce_r
 
 void engine_free(struct engine *e)
 {
+	free(e->flow_files);
+	e->flow_files = NULL;
+	e->flow_files_cap = 0;
 	if (e->flows)
 		for (uint32_t i = 0; i < e->nflows; i++)
 			if (e->flows[i].kind != FK_IWARP)
@@ -485,6 +488,33 @@ static struct flow *flow_find(struct engine *e, uint32_t src, uint32_t dst, uint
 	return NULL;
 }
 
+/* -r A -r B: the flow at index i (fresh: a new one in the slot) had a frame of the current file. */
+static void note_file(struct engine *e, uint32_t i, int fresh)
+{
+	if (!e->file_names || e->cur_file >= 32)
+		return;
+	if (i >= e->flow_files_cap) {
+		uint32_t cap = e->cap > i ? e->cap : i + 1;
+		uint32_t *b = realloc(e->flow_files, cap * sizeof *b);
+
+		if (!b)
+			return;   /* (the JSON then leaves "files" out) */
+		memset(b + e->flow_files_cap, 0, (cap - e->flow_files_cap) * sizeof *b);
+		e->flow_files = b;
+		e->flow_files_cap = cap;
+	}
+	if (fresh)
+		e->flow_files[i] = 0;
+	e->flow_files[i] |= 1u << e->cur_file;
+}
+
+uint32_t flow_file_mask(const struct engine *e, const struct flow *f)
+{
+	uint32_t i = (uint32_t)(f - e->flows);
+
+	return e->flow_files && i < e->flow_files_cap ? e->flow_files[i] : 0;
+}
+
 static struct flow *flow_get(struct engine *e, uint32_t src, uint32_t dst, uint32_t qpn, int kind,
 			     uint8_t version, uint64_t ts)
 {
@@ -492,6 +522,7 @@ static struct flow *flow_get(struct engine *e, uint32_t src, uint32_t dst, uint3
 	struct flow *f = flow_find(e, src, dst, qpn, cls);
 
 	if (f) {
+		note_file(e, idx_of(e, f) - 1, 0);
 		if (e->lru_head != idx_of(e, f)) {
 			lru_unlink(e, f);
 			lru_push(e, f);
@@ -527,6 +558,7 @@ static struct flow *flow_get(struct engine *e, uint32_t src, uint32_t dst, uint3
 	f->first_ms = (uint32_t)((ts - e->t.first_ns) / 1000000);
 	f->first_20ns = (uint16_t)((ts - e->t.first_ns) % 1000000 / 20);
 	i = idx_of(e, f);
+	note_file(e, i - 1, 1);
 	h = key_hash(src, dst, qpn, cls) & e->hmask;
 	f->hnext = e->heads[h];
 	e->heads[h] = i;

@@ -197,6 +197,13 @@ struct engine {
 	uint32_t ncm;
 	uint32_t last_flow;       /* index + 1 of the flow of the last packet (lookup cache) */
 	uint32_t verdict;         /* the last packet's ROCE_SEQ_V_* (0: none): --packets marks */
+	/* rocetop -r A -r B (set by the caller): the files' names, and the file of the packet
+	 * engine_packet() is given; the flows record which files they were seen in (JSON
+	 * "files").  NULL: not recorded. */
+	const char *const *file_names;
+	unsigned nfile_names, cur_file;
+	uint32_t *flow_files;     /* ... by flow index: bit i, file i (flow_file_mask()) */
+	uint32_t flow_files_cap;
 	uint32_t hc_v4[4], hc_id[4], hc_next; /* last IPv4 addresses interned */
 	struct engine_totals t;
 	struct evicted_sum ev;
@@ -262,6 +269,8 @@ int flow_icrc_unverifiable(const struct engine *e, const struct flow *f, uint64_
 /* "10.0.0.1", "fe80::1" */
 const char *host_str(const struct engine *e, uint32_t host, char *buf, size_t cap);
 const char *flow_ulp_name(const struct flow *f);
+/* rocetop -r A -r B: bit i set when a frame of file i was of f (engine.file_names); 0: not known. */
+uint32_t flow_file_mask(const struct engine *e, const struct flow *f);
 /* Memory the table holds per flow slot (struct + hash head), bytes. */
 double engine_bytes_per_flow(const struct engine *e);
 

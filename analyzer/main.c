@@ -574,6 +574,10 @@ static int setup_engine(struct app *x)
 		return fail(x, x->err);
 	}
 	x->engine_up = 1;
+	if (a->scfg.nfiles > 1) {   /* -r A -r B: each flow says which files it was seen in */
+		r->eng.file_names = a->scfg.files;
+		r->eng.nfile_names = a->scfg.nfiles;
+	}
 	r->ctx.source = source_name(x->src);
 	if (x->dev) {
 		r->dev = x->dev;
@@ -649,19 +653,23 @@ static int one_frame(struct app *x, struct source_frame *fr)
 	}
 	if (a->packets) {
 		/* the engine only judges the frame: the listing marks what it found */
+		r->eng.cur_file = fr->iface;
 		engine_packet(&r->eng, &p, fr->ts_ns, fr->caplen, fr->len);
 		x->lst.verdict = r->eng.verdict;
-		x->lst.nv = vmarks_at(&x->vm, fr->no, x->lst.vnames, LISTING_VERDICTS);
+		/* (-r A -r B: marked by the frame's place in the merged timeline, as vmarks_scan()) */
+		x->lst.nv = vmarks_at(&x->vm, a->scfg.nfiles > 1 ? x->no : fr->no, x->lst.vnames, LISTING_VERDICTS);
 		listing_frame(&x->lst, fr->no, &fr->hdr.ts, &p, fr->caplen, fr->len);
 		return 0;
 	}
 	/* -n reached: this frame belongs after the last snapshot */
 	if (r->snapshots && maybe_snapshot(r, x->src, a->file ? fr->ts_ns : wall_ns()))
 		return 1;
-	if (r->wk)
+	if (r->wk) {
 		workers_push(r->wk, fr);
-	else
+	} else {
+		r->eng.cur_file = fr->iface;
 		engine_packet(&r->eng, &p, fr->ts_ns, fr->caplen, fr->len);
+	}
 	if (r->psize && !(x->no & 0xff) && mono_ns() >= r->pnext) {
 		progress(r, x->no, 0);
 		r->pnext = mono_ns() + PROGRESS_NS;

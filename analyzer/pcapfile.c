@@ -43,6 +43,15 @@
  * cache: the copy is cheaper than the mapping.
  *
  * pcapng is read here too (below), interface by interface.
+ *
+ * A gzip-compressed file (.pcap.gz, .pcapng.gz: told by its magic bytes
+ * 1f 8b, whatever its name) is read as a stream through zlib: gzread() in
+ * chunks into the reader's own buffer (join[]), the unread tail moved to
+ * its start before each read; no store, no read-ahead thread, no mapping,
+ * no clone (rocetop --threads feeds its workers by byte rings then).  The
+ * byte offsets of errors are those of the uncompressed stream; a stream
+ * cut short is the error "truncated gzip stream" after the frames before
+ * the cut.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -53,6 +62,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 #include "pcapfile.h"
 
 #define MAGIC_US 0xa1b2c3d4u
@@ -98,6 +108,8 @@ struct pcapfile {
 	unsigned nifs, capifs;
 	int frame_dlt;                /* link type of the last frame returned */
 	int mapped;                   /* buf is the file mapped, have its size (pos 0) */
+	gzFile gz;                    /* a gzip file: read as a stream into join[] */
+	size_t gz_chunk;              /* bytes per gzread() */
 	int clone;                    /* pcapfile_clone(): the mapping and f are the original's */
 };
 
@@ -328,6 +340,8 @@ static size_t read_full(int fd, uint8_t *b, size_t n)
 }
 
 static int ng_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **data, int stop_at_idb);
+static int fill(struct pcapfile *pf, size_t need);
+static struct pcapfile *gz_new(FILE *f, size_t chunk);
 
 /* start: file offset of the first byte to read (the records, or the
  * pcapng file's first block). */
@@ -360,6 +374,8 @@ static uint64_t pf_from(const struct pcapfile *pf)
 
 static void pf_free(struct pcapfile *pf)
 {
+	if (pf->gz)
+		gzclose(pf->gz);
 	if (pf->st)
 		store_leave(pf->st, pf_from(pf));
 	else if (pf->mapped && !pf->clone)
@@ -434,27 +450,15 @@ struct pcapfile *pcapfile_open(const char *path, size_t chunk)
 	return pcapfile_open_flags(path, chunk, 0);
 }
 
-struct pcapfile *pcapfile_open_flags(const char *path, size_t chunk, unsigned flags)
+/* A classic pcap file header this reader takes: 0 and pf's format filled
+ * in, or -1. */
+static int classic_hdr(struct pcapfile *pf, const uint8_t *h)
 {
-	struct pcapfile *pf;
-	uint8_t h[FILE_HDR];
 	uint32_t magic, snaplen, lt;
 	uint16_t major, minor;
-	struct stat st;
-	int swapped, map = !!(flags & PCAPFILE_MAP);
-	FILE *f;
+	int swapped;
 
-	if (!strcmp(path, "-") || !(f = fopen(path, "rb")))
-		return NULL;
-	/* regular files only: a pipe cannot be handed to libpcap once read */
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || read_full(fileno(f), h, FILE_HDR) != FILE_HDR)
-		goto other;
 	memcpy(&magic, h, 4);
-	if (magic == NG_SHB) {
-		if (!(pf = ng_open(f, chunk, (uint64_t)st.st_size, map)))
-			goto other;
-		goto opened;
-	}
 	swapped = magic == __builtin_bswap32(MAGIC_US) || magic == __builtin_bswap32(MAGIC_NS);
 	if (swapped)
 		magic = __builtin_bswap32(magic);
@@ -471,14 +475,100 @@ struct pcapfile *pcapfile_open_flags(const char *path, size_t chunk, unsigned fl
 	/* 2.3 and older may swap caplen and len; the link type's top 6 bits
 	 * carry flags (FCS length) */
 	if ((magic != MAGIC_US && magic != MAGIC_NS) || major != 2 || minor != 4 || linktype_dlt(lt) < 0)
-		goto other;
-	if (!(pf = pf_new(f, chunk, (uint64_t)st.st_size, FILE_HDR)))
-		goto other;
+		return -1;
 	pf->swapped = swapped;
 	pf->nsec = magic == MAGIC_NS;
 	pf->dlt = pf->frame_dlt = linktype_dlt(lt);
 	/* as libpcap 1.10's pcap_adjust_snapshot(): it may exceed MAX_CAPLEN */
 	pf->snapshot = (int)(snaplen == 0 || snaplen > INT32_MAX ? MAX_CAPLEN : snaplen);
+	return 0;
+}
+
+/* Why the last pcapfile_open() of a gzip file failed (libpcap reads none). */
+static __thread char gz_err[PCAP_ERRBUF_SIZE + 64];
+
+const char *pcapfile_gz_error(void)
+{
+	return gz_err[0] ? gz_err : NULL;
+}
+
+/* A gzip file: pcap or pcapng inside, or NULL with gz_err said. */
+static struct pcapfile *gz_open(FILE *f, size_t chunk)
+{
+	struct pcapfile *pf = gz_new(f, chunk);
+	struct pcap_pkthdr h;
+	const uint8_t *d;
+	uint32_t magic;
+
+	if (!pf) {
+		snprintf(gz_err, sizeof gz_err, "gzip: %s", strerror(errno ? errno : ENOMEM));
+		fclose(f);
+		return NULL;
+	}
+	if (fill(pf, FILE_HDR) < 0 || pf->have < FILE_HDR) {
+		snprintf(gz_err, sizeof gz_err, "gzip-compressed, but %.200s",
+			 pf->failed ? pf->err + strcspn(pf->err, ":") + 2 : "too short for a capture's file header");
+		goto bad;
+	}
+	memcpy(&magic, pf->buf, 4);
+	if (magic == NG_SHB) {
+		pf->ng = pf->nsec = 1;
+		if (ng_next(pf, &h, &d, 1) != 2 || linktype_dlt((uint32_t)pf->ifs[0].dlt) < 0) {
+			snprintf(gz_err, sizeof gz_err, "gzip-compressed pcapng: %.200s",
+				 pf->failed ? pf->err : "no interface of a link type rocetop reads");
+			goto bad;
+		}
+		pf->dlt = pf->frame_dlt = pf->ifs[0].dlt;
+		pf->snapshot = (int)(pf->ifs[0].snap == 0 || pf->ifs[0].snap > INT32_MAX ? MAX_CAPLEN
+											  : pf->ifs[0].snap);
+		return pf;
+	}
+	if (classic_hdr(pf, pf->buf) < 0) {
+		snprintf(gz_err, sizeof gz_err, "gzip-compressed, but not a pcap or pcapng file of a link type "
+			 "rocetop reads inside (gunzip it to see)");
+		goto bad;
+	}
+	pf->off = FILE_HDR;
+	return pf;
+bad:
+	pcapfile_close(pf);
+	return NULL;
+}
+
+struct pcapfile *pcapfile_open_flags(const char *path, size_t chunk, unsigned flags)
+{
+	struct pcapfile *pf;
+	uint8_t h[FILE_HDR];
+	uint32_t magic;
+	struct stat st;
+	size_t got;
+	int map = !!(flags & PCAPFILE_MAP);
+	FILE *f;
+
+	gz_err[0] = 0;
+	if (!strcmp(path, "-") || !(f = fopen(path, "rb")))
+		return NULL;
+	/* regular files only: a pipe cannot be handed to libpcap once read */
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode))
+		goto other;
+	got = read_full(fileno(f), h, FILE_HDR);
+	if (got >= 2 && h[0] == 0x1f && h[1] == 0x8b)   /* gzip's magic, whatever the name */
+		return gz_open(f, chunk);
+	if (got != FILE_HDR)
+		goto other;
+	memcpy(&magic, h, 4);
+	if (magic == NG_SHB) {
+		if (!(pf = ng_open(f, chunk, (uint64_t)st.st_size, map)))
+			goto other;
+		goto opened;
+	}
+	if (!(pf = pf_new(f, chunk, (uint64_t)st.st_size, FILE_HDR)))
+		goto other;
+	if (classic_hdr(pf, h) < 0) {
+		pf->f = NULL;
+		pf_free(pf);
+		goto other;
+	}
 	if (map)
 		pf_map(pf, (uint64_t)st.st_size, FILE_HDR);
 opened:
@@ -497,7 +587,7 @@ struct pcapfile *pcapfile_clone(const struct pcapfile *orig)
 {
 	struct pcapfile *pf;
 
-	if (orig->failed || orig->mapped || !(pf = malloc(sizeof *pf)))
+	if (orig->failed || orig->mapped || orig->gz || !(pf = malloc(sizeof *pf)))
 		return NULL;
 	*pf = *orig;
 	pf->clone = 1;
@@ -553,8 +643,12 @@ static int damaged(struct pcapfile *pf, const char *fmt, ...)
  * them in its prefix when they fit, else they and the next chunk are
  * joined in join[] (each chunk after an unread record longer than the
  * prefix is copied once: tiny test chunks, records of more than 16 KiB). */
+static int gz_fill(struct pcapfile *pf, size_t need);
+
 static int fill(struct pcapfile *pf, size_t need)
 {
+	if (pf->gz)
+		return gz_fill(pf, need);
 	if (pf->mapped) {
 		if (pf->have - pf->off < need)
 			pf_remap(pf);
@@ -612,6 +706,80 @@ static int fill(struct pcapfile *pf, size_t need)
 		pf->started = 1;
 	}
 	return 0;
+}
+
+/* The gzip stream: the unread tail moved to the buffer's start, then as
+ * many chunks read after it as need takes (fewer only at the end). */
+static int gz_fill(struct pcapfile *pf, size_t need)
+{
+	while (pf->have - pf->off < need && !pf->at_eof) {
+		size_t tail = pf->have - pf->off, want = pf->gz_chunk;
+		int n, zerr;
+
+		if (tail + want > pf->join_cap) {
+			size_t cap = tail + want;
+			uint8_t *b = realloc(pf->join, cap + SLACK);
+
+			if (!b)
+				return damaged(pf, "error reading dump file: %s", strerror(ENOMEM));
+			pf->join = b;
+			pf->join_cap = cap;
+		}
+		if (pf->off)
+			memmove(pf->join, pf->join + pf->off, tail);
+		pf->pos += pf->off;
+		pf->buf = pf->join;
+		pf->off = 0;
+		pf->have = tail;
+		n = gzread(pf->gz, pf->join + tail, (unsigned)want);
+		if (n > 0) {
+			pf->have += (size_t)n;
+			memset(pf->join + pf->have, 0, SLACK);
+			continue;
+		}
+		/* the end: a whole stream, or one cut short (zlib: "unexpected end of file") */
+		{
+			const char *why = gzerror(pf->gz, &zerr);
+
+			if (!strncmp(why, "<fd:", 4) && strstr(why, ": "))   /* gzdopen()'s name for the file */
+				why = strstr(why, ": ") + 2;
+
+			if (n < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
+				pf->at_eof = 1;
+				if (zerr == Z_BUF_ERROR)
+					return damaged(pf, "truncated gzip stream (%s)", why);
+				return damaged(pf, "error reading gzip stream: %s",
+					       zerr == Z_ERRNO ? strerror(errno) : why);
+			}
+		}
+		pf->at_eof = 1;
+	}
+	return 0;
+}
+
+/* A gzip file (f at its start): the stream's first bytes (hdr, n of them,
+ * read by the caller), the rest through fill(). */
+static struct pcapfile *gz_new(FILE *f, size_t chunk)
+{
+	struct pcapfile *pf = calloc(1, sizeof *pf);
+	int fd;
+
+	if (!pf)
+		return NULL;
+	pf->f = f;
+	pf->fd = fileno(f);
+	pf->gz_chunk = chunk ? chunk : PCAPFILE_CHUNK;
+	if (lseek(pf->fd, 0, SEEK_SET) != 0 || (fd = dup(pf->fd)) < 0) {
+		free(pf);
+		return NULL;
+	}
+	if (!(pf->gz = gzdopen(fd, "rb"))) {
+		close(fd);
+		free(pf);
+		return NULL;
+	}
+	gzbuffer(pf->gz, 1u << 17);
+	return pf;
 }
 
 /* ---- pcapng (draft-ietf-opsawg-pcapng): read here, interface by
@@ -887,3 +1055,8 @@ int pcapfile_swapped(const struct pcapfile *pf) { return pf->swapped; }
 FILE *pcapfile_file(const struct pcapfile *pf) { return pf->f; }
 uint64_t pcapfile_offset(const struct pcapfile *pf) { return pf->pos + pf->off; }
 int pcapfile_mapped(const struct pcapfile *pf) { return pf->mapped; }
+int pcapfile_gz(const struct pcapfile *pf) { return !!pf->gz; }
+uint64_t pcapfile_gz_offset(const struct pcapfile *pf)
+{
+	return pf->gz ? (uint64_t)gzoffset(pf->gz) : pcapfile_offset(pf);
+}

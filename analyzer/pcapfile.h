@@ -18,6 +18,8 @@
  * (pcapfile_frame_datalink()), timestamps in nanoseconds after the
  * interface's if_tsresol and if_tsoffset, the file's link type and
  * snapshot being its first interface's, as libpcap gives them.
+ * A gzip file (told by its magic bytes) holding either is read as a
+ * stream through zlib.
  * Anything else (other magic numbers or versions, link-type flags,
  * link types other than Ethernet, raw IP (101), Linux SLL and SLL2, IPv4
  * and IPv6 (228, 229), pipes, files it cannot open or whose header is
@@ -70,5 +72,13 @@ int pcapfile_swapped(const struct pcapfile *pf);    /* written in the other byte
 FILE *pcapfile_file(const struct pcapfile *pf);     /* the open file (fstat()) */
 uint64_t pcapfile_offset(const struct pcapfile *pf); /* how far it has read, in bytes */
 int pcapfile_mapped(const struct pcapfile *pf);      /* the file is mapped */
+/* A gzip-compressed file, read as a stream (pcapfile.c): no clone.  Its
+ * offset is in the uncompressed stream; pcapfile_gz_offset() is how far
+ * the compressed file was read. */
+int pcapfile_gz(const struct pcapfile *pf);
+uint64_t pcapfile_gz_offset(const struct pcapfile *pf);
+/* After pcapfile_open() returned NULL on a gzip file (libpcap reads none):
+ * why, in one line; else NULL. */
+const char *pcapfile_gz_error(void);
 
 #endif

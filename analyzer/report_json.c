@@ -92,6 +92,19 @@ static void json_flow_common(FILE *o, const struct engine *e, const struct flow 
 		fprintf(o, ",\"ulp\":");
 		json_string(o, flow_ulp_name(f));
 	}
+	if (e->file_names && e->nfile_names > 1 && flow_file_mask(e, f)) {   /* -r A -r B: its files */
+		uint32_t m = flow_file_mask(e, f);
+		int first = 1;
+
+		fprintf(o, ",\"files\":[");
+		for (unsigned i = 0; i < e->nfile_names && i < 32; i++)
+			if (m & (1u << i)) {
+				fprintf(o, "%s", first ? "" : ",");
+				json_string(o, e->file_names[i]);
+				first = 0;
+			}
+		fprintf(o, "]");
+	}
 }
 
 /* An iWARP flow: MPA negotiation, TCP and FPDU counters, RDMAP opcodes, framing sync. */

@@ -73,6 +73,12 @@ struct handle {
 	uint64_t ring_bytes;
 	uint32_t frame_max;           /* largest frame expected: min(snaplen, MTU + headers) */
 	struct vsniff *vs;            /* -i RDMA_DEVICE: the verbs sniffer (vsniff.h); pc is a dead handle */
+	/* -r A -r B: each file's next frame, read ahead to merge them by time */
+	struct pcap_pkthdr fhdr;      /* a pcapfile.c file's last frame's header */
+	struct pcap_pkthdr *ph;       /* the frame read ahead (has), its data */
+	const u_char *pdata;
+	uint64_t no;                  /* this file's frames read, filtered out or not */
+	int has, done;
 };
 
 struct watch {
@@ -101,13 +107,13 @@ struct source {
 	} xprog[8];
 	unsigned nxprog;
 	char *filter;                 /* our copy of cfg.filter */
-	struct pcap_pkthdr fhdr;      /* a pcapfile.c file's last frame's header */
 	uint64_t frames, last_ts;     /* frames delivered */
 	uint64_t file_no;             /* a file's frames read, filtered out or not */
 	unsigned since_watch;
 	int eof;
 	/* replay */
 	int pending;
+	unsigned pend_idx;            /* the file of the pending frame (-r A -r B) */
 	struct pcap_pkthdr pend_hdr;
 	const u_char *pend_data;
 	double speed;
@@ -382,7 +388,15 @@ static int open_file(struct source *s, const char *file, enum source_err *what)
 	char eb[PCAP_ERRBUF_SIZE] = "";
 
 	*what = SOURCE_E_OPEN;
-	snprintf(s->name, sizeof s->name, "%s", file);
+	if (!s->n) {
+		snprintf(s->name, sizeof s->name, "%s", file);
+	} else {
+		/* -r A -r B: the next handle; the source is named after them all */
+		size_t nl = strlen(s->name);
+
+		h = &s->h[s->n];
+		snprintf(s->name + nl, sizeof s->name - nl, " + %s", file);
+	}
 	h->name = file;
 	h->fd = -1;
 	h->pf = pcapfile_open(file, 0);
@@ -392,6 +406,9 @@ static int open_file(struct source *s, const char *file, enum source_err *what)
 							     PCAP_TSTAMP_PRECISION_NANO);
 		if (!h->pc)
 			snprintf(eb, sizeof eb, "out of memory");
+	} else if (pcapfile_gz_error()) {
+		/* gzip-compressed: libpcap reads none, so say what is inside */
+		snprintf(eb, sizeof eb, "%s", pcapfile_gz_error());
 	} else {
 		h->pc = pcap_open_offline_with_tstamp_precision(file, PCAP_TSTAMP_PRECISION_NANO, eb);
 	}
@@ -399,11 +416,13 @@ static int open_file(struct source *s, const char *file, enum source_err *what)
 		file_open_error(s, file, eb);
 		return -1;
 	}
-	s->n = 1;
+	s->n++;
 	h->nsec = pcap_get_tstamp_precision(h->pc) == PCAP_TSTAMP_PRECISION_NANO;
 	*what = SOURCE_E_LINKTYPE;
 	if (check_linktype(s, h))
 		return -1;
+	if (h != &s->h[0])   /* compiled for the first file; other link types as a pcapng's */
+		return 0;
 	*what = SOURCE_E_FILTER;
 	if (set_filter(s, h))
 		return -1;
@@ -480,6 +499,8 @@ struct source *source_open(const struct source_cfg *cfg, enum source_err *what, 
 	if (cfg->file) {
 		bad = cfg->file;
 		rc = open_file(s, cfg->file, what);
+		for (unsigned i = 1; !rc && i < cfg->nfiles; i++)
+			rc = open_file(s, bad = cfg->files[i], what);
 	} else {
 		rc = open_ifaces(s, cfg, what, &bad, err, errcap);
 	}
@@ -759,10 +780,12 @@ static void deliver(struct source *s, struct source_frame *f, const struct pcap_
 	f->ts_ns = (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec * (hd->nsec ? 1 : 1000);
 	if (hd->nsec && !s->nsec)
 		f->hdr.ts.tv_usec /= 1000;
+	else if (!hd->nsec && s->nsec)
+		f->hdr.ts.tv_usec *= 1000;
 	/* a pcapng file's interfaces may differ in link type */
 	f->linktype = hd->ng ? pcapfile_frame_datalink(hd->pf) : hd->linktype;
 	f->iface = idx;
-	f->no = s->live ? s->frames + 1 : s->file_no;
+	f->no = s->live ? s->frames + 1 : s->n > 1 ? hd->no : s->file_no;
 	s->frames++;
 	if (f->ts_ns > s->last_ts || !s->live)
 		s->last_ts = f->ts_ns;
@@ -788,19 +811,63 @@ static int file_frame(struct source *s, struct handle *h, struct pcap_pkthdr **p
 	if (!h->pf) {
 		while ((rc = pcap_next_ex(h->pc, ph, data)) == 1) {
 			s->file_no++;
-			if (!s->has_prog || pcap_offline_filter(&s->prog, *ph, *data))
+			h->no++;
+			if (!s->has_prog ||
+			    (h->linktype == s->h[0].linktype ? pcap_offline_filter(&s->prog, *ph, *data)
+							     : filter_other(s, h, h->linktype, *ph, *data)))
 				return 1;
 		}
 		return rc;
 	}
-	while ((rc = pcapfile_next(h->pf, &s->fhdr, data)) == 1) {
+	while ((rc = pcapfile_next(h->pf, &h->fhdr, data)) == 1) {
 		s->file_no++;
-		if (!s->has_prog || filter_frame(s, h, &s->fhdr, *data)) {
-			*ph = &s->fhdr;
+		h->no++;
+		if (!s->has_prog || filter_frame(s, h, &h->fhdr, *data)) {
+			*ph = &h->fhdr;
 			return 1;
 		}
 	}
 	return rc < 0 ? PCAP_ERROR : PCAP_ERROR_BREAK;
+}
+
+/* -r A -r B: the earliest of the files' next frames (the first file's on a
+ * tie, as mergecap), each file read one frame ahead; *idx its file. */
+static int merged_frame(struct source *s, unsigned *idx, struct pcap_pkthdr **ph, const u_char **data)
+{
+	uint64_t best_ts = 0;
+	int best = -1;
+
+	for (unsigned i = 0; i < s->n; i++) {
+		struct handle *h = &s->h[i];
+		uint64_t ts;
+
+		if (!h->has && !h->done) {
+			int rc = file_frame(s, h, &h->ph, &h->pdata);
+
+			if (rc == 1) {
+				h->has = 1;
+			} else if (rc == PCAP_ERROR_BREAK) {
+				h->done = 1;
+			} else {
+				*idx = i;
+				return rc < 0 ? rc : PCAP_ERROR;
+			}
+		}
+		if (!h->has)
+			continue;
+		ts = (uint64_t)h->ph->ts.tv_sec * 1000000000ull + (uint64_t)h->ph->ts.tv_usec * (h->nsec ? 1 : 1000);
+		if (best < 0 || ts < best_ts) {
+			best = (int)i;
+			best_ts = ts;
+		}
+	}
+	if (best < 0)
+		return PCAP_ERROR_BREAK;
+	*idx = (unsigned)best;
+	s->h[best].has = 0;
+	*ph = s->h[best].ph;
+	*data = s->h[best].pdata;
+	return 1;
 }
 
 static int next_live(struct source *s, struct source_frame *f)
@@ -835,12 +902,22 @@ static int next_file(struct source *s, struct source_frame *f)
 		if (!s->pending) {
 			struct pcap_pkthdr *ph;
 			const u_char *data;
-			int rc = file_frame(s, h, &ph, &data);
+			unsigned idx = 0;
+			int rc = s->n > 1 ? merged_frame(s, &idx, &ph, &data) : file_frame(s, h, &ph, &data);
 
 			if (rc == PCAP_ERROR_BREAK) {
 				s->frozen = s->last_ts;
 				s->eof = 1;
 				return SOURCE_EOF;
+			}
+			if (rc < 0 && s->n > 1) {
+				/* which file: "B: frame N at byte …" */
+				char e[sizeof s->err];
+
+				read_error(s, &s->h[idx]);
+				snprintf(e, sizeof e, "%s", s->err);
+				snprintf(s->err, sizeof s->err, "%.150s: %.200s", s->h[idx].name, e);
+				return SOURCE_ERR;
 			}
 			if (rc < 0)
 				return read_error(s, h);
@@ -848,6 +925,7 @@ static int next_file(struct source *s, struct source_frame *f)
 				return SOURCE_NONE;
 			s->pend_hdr = *ph;
 			s->pend_data = data;
+			s->pend_idx = idx;
 			s->pending = 1;
 		}
 		if (s->speed <= 0) {
@@ -867,7 +945,7 @@ wait:
 			return SOURCE_NONE;
 	}
 	s->pending = 0;
-	deliver(s, f, &s->pend_hdr, s->pend_data, 0);
+	deliver(s, f, &s->pend_hdr, s->pend_data, s->pend_idx);
 	return SOURCE_FRAME;
 }
 
@@ -989,7 +1067,7 @@ FILE *source_file(const struct source *s)
 
 struct pcapfile *source_direct(struct source *s)
 {
-	if (s->live || s->n != 1 || !s->h[0].pf || s->has_prog || s->dump || s->speed > 0 || s->paused ||
+	if (s->live || s->n != 1 || !s->h[0].pf || pcapfile_gz(s->h[0].pf) || s->has_prog || s->dump || s->speed > 0 || s->paused ||
 	    s->pending || s->file_no || s->eof)
 		return NULL;
 	return s->h[0].pf;
@@ -1009,7 +1087,7 @@ long long source_offset(const struct source *s)
 	if (s->live)
 		return -1;
 	if (s->h[0].pf)
-		return (long long)pcapfile_offset(s->h[0].pf);
+		return (long long)pcapfile_gz_offset(s->h[0].pf);   /* of the file's size */
 	return pcap_file(s->h[0].pc) ? (long long)ftell(pcap_file(s->h[0].pc)) : -1;
 }
 

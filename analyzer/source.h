@@ -30,6 +30,10 @@
 
 struct source_cfg {
 	const char *file;              /* -r, or NULL */
+	const char *files[SOURCE_MAX_IFACES]; /* -r repeated: files[0] is file; their frames are merged
+					  in one timeline by timestamp (as mergecap), frame.iface the
+					  file's index, frame.no its number in its file */
+	unsigned nfiles;
 	const char *ifaces[SOURCE_MAX_IFACES]; /* -i, repeatable */
 	unsigned nifaces;
 	int snaplen;                   /* -s; 0: SOURCE_SNAPLEN */

@@ -39,6 +39,7 @@ static int vm_add(struct vmarks *vm, size_t *cap, uint64_t frame, int id)
 int vmarks_scan(struct vmarks *vm, const struct source_cfg *cfg, const struct roce_cfg *dcfg,
 		const struct engine_cfg *ecfg, char *err, size_t cap)
 {
+	uint64_t merged_no = 0;
 	struct source_cfg c = *cfg;
 	struct source *src;
 	struct source_frame fr;
@@ -69,7 +70,9 @@ int vmarks_scan(struct vmarks *vm, const struct source_cfg *cfg, const struct ro
 		struct roce_pkt p;
 
 		roce_decode(&p, dcfg, fr.linktype, fr.data, fr.caplen, fr.len);
-		e.frame_next = fr.no;     /* the verdicts name frames by their number in the file */
+		/* the verdicts name frames by their number in the file; -r A -r B: by their
+		 * place in the merged timeline (numbers repeat across the files) */
+		e.frame_next = cfg->nfiles > 1 ? ++merged_no : fr.no;
 		engine_packet(&e, &p, fr.ts_ns, fr.caplen, fr.len);
 	}
 	/* A read error (a truncated capture) ends this pass where the listing

@@ -116,7 +116,7 @@ int gen_convert_main(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	n = gen_parse(GEN_CONVERT, argc, argv, &c.o);
 	if (n)
-		return n > 0 ? 0 : 2;
+		return gen_parse_exit(n);
 	if (c.o.kind)
 		fprintf(stderr, GEN_NAME " convert: unexpected argument '%s'\n", c.o.kind);
 	else if (!conv_open(&c))

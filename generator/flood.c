@@ -349,7 +349,7 @@ int gen_flood_main(int argc, char **argv)
 	memset(&f, 0, sizeof(f));
 	n = gen_parse(GEN_FLOOD, argc, argv, &f.o);
 	if (n)
-		return n > 0 ? 0 : 2;
+		return gen_parse_exit(n);
 	if (!flood_kind(&f) && !flood_open(&f)) {
 		flood_pace(&f);
 		if (!flood_run(&f))

@@ -629,7 +629,7 @@ int gen_frames_main(int argc, char **argv)
 
 	n = gen_parse(GEN_FRAMES, argc, argv, &o);
 	if (n)
-		return n > 0 ? 0 : 2;
+		return gen_parse_exit(n);
 	if (frames_kind(&o, &k))
 		goto out;
 	bufs = malloc((size_t)BATCH * GEN_MAX_FRAME);

@@ -157,10 +157,23 @@ extern volatile int gen_stop;
 void gen_signals(void);
 
 /* ---- opts.c ---- */
-/* Parses argv (argv[0] is the command name).  0, or -1 after printing why;
- * 1 when --help was printed.  Only after a 0 does o hold anything for
- * gen_opts_free() to free. */
+/* Parses argv (argv[0] is the command name).  0, or -1 after printing why
+ * (a usage error), GEN_PARSE_NOIFACE when -i names no interface of this
+ * host (said); 1 when --help was printed.  Only after a 0 does o hold
+ * anything for gen_opts_free() to free.  gen_parse_exit() is the exit
+ * status of a non-zero return: 0 after --help, 1 for a missing interface
+ * (as rocetop's), 2 for a usage error. */
+#define GEN_PARSE_NOIFACE (-3)
 int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o);
+static inline int gen_parse_exit(int r)
+{
+	return r > 0 ? 0 : r == GEN_PARSE_NOIFACE ? 1 : 2;
+}
+/* -i IFACE that is no interface of this host: 1 after one line naming the
+ * command ("rocegen CMD: IFACE: no such interface"), else 0. */
+int gen_iface_missing(const char *cmd, const char *iface);
+/* One line per command's --help: the usage of that command alone. */
+void gen_cmd_usage(enum gen_cmd cmd, FILE *f);
 void gen_usage(FILE *f);
 void gen_opts_free(struct gen_opts *o);
 

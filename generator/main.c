@@ -50,7 +50,7 @@ static int run(int argc, char **argv)
 	signal(SIGXFSZ, SIG_IGN);      /* a file size limit: write() fails with EFBIG, reported */
 
 	if (!cmd) {
-		fprintf(stderr, "rocegen: give a command: frames, flood, recv, kinds, client, server, conform, stress or convert (see rocegen --help)\n");
+		fprintf(stderr, "rocegen: give a command: frames, flood, recv, kinds, client, server, conform, stress, search or convert (see rocegen --help)\n");
 		return 2;
 	}
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
@@ -68,6 +68,16 @@ static int run(int argc, char **argv)
 	if (!strcmp(cmd, "recv"))
 		return gen_recv_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kinds")) {
+		if (argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
+			printf("usage: rocegen kinds\n  lists every KIND that rocegen frames and flood build"
+			       " (no options)\n");
+			return 0;
+		}
+		if (argc > 2) {
+			fprintf(stderr, "rocegen kinds: %s '%s' (see rocegen kinds --help)\n",
+				argv[2][0] == '-' ? "unknown option" : "unexpected argument", argv[2]);
+			return 2;
+		}
 		gen_kinds_list(stdout);
 		return 0;
 	}

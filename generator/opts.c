@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,8 @@ void gen_signals(void)
 void gen_usage(FILE *f)
 {
 	fprintf(f,
-"usage: rocegen frames KIND [options] (-w FILE | -i IFACE | --dry-run)\n"
+"usage: rocegen COMMAND [options]   (rocegen COMMAND --help: the options of that command)\n"
+"       rocegen frames KIND [options] (-w FILE | -i IFACE | --dry-run)\n"
 "       rocegen flood [KIND] [options] (-i IFACE | -w FILE | --dry-run)\n"
 "       rocegen recv -i IFACE [--peer IP] [--count N] [--timeout S] [--filter BPF]\n"
 "       rocegen kinds                  list every KIND\n"
@@ -45,7 +47,7 @@ void gen_usage(FILE *f)
 "       rocegen client|server --transport iwarp [--peer IP] [--port N] [--op send|write|read]\n"
 "                      [--crc|--no-crc] [--markers] [--rev 1|2] [--ird N --ord N] [--rtr none|write|read|send]\n"
 "                      [--mss N] [--reject] [--fault KIND[@N]] [--json]\n"
-"       rocegen conform ...            the conformance catalogue (see rocegen(8))\n"
+"       rocegen conform ...            the conformance catalogue (rocegen conform --help)\n"
 "       rocegen stress ...             the RC engine against a target under faults (rocegen stress --help)\n"
 "       rocegen search --reference [good|planted] [--seed N] [--budget N] [--json]   anomaly search\n"
 "       rocegen fingerprint --reference cnp-qp|cnp-ip|cnp-port|no-cc[:US]|good [--json]   congestion fingerprint\n"
@@ -550,7 +552,7 @@ static int opt_run(struct pst *p)
 	const char *a = p->a, *name = p->name;
 
 	switch (p->c) {
-	case O_HELP: gen_usage(stdout); return 1;
+	case O_HELP: gen_cmd_usage(o->cmd, stdout); return 1;
 	case O_IFACE: o->iface = a; break;
 	case O_WFILE: o->wfile = a; break;
 	case O_READ: o->rfile = a; break;
@@ -935,7 +937,8 @@ static int opt_name(enum gen_cmd cmd, int c, const char **name)
 		if (opts[i].lo.val == c) {
 			*name = opts[i].lo.name;
 			if (!(opts[i].cmds & (1u << cmd))) {
-				fprintf(stderr, GEN_NAME " %s: --%s does not apply\n", cmd_names[cmd], *name);
+				fprintf(stderr, GEN_NAME " %s: --%s does not apply (see " GEN_NAME " %s --help)\n",
+					cmd_names[cmd], *name, cmd_names[cmd]);
 				return -1;
 			}
 			break;
@@ -949,8 +952,8 @@ static int one_opt(enum gen_cmd cmd, int c, char **argv, struct pst *p)
 	int r = NOT_MINE;
 
 	if (c == '?' || c == ':') {
-		fprintf(stderr, GEN_NAME " %s: %s '%s' (see " GEN_NAME " --help)\n", cmd_names[cmd],
-			c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
+		fprintf(stderr, GEN_NAME " %s: %s '%s' (see " GEN_NAME " %s --help)\n", cmd_names[cmd],
+			c == ':' ? "option needs a value:" : "unknown option", argv[optind - 1], cmd_names[cmd]);
 		return -1;
 	}
 	if (opt_name(cmd, c, &p->name))
@@ -1040,9 +1043,116 @@ int gen_parse(enum gen_cmd cmd, int argc, char **argv, struct gen_opts *o)
 {
 	int r = parse_all(cmd, argc, argv, o);
 
+	if (!r && gen_iface_missing(cmd_names[cmd], o->iface))
+		r = GEN_PARSE_NOIFACE;
 	if (r)
 		gen_opts_free(o);
 	return r;
+}
+
+int gen_iface_missing(const char *cmd, const char *iface)
+{
+	if (!iface || if_nametoindex(iface))
+		return 0;
+	fprintf(stderr, GEN_NAME " %s: %s: no such interface (see ip link)\n", cmd, iface);
+	return 1;
+}
+
+/* ---- per-command help: the options of the table the command takes ------------------ */
+
+/* The value an option takes, as the usage spells it; "N" unless named here. */
+static const char *metavar(const char *name)
+{
+	static const char *const mv[][2] = {
+		{ "interface", "IFACE" }, { "write", "FILE" }, { "read", "FILE" },
+		{ "tx", "pcap|libnet|ring|mmsg" }, { "smac", "MAC" }, { "dmac", "MAC" },
+		{ "vlan", "VID[:PCP]" }, { "src", "IP" }, { "dst", "IP" }, { "peer", "IP" },
+		{ "outer-src", "IP" }, { "outer-dst", "IP" }, { "payload", "HEX" }, { "nak", "CODE" },
+		{ "rnr", "TIMER" }, { "prio-mask", "M" }, { "prio", "P" }, { "quanta", "Q" },
+		{ "pfc-times", "T0,..,T7" }, { "ets-bw", "B0,..,B7" }, { "rdmap-op", "OP" },
+		{ "mtu", "256..4096" }, { "pps", "R" }, { "gbps", "R" }, { "duration", "S" },
+		{ "size-mix", "S:W,..." }, { "fill", "count|zero|random" }, { "interval-us", "U" },
+		{ "timeout", "S" }, { "idle", "S" }, { "filter", "BPF" },
+		{ "oob", "pingpong|perftest|cm|none" }, { "op", "send|write|read|cmp_swap|fetch_add" },
+		{ "app", "rping|perftest|ucmatose|raw" }, { "size", "BYTES" },
+		{ "fault", "KIND[/MATCH]=P%|@PSN|@+N[,...]" }, { "ack-timeout", "E" },
+		{ "erspan", "1|2|3" }, { "vxlan", "VNI" }, { "transport", "roce|iwarp" },
+		{ "rtr", "none|write|read|send" }, { "rev", "1|2" },
+	};
+
+	for (unsigned i = 0; i < sizeof(mv) / sizeof(mv[0]); i++)
+		if (!strcmp(mv[i][0], name))
+			return mv[i][1];
+	return "N";
+}
+
+/* Where each group of the table begins (the table is in this order). */
+static const char *section(const char *name)
+{
+	static const char *const sec[][2] = {
+		{ "help", "run" }, { "smac", "link" }, { "src", "network" }, { "qpn", "BTH" },
+		{ "va", "ext" }, { "payload", "payload" }, { "prio-mask", "DCB" }, { "markers", "iWARP" },
+		{ "comm-id", "CM" }, { "pps", "rate" }, { "seed", "misc" }, { "oob", "RC" },
+		{ "erspan", "encap" }, { "transport", "iWARP" },
+	};
+
+	for (unsigned i = 0; i < sizeof(sec) / sizeof(sec[0]); i++)
+		if (!strcmp(sec[i][0], name))
+			return sec[i][1];
+	return NULL;
+}
+
+void gen_cmd_usage(enum gen_cmd cmd, FILE *f)
+{
+	static const char *const synopsis[] = {
+		[GEN_FRAMES] = "frames KIND [options] (-w FILE | -i IFACE | --dry-run)\n"
+			       "  one kind of frame (rocegen kinds lists them), every field from options",
+		[GEN_FLOOD] = "flood [KIND] [options] (-i IFACE | -w FILE | --dry-run)\n"
+			      "  stateless streams: a template patched per frame, at a rate",
+		[GEN_RECV] = "recv -i IFACE [--peer IP] [--count N] [--timeout S] [--filter BPF]\n"
+			     "  the receive path on its own: counts (and lists) what arrives",
+		[GEN_CLIENT] = "client -i IFACE --peer IP --oob pingpong|perftest|cm|none --op OP --size BYTES\n"
+			       "                      --iters N [options]\n"
+			       "       rocegen client --transport iwarp --peer IP [options]\n"
+			       "  an RC conversation with a real peer (rocegen server, ibv_rc_pingpong, perftest)",
+		[GEN_SERVER] = "server -i IFACE --peer IP --oob pingpong|perftest|cm|none [options]\n"
+			       "       rocegen server --transport iwarp [--port N] [options]\n"
+			       "  the responder side of an RC conversation",
+		[GEN_CONVERT] = "convert -r IN -w OUT [encapsulation] [--count N]\n"
+				"  a capture re-encapsulated (mirror copies, native InfiniBand, ERF)",
+	};
+	const char *sec = NULL;
+	int col = 0;
+
+	fprintf(f, "usage: " GEN_NAME " %s\noptions of " GEN_NAME " %s:", synopsis[cmd], cmd_names[cmd]);
+	for (unsigned i = 0; i < N_OPTS; i++) {
+		const struct option *lo = &opts[i].lo;
+		const char *s = section(lo->name);
+		char one[96];
+		int n;
+
+		if (s)
+			sec = s;
+		if (!(opts[i].cmds & (1u << cmd)))
+			continue;
+		if (lo->val < 128)   /* a short option too */
+			n = snprintf(one, sizeof(one), "-%c, --%s%s%s", lo->val, lo->name,
+				     lo->has_arg ? " " : "", lo->has_arg ? metavar(lo->name) : "");
+		else
+			n = snprintf(one, sizeof(one), "--%s%s%s", lo->name, lo->has_arg ? " " : "",
+				     lo->has_arg ? metavar(lo->name) : "");
+		if (sec) {
+			fprintf(f, "\n  %-8s", sec);
+			col = 10;
+			sec = NULL;
+		} else if (col + 2 + n > 79) {
+			fprintf(f, "\n  %-8s", "");
+			col = 10;
+		}
+		fprintf(f, " %s", one);
+		col += 1 + n;
+	}
+	fprintf(f, "\nSee rocegen(8) for what each option means to %s.\n", cmd_names[cmd]);
 }
 
 void gen_opts_free(struct gen_opts *o)

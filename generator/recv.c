@@ -98,7 +98,7 @@ int gen_recv_main(int argc, char **argv)
 
 	rc = gen_parse(GEN_RECV, argc, argv, &o);
 	if (rc)
-		return rc > 0 ? 0 : 2;
+		return gen_parse_exit(rc);
 	if (!o.iface) {
 		fprintf(stderr, GEN_NAME " recv: -i IFACE is needed\n");
 		gen_opts_free(&o);

@@ -427,5 +427,141 @@ for mode in "--packets" "-b" "--json"; do
 	expect_error "stdout on /dev/full ($mode)" 1 0 "No space left on device"
 done
 
+# ---- one spelling per option across the tools: --mtu (rocegen's), --pmtu the old one ----
+# The configured path MTU shows on a flow that carries none of its own (pmtu_source configured).
+NETEM=$LAB/roce_send_bw_netem.pcap
+cfg_mtu() { tail -n 1 "$T/out" | jq -r '[.flows[] | select(.pmtu_source == "configured") | .pmtu] | unique | join(",")'; }
+run -r "$NETEM" --json
+m_dflt=$(cfg_mtu)
+run -r "$NETEM" --json --mtu 256
+m_new=$(cfg_mtu) e_new=$(lines "$T/err")
+cp "$T/out" "$T/mtu_new.json"
+run -r "$NETEM" --json --pmtu 256
+m_old=$(cfg_mtu)
+if [ "$m_new" = 256 ] && [ "$m_dflt" != 256 ] && [ "$e_new" -eq 0 ]; then
+	ok "--mtu 256: the configured path MTU of the flows without their own (default: $m_dflt)"
+else
+	fail "--mtu 256" "configured $m_new (default $m_dflt), $e_new lines on stderr"
+fi
+if [ "$rc" -eq 0 ] && cmp -s "$T/out" "$T/mtu_new.json" && [ "$m_old" = 256 ] && [ "$(lines "$T/err")" -eq 1 ] &&
+	grep -q -- "^rocetop: note: --pmtu is the old spelling of --mtu" "$T/err"; then
+	ok "--pmtu 256: the old spelling, the same output, one note: $(cat "$T/err")"
+else
+	fail "--pmtu (old spelling)" "$(show)"
+fi
+run -r "$NETEM" --mtu 300
+expect_error "--mtu 300 refused" 2 0 "--mtu" "300"
+
+# ---- a missing interface: exit 1, as rocegen's (rocetop(8) EXIT STATUS) ------------------
+noif=rtnoif$$
+while ip link show "$noif" >/dev/null 2>&1; do noif=${noif}x; done
+run -i "$noif" -b
+expect_error "-i $noif (no such interface)" 1 0 "$noif"
+G=$BUILD/bin/rocegen
+if [ -x "$G" ]; then
+	"$G" frames rc-send-only -i "$noif" >/dev/null 2>&1
+	grc=$?
+	[ "$grc" -eq "$rc" ] && ok "rocegen -i $noif exits $grc too" || fail "rocegen -i $noif exits $grc, rocetop $rc"
+fi
+
+# ---- gzip-compressed captures (.pcap.gz, .pcapng.gz): a stream through zlib ---------------
+# Told by the magic bytes, not the name: the compressed copy has the uncompressed one's name in
+# another folder, so that every output (which names the file) must be byte for byte the same.
+mkdir "$T/u" "$T/z"
+cp "$NETEM" "$T/u/netem.pcap"
+gzip -c "$NETEM" >"$T/z/netem.pcap"
+editcap -F pcapng "$RPING" "$T/u/rping.pcapng"
+gzip -c "$T/u/rping.pcapng" >"$T/z/rping.pcapng.gz"
+cp "$T/u/rping.pcapng" "$T/u/rping.pcapng.gz"
+for cap in netem.pcap rping.pcapng.gz; do
+	for mode in "-b" "--json" "--packets --json" "-b --threads 2"; do
+		# shellcheck disable=SC2086
+		(cd "$T/u" && TZ=UTC "$R" -r "$cap" $mode >"$T/gz_u.out" 2>"$T/gz_u.err"); urc=$?
+		# shellcheck disable=SC2086
+		(cd "$T/z" && TZ=UTC "$R" -r "$cap" $mode >"$T/gz_z.out" 2>"$T/gz_z.err"); zrc=$?
+		if [ "$urc" -eq 0 ] && [ "$zrc" -eq 0 ] && [ -s "$T/gz_u.out" ] && cmp -s "$T/gz_u.out" "$T/gz_z.out" &&
+			[ ! -s "$T/gz_z.err" ] && [ "$(head -c 2 "$T/z/$cap" | od -An -tx1 | tr -d ' ')" = 1f8b ]; then
+			ok "gzipped $cap, $mode: the same $(lines "$T/gz_z.out") lines as uncompressed"
+		else
+			fail "gzipped $cap, $mode" "exit $urc/$zrc" "$(cmp "$T/gz_u.out" "$T/gz_z.out" 2>&1)" "$(head -c 300 "$T/gz_z.err")"
+		fi
+	done
+done
+# cut short: what was decoded, then one line and exit 1 (as a truncated pcap)
+all=$("$R" -r "$NETEM" --packets | wc -l)
+sz=$(wc -c <"$T/z/netem.pcap")
+head -c $((sz / 2)) "$T/z/netem.pcap" >"$T/cut.pcap.gz"
+run -r "$T/cut.pcap.gz" --packets
+ncut=$(lines "$T/out")
+if [ "$ncut" -gt 0 ] && [ "$ncut" -lt "$all" ]; then
+	expect_error "truncated .pcap.gz: $ncut of $all frames listed, then the error" 1 "$ncut" "cut.pcap.gz" \
+		"truncated gzip stream" "after $ncut frames"
+else
+	fail "truncated .pcap.gz" "$ncut of $all frames listed" "$(show)"
+fi
+run -r "$T/cut.pcap.gz" -b
+got=$(sed -n 's/^\([0-9][0-9]*\) frames:.*/\1/p' "$T/out" | tail -n 1)
+expect_error "truncated .pcap.gz, -b: the summary of the $got frames decoded, then the error" 1 "$(lines "$T/out")" \
+	"truncated gzip stream"
+[ "$got" = "$ncut" ] || fail "truncated .pcap.gz, -b: summary of $got frames, the listing had $ncut"
+head -c 10 "$T/z/netem.pcap" >"$T/tiny.gz"
+run -r "$T/tiny.gz" -b
+expect_error "a gzip file cut inside the capture's header" 1 0 "tiny.gz" "gzip"
+gzip -c "$here/cli.sh" >"$T/text.gz"
+run -r "$T/text.gz" -b
+expect_error "a gzip file of something else" 1 0 "text.gz" "gzip-compressed, but not a pcap or pcapng"
+
+# ---- -r A -r B: one timeline merged by timestamp, as mergecap; JSON names each flow's files ----
+A=$RPING B=$NETEM
+mergecap -w "$T/merged.pcap" "$A" "$B"
+run -r "$A" -r "$B" -b
+grep -v "^$A + $B: " "$T/out" >"$T/m_ab.txt"
+ab_src=$(grep -c "^$A + $B: " "$T/out")
+run -r "$T/merged.pcap" -b
+grep -v "^$T/merged.pcap: " "$T/out" >"$T/m_mc.txt"
+if [ "$rc" -eq 0 ] && [ "$ab_src" -eq 1 ] && [ -s "$T/m_ab.txt" ] && cmp -s "$T/m_ab.txt" "$T/m_mc.txt"; then
+	ok "-r A -r B -b: mergecap's summary, the source named 'A + B'"
+else
+	fail "-r A -r B -b against mergecap" "$(diff "$T/m_ab.txt" "$T/m_mc.txt" | head -5)"
+fi
+J='del(.source) | del(.flows[].files)'
+TZ=UTC "$R" -r "$A" -r "$B" --json | tail -n 1 >"$T/m_ab.json"
+TZ=UTC "$R" -r "$T/merged.pcap" --json | tail -n 1 >"$T/m_mc.json"
+if [ "$(jq -S "$J" "$T/m_ab.json")" = "$(jq -S "$J" "$T/m_mc.json")" ] && [ -n "$(jq -S "$J" "$T/m_mc.json")" ] &&
+	[ "$(jq -r .source "$T/m_ab.json")" = "$A + $B" ]; then
+	ok "-r A -r B --json: mergecap's, but the source and the flows' files"
+else
+	fail "-r A -r B --json against mergecap" "source $(jq -r .source "$T/m_ab.json")"
+fi
+# each flow's files: the flows of A alone name A, those of B alone B
+keys() { jq -r '.flows[] | "\(.src) \(.dst) \(.destqp) \(.kind)"' "$1" | sort; }
+for one in A B; do
+	eval "f=\$$one"
+	TZ=UTC "$R" -r "$f" --json | tail -n 1 >"$T/m_one.json"
+	keys "$T/m_one.json" >"$T/m_one.keys"
+	jq -r --arg f "$f" '.flows[] | select(.files == [$f]) | "\(.src) \(.dst) \(.destqp) \(.kind)"' "$T/m_ab.json" | sort >"$T/m_named.keys"
+	if [ -s "$T/m_one.keys" ] && cmp -s "$T/m_one.keys" "$T/m_named.keys"; then
+		ok "-r A -r B --json: the $(lines "$T/m_one.keys") flows of $one alone name $one as their file"
+	else
+		fail "-r A -r B --json: the flows of $one" "$(diff "$T/m_one.keys" "$T/m_named.keys" | head -5)"
+	fi
+done
+run -r "$A" -r "$A" --json
+both=$(tail -n 1 "$T/out" | jq --arg f "$A" '[.flows[] | select(.files == [$f, $f])] | length')
+all=$(tail -n 1 "$T/out" | jq '.flows | length')
+[ "$rc" -eq 0 ] && [ "$all" -gt 0 ] && [ "$both" = "$all" ] && ok "-r A -r A: every flow seen in both" ||
+	fail "-r A -r A" "$both of $all flows name both files"
+# the listing: mergecap's frames in mergecap's order, each with its own file's frame number
+TZ=UTC "$R" -r "$A" -r "$B" --packets | cut -d' ' -f2- >"$T/m_ab.lst"
+TZ=UTC "$R" -r "$T/merged.pcap" --packets | cut -d' ' -f2- >"$T/m_mc.lst"
+nb=$(TZ=UTC "$R" -r "$A" -r "$B" --packets | awk '{ print $1 }' | sort -n | uniq -d | wc -l)
+if [ -s "$T/m_ab.lst" ] && cmp -s "$T/m_ab.lst" "$T/m_mc.lst" && [ "$nb" -gt 0 ]; then
+	ok "-r A -r B --packets: mergecap's frames in its order, numbered within their files ($nb numbers twice)"
+else
+	fail "-r A -r B --packets" "$(cmp "$T/m_ab.lst" "$T/m_mc.lst" 2>&1)"
+fi
+run -r "$A" -r "$T/no-such-second.pcap" -b
+expect_error "-r A -r MISSING: exit 1 naming the second file" 1 0 "no-such-second.pcap"
+
 echo "cli: $oks ok, $fails failed"
 [ "$fails" -eq 0 ]

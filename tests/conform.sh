@@ -85,7 +85,7 @@ trap cleanup EXIT
 "$LAB" exec vma -- "for i in \$(seq 100); do netstat -ltn | grep -q ':$PORT ' && exit 0; sleep 0.1; done; exit 1" ||
 	{ echo "conform.sh: rocetarget did not start in vma"; cat "$OUT/rocetarget.log"; exit 1; }
 
-"$LAB" host -- "$GEN" conform -i br0 --peer "$LAB_VMA_IP" --target "$LAB_VMA_IP:$PORT" --dev "$LAB_VMA_DEV" --json \
+"$LAB" host -- "$GEN" conform -i br0 --peer "$LAB_VMA_IP" --target "$LAB_VMA_IP:$PORT" --device "$LAB_VMA_DEV" --json \
 	--junit "$OUT/conform.xml" --pcap-dir "$OUT/pcap" > "$OUT/conform.json"
 echo "conform.sh: rocegen conform exit status $? (1 = some FAIL, expected against rxe)"
 "$LAB" counters vma > "$OUT/vma.counters" 2>/dev/null

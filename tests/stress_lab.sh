@@ -114,9 +114,9 @@ trap cleanup EXIT
 run() {
 	local role=$1 qps=$2 dur=$3 faults=$4 timeout=$5; shift 5
 	mkdir -p "$OUT/pcap-$role"
-	"$LAB" host -- "$GEN" stress -i br0 --peer "$LAB_VMA_IP" --target "$LAB_VMA_IP:$PORT" --dev "$LAB_VMA_DEV" \
+	"$LAB" host -- "$GEN" stress -i br0 --peer "$LAB_VMA_IP" --target "$LAB_VMA_IP:$PORT" --device "$LAB_VMA_DEV" \
 		--role "$role" --qps "$qps" --duration "$dur" --faults "$faults" --seed "${STRESS_SEED:-1}" \
-		--sizes 1-4096 --qd 4 --timeout "$timeout" --json --junit "$OUT/stress-$role.xml" \
+		--sizes 1-4096 --qd 4 --ack-timeout "$timeout" --json --junit "$OUT/stress-$role.xml" \
 		--pcap-dir "$OUT/pcap-$role" "$@" ${STRESS_ARGS:-} > "$OUT/stress-$role.out"
 	echo "stress_lab.sh: rocegen stress --role $role exit status $?"
 	tail -n 1 "$OUT/stress-$role.out" > "$OUT/stress-$role.json"

@@ -60,15 +60,15 @@ st mix2 0 --qps 32 --messages 40 --seed 7 --faults "$MIX"
 st mix8 0 --qps 32 --messages 40 --seed 8 --faults "$MIX"
 st drop1 0 --qps 2 --qd 1 --ops write --sizes 4096 --mtu 1024 --messages 3 \
 	--event qp=1,psn=1,kind=drop --event qp=0,psn=5,kind=dup
-st drop2 0 --qps 1 --qd 1 --ops write --sizes 4096 --mtu 1024 --messages 2 --timeout 8 \
+st drop2 0 --qps 1 --qd 1 --ops write --sizes 4096 --mtu 1024 --messages 2 --ack-timeout 8 \
 	--event qp=0,psn=1,iter=1,kind=drop --event qp=0,psn=1,iter=2,kind=drop
 st storm 1 nakstorm --qps 8 --messages 30 --faults drop=2% --junit "$T/storm.xml"
 mkdir "$T/ev"
 st flip 1 bitflip --qps 8 --messages 30 --ops send,write,read --pcap-dir "$T/ev"
 st many 0 --qps 4096 --qd 1 --sizes 1-64 --messages 2 --faults drop=1%
 REQMIX='drop=1%,dup=0.5%,reorder=0.5%,corrupt=0.2%,rnr=1%,lose=1%'
-st req 0 --role requester --qps 32 --messages 40 --seed 7 --timeout 8 --faults "$REQMIX" --junit "$T/req.xml"
-st req2 0 --role requester --qps 32 --messages 40 --seed 7 --timeout 8 --faults "$REQMIX"
+st req 0 --role requester --qps 32 --messages 40 --seed 7 --ack-timeout 8 --faults "$REQMIX" --junit "$T/req.xml"
+st req2 0 --role requester --qps 32 --messages 40 --seed 7 --ack-timeout 8 --faults "$REQMIX"
 st reqclean 0 --role requester --qps 4 --messages 25 --seed 11 --sizes 100-3000 --mtu 512
 st victim 0 --qps 8 --duration 0.01 --interval 0.001 --victim --sizes 1024-4096
 st cnp 0 --qps 4 --messages 200 --faults ce=100% --cnp-gap-us 50

@@ -501,7 +501,7 @@ static int run_all(struct cfi *x, const struct cfi_opts *o, struct cf_run *run)
 
 /* ---- options ------------------------------------------------------------------------ */
 
-static void usage(FILE *f)
+void cfi_usage(FILE *f)
 {
 	fprintf(f,
 "usage: rocegen conform --transport iwarp --peer IP [--app rocegen|rping] [--port N]\n"
@@ -552,7 +552,7 @@ static int parse_opts(int argc, char **argv, struct cfi *x, struct cfi_opts *o)
 			}
 			x->app = strcmp(optarg, "rping") ? CFI_APP_ROCEGEN : CFI_APP_RPING;
 			break;
-		case 'h': usage(stdout); return 0;
+		case 'h': cfi_usage(stdout); return 0;
 		default:
 			fprintf(stderr, GEN_NAME " conform: %s '%s' (see " GEN_NAME " conform --help)\n",
 				ch == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
@@ -569,6 +569,8 @@ static int parse_opts(int argc, char **argv, struct cfi *x, struct cfi_opts *o)
 	}
 	if (x->reference)
 		x->app = CFI_APP_ROCEGEN;
+	if (gen_iface_missing("conform", x->iface))
+		return 1;   /* as rocetop's and every rocegen command's */
 	return -1;
 }
 

@@ -85,5 +85,7 @@ int cfi_closes(struct cfi *x, double s);
 const char *cfi_term_text(char *buf, size_t cap, uint8_t layer, uint8_t etype, uint8_t code);
 
 int gen_conform_iwarp_main(int argc, char **argv);
+/* The usage of `rocegen conform --transport iwarp` (also in `rocegen conform --help`). */
+void cfi_usage(FILE *f);
 
 #endif /* ROCEGEN_CONFORM_IWARP_H */

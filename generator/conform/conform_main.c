@@ -4,7 +4,7 @@
  * one through conform_live.c, or the in-process reference of conform_ref.c),
  * the case loop, and the reports (conform_report.c).
  *
- *   rocegen conform -i IFACE --peer IP [--target HOST:PORT] [--dev NAME]
+ *   rocegen conform -i IFACE --peer IP [--target HOST:PORT] [--device NAME]
  *                   [--gid-index N] [--cases PATTERN] [--json] [--junit FILE]
  *                   [--pcap-dir DIR] [--list] [-v]
  *   rocegen conform --reference [good|nakstorm|retry7] …
@@ -31,13 +31,16 @@ struct conform_opts {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: rocegen conform -i IFACE --peer IP [--target HOST:PORT] [--dev NAME] [--gid-index N]\n"
+"usage: rocegen conform -i IFACE --peer IP [--target HOST:PORT] [--device NAME] [--gid-index N]\n"
 "                       [--cases PATTERN[,PATTERN…]] [--json] [--junit FILE] [--pcap-dir DIR]\n"
 "                       [--src IP] [--dmac MAC] [--list] [-v]\n"
 "       rocegen conform --reference [good|nakstorm|retry7] [--cases …] [--json] …\n"
+"       (--transport roce, the default; --transport iwarp below)\n"
 "Runs the conformance catalogue against the adapter behind rocetarget (default port %d\n"
-"on --peer), or against the in-process reference adapter.  See rocegen(8), CONFORM.\n",
+"on --peer), or against the in-process reference adapter.  --dev is the old spelling of\n"
+"--device (until 0.2).  -i, --interface IFACE; -v, --verbose; -h, --help.  See rocegen(8), CONFORM.\n\n",
 		CTL_PORT);
+	cfi_usage(f);
 }
 
 static int parse_reference(const char *arg)
@@ -56,15 +59,17 @@ static int parse_reference(const char *arg)
 static int parse_opts(int argc, char **argv, struct conform_opts *o)
 {
 	enum { O_PEER = 256, O_TARGET, O_CASES, O_JSON, O_JUNIT, O_PCAPDIR, O_REF, O_LIST, O_DEV,
-	       O_GIDX, O_SRC, O_DMAC };
+	       O_GIDX, O_SRC, O_DMAC, O_DEV_OLD, O_TR };
 	static const struct option lo[] = {
 		{ "interface", required_argument, NULL, 'i' }, { "peer", required_argument, NULL, O_PEER },
 		{ "target", required_argument, NULL, O_TARGET }, { "cases", required_argument, NULL, O_CASES },
 		{ "json", no_argument, NULL, O_JSON },           { "junit", required_argument, NULL, O_JUNIT },
 		{ "pcap-dir", required_argument, NULL, O_PCAPDIR },
 		{ "reference", optional_argument, NULL, O_REF }, { "list", no_argument, NULL, O_LIST },
-		{ "dev", required_argument, NULL, O_DEV },       { "gid-index", required_argument, NULL, O_GIDX },
+		{ "device", required_argument, NULL, O_DEV },    { "gid-index", required_argument, NULL, O_GIDX },
+		{ "dev", required_argument, NULL, O_DEV_OLD },   /* the old spelling, until 0.2 */
 		{ "src", required_argument, NULL, O_SRC },       { "dmac", required_argument, NULL, O_DMAC },
+		{ "transport", required_argument, NULL, O_TR },
 		{ "verbose", no_argument, NULL, 'v' },           { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -85,11 +90,20 @@ static int parse_opts(int argc, char **argv, struct conform_opts *o)
 		case O_JUNIT: o->junit = optarg; break;
 		case O_PCAPDIR: o->pcap_dir = optarg; break;
 		case O_LIST: o->list = 1; break;
+		case O_DEV_OLD:
+			fprintf(stderr, GEN_NAME " conform: note: --dev is the old spelling of --device (until 0.2)\n");
+			/* fall through */
 		case O_DEV: o->dev = optarg; break;
 		case O_GIDX: o->gidx = atoi(optarg); break;
 		case O_SRC: o->live.src = optarg; break;
 		case O_DMAC: o->live.dmac = optarg; break;
 		case 'v': o->verbose++; break;
+		case O_TR:   /* iwarp went to conform_iwarp.c */
+			if (strcmp(optarg, "roce")) {
+				fprintf(stderr, GEN_NAME " conform: --transport roce|iwarp, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
 		case O_REF:
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
@@ -282,6 +296,8 @@ int gen_conform_main(int argc, char **argv)
 			printf("%-24s %-9s %s\n", cf_cases[i].name, cf_cases[i].role, cf_cases[i].summary);
 		return 0;
 	}
+	if (o.ref < 0 && gen_iface_missing("conform", o.live.iface))
+		return 1;   /* as rocetop's and every rocegen command's */
 	memset(&c, 0, sizeof(c));
 	memset(&run, 0, sizeof(run));
 	c.verbose = o.verbose;

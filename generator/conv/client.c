@@ -1009,7 +1009,7 @@ int gen_client_main(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	rc = gen_parse(GEN_CLIENT, argc, argv, &c.o);
 	if (rc)
-		return rc > 0 ? 0 : 2;          /* gen_parse freed what it had parsed */
+		return gen_parse_exit(rc);          /* gen_parse freed what it had parsed */
 	if (c.o.iwarp) {
 		rc = iw_client_main(&c.o);
 	} else if (!c.o.oob) {

@@ -859,7 +859,7 @@ int gen_server_main(int argc, char **argv)
 	memset(&v, 0, sizeof(v));
 	rc = gen_parse(GEN_SERVER, argc, argv, &v.o);
 	if (rc)
-		return rc > 0 ? 0 : 2;          /* gen_parse freed what it had parsed */
+		return gen_parse_exit(rc);          /* gen_parse freed what it had parsed */
 	if (v.o.iwarp) {
 		rc = iw_server_main(&v.o);
 	} else if (!v.o.oob) {

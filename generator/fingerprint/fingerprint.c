@@ -553,7 +553,7 @@ static void fp_usage(FILE *out)
 	fprintf(out, "usage: " GEN_NAME " fingerprint --reference cnp-qp|cnp-ip|cnp-port|no-cc[:US]|good [--json]\n"
 		     "  CE-marked requests in exact patterns, three QPs over two IP pairs: does the adapter\n"
 		     "  send CNPs, their least interval, whether it paces them per QP, per IP pair or per\n"
-		     "  port, whether a CNP accompanies a sequence NAK.  See rocegen(8).\n");
+		     "  port, whether a CNP accompanies a sequence NAK.  -h, --help: this text.  See rocegen(8).\n");
 }
 
 static int fp_parse_ref(const char *arg, int *mode, uint64_t *gap)

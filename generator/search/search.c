@@ -127,7 +127,8 @@ static void sr_usage(FILE *f)
 {
 	fprintf(f, "usage: " GEN_NAME " search --reference [good|planted] [--seed N] [--budget N] [--json]\n"
 		   "  simulated annealing over QPs, queue depth, MTU, message size and operation mix;\n"
-		   "  reports the first anomaly found, shrunk, with its evidence and a stress command line\n");
+		   "  reports the first anomaly found, shrunk, with its evidence and a stress command line\n"
+		   "  -h, --help: this text\n");
 }
 
 int gen_search_main(int argc, char **argv)
@@ -176,7 +177,8 @@ int gen_search_main(int argc, char **argv)
 		case 'j': json = 1; break;
 		case 'h': sr_usage(stdout); return 0;
 		case ':':
-			fprintf(stderr, GEN_NAME " search: option '%s' needs a value\n", argv[optind - 1]);
+			fprintf(stderr, GEN_NAME " search: option '%s' needs a value (see " GEN_NAME " search --help)\n",
+				argv[optind - 1]);
 			return 2;
 		default:
 			fprintf(stderr, GEN_NAME " search: unknown option '%s' (see " GEN_NAME " search --help)\n", argv[optind - 1]);

@@ -4,7 +4,7 @@
  * reference of stress_ref.c), the run (stress.c) and its verdicts
  * (stress_report.c).
  *
- *   rocegen stress -i IFACE --peer IP [--target HOST:PORT] [--dev NAME] …
+ *   rocegen stress -i IFACE --peer IP [--target HOST:PORT] [--device NAME] …
  *   rocegen stress --reference [good|nakstorm|bitflip] [--qps N] [--ops send,write,read,atomic]
  *                  [--sizes A-B] [--qd N] [--duration S | --messages N]
  *                  [--seed N] [--mtu N] [--faults SPEC] [--event SPEC]…
@@ -22,7 +22,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: rocegen stress -i IFACE --peer IP [--target HOST:PORT] [--dev NAME] [--gid-index N]\n"
+"usage: rocegen stress -i IFACE --peer IP [--target HOST:PORT] [--device NAME] [--gid-index N]\n"
 "                      [--src IP] [--dmac MAC] [options]\n"
 "       rocegen stress --reference [good|nakstorm|bitflip|planted|qpcache:N] [options]\n"
 "       (either with --role requester [--rnr-timer N]: the adapter posts, rocegen responds)\n"
@@ -30,11 +30,14 @@ static void usage(FILE *f)
 "                      [--qd N] [--duration S | --messages N] [--seed N] [--mtu N]\n"
 "                      [--faults 'drop=P%%,dup=P%%,reorder=P%%,corrupt=P%%,ce=P%%,delay=P%%,rnr=P%%,lose=P%%']\n"
 "                      [--delay-us N] [--event qp=Q,psn=OFF,iter=K,kind=drop|dup]…\n"
-"                      [--timeout N] [--victim] [--interval S]\n"
+"                      [--ack-timeout E] [--rnr-timer N] [--victim] [--interval S]\n"
 "                      [--cnp-gap-us N] [--json] [--junit FILE] [--pcap-dir DIR] [--progress] [-v]\n"
 "                      [--sweep-qps N,N,...]  (one run per QP count: messages/s, latency, the knee)\n"
 "Many RC QPs against an adapter (the adapter as responder), a seeded fault mix on the\n"
-"frames rocegen sends, every byte checked, the adapter's reaction times.  See rocegen(8).\n");
+"frames rocegen sends, every byte checked, the adapter's reaction times.\n"
+"--ack-timeout E is the local ACK timeout exponent (4.096 us x 2^E, default 14); --timeout\n"
+"and --dev are the old spellings of --ack-timeout and --device (until 0.2).\n"
+"-i, --interface IFACE; -v, --verbose; -h, --help.  See rocegen(8).\n");
 }
 
 static int bad(const char *what, const char *arg)
@@ -181,7 +184,7 @@ static void defaults(struct cli *c)
 
 enum { O_REF = 256, O_QPS, O_OPS, O_SIZES, O_QD, O_DUR, O_MSGS, O_SEED, O_MTU, O_FAULTS, O_DELAY,
        O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS, O_PEER, O_TARGET, O_DEV, O_GIDX,
-       O_SRC, O_DMAC, O_ROLE, O_RNR, O_VICTIM, O_INTERVAL, O_CNPGAP, O_SWEEP };
+       O_SRC, O_DMAC, O_ROLE, O_RNR, O_VICTIM, O_INTERVAL, O_CNPGAP, O_SWEEP, O_ACKTO, O_DEV_OLD };
 
 /* The numeric options: 0 when taken, 2 when bad, 1 when ch is not one of them. */
 static int opt_number(int ch, const char *arg, struct cli *c)
@@ -232,8 +235,12 @@ static int opt_number(int ch, const char *arg, struct cli *c)
 		c->o.min_rnr = (uint8_t)v;
 		return 0;
 	case O_TIMEOUT:
+		/* the ACK timeout exponent, not seconds as recv's and client's --timeout */
+		fprintf(stderr, GEN_NAME " stress: note: --timeout is the old spelling of --ack-timeout (until 0.2)\n");
+		/* fall through */
+	case O_ACKTO:
 		if (!num_ok || !v || v > 31)
-			return bad("--timeout (1..31)", arg);
+			return bad("--ack-timeout (1..31)", arg);
 		c->o.timeout = (uint8_t)v;
 		return 0;
 	default:
@@ -311,11 +318,13 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		{ "messages", required_argument, NULL, O_MSGS }, { "seed", required_argument, NULL, O_SEED },
 		{ "mtu", required_argument, NULL, O_MTU },   { "faults", required_argument, NULL, O_FAULTS },
 		{ "delay-us", required_argument, NULL, O_DELAY }, { "event", required_argument, NULL, O_EVENT },
-		{ "timeout", required_argument, NULL, O_TIMEOUT }, { "json", no_argument, NULL, O_JSON },
+		{ "ack-timeout", required_argument, NULL, O_ACKTO }, { "json", no_argument, NULL, O_JSON },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },   /* the old spelling */
 		{ "junit", required_argument, NULL, O_JUNIT }, { "pcap-dir", required_argument, NULL, O_PCAP },
 		{ "progress", no_argument, NULL, O_PROGRESS }, { "verbose", no_argument, NULL, 'v' },
 		{ "interface", required_argument, NULL, 'i' }, { "peer", required_argument, NULL, O_PEER },
-		{ "target", required_argument, NULL, O_TARGET }, { "dev", required_argument, NULL, O_DEV },
+		{ "target", required_argument, NULL, O_TARGET }, { "device", required_argument, NULL, O_DEV },
+		{ "dev", required_argument, NULL, O_DEV_OLD },     /* the old spelling */
 		{ "gid-index", required_argument, NULL, O_GIDX }, { "src", required_argument, NULL, O_SRC },
 		{ "dmac", required_argument, NULL, O_DMAC }, { "role", required_argument, NULL, O_ROLE },
 		{ "rnr-timer", required_argument, NULL, O_RNR }, { "victim", no_argument, NULL, O_VICTIM },
@@ -363,6 +372,9 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		case 'i': c->live.iface = optarg; break;
 		case O_PEER: c->live.peer = optarg; break;
 		case O_TARGET: c->live.target = optarg; break;
+		case O_DEV_OLD:
+			fprintf(stderr, GEN_NAME " stress: note: --dev is the old spelling of --device (until 0.2)\n");
+			/* fall through */
 		case O_DEV: c->o.dev = optarg; break;
 		case O_GIDX: c->o.gid_index = atoi(optarg); break;
 		case O_SRC: c->live.src = optarg; break;
@@ -562,6 +574,8 @@ int gen_stress_main(int argc, char **argv)
 	defaults(&c);
 	if ((rc = parse_opts(argc, argv, &c)) >= 0)
 		return rc;
+	if (!c.ref && gen_iface_missing("stress", c.live.iface))
+		return 1;   /* as rocetop's and every rocegen command's */
 	if (c.n_sweep)
 		return run_sweep(&c);
 	if (too_big(&c.o))

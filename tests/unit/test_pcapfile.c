@@ -347,6 +347,113 @@ static void test_header_fields_and_fallback(void **state)
  * frames it passes, with the program compiled on a dead handle of the
  * file's link type and snapshot and run per frame, against libpcap's own
  * filtering. */
+/* gzip-compressed copies (zlib's gzwrite) of lab and builder-made captures
+ * (pcapng.gz: tests/cli.sh): the same frames as libpcap gives for the uncompressed file,
+ * with chunks from 1 byte up; cut anywhere inside, the frames before the
+ * cut, then "truncated gzip stream". */
+static void gz_copy(const char *from, const char *to)
+{
+	FILE *f = fopen(from, "rb");
+	gzFile z = gzopen(to, "wb");
+	uint8_t b[65536];
+	size_t n;
+
+	assert_non_null(f);
+	assert_non_null(z);
+	while ((n = fread(b, 1, sizeof b, f)) > 0)
+		assert_int_equal(gzwrite(z, b, (unsigned)n), (int)n);
+	fclose(f);
+	assert_int_equal(gzclose(z), Z_OK);
+}
+
+static void test_gzip(void **state)
+{
+	const char *files[] = {
+		"captures/lab/roce_rping.pcap", "captures/lab/roce_send_bw_netem.pcap",
+		"captures/lab/iwarp_rping.pcap", "captures/gen/linktypes_sll2.pcap",
+	};
+	const size_t chunks[] = { 1, 7, 4096, 0 };
+	char gz[80];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char eb[PCAP_ERRBUF_SIZE];
+		struct stat st;
+		uint8_t *whole;
+
+		snprintf(gz, sizeof gz, "%s", tmp_path());
+		gz_copy(files[i], gz);
+		for (size_t c = i ? 1 : 0; c < sizeof chunks / sizeof chunks[0]; c++) {   /* 1 byte: the small one */
+			pcap_t *pc = pcap_open_offline_with_tstamp_precision(files[i], PCAP_TSTAMP_PRECISION_NANO, eb);
+			struct pcapfile *pf = pcapfile_open(gz, chunks[c]);
+			struct pcap_pkthdr *h, h2;
+			const u_char *d;
+			const uint8_t *d2;
+			size_t n = 0;
+			int a, b;
+
+			assert_non_null(pc);
+			assert_non_null(pf);
+			assert_true(pcapfile_gz(pf));
+			assert_null(pcapfile_clone(pf));
+			assert_int_equal(pcapfile_datalink(pf), pcap_datalink(pc));
+			assert_int_equal(pcapfile_snapshot(pf), pcap_snapshot(pc));
+			while ((a = pcap_next_ex(pc, &h, &d)) == 1) {
+				b = pcapfile_next(pf, &h2, &d2);
+				assert_int_equal(b, 1);
+				assert_int_equal(h->ts.tv_sec, h2.ts.tv_sec);
+				assert_int_equal(h->ts.tv_usec, h2.ts.tv_usec);
+				assert_int_equal(h->caplen, h2.caplen);
+				assert_int_equal(h->len, h2.len);
+				assert_memory_equal(d, d2, h->caplen);
+				n++;
+			}
+			assert_int_equal(a, PCAP_ERROR_BREAK);
+			assert_int_equal(pcapfile_next(pf, &h2, &d2), 0);
+			assert_true(n > 0);
+			assert_int_equal(pcapfile_gz_offset(pf), (uint64_t)gzoffset(pf->gz));
+			pcap_close(pc);
+			pcapfile_close(pf);
+		}
+		/* cut short: fewer frames, then the error; never a clean end */
+		assert_int_equal(stat(gz, &st), 0);
+		whole = malloc((size_t)st.st_size);
+		assert_non_null(whole);
+		{
+			FILE *f = fopen(gz, "rb");
+
+			assert_non_null(f);
+			assert_int_equal(fread(whole, 1, (size_t)st.st_size, f), (size_t)st.st_size);
+			fclose(f);
+		}
+		for (long cut = st.st_size - 1; cut > 0; cut = cut * 2 / 3) {
+			struct pcapfile *pf;
+			struct pcap_pkthdr h2;
+			const uint8_t *d2;
+			int b;
+
+			write_file(gz, whole, (size_t)cut);
+			pf = pcapfile_open(gz, 4096);
+			if (!pf) {
+				/* cut inside the capture's own header: said why (from gzip's
+				 * two magic bytes on) */
+				assert_true(cut < 2 || pcapfile_gz_error());
+				if (cut < 2)
+					continue;
+				assert_non_null(strstr(pcapfile_gz_error(), "gzip"));
+				continue;
+			}
+			while ((b = pcapfile_next(pf, &h2, &d2)) == 1)
+				;
+			assert_int_equal(b, -1);
+			assert_non_null(strstr(pcapfile_error(pf), "truncated gzip stream"));
+			pcapfile_close(pf);
+		}
+		free(whole);
+		unlink(gz);
+	}
+}
+
 static void test_lab_captures_and_filters(void **state)
 {
 	const char *files[] = {
@@ -500,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_header_fields_and_fallback),
 		cmocka_unit_test(test_lab_captures_and_filters),
 		cmocka_unit_test(test_clones),
+		cmocka_unit_test(test_gzip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
