@@ -11,7 +11,8 @@
 # the --json summaries (and -d snapshots) of --threads 2 and 3 equal
 # --threads 1's, but for the RTT state's memory figures, and so do their
 # --prometheus /metrics; the mixed capture really is split (every thread
-# counts frames: "threads").
+# counts frames: "threads"); cut short or damaged, it gives every thread
+# count the same summary and error.
 # Live (root): that capture sent by tcpreplay into a veth pair in network
 # namespaces made here; rocetop --threads 1 and --threads 2 capture it side
 # by side (-c: every frame), and their summaries are equal but for the
@@ -158,6 +159,37 @@ for t in 2 3; do
 	[ "$1" = "$t" ] && [ "$2" -gt 0 ] && [ "$3" = "$frames" ] && ok "replay: --threads $t split the frames ($split)" ||
 		fail "replay: --threads $t split" "threads/min/sum: $split, frames $frames"
 done
+# the shard index (analyzer/pcapfile.c) stops where the file is damaged or
+# ends early, and the workers read on record by record: the mixed capture
+# cut in the middle of a record, and with record 5000's length made
+# 300,000 (damage), give every thread count the same summary, error
+# message and exit status
+python3 - "$MIX" "$T/cut.pcap" "$T/bad.pcap" <<'EOF2'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+off, n = 24, 0
+while off + 16 <= len(b):
+    cl = struct.unpack("<I", b[off + 8:off + 12])[0]
+    n += 1
+    if n == 5000:
+        bad = off
+    off += 16 + cl
+open(sys.argv[2], "wb").write(b[:len(b) - 100])
+open(sys.argv[3], "wb").write(b[:bad + 8] + struct.pack("<I", 300000) + b[bad + 12:])
+EOF2
+for f in cut bad; do
+	"$R" -r "$T/$f.pcap" --json >"$T/$f.1" 2>"$T/$f.1e"
+	echo "exit $?" >>"$T/$f.1e"
+	for t in 2 3; do
+		"$R" -r "$T/$f.pcap" --json --threads $t >"$T/$f.$t" 2>"$T/$f.${t}e"
+		echo "exit $?" >>"$T/$f.${t}e"
+		why=$(python3 "$T/same.py" "$T/$f.1" "$T/$f.$t" $MEM 2>&1) && cmp -s "$T/$f.1e" "$T/$f.${t}e" &&
+			grep -q "^exit 1" "$T/$f.1e" && grep -q "frame .* at byte" "$T/$f.1e" &&
+			ok "replay: the mixed capture $f ($(head -c 80 "$T/$f.1e")...): --threads $t equals --threads 1" ||
+			fail "replay: the mixed capture $f, --threads $t" "$why" "$(cat "$T/$f.1e" "$T/$f.${t}e")"
+	done
+done
+
 paired=$(tail -n 1 "$T/m2.json" | python3 -c 'import json,sys; c=json.load(sys.stdin)["connections"]; print(c["paired"], c["unpaired_request_flows"])')
 [ "$paired" = "8 0" ] && ok "replay: both directions of each connection met (8 paired, 0 unpaired)" ||
 	fail "replay: pairing" "paired, unpaired: $paired"
