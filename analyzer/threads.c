@@ -293,11 +293,19 @@ static void *live_thread(void *arg)
 
 		pthread_mutex_lock(&k->hold);
 		for (unsigned i = 0; i < LIVE_BATCH && (c = source_next(k->src, &fr)) == SOURCE_FRAME; i++) {
-			if (w->count && atomic_fetch_add(&w->taken, 1) >= w->count) {
+			uint64_t nth = w->count ? atomic_fetch_add(&w->taken, 1) + 1 : 0;
+
+			if (w->count && nth > w->count) {
 				atomic_store(&w->stop, 1);
 				break;
 			}
 			analyse(k, fr.linktype, fr.data, fr.caplen, fr.len, fr.ts_ns, fr.ts_ns);
+			/* the -c'th frame ends the capture (not the frame after it, which
+			 * may never come: threads.sh's live replay waited a minute) */
+			if (nth == w->count && nth) {
+				atomic_store(&w->stop, 1);
+				break;
+			}
 		}
 		pthread_mutex_unlock(&k->hold);
 		/* the lock is not fair: step aside while a snapshot takes the engines */
