@@ -64,6 +64,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "pcapfile.h"
+#include "roce.h"
 
 #define MAGIC_US 0xa1b2c3d4u
 #define MAGIC_NS 0xa1b23c4du
@@ -111,6 +112,9 @@ struct pcapfile {
 	gzFile gz;                    /* a gzip file: read as a stream into join[] */
 	size_t gz_chunk;              /* bytes per gzread() */
 	int clone;                    /* pcapfile_clone(): the mapping and f are the original's */
+	int ix;                       /* pcapfile_next_own() reads the store's shard index */
+	uint32_t ixi;                 /* the next entry of chunk cur's index */
+	uint64_t last_ts;             /* time of the last record read or passed over, ns */
 };
 
 /* Chunk c of a store is the file's bytes [start + c * chunk, + chunk),
@@ -121,6 +125,16 @@ struct slot {
 	int err;
 	uint64_t seq;                 /* the chunk it holds */
 	unsigned refs;                /* readers yet to leave it */
+	/* the shard index (pcapfile_shard()): the records that end in this chunk */
+	int indexed;                  /* the fields below are this chunk's */
+	int stop;                     /* the index ends here: read on from rest record by record */
+	uint32_t nent;
+	uint32_t *eoff;               /* each record's offset in mem */
+	uint8_t *eown;                /* and its shard */
+	uint64_t rec0;                /* records in the file before the first */
+	uint32_t rest;                /* offset in mem of the first record not indexed here */
+	uint64_t rest_rec;            /* records before it */
+	uint64_t last_ts;             /* time of the last record indexed (when nent) */
 };
 
 struct store {
@@ -135,6 +149,12 @@ struct store {
 	struct slot s[SLOTS];
 	pthread_t ra;                 /* the read-ahead thread */
 	int has_ra, stop;
+	/* the shard index: what the records are, and where it has got to */
+	unsigned nshard;              /* 0: no index */
+	int dlt, swapped, nsec;
+	uint32_t snap;
+	uint64_t icur, irec;          /* file offset of the next record to index, records before it */
+	int idead;                    /* the index stopped */
 };
 
 static size_t pread_full(int fd, uint8_t *b, size_t n, uint64_t off, int *err)
@@ -156,6 +176,101 @@ static size_t pread_full(int fd, uint8_t *b, size_t n, uint64_t off, int *err)
 	return got;
 }
 
+/* A record's header (at r) as libpcap 1.10 reads it: signed 32-bit
+ * fields when the file is in this host's byte order, unsigned when
+ * swapped; microseconds scaled to nanoseconds; caplen cut to the snapshot.
+ * Returns the record's own caplen (its length in the file). */
+static inline uint32_t rec_header(const uint8_t *r, int swapped, int nsec, uint32_t snap, struct pcap_pkthdr *h)
+{
+	uint32_t v[4];
+
+	memcpy(v, r, sizeof v);
+	if (swapped) {
+		for (int i = 0; i < 4; i++)
+			v[i] = __builtin_bswap32(v[i]);
+		h->ts.tv_sec = (time_t)v[0];
+		h->ts.tv_usec = (suseconds_t)v[1];
+	} else {
+		h->ts.tv_sec = (int32_t)v[0];
+		h->ts.tv_usec = (int32_t)v[1];
+	}
+	if (!nsec)
+		h->ts.tv_usec *= 1000;
+	h->caplen = v[2] > snap ? snap : v[2];
+	h->len = v[3];
+	return v[2];
+}
+
+static inline uint64_t ts_ns(const struct pcap_pkthdr *h)
+{
+	/* as source.c's deliver(): tv_usec holds nanoseconds */
+	return (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec;
+}
+
+/*
+ * The shard index (pcapfile_shard()): when a chunk has been read, the
+ * loader (the read-ahead thread, or the first reader to need it) walks the
+ * records that end in it while they are in its cache, and notes each one's
+ * offset and shard (roce_flow_key() % nshard); each reader then visits
+ * only its own records (pcapfile_next_own()), touching nothing of the
+ * others' but a byte of the index.  Before, every worker walked every
+ * record of the file and computed its key: n times the walk, and the
+ * cache misses of every record's header on every core.  The index stops
+ * (the readers go on record by record, pcapfile_next(), which says what is
+ * wrong in libpcap's words) at the first record it does not take: damage,
+ * a record too long for the next slot's prefix, a short read (the end of
+ * the file, or a file still growing).
+ */
+static void store_index(struct store *st, struct slot *sl, uint64_t c, ssize_t n)
+{
+	uint64_t base = st->start + c * st->chunk, end, r = st->icur, rec = st->irec, last = 0;
+	size_t pl = base - st->start < st->prefix ? (size_t)(base - st->start) : st->prefix;
+	const uint8_t *m0 = sl->mem + st->prefix;   /* file byte base */
+	uint32_t k = 0;
+	int stop = 0, any = 0;
+	struct pcap_pkthdr h;
+
+	sl->indexed = 0;
+	if (st->idead || n <= 0 || r < base - pl) {
+		st->idead = 1;
+		return;
+	}
+	end = base + (uint64_t)n;
+	sl->rec0 = rec;
+	while (end - r >= REC_HDR) {
+		const uint8_t *p = m0 + (ptrdiff_t)(r - base);
+		uint32_t caplen;
+
+		caplen = rec_header(p, st->swapped, st->nsec, st->snap, &h);
+		if (caplen > MAX_CAPLEN) {
+			stop = 1;
+			break;
+		}
+		if (end - r - REC_HDR < caplen)
+			break;
+		sl->eoff[k] = (uint32_t)(p - sl->mem);
+		sl->eown[k] = (uint8_t)(roce_flow_key(st->dlt, p + REC_HDR, h.caplen) % st->nshard);
+		k++;
+		any = 1;
+		last = ts_ns(&h);
+		r += REC_HDR + caplen;
+		rec++;
+	}
+	/* the rest is read whole in the next chunk's slot only if it fits its prefix */
+	if (!stop && ((size_t)n < st->chunk || end - r > st->prefix))
+		stop = 1;
+	sl->nent = k;
+	sl->rest = (uint32_t)(m0 + (ptrdiff_t)(r - base) - sl->mem);
+	sl->rest_rec = rec;
+	if (any)
+		sl->last_ts = last;
+	sl->stop = stop;
+	sl->indexed = 1;
+	st->icur = r;
+	st->irec = rec;
+	st->idead = stop;
+}
+
 /* Reads chunk st->loaded into its slot (left by every reader); called and
  * returns with mu held, which it leaves during the read. */
 static void store_load(struct store *st)
@@ -163,7 +278,7 @@ static void store_load(struct store *st)
 	uint64_t c = st->loaded, off = st->start + c * st->chunk;
 	struct slot *sl = &st->s[c % SLOTS];
 	size_t pl = off - st->start < st->prefix ? (size_t)(off - st->start) : st->prefix;
-	int err, perr;
+	int err, perr, ix = st->nshard != 0;
 	size_t n;
 
 	st->loading = 1;
@@ -171,6 +286,8 @@ static void store_load(struct store *st)
 	n = pread_full(st->fd, sl->mem + st->prefix, st->chunk, off, &err);
 	if (pl && n)
 		pread_full(st->fd, sl->mem + st->prefix - pl, pl, off - pl, &perr);
+	if (ix)
+		store_index(st, sl, c, n ? (ssize_t)n : err ? -1 : 0);
 	pthread_mutex_lock(&st->mu);
 	sl->n = n ? (ssize_t)n : err ? -1 : 0;
 	sl->err = n ? 0 : err;
@@ -305,8 +422,11 @@ static void store_leave(struct store *st, uint64_t from)
 		pthread_join(st->ra, NULL);
 	pthread_cond_destroy(&st->cv);
 	pthread_mutex_destroy(&st->mu);
-	for (unsigned i = 0; i < SLOTS; i++)
+	for (unsigned i = 0; i < SLOTS; i++) {
 		free(st->s[i].mem);
+		free(st->s[i].eoff);
+		free(st->s[i].eown);
+	}
 	free(st);
 }
 
@@ -976,6 +1096,7 @@ static int ng_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **d
 		pf->off += len;
 		if (rc == 1) {
 			pf->frames++;
+			pf->last_ts = ts_ns(h);
 			return 1;
 		}
 		if (type == 1 && stop_at_idb)
@@ -1025,25 +1146,141 @@ int pcapfile_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **da
 		}
 	}
 	r = pf->buf + pf->off;
-	/* As libpcap 1.10 reads them: signed 32-bit fields when the file is in
-	 * this host's byte order, unsigned when swapped; microseconds scaled
-	 * to nanoseconds. */
-	if (pf->swapped) {
-		h->ts.tv_sec = (time_t)v[0];
-		h->ts.tv_usec = (suseconds_t)v[1];
-	} else {
-		h->ts.tv_sec = (int32_t)v[0];
-		h->ts.tv_usec = (int32_t)v[1];
-	}
-	if (!pf->nsec)
-		h->ts.tv_usec *= 1000;
-	h->caplen = caplen > snap ? snap : caplen;   /* cut to the snapshot, as libpcap */
-	h->len = v[3];
+	rec_header(r, pf->swapped, pf->nsec, snap, h);   /* cut to the snapshot, as libpcap */
+	pf->last_ts = ts_ns(h);
 	*data = r + REC_HDR;
 	pf->off += REC_HDR + caplen;
 	pf->frames++;
 	return 1;
 }
+
+/* ---- shards: rocetop --threads' workers, each reading its own records ---- */
+
+int pcapfile_shard(struct pcapfile *pf, unsigned n)
+{
+	struct store *st = pf->st;
+	size_t cap;
+	int ok = 1;
+
+	if (!st || pf->ng || pf->mapped || pf->clone || pf->started || pf->frames || n < 1 || n > 256 ||
+	    st->nshard || st->readers != 1)
+		return -1;
+	cap = st->chunk / REC_HDR + 1;
+	for (unsigned i = 0; i < SLOTS; i++) {
+		struct slot *sl = &st->s[i];
+
+		if (!sl->eoff && !(sl->eoff = malloc(cap * sizeof *sl->eoff)))
+			return -1;
+		if (!sl->eown && !(sl->eown = malloc(cap)))
+			return -1;
+	}
+	pthread_mutex_lock(&st->mu);
+	while (st->loading)
+		pthread_cond_wait(&st->cv, &st->mu);
+	st->dlt = pf->dlt;
+	st->swapped = pf->swapped;
+	st->nsec = pf->nsec;
+	st->snap = (uint32_t)pf->snapshot;
+	st->icur = st->start;
+	st->irec = 0;
+	st->idead = 0;
+	st->nshard = n;
+	/* the chunks the read-ahead thread has read already (none left yet) */
+	for (uint64_t c = 0; c < st->loaded; c++) {
+		struct slot *sl = &st->s[c % SLOTS];
+
+		if (sl->seq != c) {
+			ok = 0;
+			break;
+		}
+		store_index(st, sl, c, sl->n);
+	}
+	if (!ok) {
+		st->nshard = 0;
+		for (unsigned i = 0; i < SLOTS; i++)
+			st->s[i].indexed = 0;
+	}
+	pthread_mutex_unlock(&st->mu);
+	if (!ok)
+		return -1;
+	pf->ix = 1;
+	return 0;
+}
+
+/* pf's buffer: chunk c's slot (held). */
+static void ix_hold(struct pcapfile *pf, struct slot *sl, uint64_t c)
+{
+	struct store *st = pf->st;
+
+	pf->buf = sl->mem;
+	pf->have = st->prefix + (size_t)sl->n;
+	pf->off = st->prefix;
+	pf->pos = st->start + c * st->chunk - st->prefix;
+	pf->cur = c;
+	pf->held = 1;
+	pf->started = 1;
+	pf->ixi = 0;
+}
+
+int pcapfile_next_own(struct pcapfile *pf, unsigned me, unsigned n, struct pcap_pkthdr *h, const uint8_t **data,
+		      uint64_t *no)
+{
+	int rc;
+
+	while (pf->ix && !pf->failed) {
+		struct store *st = pf->st;
+		struct slot *sl;
+
+		if (!pf->started) {
+			sl = store_get(st, 0);
+			if (!sl->indexed) {
+				pf->ix = 0;   /* nothing of it read yet: record by record from the start */
+				break;
+			}
+			ix_hold(pf, sl, 0);
+		}
+		sl = &st->s[pf->cur % SLOTS];
+		while (pf->ixi < sl->nent) {
+			uint32_t i = pf->ixi++, caplen;
+			const uint8_t *r;
+
+			if (sl->eown[i] != me)
+				continue;
+			r = sl->mem + sl->eoff[i];
+			caplen = rec_header(r, st->swapped, st->nsec, st->snap, h);
+			*data = r + REC_HDR;
+			pf->off = sl->eoff[i] + REC_HDR + caplen;
+			pf->frames = sl->rec0 + i + 1;
+			pf->last_ts = ts_ns(h);
+			*no = pf->frames;
+			return 1;
+		}
+		if (sl->nent)
+			pf->last_ts = sl->last_ts;
+		if (!sl->stop) {
+			struct slot *nx = store_get(st, pf->cur + 1);
+
+			if (nx->indexed) {
+				store_put(st, pf->cur);
+				ix_hold(pf, nx, pf->cur + 1);
+				continue;
+			}
+		}
+		/* on from the first record the index left, one by one */
+		pf->off = sl->rest;
+		pf->frames = sl->rest_rec;
+		pf->ix = 0;
+	}
+	while ((rc = pcapfile_next(pf, h, data)) == 1)
+		if (roce_flow_key(pf->frame_dlt, *data, h->caplen) % n == me) {
+			*no = pf->frames;
+			return 1;
+		}
+	return rc;
+}
+
+uint64_t pcapfile_frames(const struct pcapfile *pf) { return pf->frames; }
+uint64_t pcapfile_last_ts(const struct pcapfile *pf) { return pf->last_ts; }
 
 const char *pcapfile_error(const struct pcapfile *pf) { return pf->err; }
 int pcapfile_datalink(const struct pcapfile *pf) { return pf->dlt; }

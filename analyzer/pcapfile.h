@@ -61,6 +61,21 @@ void pcapfile_close(struct pcapfile *pf);
 int pcapfile_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **data);
 const char *pcapfile_error(const struct pcapfile *pf);
 
+/* rocetop --threads' workers, each analysing the frames of its shard (the
+ * frames whose roce_flow_key() % n is its number), each through its own
+ * clone of one reader.  pcapfile_shard(), on the reader just opened,
+ * before its clones are made: each chunk read is indexed once, with every
+ * record's place and shard, so that a worker visits only its own records
+ * (pcapfile.c: the shard index); -1 where it cannot (pcapng, mapped, not
+ * just opened): pcapfile_next_own() then walks every record.
+ * pcapfile_next_own(): as pcapfile_next(), the next record of shard me of
+ * n, *no its number in the file (from 1). */
+int pcapfile_shard(struct pcapfile *pf, unsigned n);
+int pcapfile_next_own(struct pcapfile *pf, unsigned me, unsigned n, struct pcap_pkthdr *h, const uint8_t **data,
+		      uint64_t *no);
+uint64_t pcapfile_frames(const struct pcapfile *pf);   /* records read or passed over */
+uint64_t pcapfile_last_ts(const struct pcapfile *pf);  /* the last one's time, ns */
+
 int pcapfile_datalink(const struct pcapfile *pf);   /* DLT_ value, as pcap_datalink() */
 /* The DLT_ value of the frame pcapfile_next() returned last: its pcapng
  * interface's (the file's in a classic pcap file). */

@@ -46,10 +46,12 @@ while a decoder is being written; the summary then says so).
 import concurrent.futures
 import decimal
 import fnmatch
+import hashlib
 import ipaddress
 import json
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -428,8 +430,9 @@ _FIELD_TYPES = None
 def field_types():
     global _FIELD_TYPES
     if _FIELD_TYPES is None:
-        out = subprocess.run([TSHARK, "-G", "fields"], stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, check=True).stdout.decode("utf-8", "replace")
+        rc, out, err = run([TSHARK, "-G", "fields"])
+        if rc != 0:
+            raise RuntimeError("tshark -G fields failed (exit %d): %s" % (rc, err.strip()))
         types = {}
         for line in out.splitlines():
             p = line.split("\t")
@@ -580,9 +583,40 @@ def write_pcap(path, hdr, recs):
 # ---------------------------------------------------------------------------
 # running the two sides
 
+# tests/run.sh runs this script for the normal and then the sanitizer build
+# in one job and gives both runs one directory, TEST_SHARED: tshark's output
+# does not depend on the build, so the second run takes the first one's
+# (keyed by tshark's binary, the arguments and the bytes of the capture read;
+# the directory goes with the job).  Run alone, tshark runs every time.
+TSHARK_CACHE = os.environ.get("TEST_SHARED")
+
+
+def _tshark_key(cmd):
+    h = hashlib.sha256()
+    exe = shutil.which(cmd[0]) or cmd[0]
+    st = os.stat(exe)
+    h.update(("%s %d %d\0" % (exe, st.st_size, st.st_mtime_ns)).encode())
+    for i, a in enumerate(cmd[1:], 1):
+        if cmd[i - 1] == "-r":
+            with open(a, "rb") as f:
+                h.update(hashlib.sha256(f.read()).digest())
+        else:
+            h.update(a.encode() + b"\0")
+    return os.path.join(TSHARK_CACHE, "tshark-" + h.hexdigest())
+
+
 def run(cmd):
+    key = _tshark_key(cmd) if TSHARK_CACHE and cmd[0] == TSHARK else None
+    if key and os.path.exists(key):
+        with open(key) as f:
+            return tuple(json.load(f))
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    r = (p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"))
+    if key and p.returncode == 0:
+        with open(key + ".tmp", "w") as f:
+            json.dump(r, f)
+        os.replace(key + ".tmp", key)
+    return r
 
 
 def capture_opts(rel):

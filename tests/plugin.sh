@@ -56,7 +56,7 @@ chmod 755 "$T/tshark"
 
 rc=0
 python3 - "$T" "$BUILD" <<'EOF' || rc=$?
-import json, os, re, subprocess, sys
+import concurrent.futures, json, os, re, subprocess, sys
 
 T, BUILD = sys.argv[1], sys.argv[2]
 TSHARK = os.path.join(T, "tshark")
@@ -136,7 +136,11 @@ def rocetop(cap, *args):
 
 caps = sorted(os.path.relpath(os.path.join(dp, f), os.path.join(T, "cap"))
               for dp, _, fs in os.walk(os.path.join(T, "cap")) for f in fs if f.endswith(".pcap"))
-views = {cap: frames(cap) for cap in caps}
+# tshark and rocetop on every capture, a few at a time (each run is mostly
+# tshark's start-up); the checks below read the results in order
+POOL = concurrent.futures.ThreadPoolExecutor(max(2, os.cpu_count() or 2))
+views = dict(zip(caps, POOL.map(frames, caps)))
+listings = dict(zip(caps, POOL.map(lambda c: rocetop(c, "--packets", "--json"), caps)))
 
 def expect_file(cap):
     """captures/analysis/NAME.expect: rocetop's expected summary values."""
@@ -164,7 +168,7 @@ for cap in caps:
     rows = views[cap]
     ws = {r["frame.number"]: r["roce.icrc.status"] for r in rows if r["roce.icrc.status"]}
     rt = {}
-    for line in rocetop(cap, "--packets", "--json").splitlines():
+    for line in listings[cap].splitlines():
         o = json.loads(line)
         if "roce.icrc.status" in o:
             rt[str(o["frame.number"])] = o["roce.icrc.status"]
@@ -277,7 +281,14 @@ def flow_ids(cap):
     """(src, dst, destqp) -> roce.flow, from -z roce,qp."""
     return {(r["src"], r["dst"], int(r["dqpn"], 16)): r["flow"] for r in qp_table(cap)}
 
+QP_TABLES = {}
+
 def qp_table(cap):
+    if cap not in QP_TABLES:
+        QP_TABLES[cap] = qp_table_run(cap)
+    return QP_TABLES[cap]
+
+def qp_table_run(cap):
     out = tshark("-2", "--disable-protocol", "rpcordma", "-q", "-r", cap, "-z", "roce,qp")
     rows, hdr = [], None
     for line in out.splitlines():
@@ -289,6 +300,13 @@ def qp_table(cap):
             rows.append(dict(flow=m.group(1), conn=m.group(2), src=m.group(3), dst=m.group(4),
                              dqpn=m.group(5), srcqp=m.group(6), **dict(zip(hdr[6:], m.group(7).split()))))
     return rows
+
+# the tables the checks below ask for, a few at a time
+QP_CAPS = [c for c in caps if c.startswith("captures/analysis/")] + [
+    c for c in ["captures/lab/roce_rping.pcap", "captures/lab/roce_send_bw_netem.pcap",
+                "captures/lab/roce_host_inject.pcap", "captures/lab/roce_read_bw.pcap",
+                "captures/gen/opcodes_v2_ipv6.pcap"] if c in views]
+QP_TABLES.update(zip(QP_CAPS, POOL.map(qp_table_run, QP_CAPS)))
 
 def owner(r):
     # the PSN space a frame counts in (rocetop counts per PSN space); UC/UD: its own flow

@@ -15,6 +15,8 @@
 # only need to keep apart from *other* scripts: they use per-PID names for
 # namespaces, tmux sockets and temporary directories.
 #
+# Each job's runs share a directory, TEST_SHARED (run_job()).
+#
 # At the end, the 10 slowest jobs (where make check's time goes).
 #
 # Exit status: 0 when every job passed, 1 otherwise.
@@ -38,8 +40,13 @@ trap 'rm -rf "$logdir"' EXIT
 FUZZ_SECONDS=${FUZZ_SECONDS:-10}
 
 # One job: every build in turn; stops at the first failure.
+# TEST_SHARED: a directory the job's runs (one per build) share, for what
+# does not depend on the build (difftest.py keeps tshark's output there);
+# it goes with the logs.
 run_job() {
 	local job=$1 b build san
+	export TEST_SHARED="$logdir/shared.${job//[^A-Za-z0-9_.-]/_}"
+	mkdir -p "$TEST_SHARED" || return 1
 	for b in "${builds[@]}"; do
 		build=${b%%:*}; san=${b##*:}
 		echo "---- $job ($build)"

@@ -9,6 +9,8 @@
  */
 #include "testutil.h"
 #include <fcntl.h>
+#include <pthread.h>
+#include <zlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../../analyzer/pcapfile.c"
@@ -598,6 +600,206 @@ static void test_clones(void **state)
 	}
 }
 
+/* ---- shards (pcapfile_shard(), pcapfile_next_own()): rocetop --threads ---- */
+
+struct shard_rec {
+	uint64_t no, ts;
+	uint32_t caplen, len, sum;
+};
+
+struct shard_run {
+	struct pcapfile *pf;
+	unsigned me, n;
+	struct shard_rec *v;
+	size_t nv, cap;
+	int rc;
+	uint64_t frames, last_ts;
+	char err[PCAP_ERRBUF_SIZE + 64];
+};
+
+static uint32_t shard_sum(const uint8_t *d, uint32_t n)
+{
+	return (uint32_t)crc32(0, d, n);
+}
+
+static void shard_add(struct shard_run *r, uint64_t no, const struct pcap_pkthdr *h, const uint8_t *d)
+{
+	if (r->nv == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 256;
+		r->v = realloc(r->v, r->cap * sizeof *r->v);
+		assert_non_null(r->v);
+	}
+	r->v[r->nv++] = (struct shard_rec){ no, (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec,
+					    h->caplen, h->len, shard_sum(d, h->caplen) };
+}
+
+static void *shard_main(void *arg)
+{
+	struct shard_run *r = arg;
+	struct pcap_pkthdr h;
+	const uint8_t *d;
+	uint64_t no;
+
+	while ((r->rc = pcapfile_next_own(r->pf, r->me, r->n, &h, &d, &no)) == 1)
+		shard_add(r, no, &h, d);
+	r->frames = pcapfile_frames(r->pf);
+	r->last_ts = pcapfile_last_ts(r->pf);
+	snprintf(r->err, sizeof r->err, "%s", pcapfile_error(r->pf));
+	return NULL;
+}
+
+/* path read by n workers (threads, each its clone) through the shard index
+ * against one reader's pcapfile_next() with every record's key: each worker
+ * gets exactly the records of its key, in order, with their numbers in the
+ * file, and the same ending (the end, or the same error at the same
+ * frame); all end with the file's record count and last time.  Returns
+ * whether the index was used. */
+static int shard_compare(const char *path, size_t chunk, unsigned n, unsigned flags)
+{
+	struct pcapfile *ref = pcapfile_open(path, chunk), *pf;
+	struct shard_run want[4], got[4];
+	pthread_t th[4];
+	struct pcap_pkthdr h;
+	const uint8_t *d;
+	int rc, used;
+
+	assert_true(n >= 1 && n <= 4);
+	assert_non_null(ref);
+	memset(want, 0, sizeof want);
+	memset(got, 0, sizeof got);
+	while ((rc = pcapfile_next(ref, &h, &d)) == 1)
+		shard_add(&want[roce_flow_key(pcapfile_frame_datalink(ref), d, h.caplen) % n], pcapfile_frames(ref), &h, d);
+	assert_non_null(pf = pcapfile_open_flags(path, chunk, flags));
+	if (!(flags & PCAPFILE_NO_READAHEAD))
+		usleep(2000);
+	used = pcapfile_shard(pf, n) == 0;
+	for (unsigned k = 0; k < n; k++) {
+		got[k] = (struct shard_run){ .pf = k ? pcapfile_clone(pf) : pf, .me = k, .n = n };
+		assert_non_null(got[k].pf);
+	}
+	for (unsigned k = 0; k < n; k++)
+		assert_int_equal(pthread_create(&th[k], NULL, shard_main, &got[k]), 0);
+	for (unsigned k = 0; k < n; k++)
+		assert_int_equal(pthread_join(th[k], NULL), 0);
+	for (unsigned k = 0; k < n; k++) {
+		if (got[k].nv != want[k].nv)
+			fail_msg("%s chunk %zu, shard %u of %u: %zu records, want %zu", path, chunk, k, n, got[k].nv,
+				 want[k].nv);
+		for (size_t i = 0; i < want[k].nv; i++) {
+			const struct shard_rec *x = &got[k].v[i], *y = &want[k].v[i];
+
+			if (x->no != y->no || x->ts != y->ts || x->caplen != y->caplen || x->len != y->len || x->sum != y->sum)
+				fail_msg("%s chunk %zu, shard %u of %u, record %zu: no %llu/%llu caplen %u/%u sum %x/%x", path,
+					 chunk, k, n, i, (unsigned long long)x->no, (unsigned long long)y->no, x->caplen,
+					 y->caplen, x->sum, y->sum);
+		}
+		assert_int_equal(got[k].rc, rc);
+		if (rc < 0)
+			assert_string_equal(got[k].err, pcapfile_error(ref));
+		assert_int_equal(got[k].frames, pcapfile_frames(ref));
+		assert_int_equal(got[k].last_ts, pcapfile_last_ts(ref));
+		free(got[k].v);
+		free(want[k].v);
+	}
+	for (unsigned k = n; k-- > 1;)
+		pcapfile_close(got[k].pf);
+	pcapfile_close(pf);
+	pcapfile_close(ref);
+	return used;
+}
+
+/* A frame of its own connection (Ethernet, IPv4 10.x.y.1 -> 10.x.y.2). */
+static uint32_t shard_frame(uint8_t *f, uint32_t len, unsigned conn)
+{
+	memset(f, 0, len);
+	f[12] = 0x08;
+	f[14] = 0x45;
+	f[23] = 17;
+	f[26] = f[30] = 10;
+	f[27] = f[31] = (uint8_t)(conn >> 8);
+	f[28] = f[32] = (uint8_t)conn;
+	f[29] = 1;
+	f[33] = 2;
+	for (uint32_t i = 34; i < len; i++)
+		f[i] = (uint8_t)(i * 13 + conn);
+	return len;
+}
+
+static void test_shards(void **state)
+{
+	static uint8_t f[40000];
+	const char *files[] = { "captures/lab/roce_send_bw_netem.pcap", "captures/lab/roce_write_bw_rdmacm.pcap",
+				"captures/lab/roce_rc_pingpong_ipv6gid.pcap", "captures/lab/iwarp_rping.pcap" };
+	const size_t chunks[] = { 0, 1, 7, 100, 4096, 65536 };
+	const char *path = tmp_path();
+	uint32_t seed = 1;
+	struct img m;
+	int used = 0;
+
+	(void)state;
+	/* the 2 MB capture in 1 MiB and 4 KiB chunks, the 190 KB one from 100
+	 * bytes, the small ones from 1 byte (tiny chunks take long) */
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+		for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++)
+			for (unsigned n = 1; n <= 3; n++)
+				if (i >= 2 || chunks[c] == 0 || chunks[c] == 4096 || (i == 1 && chunks[c] >= 100))
+					used += shard_compare(files[i], chunks[c], n, c ? PCAPFILE_NO_READAHEAD : 0);
+	assert_int_equal(used, (2 + 4 + 6 + 6) * 3);
+
+	/* 1500 frames of 64 connections, 60 B to 1 KiB, a few of 20,000 (longer
+	 * than a slot's prefix: the index stops there), both byte orders, cut short
+	 * and damaged (a record of 300,000 bytes) */
+	for (int be = 0; be < 2; be++) {
+		file_header(&m, be, be ? MAGIC_US : MAGIC_NS, 2, 4, be ? 1500 : 0, 1);
+		for (unsigned k = 0; k < 1500; k++) {
+			uint32_t len;
+
+			seed = seed * 1103515245u + 12345u;
+			len = k % 499 == 250 ? 20000 : 60 + (seed >> 8) % 1000;
+			record(&m, 1000 + k / 100, k * 7, shard_frame(f, len, (seed >> 4) % 64), len + 4, f);
+		}
+		for (int variant = 0; variant < 3; variant++) {
+			size_t nbytes = m.n;
+
+			if (variant == 1)
+				nbytes -= 1000;                   /* the last record cut */
+			write_file(path, m.b, nbytes);
+			if (variant == 2) {
+				struct img x = m;
+				size_t mid = 24, k;
+
+				/* record 1234's caplen made 300,000 */
+				for (k = 0; k < 1234; k++) {
+					uint32_t cl;
+
+					memcpy(&cl, x.b + mid + 8, 4);
+					if (be)
+						cl = __builtin_bswap32(cl);
+					mid += 16 + cl;
+				}
+				x.b = malloc(m.n);
+				assert_non_null(x.b);
+				memcpy(x.b, m.b, m.n);
+				x.b[mid + 8] = be ? 0 : 0xe0;
+				x.b[mid + 9] = be ? 0x04 : 0x93;
+				x.b[mid + 10] = be ? 0x93 : 0x04;
+				x.b[mid + 11] = be ? 0xe0 : 0;
+				write_file(path, x.b, m.n);
+				free(x.b);
+			}
+			/* 4 KiB and 64 KiB chunks (those under 4 KiB are the lab captures'),
+			 * with the read-ahead thread, which has read chunks before the index
+			 * starts (shard_compare() gives it time) */
+			for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++)
+				for (unsigned n = 2; n <= 3; n++)
+					if (chunks[c] >= 4096)
+						assert_true(shard_compare(path, chunks[c], n, 0));
+		}
+		free(m.b);
+	}
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -608,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_lab_captures_and_filters),
 		cmocka_unit_test(test_clones),
 		cmocka_unit_test(test_gzip),
+		cmocka_unit_test(test_shards),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
