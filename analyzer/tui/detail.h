@@ -6,17 +6,8 @@
 #define ROCETOP_TUI_DETAIL_H
 
 #include "view.h"
+#include "dlines.h"
 
-struct dlines {
-	int n, cap;
-	struct dline {
-		attr_t a;
-		char s[320];
-	} *l;
-};
-
-void ln(struct dlines *L, attr_t a, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void row2(struct dlines *L, attr_t a, const char *label, const char *va, const char *vb);
 void counters_rows(struct tui *v, struct dlines *L, const struct flow *f, const struct flow *p, uint64_t now);
 void psn_state(struct tui *v, struct dlines *L, const char *dir, const struct flow *f);
 /* Columns of g samples each so that the history fits width columns. */
