@@ -228,6 +228,9 @@ check "/metrics: group labels device_hw_counters and netlink; by meaning, netlin
 	grep -q '^rocetop_rdma_port_stat_total{device=\"mlx4_0\",port=\"1\",group=\"device_hw_counters\",counter=\"num_cqovf\"} 12\$' '$T/gmetrics' &&
 	grep -q '^rocetop_rdma_port_stat_total{device=\"mlx5_2\",port=\"1\",group=\"netlink\",counter=\"rdma_rx_bytes\"} 11878400\$' '$T/gmetrics' &&
 	grep -q '^rocetop_rdma_meaning_total{device=\"mlx5_2\",port=\"1\",driver=\"mlx5\",meaning=\"rx_bytes\"} 11878400\$' '$T/gmetrics'"
+# np_cnp_sent (sysfs, 55) and the optional cc_tx_cnp_pkts (netlink, 45) count the same CNPs: once
+check "/metrics: by meaning, mlx5_2's cnp_sent is np_cnp_sent alone (cc_tx_cnp_pkts counts the same CNPs)" \
+	grep -q '^rocetop_rdma_meaning_total{device="mlx5_2",port="1",driver="mlx5",meaning="cnp_sent"} 55$' "$T/gmetrics"
 
 "$R" --device-replay "$T/nothing" --device all -b -n 1 > "$T/e.out" 2>&1
 rc=$?

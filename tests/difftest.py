@@ -1029,7 +1029,9 @@ def main():
     for rel, (_, _, _, _, objs) in prepared.items():
         for o in objs:
             for k in o:
-                if k.startswith("roce."):
+                # our own names: roce.* (libroce's, as the plugin's) and rocetop.* (the
+                # flow engine's and the diagnosis's marks); tshark has no counterpart
+                if k.startswith(("roce.", "rocetop.")):
                     continue
                 if k in types:
                     keys.add(k)
@@ -1062,7 +1064,7 @@ def main():
                 compared += c
                 diffs += d
         for k, (rel, no, o) in sorted(unknown.items()):
-            diffs.append(Diff(rel, no, k, "unknown-field", o.get(k), None, o))
+            diffs.append(Diff(rel, no, k, "unknown-field", o.get(k), None, o, prepared[rel][0]))
         used = [0] * len(EXPLAINED)
         for d in diffs:           # before the converted captures go: some reasons read frames
             d.reason = explain(d, used)

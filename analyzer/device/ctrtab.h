@@ -65,6 +65,12 @@ struct ctr_entry {
 	const char *driver;      /* "mlx5", …; "*" for every driver (PMA names) */
 	const char *name;        /* as the kernel names it */
 	uint8_t kind, width, side, meaning;
+	uint8_t scale;           /* units of the meaning per count (0: 1); PMA data counts 4-octet words */
+	/* A counter that already counts these events (or a superset of them),
+	 * when the same port has it: e.g. mlx5's optional cc_tx_cnp_pkts counts
+	 * the CNPs np_cnp_sent counts.  Shown with its meaning, but a sum by
+	 * meaning (ctr_counts_in_sum) takes only one of the two. */
+	const char *same_as;
 };
 
 /* The table; ctr_table_n entries, one per (driver, name). */
@@ -82,5 +88,11 @@ const char *ctr_meaning_name(unsigned meaning);
 /* The advance from prev to cur per e's width (e NULL: 64-bit); -1 when it
  * went down and cannot be a wrap (a reset). Gauges: always -1 when down. */
 int ctr_delta(const struct ctr_entry *e, uint64_t prev, uint64_t cur, uint64_t *d);
+/* raw in the meaning's units (bytes for port_xmit_data's words). */
+uint64_t ctr_units(const struct ctr_entry *e, uint64_t raw);
+/* Whether e goes into its port's sum by meaning: a counter, with a meaning,
+ * and not the same events as a counter the port also has (has(name, ctx)
+ * tells; e->same_as). */
+int ctr_counts_in_sum(const struct ctr_entry *e, int (*has)(const char *name, const void *ctx), const void *ctx);
 
 #endif

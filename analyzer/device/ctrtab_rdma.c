@@ -13,8 +13,8 @@
 #include <string.h>
 #include "ctrtab.h"
 
-#define C(drv, n, w, s, m) { drv, n, CTR_COUNTER, w, s, m }
-#define G(drv, n, s, m)    { drv, n, CTR_GAUGE, CTR_W64, s, m }
+#define C(drv, n, w, s, m) { drv, n, CTR_COUNTER, w, s, m, 0, NULL }
+#define G(drv, n, s, m)    { drv, n, CTR_GAUGE, CTR_W64, s, m, 0, NULL }
 #define Q(n, s, m)   C("mlx5", n, CTR_W32_WRAP, s, m)   /* mlx5 queue counter */
 #define X(n, s, m)   C("mlx5", n, CTR_W64, s, m)        /* mlx5 64-bit */
 #define M4(n, s, m)  C("mlx4", n, CTR_W64, s, m)
@@ -23,6 +23,12 @@
 #define I(n, s, m)   C("irdma", n, CTR_W64, s, m)
 #define R(n, s, m)   C("rxe", n, CTR_W64, s, m)
 #define P(n, m)      C("*", n, CTR_PMA_SAT, CTR_PORT, m)
+/* the same events as (or a part of) counter `same` of the port: out of sums */
+#define CS(drv, n, w, s, m, same) { drv, n, CTR_COUNTER, w, s, m, 0, same }
+#define XS(n, s, m, same)  CS("mlx5", n, CTR_W64, s, m, same)
+#define PS(n, m, same)     CS("*", n, CTR_PMA_SAT, CTR_PORT, m, same)
+/* PMA port_xmit_data / port_rcv_data count 4-octet words */
+#define PW(n, m)     { "*", n, CTR_COUNTER, CTR_PMA_SAT, CTR_PORT, m, 4, NULL }
 
 const struct ctr_entry ctr_table[] = {
 	/* ---- mlx5 (mlx5_ib counters.c) ---- */
@@ -58,13 +64,13 @@ const struct ctr_entry ctr_table[] = {
 	X("np_cnp_sent", CTR_RESP, M_CNP_SENT),
 	X("rx_icrc_encapsulated", CTR_PORT, M_ICRC_ERR),
 	/* optional counters (RDMA netlink only) */
-	X("cc_rx_ce_pkts", CTR_RESP, M_ECN_MARKED_RECV),
+	XS("cc_rx_ce_pkts", CTR_RESP, M_ECN_MARKED_RECV, "np_ecn_marked_roce_packets"),
 	X("cc_rx_cnp_pkts", CTR_REQ, M_CNP_RECV),
-	X("cc_tx_cnp_pkts", CTR_RESP, M_CNP_SENT),
-	X("rdma_tx_packets", CTR_PORT, M_TX_PKTS),
-	X("rdma_tx_bytes", CTR_PORT, M_TX_BYTES),
-	X("rdma_rx_packets", CTR_PORT, M_RX_PKTS),
-	X("rdma_rx_bytes", CTR_PORT, M_RX_BYTES),
+	XS("cc_tx_cnp_pkts", CTR_RESP, M_CNP_SENT, "np_cnp_sent"),
+	XS("rdma_tx_packets", CTR_PORT, M_TX_PKTS, "port_xmit_packets"),
+	XS("rdma_tx_bytes", CTR_PORT, M_TX_BYTES, "port_xmit_data"),
+	XS("rdma_rx_packets", CTR_PORT, M_RX_PKTS, "port_rcv_packets"),
+	XS("rdma_rx_bytes", CTR_PORT, M_RX_BYTES, "port_rcv_data"),
 
 	/* ---- mlx4 (mlx4_ib main.c diag counters) ---- */
 	M4("rq_num_lle", CTR_RESP, M_LOCAL_ERR),
@@ -171,7 +177,7 @@ const struct ctr_entry ctr_table[] = {
 	B("res_rx_pci_err", CTR_RESP, M_LOCAL_ERR),
 	B("res_oos_drop_count", CTR_RESP, M_OOS_RECV),
 	B("oos_drop_count", CTR_RESP, M_OOS_RECV),
-	B("rx_roce_good_pkts", CTR_PORT, M_RX_PKTS),
+	CS("bnxt_re", "rx_roce_good_pkts", CTR_W64, CTR_PORT, M_RX_PKTS, "rx_pkts"),
 	B("rx_roce_good_bytes", CTR_PORT, M_RX_BYTES),
 	B("rx_out_of_buffer", CTR_RESP, M_OUT_OF_BUFFER),
 	B("tx_cnp", CTR_RESP, M_CNP_SENT),
@@ -183,8 +189,8 @@ const struct ctr_entry ctr_table[] = {
 	I("cnpIgnored", CTR_REQ, M_CNP_IGNORED),
 	I("cnpSent", CTR_RESP, M_CNP_SENT),
 	I("RxECNMrkd", CTR_RESP, M_ECN_MARKED_RECV),
-	I("RxUDP", CTR_PORT, M_RX_PKTS),
-	I("TxUDP", CTR_PORT, M_TX_PKTS),
+	CS("irdma", "RxUDP", CTR_W64, CTR_PORT, M_RX_PKTS, "ip4InPkts"),
+	CS("irdma", "TxUDP", CTR_W64, CTR_PORT, M_TX_PKTS, "ip4OutPkts"),
 	I("ip4InDiscards", CTR_PORT, M_DISCARD),
 	I("ip6InDiscards", CTR_PORT, M_DISCARD),
 	I("ip4InOctets", CTR_PORT, M_RX_BYTES),
@@ -238,10 +244,10 @@ const struct ctr_entry ctr_table[] = {
 	C("hfi1", "TxFlowStall", CTR_W64, CTR_PORT, M_NONE),
 	C("hfi1", "TxDropped", CTR_W64, CTR_PORT, M_DISCARD),
 	C("hfi1", "TxHdrErr", CTR_W64, CTR_PORT, M_DISCARD),
-	C("hfi1", "TxPkt", CTR_W64, CTR_PORT, M_TX_PKTS),
+	CS("hfi1", "TxPkt", CTR_W64, CTR_PORT, M_TX_PKTS, "port_xmit_packets"),
 	C("hfi1", "TxWords", CTR_W64, CTR_PORT, M_NONE),        /* 4-byte words */
 	C("hfi1", "TxWait", CTR_W64, CTR_PORT, M_XMIT_WAIT),
-	C("hfi1", "RxPkt", CTR_W64, CTR_PORT, M_RX_PKTS),
+	CS("hfi1", "RxPkt", CTR_W64, CTR_PORT, M_RX_PKTS, "port_rcv_packets"),
 	C("hfi1", "RxWords", CTR_W64, CTR_PORT, M_NONE),
 	C("hfi1", "SwLinkDown", CTR_W64, CTR_PORT, M_LINK_ERR),
 	C("hfi1", "SwLinkUp", CTR_W64, CTR_PORT, M_NONE),
@@ -292,14 +298,14 @@ const struct ctr_entry ctr_table[] = {
 	P("excessive_buffer_overrun_errors", M_OUT_OF_BUFFER),
 	P("VL15_dropped", M_DISCARD),
 	P("port_xmit_wait", M_XMIT_WAIT),
-	P("port_xmit_data", M_TX_BYTES),
-	P("port_rcv_data", M_RX_BYTES),
+	PW("port_xmit_data", M_TX_BYTES),
+	PW("port_rcv_data", M_RX_BYTES),
 	P("port_xmit_packets", M_TX_PKTS),
 	P("port_rcv_packets", M_RX_PKTS),
-	P("unicast_xmit_packets", M_TX_PKTS),
-	P("unicast_rcv_packets", M_RX_PKTS),
-	P("multicast_xmit_packets", M_TX_PKTS),
-	P("multicast_rcv_packets", M_RX_PKTS),
+	PS("unicast_xmit_packets", M_TX_PKTS, "port_xmit_packets"),
+	PS("unicast_rcv_packets", M_RX_PKTS, "port_rcv_packets"),
+	PS("multicast_xmit_packets", M_TX_PKTS, "port_xmit_packets"),
+	PS("multicast_rcv_packets", M_RX_PKTS, "port_rcv_packets"),
 };
 
 const size_t ctr_table_n = sizeof ctr_table / sizeof ctr_table[0];
@@ -397,4 +403,16 @@ int ctr_delta(const struct ctr_entry *e, uint64_t prev, uint64_t cur, uint64_t *
 		return 0;
 	}
 	return -1;
+}
+
+uint64_t ctr_units(const struct ctr_entry *e, uint64_t raw)
+{
+	return e && e->scale > 1 ? raw * e->scale : raw;
+}
+
+int ctr_counts_in_sum(const struct ctr_entry *e, int (*has)(const char *name, const void *ctx), const void *ctx)
+{
+	if (!e || e->kind != CTR_COUNTER || !e->meaning)
+		return 0;
+	return !e->same_as || !has(e->same_as, ctx);
 }

@@ -7,6 +7,16 @@
 #include <string.h>
 #include "devmon.h"
 
+int dm_port_has(const char *name, const void *port)
+{
+	const struct dm_port *p = port;
+
+	for (size_t i = 0; i < p->sp.nctr; i++)
+		if (!strcmp(p->sp.ctr[i].name, name))
+			return 1;
+	return 0;
+}
+
 int devmon_meaning(const struct dm_dev *d, unsigned meaning, struct dm_meaning_sum *out)
 {
 	memset(out, 0, sizeof *out);
@@ -18,20 +28,20 @@ int devmon_meaning(const struct dm_dev *d, unsigned meaning, struct dm_meaning_s
 			const struct ctr_entry *e = ctr_lookup(d->driver, c->name);
 			uint64_t moved;
 
-			if (!e || e->meaning != meaning || e->kind != CTR_COUNTER)
+			if (!e || e->meaning != meaning || !ctr_counts_in_sum(e, dm_port_has, p))
 				continue;
 			if (out->n < DM_MEANING_NAMES)
 				out->names[out->n] = e->name;
 			out->n++;
-			out->total += c->value;
+			out->total += ctr_units(e, c->value);
 			if (p->rate && p->rate[i].valid) {
-				out->rate += p->rate[i].v;
+				out->rate += p->rate[i].v * (e->scale > 1 ? e->scale : 1);
 				out->have_rate = 1;
 			}
 			for (size_t k = 0; k < p->nbase; k++)
 				if (p->base[k].group == c->group && !strcmp(p->base[k].name, c->name) &&
 				    ctr_delta(e, p->base[k].value, c->value, &moved) == 0)
-					out->since_first += moved;
+					out->since_first += ctr_units(e, moved);
 		}
 	}
 	return (int)out->n;

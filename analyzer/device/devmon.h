@@ -110,8 +110,10 @@ void devmon_poll(struct devmon *m, uint64_t now_ns);
 
 /* The counters of device d (every selected port, hw_counters and counters)
  * whose meaning (ctrtab.h enum ctr_meaning: M_DUP_REQ, M_OOS_RECV,
- * M_DISCARD, M_OUT_OF_BUFFER, …) is the one asked, summed: their number
- * (0: the device counts no such thing).  Gauges are left out. */
+ * M_DISCARD, M_OUT_OF_BUFFER, …) is the one asked, summed in the meaning's
+ * units: their number (0: the device counts no such thing).  Gauges are left
+ * out, and so is a counter of the same events as another the port has
+ * (ctr_entry.same_as). */
 #define DM_MEANING_NAMES 8
 struct dm_meaning_sum {
 	size_t n;                              /* counters found */
@@ -122,6 +124,10 @@ struct dm_meaning_sum {
 	int have_rate;                         /* 0: no interval yet (first read, reset) */
 };
 int devmon_meaning(const struct dm_dev *d, unsigned meaning, struct dm_meaning_sum *out);
+/* Whether the port (a const struct dm_port *) has a counter of that name:
+ * for ctr_counts_in_sum (a counter whose same_as the port also has is left
+ * out of the sums by meaning). */
+int dm_port_has(const char *name, const void *port);
 
 /* --device-replay DIR (devreplay.c): points the sysfs, RDMA netlink and
  * ethtool readers at DIR's recording (DIR/sys, DIR/netlink/{1,2},

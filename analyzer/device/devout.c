@@ -380,10 +380,17 @@ static void port_json(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		json_string(f, p->sp.ctr[i].name);
 		fputs(":{\"meaning\":", f);
 		json_string(f, ctr_meaning_name(e->meaning));
-		fprintf(f, ",\"kind\":\"%s\",\"width\":\"%s\",\"side\":\"%s\"}", e->kind == CTR_GAUGE ? "gauge" : "counter",
+		fprintf(f, ",\"kind\":\"%s\",\"width\":\"%s\",\"side\":\"%s\"", e->kind == CTR_GAUGE ? "gauge" : "counter",
 			e->width == CTR_W32_WRAP ? "32" : e->width == CTR_PMA_SAT ? "pma" : "64",
 			e->side == CTR_REQ ? "requester" : e->side == CTR_RESP ? "responder" :
 			e->side == CTR_DEVICE ? "device" : "port");
+		if (e->scale > 1)
+			fprintf(f, ",\"scale\":%u", e->scale);
+		if (e->same_as && dm_port_has(e->same_as, p)) {
+			fputs(",\"same_as\":", f);
+			json_string(f, e->same_as);
+		}
+		fputc('}', f);
 	}
 	first = 1;
 	fputs("},\"rates\":{", f);
@@ -597,7 +604,8 @@ static void port_stats(FILE *f, const struct devmon *m, int gauges)
 }
 
 /* rocetop_rdma_meaning_total{device,port,driver,meaning}: per port, the sum
- * of its counters of each meaning. */
+ * of its counters of each meaning, in the meaning's units (bytes, not PMA
+ * words), each event once (ctr_counts_in_sum). */
 static void meaning_series(FILE *f, const struct devmon *m)
 {
 	for (size_t i = 0; i < m->ndevs; i++)
@@ -609,9 +617,9 @@ static void meaning_series(FILE *f, const struct devmon *m)
 			for (size_t k = 0; k < p->sp.nctr; k++) {
 				const struct ctr_entry *e = ctr_lookup(m->devs[i].driver, p->sp.ctr[k].name);
 
-				if (!e || e->kind != CTR_COUNTER || !e->meaning)
+				if (!ctr_counts_in_sum(e, dm_port_has, p))
 					continue;
-				sum[e->meaning] += p->sp.ctr[k].value;
+				sum[e->meaning] += ctr_units(e, p->sp.ctr[k].value);
 				have[e->meaning] = 1;
 			}
 			for (unsigned k = 1; k < M_NMEANINGS; k++) {

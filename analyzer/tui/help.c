@@ -35,6 +35,13 @@ static const char *const keys[] = {
 
 static void help_lines(struct tui *v, struct dlines *L)
 {
+	/* first, where it is read without scrolling: the keys below that need
+	 * flows say so when pressed */
+	if (v->cfg->dev_only) {
+		ln(L, pair_attr(v, P_WARN), "Device-only view (no capture): the flow table and its keys (c, D,");
+		ln(L, pair_attr(v, P_WARN), "v, + -, Enter on a flow) need -i IFACE or -r FILE.");
+		ln(L, A_NORMAL, "%s", "");
+	}
 	ln(L, A_BOLD, "Keys");
 	for (unsigned i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		ln(L, A_NORMAL, "%s", keys[i]);
@@ -48,10 +55,6 @@ static void help_lines(struct tui *v, struct dlines *L)
 	ln(L, A_NORMAL, "  capture drops; cyan CNPs and ECN marks; magenta bad ICRC/CRC.");
 	ln(L, A_NORMAL, "Rates are over capture time; counters are rocetop(8)'s (as an RC responder");
 	ln(L, A_NORMAL, "counts).");
-	if (v->cfg->dev_only) {   /* the keys above that need flows say so when pressed */
-		ln(L, pair_attr(v, P_WARN), "Device-only view (no capture): the flow table and its keys (c, D,");
-		ln(L, pair_attr(v, P_WARN), "v, + -, Enter on a flow) need -i IFACE or -r FILE.");
-	}
 }
 
 static void draw_help(struct tui *v, int y0, uint64_t now)

@@ -140,6 +140,19 @@ static void test_table_sound(void **state)
 	assert_string_equal(ctr_driver_of("rxe_eth0"), "rxe");
 	assert_string_equal(ctr_driver_of("foo0"), "");
 	assert_int_equal(ctr_lookup("bnxt_re", "active_qps")->kind, CTR_GAUGE);
+	/* a same_as names a counter the driver (or the PMA) has, of the same meaning */
+	for (size_t i = 0; i < ctr_table_n; i++) {
+		const struct ctr_entry *e = &ctr_table[i], *o;
+
+		if (!e->same_as)
+			continue;
+		o = ctr_lookup(e->driver, e->same_as);
+		if (!o || o->meaning != e->meaning || o->same_as)
+			fail_msg("%s/%s: same_as %s is no counter of that meaning", e->driver, e->name, e->same_as);
+	}
+	/* PMA data counts 4-octet words; everything else counts in the meaning's units */
+	assert_int_equal(ctr_units(ctr_lookup("mlx5", "port_xmit_data"), 10), 40);
+	assert_int_equal(ctr_units(ctr_lookup("mlx5", "rdma_tx_bytes"), 10), 10);
 }
 
 static void test_wrap_and_reset(void **state)
@@ -254,6 +267,36 @@ static void test_meaning_sum(void **state)
 	assert_int_equal(devmon_meaning(&d, M_DUP_REQ, &s), 1);
 }
 
+/* Two counters of the same events count once; PMA words count as bytes. */
+static void test_meaning_sum_once(void **state)
+{
+	struct sysfs_counter now[] = {
+		{ "np_cnp_sent", 55, SYSFS_HW }, { "cc_tx_cnp_pkts", 45, SYSFS_NL },
+		{ "port_xmit_packets", 100, SYSFS_PMA }, { "unicast_xmit_packets", 90, SYSFS_PMA },
+		{ "multicast_xmit_packets", 10, SYSFS_PMA }, { "port_xmit_data", 1000, SYSFS_PMA },
+		{ "rdma_rx_bytes", 777, SYSFS_NL },
+	};
+	struct dm_port p = { .port = 1 };
+	struct dm_dev d = { .name = "mlx5_2", .driver = "mlx5", .ports = &p, .nports = 1 };
+	struct dm_meaning_sum s;
+
+	(void)state;
+	p.sp.ctr = now, p.sp.nctr = 7, p.sysfs_ok = 1;
+	assert_int_equal(devmon_meaning(&d, M_CNP_SENT, &s), 1);
+	assert_int_equal(s.total, 55);
+	assert_int_equal(devmon_meaning(&d, M_TX_PKTS, &s), 1);
+	assert_int_equal(s.total, 100);
+	assert_int_equal(devmon_meaning(&d, M_TX_BYTES, &s), 1);
+	assert_int_equal(s.total, 4000);
+	/* without its PMA twin, rdma_rx_bytes is the port's only rx_bytes */
+	assert_int_equal(devmon_meaning(&d, M_RX_BYTES, &s), 1);
+	assert_int_equal(s.total, 777);
+	/* without np_cnp_sent, cc_tx_cnp_pkts counts */
+	p.sp.ctr = now + 1, p.sp.nctr = 6;
+	assert_int_equal(devmon_meaning(&d, M_CNP_SENT, &s), 1);
+	assert_int_equal(s.total, 45);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_wrap_and_reset),
 		cmocka_unit_test(test_ports_sorted_then_capped),
 		cmocka_unit_test(test_meaning_sum),
+		cmocka_unit_test(test_meaning_sum_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,6 +24,7 @@
 #include "../../analyzer/device/devnode.c"
 #include "../../analyzer/device/ctrtab_rdma.c"
 #include "../../analyzer/device/pfc.c"
+#include "../../analyzer/device/devmeaning.c"
 
 static void test_mtu_bytes(void **state)
 {
