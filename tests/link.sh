@@ -148,12 +148,13 @@ mix = [json.loads(l) for l in open(f"{t}/mix.json")]
 bad = 0
 for n, line in enumerate(open(f"{t}/order"), 1):
     i, k = map(int, line.split())
-    # The analysis marks (roce.analysis.*) are left out: ib_native and ib_erf
-    # hold the same IB conversation, so in the mix the second copy's frames
-    # are rightly marked retransmissions.
+    # The analysis marks (roce.analysis.*, and the verdicts' rocetop.diagnosis.*)
+    # are left out: ib_native and ib_erf hold the same IB conversation, so in
+    # the mix the second copy's frames are rightly marked retransmissions.
+    marks = ("roce.analysis.", "rocetop.diagnosis.")
     want = {key: v for key, v in dict(ins[i][k - 1], **{"frame.number": n}).items()
-            if not key.startswith("roce.analysis.")}
-    got = {key: v for key, v in mix[n - 1].items() if not key.startswith("roce.analysis.")} if n <= len(mix) else None
+            if not key.startswith(marks)}
+    got = {key: v for key, v in mix[n - 1].items() if not key.startswith(marks)} if n <= len(mix) else None
     bad += got != want
 print(bad)
 PY
