@@ -29,7 +29,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import queue
+import concurrent.futures
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 BUILD = os.environ.get("BUILD", "build")
@@ -37,7 +40,11 @@ if not os.path.isabs(BUILD):
     BUILD = os.path.join(ROOT, BUILD)
 BIN = os.path.join(BUILD, "bin")
 IS_ROOT = os.geteuid() == 0
-NSA, NSB = "rtex-a%d" % os.getpid(), "rtex-b%d" % os.getpid()
+# Examples run WORKERS at a time, each worker in its own pair of namespaces
+# (so ports and interfaces never collide); _ns holds the current pair.
+WORKERS = 4
+PAIRS = [("rtex-a%d-%d" % (os.getpid(), k), "rtex-b%d-%d" % (os.getpid(), k)) for k in range(WORKERS)]
+_ns = threading.local()
 CAP = {
     "capture.pcap": "captures/lab/roce_send_bw_netem.pcap",
     "cap.pcap": "captures/lab/roce_send_bw_netem.pcap",
@@ -211,7 +218,7 @@ def man_examples():
 
 # ---- the test's hosts -----------------------------------------------------------------------------
 
-def netns_up():
+def netns_up(NSA, NSB):
     cmds = ["ip netns add %s" % NSA, "ip netns add %s" % NSB]
     addrs = {"eth0": ("10.0.0.1/24", "10.0.0.2/24"), "eth1": ("192.168.1.1/24", "192.168.1.2/24"),
              "veth0": ("10.0.1.1/24", "10.0.1.2/24")}
@@ -232,7 +239,7 @@ def netns_up():
             raise SystemExit("examples.py: %s: %s" % (c, err.strip()))
 
 
-def netns_down():
+def netns_down(NSA, NSB):
     for ns in (NSA, NSB):
         subprocess.run(["ip", "netns", "pids", ns], capture_output=True)
         pids = subprocess.run(["ip", "netns", "pids", ns], capture_output=True, text=True).stdout.split()
@@ -249,7 +256,7 @@ def background_traffic():
     g = os.path.join(BIN, "rocegen")
     ps = []
     for ifb, dst in (("rtexp0", "10.0.0.1"), ("rtexp1", "192.168.1.1")):
-        ps.append(spawn(["ip", "netns", "exec", NSB, g, "flood", "-i", ifb, "--dst", dst,
+        ps.append(spawn(["ip", "netns", "exec", _ns.b, g, "flood", "-i", ifb, "--dst", dst,
                          "--qps", "4", "--pps", "2000", "--duration", "30"],
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     return ps
@@ -382,7 +389,7 @@ def run_one(src, raw, work):
             return "skip", "no counterpart"
         notes.append("peer: %s" % " ".join(os.path.basename(cp[0]) if i == 0 else a for i, a in enumerate(cp)))
         if words[1] == "client":
-            peer = spawn(["ip", "netns", "exec", NSB] + cp, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            peer = spawn(["ip", "netns", "exec", _ns.b] + cp, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             time.sleep(1.0)
         else:
             # the server here first, the client there once it is ready
@@ -390,11 +397,11 @@ def run_one(src, raw, work):
     traffic = background_traffic() if IS_ROOT and (is_live(raw) or "--prometheus" in raw) else []
     try:
         if prog == "rocegen" and words[1:2] == ["server"]:
-            srv = spawn(["ip", "netns", "exec", NSA, "bash", "-c", cmd], cwd=work, env=env,
+            srv = spawn(["ip", "netns", "exec", _ns.a, "bash", "-c", cmd], cwd=work, env=env,
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             time.sleep(1.0)
             cp = counterpart(cmd)
-            crc, _, cerr = sh(" ".join(shlex.quote(a) for a in cp), timeout=60, ns=NSB)
+            crc, _, cerr = sh(" ".join(shlex.quote(a) for a in cp), timeout=60, ns=_ns.b)
             out, err = stop(srv, 40)
             rc = srv.returncode if srv.returncode is not None else 124
             if crc != 0:
@@ -403,7 +410,7 @@ def run_one(src, raw, work):
             return run_exporter(cmd, raw, work, env, notes)
         else:
             timeout = 4 if live or (re.search(r"(^|\s)-i\s", raw) and prog == "rocetop") else 120
-            rc, out, err = sh(cmd, timeout=timeout, ns=NSA if IS_ROOT else None, cwd=work, env=env)
+            rc, out, err = sh(cmd, timeout=timeout, ns=_ns.a if IS_ROOT else None, cwd=work, env=env)
             if live and rc == 124:
                 rc = 0
                 notes.append("live, stopped after %d s" % timeout)
@@ -445,7 +452,7 @@ def run_exporter(cmd, raw, work, env, notes):
         host = "127.0.0.1"
     if "| grep" not in cmd and ">" not in cmd:
         cmd += " > /dev/null"
-    p = spawn(["ip", "netns", "exec", NSA, "bash", "-c", cmd], cwd=work, env=env,
+    p = spawn(["ip", "netns", "exec", _ns.a, "bash", "-c", cmd], cwd=work, env=env,
               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     auth = ""
     if "web.yml" in cmd:
@@ -453,7 +460,7 @@ def run_exporter(cmd, raw, work, env, notes):
     body = ""
     for _ in range(60):
         time.sleep(0.25)
-        rc, body, _ = sh("curl -sf -m 2 %s http://%s:%s/metrics" % (auth, host, port), timeout=10, ns=NSA)
+        rc, body, _ = sh("curl -sf -m 2 %s http://%s:%s/metrics" % (auth, host, port), timeout=10, ns=_ns.a)
         if rc == 0 and "rocetop_" in body:
             break
         if p.poll() is not None:
@@ -472,13 +479,13 @@ def run_curl(raw, work):
     the example's port."""
     m = re.search(r"http://([\d.]+):(\d+)/", raw)
     shutil.copy(os.path.join(ROOT, CAP["netem.pcap"]), os.path.join(work, "netem.pcap"))
-    exp = spawn(["ip", "netns", "exec", NSA, os.path.join(BIN, "rocetop"), "-r", "netem.pcap",
+    exp = spawn(["ip", "netns", "exec", _ns.a, os.path.join(BIN, "rocetop"), "-r", "netem.pcap",
                  "--prometheus", "%s:%s" % (m.group(1), m.group(2)), "--linger"], cwd=work,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(40):
             time.sleep(0.25)
-            rc, out, err = sh(raw, timeout=10, ns=NSA, cwd=work)
+            rc, out, err = sh(raw, timeout=10, ns=_ns.a, cwd=work)
             if rc == 0 and out.strip():
                 return "ok", "%d lines, from a replay of roce_send_bw_netem served there" % len(out.splitlines())
         return "fail", "exit %d, %d bytes: %s" % (rc, len(out), err.strip()[-200:])
@@ -530,33 +537,46 @@ def run_filter(flt, work):
 
 def main():
     ex = readme_examples() + man_examples()
-    if IS_ROOT:
-        netns_up()
     top = tempfile.mkdtemp(prefix="examples.")
     subprocess.run(["chmod", "755", top])
     counts = {"ok": 0, "fail": 0, "skip": 0}
+    free = queue.Queue()
+    for pair in PAIRS:
+        free.put(pair)
+
+    def one(n, src, raw):
+        work = os.path.join(top, "%02d" % n)
+        os.makedirs(work)
+        if "web.yml" in raw:
+            h = subprocess.run(["htpasswd", "-nbB", "example", "example-password"],
+                               capture_output=True, text=True).stdout.strip()
+            with open(os.path.join(work, "web.yml"), "w") as f:
+                f.write("basic_auth_users:\n  %s: '%s'\n" % tuple(h.split(":", 1)))
+        _ns.a, _ns.b = pair = free.get()
+        t0 = time.time()
+        try:
+            return run_one(src, raw, work) + (time.time() - t0,)
+        except subprocess.TimeoutExpired:
+            return "fail", "timed out", time.time() - t0
+        finally:
+            free.put(pair)
+
     try:
-        with open(os.path.join(top, "web.yml"), "w") as f:
-            pass
-        for n, (src, raw) in enumerate(ex):
-            work = os.path.join(top, "%02d" % n)
-            os.makedirs(work)
-            if "web.yml" in raw:
-                h = subprocess.run(["htpasswd", "-nbB", "example", "example-password"],
-                                   capture_output=True, text=True).stdout.strip()
-                with open(os.path.join(work, "web.yml"), "w") as f:
-                    f.write("basic_auth_users:\n  %s: '%s'\n" % tuple(h.split(":", 1)))
-            try:
-                res, why = run_one(src, raw, work)
-            except subprocess.TimeoutExpired:
-                res, why = "fail", "timed out"
-            counts[res] += 1
-            say("%-4s %-18s %s\n     %s" % (res, src, raw, why))
-            if res == "fail":
-                fails.append(raw)
+        if IS_ROOT:
+            for pair in PAIRS:
+                netns_up(*pair)
+        with concurrent.futures.ThreadPoolExecutor(WORKERS) as pool:
+            futs = [pool.submit(one, n, src, raw) for n, (src, raw) in enumerate(ex)]
+            for (src, raw), fut in zip(ex, futs):     # reported in the documents' order
+                res, why, secs = fut.result()
+                counts[res] += 1
+                say("%-4s %-18s %s\n     %s%s" % (res, src, raw, why, " (%.1f s)" % secs if res != "skip" else ""))
+                if res == "fail":
+                    fails.append(raw)
     finally:
         if IS_ROOT:
-            netns_down()
+            for pair in PAIRS:
+                netns_down(*pair)
         if not os.environ.get("KEEP"):
             shutil.rmtree(top, ignore_errors=True)
     floor = (30 if IS_ROOT else 12) - (7 if os.environ.get("SAN") == "1" else 0)
