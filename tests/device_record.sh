@@ -63,7 +63,7 @@ check "layout: netlink replies byte for byte (dev.bin; qp-0.bin of the first and
 	cmp -s '$TV/1/dev.bin' '$T/rec/netlink/1/dev.bin' && cmp -s '$TV/1/qp-0.bin' '$T/rec/netlink/1/qp-0.bin' &&
 	cmp -s '$TV/2/qp-0.bin' '$T/rec/netlink/2/qp-0.bin' && cmp -s '$TV/2/port-0.bin' '$T/rec/netlink/2/port-0.bin'"
 peer=$(cat "$T/peer" 2>/dev/null)
-check "layout: ethtool/1/eth0 is ethtool -S text of the veth (peer_ifindex: $peer)" sh -c "
+check "layout: ethtool/1/eth0 holds the veth's statistics in ethtool's -S text (peer_ifindex: $peer)" sh -c "
 	head -1 '$T/rec/ethtool/1/eth0' | grep -qx 'NIC statistics:' && grep -qx '     peer_ifindex: $peer' '$T/rec/ethtool/1/eth0' &&
 	test -s '$T/rec/ethtool/3/eth0'"
 check "layout: times, one line per poll, rising" sh -c "test \$(wc -l < '$T/rec/times') = 3 && sort -n -c '$T/rec/times'"
