@@ -78,25 +78,31 @@ PY
 cat "$T/j.out"
 oks=$((oks + $(grep -c '^ok ' "$T/j.out"))); fails=$((fails + $(grep -c '^FAIL ' "$T/j.out")))
 
+# scrape PORT TEXT: the /metrics page once it holds TEXT (the recording's
+# snapshot that has it is being served), or the last page seen within 15 s
+scrape() {
+	python3 -c '
+import sys, time, urllib.request
+page = ""
+for i in range(150):
+    try:
+        page = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode()
+        if sys.argv[2] in page:
+            break
+    except OSError:
+        pass
+    time.sleep(0.1)
+sys.stdout.write(page)
+' "$1" "$2" 2>/dev/null
+}
+
 port=$((20000 + ($$ + 7) % 20000))
 "$R" --device-replay "$FX" --device all -b -d 0.2 --prometheus 127.0.0.1:$port > /dev/null 2> "$T/prom.err" &
 PROM_PID=$!
 # The page is taken once rocetop has read the recording's second snapshot
 # (eth0's rx_packets 160; a loaded machine may serve the first one first),
 # or, failing that, the last page seen within 15 s.
-python3 -c '
-import sys, time, urllib.request
-page = ""
-for i in range(150):
-    try:
-        page = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode()
-        if "netdev=\"eth0\",stat=\"rx_packets\"} 160" in page:
-            break
-    except OSError:
-        pass
-    time.sleep(0.1)
-sys.stdout.write(page)
-' "$port" > "$T/metrics" 2>/dev/null
+scrape "$port" 'netdev="eth0",stat="rx_packets"} 160' > "$T/metrics"
 kill -TERM "$PROM_PID" 2>/dev/null; wait "$PROM_PID"; PROM_PID=
 check "/metrics: bnxt_re0 active_qps a gauge series (TYPE gauge), not a counter" sh -c "
 	grep -q '^# TYPE rocetop_rdma_port_stat gauge' '$T/metrics' &&
@@ -210,19 +216,7 @@ oks=$((oks + $(grep -c '^ok ' "$T/g.out"))); fails=$((fails + $(grep -c '^FAIL '
 port=$((20000 + ($$ + 13) % 20000))
 "$R" --device-replay "$G" --device all -b -d 0.2 --prometheus 127.0.0.1:$port > /dev/null 2> "$T/gprom.err" &
 PROM_PID=$!
-python3 -c '
-import sys, time, urllib.request
-page = ""
-for i in range(150):
-    try:
-        page = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode()
-        if "rdma_rx_bytes\"} 11878400" in page:
-            break
-    except OSError:
-        pass
-    time.sleep(0.1)
-sys.stdout.write(page)
-' "$port" > "$T/gmetrics" 2>/dev/null
+scrape "$port" 'rdma_rx_bytes"} 11878400' > "$T/gmetrics"
 kill -TERM "$PROM_PID" 2>/dev/null; wait "$PROM_PID"; PROM_PID=
 check "/metrics: group labels device_hw_counters and netlink; by meaning, netlink's counters count (mlx5_2 rx_bytes)" sh -c "
 	grep -q '^rocetop_rdma_port_stat_total{device=\"mlx4_0\",port=\"1\",group=\"device_hw_counters\",counter=\"num_cqovf\"} 12\$' '$T/gmetrics' &&

@@ -274,7 +274,10 @@ static void qpcnt_qps(const struct nlattr *table, struct nlp_qpcnt *c)
 	}
 }
 
-static void qpcnt_hw(const struct nlattr *table, struct nlp_qpcnt *c)
+/* The HWCOUNTER entries of a STAT_HWCOUNTERS table (name, value), up to cap,
+ * after the *n already there: a bound counter's and a port's alike. */
+static void hw_entries(const struct nlattr *table, char (*name)[NLP_CNT_NAME], uint64_t *value,
+		       uint32_t *n, uint32_t cap)
 {
 	const struct nlattr *e;
 
@@ -286,10 +289,10 @@ static void qpcnt_hw(const struct nlattr *table, struct nlp_qpcnt *c)
 			continue;
 		mnl_attr_parse_nested(e, keep_attr, &etb);
 		if (!etb.a[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME] ||
-		    !etb.a[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE] || c->nctr >= NLP_CNT_CTRS)
+		    !etb.a[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE] || *n >= cap)
 			continue;
-		str(&etb, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, c->name[c->nctr], NLP_CNT_NAME);
-		c->value[c->nctr++] = u64(&etb, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE);
+		str(&etb, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, name[*n], NLP_CNT_NAME);
+		value[(*n)++] = u64(&etb, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE);
 	}
 }
 
@@ -307,13 +310,12 @@ static int fill_qpcnt(const struct tb *tb, uint32_t dev, struct nlp_vec *out)
 	if (tb->a[RDMA_NLDEV_ATTR_RES_QP])
 		qpcnt_qps(tb->a[RDMA_NLDEV_ATTR_RES_QP], c);
 	if (tb->a[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
-		qpcnt_hw(tb->a[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS], c);
+		hw_entries(tb->a[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS], c->name, c->value, &c->nctr, NLP_CNT_CTRS);
 	return 0;
 }
 
 static int fill_portstat(const struct tb *tb, uint32_t dev, struct nlp_vec *out)
 {
-	const struct nlattr *e;
 	struct nlp_portstat *c;
 
 	if (tb->a[RDMA_NLDEV_ATTR_STAT_COUNTER_ID] || !tb->a[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
@@ -322,19 +324,7 @@ static int fill_portstat(const struct tb *tb, uint32_t dev, struct nlp_vec *out)
 		return NLP_ENOMEM;
 	c->dev_index = dev;
 	c->port = u32(tb, RDMA_NLDEV_ATTR_PORT_INDEX, &c->have, NLP_HAVE_PORT);
-	mnl_attr_for_each_nested(e, tb->a[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS]) {
-		struct tb etb = { { 0 } };
-
-		if (mnl_attr_get_type(e) != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY ||
-		    mnl_attr_validate(e, MNL_TYPE_NESTED) < 0)
-			continue;
-		mnl_attr_parse_nested(e, keep_attr, &etb);
-		if (!etb.a[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME] ||
-		    !etb.a[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE] || c->nctr >= NLP_PS_CTRS)
-			continue;
-		str(&etb, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, c->name[c->nctr], NLP_CNT_NAME);
-		c->value[c->nctr++] = u64(&etb, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE);
-	}
+	hw_entries(tb->a[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS], c->name, c->value, &c->nctr, NLP_PS_CTRS);
 	return 0;
 }
 
