@@ -39,7 +39,11 @@
 #      many as perftest makes (16; 11 for SEND), each side's results message
 #      holds the other's figures, READ/SEND data CRC-32 equal on both
 #      sides, SEND's last credit as perftest's receiver writes it (512 of
-#      600: count % rx_depth % (rx_depth / 3) == 0), no Terminate.
+#      600: count % rx_depth % (rx_depth / 3) == 0), no Terminate;
+#   e. ucmatose's conversation (--oob cm --app ucmatose) both ways, plain
+#      and peer-to-peer with CRC and markers at a 536-byte MSS: both exit 0,
+#      each side received --iters SENDs of --size bytes, the CRC-32s of what
+#      each received agree, the server waited for the RTR (received 1).
 #
 # Prints "ok"/"FAIL" per check; exit 1 when any check fails.
 set -u
@@ -187,6 +191,10 @@ def check(name, crc, src, what):
                  "client sent %s server got %s, want %s" % (term(c["term_tx"]), term(s["term_rx"]), exp))
             want(s["term_tx"] is None, "the server answered a Terminate with %s" % (term(s["term_tx"]),))
             want(c["peer_closed"], "the server did not close after the Terminate")
+        elif k == "ucm":        # ucmatose: --iters SENDs each way, the server closed first
+            want(c["msgs_rx"]["send"] == c["iters"] and s["msgs_rx"]["send"] == c["iters"],
+                 "SENDs received: client %d server %d, want %d each" % (c["msgs_rx"]["send"], s["msgs_rx"]["send"], c["iters"]))
+            want(s["completed"] == s["iters"] == c["iters"], "server completed %d of %d" % (s["completed"], s["iters"]))
         elif k == "hdr":        # the Terminate copied the DDP header (and the RDMAP header: R)
             want(s["term_tx"] and s["term_tx"]["hdrct"] & 0x40, "no DDP header in the Terminate")
             if v == "R":
@@ -303,5 +311,10 @@ run "perftest-write" "$P --op write $S" "$P --op write $S" "mpa=0,none"
 run "perftest-read-crc" "$P --op read $S" "$P --op read $S --crc" "mpa=1,none"
 run "perftest-send-credits" "$P --op send --size 1024 --iters 600" "$P --op send --size 1024 --iters 600" "mpa=0,none"
 run "perftest-write-p2p" "$P --op write $S" "$P --op write $S --crc --rtr write" "mpa=1,write"
+
+# ---- e. ucmatose's conversation ---------------------------------------------------------
+U="--oob cm --app ucmatose --size 3000 --iters 7"
+run "ucmatose" "$U" "$U" good crc ucm "mpa=2,0,0,0,none"
+run "ucmatose-p2p" "$U" "$U --rtr write --crc --markers --mss 536" good crc ucm rtr "mpa=2,1,0,1,write"
 
 python3 "$T/check.py" "$T"

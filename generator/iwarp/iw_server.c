@@ -87,6 +87,8 @@ int iw_server_main(struct gen_opts *o)
 		return iw_rping_server(o);
 	if (o->oob && !strcmp(o->oob, "cm") && !strcmp(o->app, "perftest"))
 		return iw_perftest_server(o);
+	if (o->oob && !strcmp(o->oob, "cm") && !strcmp(o->app, "ucmatose"))
+		return iw_ucmatose_server(o);
 	memset(&v, 0, sizeof(v));
 	v.o = o;
 	v.size = o->have_size ? (uint32_t)o->size : 65536;
