@@ -28,6 +28,7 @@
 #define IW_MAX_MR 4
 #define IW_NQ 3                     /* untagged queues: send, read request, terminate */
 #define IW_IRQ_MAX 128              /* Read Requests held for their responses at once */
+#define IW_STALL_MS 2000            /* zero-window: how long the server stops reading */
 
 enum iw_rtr { IW_RTR_NONE = 0, IW_RTR_WRITE = 1, IW_RTR_READ = 2, IW_RTR_SEND = 4 };
 
@@ -42,6 +43,8 @@ enum iw_fault {
 	IW_F_BAD_QN,         /* untagged segment to queue 7            → DDP untagged invalid QN */
 	IW_F_OVERSIZE,       /* SEND longer than the receive buffer    → DDP untagged message too long */
 	IW_F_TERMINATE,      /* Terminate sent mid-stream, then close  → the peer closes */
+	IW_F_TCP_RST,        /* half an FPDU mid-message, then a TCP RST → the peer drops it, reports the reset */
+	IW_F_ZERO_WINDOW,    /* server: stops reading, its window closes → the sender holds its data, resumes */
 	IW_F__COUNT
 };
 const char *iw_fault_name(int f);
@@ -67,6 +70,16 @@ struct iw_rresp {
 	uint64_t to;
 	const uint8_t *src;
 	uint32_t len;
+};
+
+/* The TCP level (iw_tcp.c): its faults and figures. */
+struct iw_tcp {
+	uint64_t retrans;           /* TCP_INFO's total retransmissions (kept when the socket closes) */
+	uint64_t stall_ms;          /* zero-window: how long we did not read */
+	uint64_t max_block_ms;      /* the longest single send() (a closed window holds it) */
+	uint32_t cut_bytes;         /* tcp-rst: the bytes of the cut FPDU that went out */
+	uint32_t partial_bytes;     /* a reset came: bytes of an unfinished FPDU dropped */
+	int rst_tx, reset_rx;
 };
 
 struct iw;
@@ -101,6 +114,7 @@ struct iw {
 	uint32_t tx_pos;            /* bytes of our FPDU stream so far */
 	uint32_t tx_msn[IW_NQ];
 	uint32_t mss, mulpdu;
+	uint32_t tx_seg, tx_nseg;   /* the FPDU being sent: its index in its message, of how many */
 	uint8_t *tbuf;
 	/* receive */
 	struct roce_mpa_stream rs;
@@ -132,6 +146,7 @@ struct iw {
 	uint64_t fault_at;
 	int fault_armed;            /* applies to the next FPDU built */
 	struct iw_stats st;
+	struct iw_tcp tcp;
 };
 
 /* ---- iw_conn.c ------------------------------------------------------------- */
@@ -150,6 +165,17 @@ int iw_send_ulpdu(struct iw *w, const uint8_t *ulpdu, uint32_t len);
 /* Reads what is there (waits up to timeout_ms) and processes it.  1 data
  * processed, 0 timeout, -1 end of stream or error. */
 int iw_pump(struct iw *w, int timeout_ms);
+
+/* ---- iw_tcp.c ---------------------------------------------------------------- */
+/* Socket options a fault needs before listen/connect (zero-window: SO_RCVBUF). */
+void iw_tcp_prepare(struct iw *w, int fd);
+/* tcp-rst: the first half of this FPDU, then the RST; always -1 (why set). */
+int iw_tcp_cut(struct iw *w, const uint8_t *fpdu, uint32_t n);
+/* zero-window: IW_STALL_MS without reading. */
+void iw_tcp_stall(struct iw *w);
+/* recv() said ECONNRESET: the figures and why. */
+void iw_tcp_reset_rx(struct iw *w);
+uint64_t iw_tcp_retrans(const struct iw *w);
 
 /* ---- iw_rx.c (and the message senders) ------------------------------------- */
 int iw_add_mr(struct iw *w, uint32_t stag, uint64_t to, uint8_t *buf, uint64_t len, int rd, int wr);

@@ -27,6 +27,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "iw.h"
+#include "session.h"
 
 #define TBUF_CAP (ROCE_MPA_FPDU_MAX + 4 * (ROCE_MPA_FPDU_MAX / ROCE_MPA_MARKER_INTERVAL + 2))
 
@@ -101,8 +102,12 @@ static int read_exact(struct iw *w, uint8_t *dst, size_t n)
 static int write_all(struct iw *w, const uint8_t *b, size_t n)
 {
 	while (n) {
+		uint64_t t0 = sess_now(), ms;
 		ssize_t r = send(w->fd, b, n, MSG_NOSIGNAL);
 
+		ms = (sess_now() - t0) / 1000000;
+		if (ms > w->tcp.max_block_ms)
+			w->tcp.max_block_ms = ms;
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -195,6 +200,7 @@ static void set_mss(struct iw *w, int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (w->o->mss > 0)
 		setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &w->o->mss, sizeof(w->o->mss));
+	iw_tcp_prepare(w, fd);
 }
 
 static int tcp_connect(struct iw *w)
@@ -493,6 +499,8 @@ int iw_send_ulpdu(struct iw *w, const uint8_t *ulpdu, uint32_t len)
 		for (uint32_t k = (ROCE_MPA_MARKER_INTERVAL - w->tx_pos % ROCE_MPA_MARKER_INTERVAL) %
 				  ROCE_MPA_MARKER_INTERVAL; k < (uint32_t)n; k += ROCE_MPA_MARKER_INTERVAL)
 			w->st.tx_markers++;
+	if (w->fault_armed && w->fault == IW_F_TCP_RST && w->tx_seg == w->tx_nseg / 2)
+		return iw_tcp_cut(w, w->tbuf, (uint32_t)n);
 	if (w->fault_armed && apply_fault(w, (uint32_t)n)) {
 		w->fault_armed = 0;
 		w->st.faults[w->fault]++;
@@ -524,6 +532,8 @@ int iw_pump(struct iw *w, int tmo)
 	r = recv(w->fd, buf, sizeof(buf), 0);
 	if (r < 0 && errno == EINTR)
 		return 0;
+	if (r < 0 && errno == ECONNRESET)
+		iw_tcp_reset_rx(w);
 	if (r <= 0) {
 		w->eof = 1;
 		return -1;

@@ -62,10 +62,14 @@ static struct iw_mr *find_mr(struct iw *w, uint32_t stag)
 
 /* ---- senders ------------------------------------------------------------------------ */
 
-static int send_spec(struct iw *w, struct roce_iwarp_msg_spec *s)
+/* Segment seg of nseg of a message. */
+static int send_spec(struct iw *w, struct roce_iwarp_msg_spec *s, uint32_t seg, uint32_t nseg)
 {
 	uint8_t u[ROCE_MPA_ULPDU_MAX];
 	int n = roce_iwarp_build_ulpdu(u, sizeof(u), s);
+
+	w->tx_seg = seg;
+	w->tx_nseg = nseg;
 
 	if (n < 0) {
 		snprintf(w->why, sizeof(w->why), "ULPDU build failed (%d)", n);
@@ -125,7 +129,7 @@ int iw_post_send(struct iw *w, uint8_t op, const uint8_t *data, uint32_t len, ui
 		s.mo = mo;
 		s.payload = data ? data + mo : NULL;
 		s.payload_len = n;
-		if (send_spec(w, &s))
+		if (send_spec(w, &s, mo / step, len ? (len + step - 1) / step : 1))
 			return -1;
 		mo += n;
 	} while (mo < len);
@@ -149,7 +153,7 @@ static int post_tagged(struct iw *w, uint8_t op, uint32_t stag, uint64_t to, con
 		s.to = to + off;
 		s.payload = data ? data + off : NULL;
 		s.payload_len = n;
-		if (send_spec(w, &s))
+		if (send_spec(w, &s, off / step, len ? (len + step - 1) / step : 1))
 			return -1;
 		off += n;
 	} while (off < len);
@@ -183,7 +187,7 @@ int iw_post_read(struct iw *w, uint32_t sink_stag, uint64_t sink_to, uint32_t si
 	s.src_to = src_to;
 	w->reads_out++;
 	w->st.tx_msgs[ROCE_RDMAP_READ_REQ]++;
-	return send_spec(w, &s);
+	return send_spec(w, &s, 0, 1);
 }
 
 void iw_terminate(struct iw *w, uint8_t layer, uint8_t etype, uint8_t code, const struct roce_iwarp_msg *hdr,
@@ -215,7 +219,7 @@ void iw_terminate(struct iw *w, uint8_t layer, uint8_t etype, uint8_t code, cons
 		}
 	}
 	w->fault_armed = 0;
-	send_spec(w, &s);
+	send_spec(w, &s, 0, 1);
 	w->term_tx = (struct iw_term){ 1, layer, etype, code, s.term_hdrct };
 	w->st.tx_msgs[ROCE_RDMAP_TERMINATE]++;
 	w->dead = 1;
