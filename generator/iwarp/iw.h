@@ -29,6 +29,8 @@
 #define IW_NQ 3                     /* untagged queues: send, read request, terminate */
 #define IW_IRQ_MAX 128              /* Read Requests held for their responses at once */
 #define IW_STALL_MS 2000            /* zero-window: how long the server stops reading */
+/* an FPDU of the largest ULPDU with its markers */
+#define IW_TBUF_CAP (ROCE_MPA_FPDU_MAX + 4 * (ROCE_MPA_FPDU_MAX / ROCE_MPA_MARKER_INTERVAL + 2))
 
 enum iw_rtr { IW_RTR_NONE = 0, IW_RTR_WRITE = 1, IW_RTR_READ = 2, IW_RTR_SEND = 4 };
 
@@ -136,6 +138,10 @@ struct iw {
 	iw_send_fn on_send;
 	iw_read_fn on_read;
 	void *ctx;
+	/* the layer above the connection (iw_rx.c, set by iw_init): iw_conn.c
+	 * calls it only through these, so it needs nothing of iw_rx.c */
+	int (*rtr_out)(struct iw *w);   /* sends our RTR (peer-to-peer initiator) */
+	int (*rx_done)(struct iw *w);   /* after each read of the socket: answers what it held */
 	/* end */
 	struct iw_term term_rx, term_tx;
 	int eof;                    /* the peer closed */
@@ -150,7 +156,6 @@ struct iw {
 };
 
 /* ---- iw_conn.c ------------------------------------------------------------- */
-int iw_init(struct iw *w, const struct gen_opts *o, int server);
 void iw_free(struct iw *w);
 /* Client: connect to --peer:--port, MPA request, reply, RTR.  Server: accept
  * one connection on --port, request, reply (or reject), RTR.  pd/pd_len: our
@@ -178,6 +183,9 @@ void iw_tcp_reset_rx(struct iw *w);
 uint64_t iw_tcp_retrans(const struct iw *w);
 
 /* ---- iw_rx.c (and the message senders) ------------------------------------- */
+/* The stream before its connection: buffers, MSNs, the MPA receiver feeding
+ * iw_rx.c's checks, the hooks iw_conn.c calls up through.  0, or -1. */
+int iw_init(struct iw *w, const struct gen_opts *o, int server);
 int iw_add_mr(struct iw *w, uint32_t stag, uint64_t to, uint8_t *buf, uint64_t len, int rd, int wr);
 /* Messages, segmented at MULPDU.  0 or -1. */
 int iw_post_send(struct iw *w, uint8_t op, const uint8_t *data, uint32_t len, uint32_t inv_stag);
@@ -188,8 +196,6 @@ int iw_post_read(struct iw *w, uint32_t sink_stag, uint64_t sink_to, uint32_t si
  * stream dead and shuts down our side. */
 void iw_terminate(struct iw *w, uint8_t layer, uint8_t etype, uint8_t code, const struct roce_iwarp_msg *hdr,
 		  const uint8_t *ulpdu, uint32_t ulpdu_len);
-void iw_on_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f);
-void iw_on_event(void *ctx, const struct roce_mpa_event *e);
 /* Sends the responses of the Read Requests held (iw_pump does at its end).  0 or -1. */
 int iw_irq_flush(struct iw *w);
 /* Posts a receive buffer for the next untagged SEND message. */

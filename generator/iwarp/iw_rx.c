@@ -29,6 +29,7 @@
  * A zero-length tagged segment (the RTR's WRITE) is not checked against
  * any region (RFC 5040 5.4).
  */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include "iw.h"
@@ -404,7 +405,7 @@ static int rtr_in(struct iw *w, const struct seg *g)
 	return 1;     /* WRITE / READ: processed as usual (no checks at length 0) */
 }
 
-void iw_on_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f)
+static void on_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f)
 {
 	struct iw *w = ctx;
 	struct seg g = { &f->view.msg, f->bytes + 2, f->view.ulpdu_len };
@@ -432,7 +433,7 @@ void iw_on_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f)
 		untagged(w, &g);
 }
 
-void iw_on_event(void *ctx, const struct roce_mpa_event *e)
+static void on_event(void *ctx, const struct roce_mpa_event *e)
 {
 	struct iw *w = ctx;
 
@@ -445,4 +446,46 @@ void iw_on_event(void *ctx, const struct roce_mpa_event *e)
 		   e->type == ROCE_MPA_EV_TOO_BIG || e->type == ROCE_MPA_EV_SYNC_LOST) {
 		term(w, NULL, L_LLP, 0, 0x03);
 	}
+}
+
+/* ---- the hooks iw_conn.c calls up through ---------------------------------------------- */
+
+/* Our RTR (peer-to-peer initiator). */
+static int send_rtr(struct iw *w)
+{
+	int rc = 0;
+
+	if (w->rtr == IW_RTR_WRITE)
+		rc = iw_post_write(w, 1, 0, NULL, 0);
+	else if (w->rtr == IW_RTR_READ)
+		rc = iw_post_read(w, 1, 0, 0, 1, 0);
+	else if (w->rtr == IW_RTR_SEND)
+		rc = iw_post_send(w, ROCE_RDMAP_SEND, NULL, 0, 0);
+	w->st.rtr_tx++;
+	return rc;
+}
+
+static int rx_done(struct iw *w)
+{
+	return w->reads_in ? iw_irq_flush(w) : 0;
+}
+
+int iw_init(struct iw *w, const struct gen_opts *o, int server)
+{
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	w->o = o;
+	w->server = server;
+	w->tbuf = malloc(IW_TBUF_CAP);
+	w->rbuf = malloc(ROCE_MPA_FPDU_MAX);
+	if (!w->tbuf || !w->rbuf) {
+		snprintf(w->why, sizeof(w->why), "out of memory");
+		return -1;
+	}
+	for (unsigned q = 0; q < IW_NQ; q++)
+		w->tx_msn[q] = w->rx_msn[q] = 1;
+	w->rtr_out = send_rtr;
+	w->rx_done = rx_done;
+	roce_mpa_stream_init(&w->rs, w->rbuf, ROCE_MPA_FPDU_MAX, on_fpdu, on_event, w);
+	return 0;
 }
