@@ -4,7 +4,8 @@
  * ucmatose`: both ends of `ucmatose` (rdma_cm's cmatose test) on an iWARP
  * device.  Port 7471, MPA IRD/ORD 1/1 (what cmatose's rdma_connect and
  * rdma_accept ask); the server SENDs --iters messages of --size bytes as
- * soon as its MPA reply is out (peer-to-peer: once the client's RTR came),
+ * soon as its MPA reply is out (rocegen's server: 200 ms after it, see
+ * serve(); peer-to-peer: once the client's RTR came),
  * the client receives them all (a receive is posted before the MPA request
  * goes out), SENDs as many back, and waits for the server to close (lab
  * capture iwarp_ucmatose).  The server closes (rdma_disconnect: our FIN)
@@ -13,11 +14,14 @@
  * of the messages it received (both sides send sess_fill()'s messages, so
  * the two CRCs agree when every byte arrived).  Reported as iw_report.c does.
  */
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include "iw_perftest.h"
 #include "session.h"
+
+#define IWUC_SETTLE_MS 200      /* server, no RTR: from the MPA reply to the first SEND */
 
 struct uc {
 	struct gen_opts *o;
@@ -107,6 +111,11 @@ static int serve(struct uc *u, struct iw_report *rep)
 	rep->t_start = sess_now();
 	if (u->w.await_rtr && pump_until(u, &u->w.st.rtr_rx, 1, 0, "waiting for its RTR"))
 		return -1;
+	/* siw as the initiator reads its reply's private data and 4 bytes more
+	 * (siw_cm.c siw_recv_mpa_rr): an FPDU already there fails the
+	 * connection (-EPROTO, ucmatose: CONNECT_ERROR -22, seen in the lab) */
+	if (!u->w.p2p)
+		poll(NULL, 0, IWUC_SETTLE_MS);
 	if (send_all(u) || pump_until(u, &u->rx, u->iters, 0, "receiving its replies"))
 		return -1;
 	rep->t_end = sess_now();
