@@ -16,7 +16,11 @@
 #      server's region; READ: every byte against the known pattern), the
 #      negotiation as asked (CRC, markers each way, revision, RTR); and
 #      rping's protocol (--oob cm --app rping) both ways, the data rping's
-#      server wrote back equal to what its client sent;
+#      server wrote back equal to what its client sent; IRD/ORD negotiated in
+#      MPA rev 2 (server --ird 2, client --ord 8 --ird 3: the client's ORD
+#      lowered to 2, the server's to 3, each side records what the other
+#      announced) and 40 READs at most 2 outstanding, none beyond the
+#      server's IRD (it would Terminate);
 #   b. MPA reject (--reject; --no-crc against a request with C);
 #   c. faults (the client spoils one message, the server answers):
 #        bad-crc    LLP (2) MPA error (0) CRC error (2)
@@ -253,6 +257,14 @@ def check(name, crc, src, what):
                 want(r["fpdu"]["crc_bad"] == 0 and r["fpdu"]["marker_bad"] == 0, "%s: CRC bad %d, markers bad %d" %
                      (side, r["fpdu"]["crc_bad"], r["fpdu"]["marker_bad"]))
             tcpnote[name] = ", %d segments dropped, %s retransmitted %d" % (dropped, v, sender["tcp"]["retrans"])
+        elif k == "irdord":     # client ORD,IRD announced; server IRD: what each side negotiated
+            cord, cird, sird = (int(x) for x in v.split(","))
+            cm, sm = c["mpa"], s["mpa"]
+            want(cm["ord"] == min(cord, sird) and cm["peer_ird"] == sird, "client ORD %d (peer IRD %d), want %d (%d)" %
+                 (cm["ord"], cm["peer_ird"], min(cord, sird), sird))
+            want(sm["peer_ord"] == cord and sm["peer_ird"] == cird and sm["ord"] == min(16, cird) and sm["ird"] == sird,
+                 "server IRD %d ORD %d, peer IRD %d ORD %d; want %d %d, %d %d" % (sm["ird"], sm["ord"], sm["peer_ird"],
+                 sm["peer_ord"], sird, min(16, cird), cird, cord))
         elif k == "hdr":        # the Terminate copied the DDP header (and the RDMAP header: R)
             want(s["term_tx"] and s["term_tx"]["hdrct"] & 0x40, "no DDP header in the Terminate")
             if v == "R":
@@ -350,6 +362,7 @@ run "read-rtr-read" "--op read $S --rtr read,send" "--op read $S --rtr write,rea
 run "send-rtr-send" "--op send $S" "--op send $S --rtr send" good crc sends rtr "mpa=2,0,0,0,send"
 run "rping" "--oob cm --app rping --size 200 --iters 5" "--oob cm --app rping --size 200 --iters 5 --rtr write --crc" \
 	good crc "mpa=2,1,0,0,write" rtr
+run "read-ird-ord" "--op read $S --ird 2" "--op read $S --ord 8 --ird 3" good reads "irdord=8,3,2"
 run "send-rev1" "--op send $S --rev 1" "--op send $S --crc" good crc sends "mpa=1,1,0,0,none"
 
 # ---- b. MPA reject ------------------------------------------------------------------
