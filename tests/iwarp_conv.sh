@@ -49,8 +49,9 @@
 #      each side received --iters SENDs of --size bytes, the CRC-32s of what
 #      each received agree, the server waited for the RTR (received 1);
 #   f. TCP-level faults:
-#        tcp-rst      (client) message 5 of SEND / WRITE cut by a TCP RST in
-#                     its middle FPDU: both exit 1; the server saw the reset,
+#        tcp-rst      (client) message 5 of SEND / WRITE (ucmatose: reply 4)
+#                     cut by a TCP RST in its middle FPDU: both exit 1; the
+#                     server saw the reset,
 #                     holds exactly the half FPDU the client sent (unplaced),
 #                     received every whole FPDU (5 messages and half of the
 #                     6th's FPDUs), completed 5 messages, and sent no
@@ -235,10 +236,10 @@ def check(name, crc, src, what):
             want(st["partial_bytes"] == ct["cut_bytes"] > 0, "server dropped %d bytes of the cut FPDU, the client sent %d" %
                  (st["partial_bytes"], ct["cut_bytes"]))
             want(s["fpdu"]["rx"] == c["fpdu"]["tx"], "FPDUs: client sent %d whole, server got %d" % (c["fpdu"]["tx"], s["fpdu"]["rx"]))
-            per = -(-c["size"] // (c["mulpdu"] - (18 if c["op"] == "send" else 14)))
+            per = -(-c["size"] // (c["mulpdu"] - (14 if c["op"] == "write" else 18)))
             want(c["fpdu"]["tx"] == n * per + per // 2, "the cut was not in message %d's middle FPDU (%d FPDUs, %d each)" %
                  (n, c["fpdu"]["tx"], per))
-            got = s["msgs_rx"]["send" if c["op"] == "send" else "write"]
+            got = s["msgs_rx"]["write" if c["op"] == "write" else "send"]
             want(got == n == s["completed"], "server completed %d (%d), want %d" % (s["completed"], got, n))
             want(s["term_tx"] is None and c["term_rx"] is None, "a Terminate on a reset connection")
             want(c["faults"]["tcp-rst"] == 1, "faults fired %s" % c["faults"])
@@ -396,6 +397,7 @@ run "ucmatose-p2p" "$U" "$U --rtr write --crc --markers --mss 536" good crc ucm 
 # ---- f. TCP-level faults ---------------------------------------------------------------
 run "tcp-rst-send" "--op send $S" "--op send $S --fault tcp-rst@5" "rst=5"
 run "tcp-rst-write" "--op write $S" "--op write $S --fault tcp-rst@5" "rst=5"
+run "tcp-rst-ucmatose" "$U" "$U --fault tcp-rst@4" "rst=4"
 # zero-window: each namespace's TcpExt counters before and after
 Z="--op write --size 8192 --iters 200 --markers"
 for ns in A B; do ip netns exec "$([ $ns = A ] && echo "$NSA" || echo "$NSB")" cat /proc/net/netstat >"$T/zero-window-ns$ns.0"; done

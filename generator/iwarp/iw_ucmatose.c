@@ -12,7 +12,9 @@
  * once every reply came, then waits for the client's close.  As client,
  * peer-to-peer, our RTR goes 100 ms after the reply.  Each side's CRC-32 is
  * of the messages it received (both sides send sess_fill()'s messages, so
- * the two CRCs agree when every byte arrived).  Reported as iw_report.c does.
+ * the two CRCs agree when every byte arrived).  The client's --fault
+ * tcp-rst[@N] (iw_tcp.c) cuts its reply N (default: the middle one) with a
+ * TCP RST.  Reported as iw_report.c does.
  */
 #include <poll.h>
 #include <stdlib.h>
@@ -30,6 +32,8 @@ struct uc {
 	uint64_t iters, rx, sent, short_rx;
 	uint8_t *rq;
 	uint32_t crc;
+	int fault;                  /* client: --fault tcp-rst[@N] on our reply N */
+	uint64_t fault_at;
 };
 
 static void on_msg(void *ctx, struct iw *w, uint8_t op, const uint8_t *data, uint32_t len, uint32_t inv)
@@ -77,6 +81,10 @@ static int send_all(struct uc *u)
 		return -1;
 	for (uint64_t k = 0; k < u->iters && !rc; k++) {
 		sess_fill(m, u->size, (uint32_t)k);
+		if (u->fault && k == u->fault_at) {
+			u->w.fault = u->fault;
+			u->w.fault_armed = 1;
+		}
 		rc = iw_post_send(&u->w, ROCE_RDMAP_SEND, m, u->size, 0);
 		if (!rc)
 			u->sent++;
@@ -140,6 +148,14 @@ static int ucmatose(struct gen_opts *o, int server)
 		o->ord = 1;
 	u.size = o->have_size ? (uint32_t)o->size : 100;
 	u.iters = o->have_iters ? o->iters : 10;
+	if (o->n_fault > 1 || (o->n_fault && (server || iw_fault_parse(o->fault[0], &u.fault, &u.fault_at) ||
+					      u.fault != IW_F_TCP_RST))) {
+		fprintf(stderr, GEN_NAME " %s: --fault: ucmatose's client takes tcp-rst[@N] only\n",
+			server ? "server" : "client");
+		return 2;
+	}
+	if (u.fault && u.fault_at == UINT64_MAX)
+		u.fault_at = u.iters / 2;
 	u.rq = calloc(1, u.size + 64);
 	if (!u.rq || iw_init(&u.w, o, server))
 		return 2;
