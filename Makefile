@@ -344,6 +344,7 @@ INTEROP_SCRIPTS += tests/stress_lab.sh
 INTEROP_SCRIPTS += tests/interop_iwarp.sh
 INTEROP_SCRIPTS += tests/conform_iwarp_lab.sh
 INTEROP_SCRIPTS += tests/interop_iwarp_perftest.sh
+INTEROP_SCRIPTS += tests/interop_iwarp_tcp.sh
 interop: all
 	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; BUILD=$(BUILD) $$s; done
 
