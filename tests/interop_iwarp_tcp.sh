@@ -21,25 +21,11 @@
 # Skips (exit 0) without ../shared/softroce-lab/lab or root.  Holds
 # /tmp/softroce-lab.lock; a lab that was down is taken down again.
 set -u
-BUILD=${BUILD:-build}
 cd "$(dirname "$0")/.." || exit 2
 root=$(pwd)
-case $BUILD in
-/*) ;;
-*) BUILD=$root/$BUILD ;;
-esac
 . "$root/tests/iwarp_lab.sh"
 iwlab_enter interop_iwarp_tcp "$@"
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/interop_iwtcp.XXXXXX")
-up_here=0
-cleanup() {
-	if [ "$up_here" = 1 ]; then "$L" down >/dev/null 2>&1 || true; fi
-	[ -n "${KEEP:-}" ] || rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-iwlab_up interop_iwarp_tcp
+iwlab_session interop_iwarp_tcp
 fails=0
 
 resets() {
