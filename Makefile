@@ -37,7 +37,7 @@ export PATH := /usr/sbin:/usr/bin:$(PATH)
 DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev libnet1-dev \
             libncurses-dev libcmocka-dev zlib1g-dev tshark wireshark-dev libwireshark-dev tmux \
             libibverbs-dev librdmacm-dev libmnl-dev \
-            tcpdump tcpreplay iproute2 iputils-ping jq prometheus prometheus-alertmanager \
+            tcpdump tcpreplay iproute2 iputils-ping jq prometheus prometheus-alertmanager nftables \
             debhelper dpkg-dev fakeroot lintian libcap2-bin adduser debconf util-linux git \
             systemd procps time \
             libssl-dev libcrypt-dev apache2-utils curl openssl
@@ -344,6 +344,7 @@ INTEROP_SCRIPTS += tests/stress_lab.sh
 INTEROP_SCRIPTS += tests/interop_iwarp.sh
 INTEROP_SCRIPTS += tests/conform_iwarp_lab.sh
 INTEROP_SCRIPTS += tests/interop_iwarp_perftest.sh
+INTEROP_SCRIPTS += tests/interop_iwarp_tcp.sh
 interop: all
 	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; BUILD=$(BUILD) $$s; done
 

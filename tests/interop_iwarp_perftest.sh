@@ -20,6 +20,8 @@
 #           host side, the guest's `ib_*_bw -R ... 10.99.0.254` as the
 #           client: both exit 0, 40 of 40, the client prints 40 iterations;
 #           WRITE/READ: its results message (our report) == what it printed.
+#           `--app ucmatose` against the guest's `ucmatose -s 10.99.0.254 -C
+#           4`: 4 messages each way, no Terminate, ucmatose's "return status 0".
 #
 # A failing case runs once more (siw 6.1 sometimes loses the first FPDU
 # after the MPA exchange; rocegen(8), iWARP): both tries are printed, only
@@ -131,24 +133,33 @@ client_case() {
 		"$T/$name.guest"
 }
 
-# server_case MODE OP "ROCEGEN ARGS": the guest's ib_OP_bw -R client
+# server_case MODE OP "ROCEGEN ARGS": the guest's ib_OP_bw -R client (or ucmatose's)
 server_case() {
-	local mode=$1 op=$2 args=$3 name=s-$1-$2 spid rc grc
+	local mode=$1 op=$2 args=$3 name=s-$1-$2 spid rc grc guest
 	"$L" up --mode "$mode" >/dev/null || { echo "FAIL $name: lab up --mode $mode"; fails=$((fails + 1)); return; }
-	# shellcheck disable=SC2086
-	"$L" host -- timeout 90 "$G" server --transport iwarp --oob cm --app perftest --op "$op" --size 4096 \
-		--iters 40 --timeout 40 --json $args >"$T/$name.json" 2>"$T/$name.err" &
+	if [ "$op" = ucmatose ]; then
+		guest="ucmatose -s $HOST -C 4"
+		# shellcheck disable=SC2086
+		"$L" host -- timeout 90 "$G" server --transport iwarp --oob cm --app ucmatose --iters 4 \
+			--timeout 40 --json $args >"$T/$name.json" 2>"$T/$name.err" &
+	else
+		guest="ib_${op}_bw -d siw0 -R $PT $HOST"
+		# shellcheck disable=SC2086
+		"$L" host -- timeout 90 "$G" server --transport iwarp --oob cm --app perftest --op "$op" --size 4096 \
+			--iters 40 --timeout 40 --json $args >"$T/$name.json" 2>"$T/$name.err" &
+	fi
 	spid=$!
 	for _ in $(seq 300); do
 		grep -q "server: ready" "$T/$name.err" 2>/dev/null && break
 		sleep 0.05
 	done
-	"$L" exec --timeout 60 vmb -- "ib_${op}_bw -d siw0 -R $PT $HOST" >"$T/$name.guest" 2>&1
+	"$L" exec --timeout 60 vmb -- "$guest" >"$T/$name.guest" 2>&1
 	grc=$?
 	wait "$spid"
 	rc=$?
-	verdict "ib_${op}_bw -R client ($mode) / rocegen server $args" \
-		"$(judge server "$T/$name.json" "$T/$name.guest" $rc $grc)" "$T/$name.guest"
+	verdict "$guest ($mode) / rocegen server $args" \
+		"$(judge "$([ "$op" = ucmatose ] && echo ucmatose || echo server)" "$T/$name.json" "$T/$name.guest" $rc $grc)" \
+		"$T/$name.guest"
 }
 
 retried=0
@@ -167,7 +178,7 @@ for mode in siw siw-crc; do
 	for op in write read send ucmatose; do
 		twice client_case "$mode" "$op" "$args"
 	done
-	for op in write read send; do
+	for op in write read send ucmatose; do
 		twice server_case "$mode" "$op" ""
 	done
 done

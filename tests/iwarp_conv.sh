@@ -16,7 +16,11 @@
 #      server's region; READ: every byte against the known pattern), the
 #      negotiation as asked (CRC, markers each way, revision, RTR); and
 #      rping's protocol (--oob cm --app rping) both ways, the data rping's
-#      server wrote back equal to what its client sent;
+#      server wrote back equal to what its client sent; IRD/ORD negotiated in
+#      MPA rev 2 (server --ird 2, client --ord 8 --ird 3: the client's ORD
+#      lowered to 2, the server's to 3, each side records what the other
+#      announced) and 40 READs at most 2 outstanding, none beyond the
+#      server's IRD (it would Terminate);
 #   b. MPA reject (--reject; --no-crc against a request with C);
 #   c. faults (the client spoils one message, the server answers):
 #        bad-crc    LLP (2) MPA error (0) CRC error (2)
@@ -39,7 +43,29 @@
 #      many as perftest makes (16; 11 for SEND), each side's results message
 #      holds the other's figures, READ/SEND data CRC-32 equal on both
 #      sides, SEND's last credit as perftest's receiver writes it (512 of
-#      600: count % rx_depth % (rx_depth / 3) == 0), no Terminate.
+#      600: count % rx_depth % (rx_depth / 3) == 0), no Terminate;
+#   e. ucmatose's conversation (--oob cm --app ucmatose) both ways, plain
+#      and peer-to-peer with CRC and markers at a 536-byte MSS: both exit 0,
+#      each side received --iters SENDs of --size bytes, the CRC-32s of what
+#      each received agree, the server waited for the RTR (received 1);
+#   f. TCP-level faults:
+#        tcp-rst      (client) message 5 of SEND / WRITE (ucmatose: reply 4)
+#                     cut by a TCP RST in its middle FPDU: both exit 1; the
+#                     server saw the reset,
+#                     holds exactly the half FPDU the client sent (unplaced),
+#                     received every whole FPDU (5 messages and half of the
+#                     6th's FPDUs), completed 5 messages, and sent no
+#                     Terminate (none received either);
+#        zero-window  (server) stops reading for 2 s after 100 of 200 WRITEs
+#                     (4 KiB receive buffer; markers, CRC, MSS 536): a clean
+#                     run (data, markers); the server's namespace advertised a
+#                     zero window (TcpExt TCPToZeroWindowAdv) and the client's
+#                     probed it (TCPWinProbe);
+#        loss         nftables drops every 30th segment on the receiving
+#                     side (WRITE: client -> server; READ: the responses):
+#                     a clean run with markers and CRC, the sender's TCP
+#                     retransmitted (TCP_INFO), segments really dropped, no
+#                     CRC or marker error on either side.
 #
 # Prints "ok"/"FAIL" per check; exit 1 when any check fails.
 set -u
@@ -54,6 +80,7 @@ esac
 GEN=$BUILD/bin/rocegen
 [ -x "$GEN" ] || { echo "iwarp_conv: $GEN not built" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "iwarp_conv: python3 needed" >&2; exit 2; }
+command -v nft >/dev/null || { echo "iwarp_conv: nft (nftables) needed" >&2; exit 2; }
 
 if [ "$(id -u)" != 0 ]; then
 	echo "skip iwarp_conv.sh (needs root for network namespaces)"
@@ -124,6 +151,16 @@ def load(p):
         return json.loads(f.read())
 def term(t):
     return None if t is None else (t["layer"], t["etype"], t["code"])
+def netstat(path):
+    l = open(path).read().split("\n")
+    return {k: int(x) for k, x in zip(l[0].split()[1:], l[1].split()[1:])}
+def nsdelta(name):
+    out = {}
+    for ns in "AB":
+        a, b = netstat("%s/%s-ns%s.0" % (T, name, ns)), netstat("%s/%s-ns%s.1" % (T, name, ns))
+        out[ns] = {k: b[k] - a.get(k, 0) for k in b if b[k] != a.get(k, 0)}
+    return out
+tcpnote = {}
 def check(name, crc, src, what):
     bad = []
     def want(cond, msg):
@@ -187,6 +224,48 @@ def check(name, crc, src, what):
                  "client sent %s server got %s, want %s" % (term(c["term_tx"]), term(s["term_rx"]), exp))
             want(s["term_tx"] is None, "the server answered a Terminate with %s" % (term(s["term_tx"]),))
             want(c["peer_closed"], "the server did not close after the Terminate")
+        elif k == "ucm":        # ucmatose: --iters SENDs each way, the server closed first
+            want(c["msgs_rx"]["send"] == c["iters"] and s["msgs_rx"]["send"] == c["iters"],
+                 "SENDs received: client %d server %d, want %d each" % (c["msgs_rx"]["send"], s["msgs_rx"]["send"], c["iters"]))
+            want(s["completed"] == s["iters"] == c["iters"], "server completed %d of %d" % (s["completed"], s["iters"]))
+        elif k == "rst":        # tcp-rst at message N: the reset, the half FPDU, nothing completed of N
+            n = int(v)
+            want(crc == 1 and src == 1, "exit: client %d server %d" % (crc, src))
+            ct, st = c["tcp"], s["tcp"]
+            want(ct["rst_tx"] and st["reset_rx"], "RST sent %s, reset seen %s" % (ct["rst_tx"], st["reset_rx"]))
+            want(st["partial_bytes"] == ct["cut_bytes"] > 0, "server dropped %d bytes of the cut FPDU, the client sent %d" %
+                 (st["partial_bytes"], ct["cut_bytes"]))
+            want(s["fpdu"]["rx"] == c["fpdu"]["tx"], "FPDUs: client sent %d whole, server got %d" % (c["fpdu"]["tx"], s["fpdu"]["rx"]))
+            per = -(-c["size"] // (c["mulpdu"] - (14 if c["op"] == "write" else 18)))
+            want(c["fpdu"]["tx"] == n * per + per // 2, "the cut was not in message %d's middle FPDU (%d FPDUs, %d each)" %
+                 (n, c["fpdu"]["tx"], per))
+            got = s["msgs_rx"]["write" if c["op"] == "write" else "send"]
+            want(got == n == s["completed"], "server completed %d (%d), want %d" % (s["completed"], got, n))
+            want(s["term_tx"] is None and c["term_rx"] is None, "a Terminate on a reset connection")
+            want(c["faults"]["tcp-rst"] == 1, "faults fired %s" % c["faults"])
+        elif k == "zw":         # zero-window: the server stopped reading; the window closed, the client probed
+            want(s["tcp"]["stall_ms"] >= 2000 and s["faults"]["zero-window"] == 1, "server stall %d ms, fired %d" %
+                 (s["tcp"]["stall_ms"], s["faults"]["zero-window"]))
+            d = nsdelta(name)
+            want(d["B"].get("TCPToZeroWindowAdv", 0) >= 1, "the server advertised no zero window: %s" % d["B"])
+            want(d["A"].get("TCPWinProbe", 0) >= 1, "the client sent no window probe: %s" % d["A"])
+        elif k == "loss":       # segments dropped, TCP retransmitted, MPA saw nothing wrong
+            dropped = int(open("%s/%s.dropped" % (T, name)).read().split()[0] or 0)
+            sender = c if v == "client" else s
+            want(dropped > 0, "nftables dropped no segment")
+            want(sender["tcp"]["retrans"] >= 1, "%s retransmitted %d segments" % (v, sender["tcp"]["retrans"]))
+            for side, r in (("client", c), ("server", s)):
+                want(r["fpdu"]["crc_bad"] == 0 and r["fpdu"]["marker_bad"] == 0, "%s: CRC bad %d, markers bad %d" %
+                     (side, r["fpdu"]["crc_bad"], r["fpdu"]["marker_bad"]))
+            tcpnote[name] = ", %d segments dropped, %s retransmitted %d" % (dropped, v, sender["tcp"]["retrans"])
+        elif k == "irdord":     # client ORD,IRD announced; server IRD: what each side negotiated
+            cord, cird, sird = (int(x) for x in v.split(","))
+            cm, sm = c["mpa"], s["mpa"]
+            want(cm["ord"] == min(cord, sird) and cm["peer_ird"] == sird, "client ORD %d (peer IRD %d), want %d (%d)" %
+                 (cm["ord"], cm["peer_ird"], min(cord, sird), sird))
+            want(sm["peer_ord"] == cord and sm["peer_ird"] == cird and sm["ord"] == min(16, cird) and sm["ird"] == sird,
+                 "server IRD %d ORD %d, peer IRD %d ORD %d; want %d %d, %d %d" % (sm["ird"], sm["ord"], sm["peer_ird"],
+                 sm["peer_ord"], sird, min(16, cird), cird, cord))
         elif k == "hdr":        # the Terminate copied the DDP header (and the RDMAP header: R)
             want(s["term_tx"] and s["term_tx"]["hdrct"] & 0x40, "no DDP header in the Terminate")
             if v == "R":
@@ -198,6 +277,11 @@ def check(name, crc, src, what):
         c["op"], c["completed"], c["data"].get("crc"), c["mpa"]["rev"], c["mpa"]["crc"],
         c["mpa"]["markers_tx"], c["mpa"]["markers_rx"], c["mpa"]["rtr"], c["mulpdu"], c["fpdu"]["tx"],
         s["fpdu"]["rx"], ", Terminate %s/%s/%s" % (t["layer_name"], t["etype_name"], t["code_name"]) if t else "")
+    if c["tcp"]["rst_tx"]:
+        summary += ", TCP RST after %d bytes of an FPDU (server dropped %d)" % (c["tcp"]["cut_bytes"], s["tcp"]["partial_bytes"])
+    if s["tcp"]["stall_ms"]:
+        summary += ", server stopped reading %d ms (client's longest send %d ms)" % (s["tcp"]["stall_ms"], c["tcp"]["max_send_block_ms"])
+    summary += tcpnote.get(name, "")
     return summary, bad
 def check_pt(c, s, crc, src, what):
     bad = []
@@ -279,6 +363,7 @@ run "read-rtr-read" "--op read $S --rtr read,send" "--op read $S --rtr write,rea
 run "send-rtr-send" "--op send $S" "--op send $S --rtr send" good crc sends rtr "mpa=2,0,0,0,send"
 run "rping" "--oob cm --app rping --size 200 --iters 5" "--oob cm --app rping --size 200 --iters 5 --rtr write --crc" \
 	good crc "mpa=2,1,0,0,write" rtr
+run "read-ird-ord" "--op read $S --ird 2" "--op read $S --ord 8 --ird 3" good reads "irdord=8,3,2"
 run "send-rev1" "--op send $S --rev 1" "--op send $S --crc" good crc sends "mpa=1,1,0,0,none"
 
 # ---- b. MPA reject ------------------------------------------------------------------
@@ -303,5 +388,37 @@ run "perftest-write" "$P --op write $S" "$P --op write $S" "mpa=0,none"
 run "perftest-read-crc" "$P --op read $S" "$P --op read $S --crc" "mpa=1,none"
 run "perftest-send-credits" "$P --op send --size 1024 --iters 600" "$P --op send --size 1024 --iters 600" "mpa=0,none"
 run "perftest-write-p2p" "$P --op write $S" "$P --op write $S --crc --rtr write" "mpa=1,write"
+
+# ---- e. ucmatose's conversation ---------------------------------------------------------
+U="--oob cm --app ucmatose --size 3000 --iters 7"
+run "ucmatose" "$U" "$U" good crc ucm "mpa=2,0,0,0,none"
+run "ucmatose-p2p" "$U" "$U --rtr write --crc --markers --mss 536" good crc ucm rtr "mpa=2,1,0,1,write"
+
+# ---- f. TCP-level faults ---------------------------------------------------------------
+run "tcp-rst-send" "--op send $S" "--op send $S --fault tcp-rst@5" "rst=5"
+run "tcp-rst-write" "--op write $S" "--op write $S --fault tcp-rst@5" "rst=5"
+run "tcp-rst-ucmatose" "$U" "$U --fault tcp-rst@4" "rst=4"
+# zero-window: each namespace's TcpExt counters before and after
+Z="--op write --size 8192 --iters 200 --markers"
+for ns in A B; do ip netns exec "$([ $ns = A ] && echo "$NSA" || echo "$NSB")" cat /proc/net/netstat >"$T/zero-window-ns$ns.0"; done
+run "zero-window" "$Z --fault zero-window" "$Z --crc --mss 536" good crc markers zw
+for ns in A B; do ip netns exec "$([ $ns = A ] && echo "$NSA" || echo "$NSB")" cat /proc/net/netstat >"$T/zero-window-ns$ns.1"; done
+# loss NAME NS MATCH SENDER "SERVER ARGS" "CLIENT ARGS" CHECKS...: every 30th segment
+# matching MATCH dropped as it enters NS (after the sender's TCP sent it)
+loss() {
+	local name=$1 ns=$2 match=$3 sender=$4 sargs=$5 cargs=$6
+	shift 6
+	ip netns exec "$ns" nft add table inet iwloss
+	ip netns exec "$ns" nft add chain inet iwloss in '{ type filter hook input priority 0; }'
+	# shellcheck disable=SC2086
+	ip netns exec "$ns" nft add rule inet iwloss in $match numgen inc mod 30 == 0 counter drop
+	run "$name" "$sargs" "$cargs" "$@" "loss=$sender"
+	ip netns exec "$ns" nft list table inet iwloss | sed -n 's/.*counter packets \([0-9]*\).*/\1/p' >"$T/$name.dropped"
+	ip netns exec "$ns" nft delete table inet iwloss
+}
+loss "loss-write" "$NSB" "tcp dport 5044" client "--op write $S --markers" "--op write $S --markers --crc --mss 536" \
+	good crc markers segmented
+loss "loss-read" "$NSA" "tcp sport 5044" server "--op read $S --markers --mss 536" "--op read $S --markers --crc --mss 536" \
+	good reads
 
 python3 "$T/check.py" "$T"

@@ -28,6 +28,9 @@
 #define IW_MAX_MR 4
 #define IW_NQ 3                     /* untagged queues: send, read request, terminate */
 #define IW_IRQ_MAX 128              /* Read Requests held for their responses at once */
+#define IW_STALL_MS 2000            /* zero-window: how long the server stops reading */
+/* an FPDU of the largest ULPDU with its markers */
+#define IW_TBUF_CAP (ROCE_MPA_FPDU_MAX + 4 * (ROCE_MPA_FPDU_MAX / ROCE_MPA_MARKER_INTERVAL + 2))
 
 enum iw_rtr { IW_RTR_NONE = 0, IW_RTR_WRITE = 1, IW_RTR_READ = 2, IW_RTR_SEND = 4 };
 
@@ -42,6 +45,8 @@ enum iw_fault {
 	IW_F_BAD_QN,         /* untagged segment to queue 7            → DDP untagged invalid QN */
 	IW_F_OVERSIZE,       /* SEND longer than the receive buffer    → DDP untagged message too long */
 	IW_F_TERMINATE,      /* Terminate sent mid-stream, then close  → the peer closes */
+	IW_F_TCP_RST,        /* half an FPDU mid-message, then a TCP RST → the peer drops it, reports the reset */
+	IW_F_ZERO_WINDOW,    /* server: stops reading, its window closes → the sender holds its data, resumes */
 	IW_F__COUNT
 };
 const char *iw_fault_name(int f);
@@ -67,6 +72,16 @@ struct iw_rresp {
 	uint64_t to;
 	const uint8_t *src;
 	uint32_t len;
+};
+
+/* The TCP level (iw_tcp.c): its faults and figures. */
+struct iw_tcp {
+	uint64_t retrans;           /* TCP_INFO's total retransmissions (kept when the socket closes) */
+	uint64_t stall_ms;          /* zero-window: how long we did not read */
+	uint64_t max_block_ms;      /* the longest single send() (a closed window holds it) */
+	uint32_t cut_bytes;         /* tcp-rst: the bytes of the cut FPDU that went out */
+	uint32_t partial_bytes;     /* a reset came: bytes of an unfinished FPDU dropped */
+	int rst_tx, reset_rx;
 };
 
 struct iw;
@@ -101,6 +116,7 @@ struct iw {
 	uint32_t tx_pos;            /* bytes of our FPDU stream so far */
 	uint32_t tx_msn[IW_NQ];
 	uint32_t mss, mulpdu;
+	uint32_t tx_seg, tx_nseg;   /* the FPDU being sent: its index in its message, of how many */
 	uint8_t *tbuf;
 	/* receive */
 	struct roce_mpa_stream rs;
@@ -122,6 +138,10 @@ struct iw {
 	iw_send_fn on_send;
 	iw_read_fn on_read;
 	void *ctx;
+	/* the layer above the connection (iw_rx.c, set by iw_init): iw_conn.c
+	 * calls it only through these, so it needs nothing of iw_rx.c */
+	int (*rtr_out)(struct iw *w);   /* sends our RTR (peer-to-peer initiator) */
+	int (*rx_done)(struct iw *w);   /* after each read of the socket: answers what it held */
 	/* end */
 	struct iw_term term_rx, term_tx;
 	int eof;                    /* the peer closed */
@@ -132,10 +152,10 @@ struct iw {
 	uint64_t fault_at;
 	int fault_armed;            /* applies to the next FPDU built */
 	struct iw_stats st;
+	struct iw_tcp tcp;
 };
 
 /* ---- iw_conn.c ------------------------------------------------------------- */
-int iw_init(struct iw *w, const struct gen_opts *o, int server);
 void iw_free(struct iw *w);
 /* Client: connect to --peer:--port, MPA request, reply, RTR.  Server: accept
  * one connection on --port, request, reply (or reject), RTR.  pd/pd_len: our
@@ -151,7 +171,21 @@ int iw_send_ulpdu(struct iw *w, const uint8_t *ulpdu, uint32_t len);
  * processed, 0 timeout, -1 end of stream or error. */
 int iw_pump(struct iw *w, int timeout_ms);
 
+/* ---- iw_tcp.c ---------------------------------------------------------------- */
+/* Socket options a fault needs before listen/connect (zero-window: SO_RCVBUF). */
+void iw_tcp_prepare(struct iw *w, int fd);
+/* tcp-rst: the first half of this FPDU, then the RST; always -1 (why set). */
+int iw_tcp_cut(struct iw *w, const uint8_t *fpdu, uint32_t n);
+/* zero-window: IW_STALL_MS without reading. */
+void iw_tcp_stall(struct iw *w);
+/* recv() said ECONNRESET: the figures and why. */
+void iw_tcp_reset_rx(struct iw *w);
+uint64_t iw_tcp_retrans(const struct iw *w);
+
 /* ---- iw_rx.c (and the message senders) ------------------------------------- */
+/* The stream before its connection: buffers, MSNs, the MPA receiver feeding
+ * iw_rx.c's checks, the hooks iw_conn.c calls up through.  0, or -1. */
+int iw_init(struct iw *w, const struct gen_opts *o, int server);
 int iw_add_mr(struct iw *w, uint32_t stag, uint64_t to, uint8_t *buf, uint64_t len, int rd, int wr);
 /* Messages, segmented at MULPDU.  0 or -1. */
 int iw_post_send(struct iw *w, uint8_t op, const uint8_t *data, uint32_t len, uint32_t inv_stag);
@@ -162,8 +196,6 @@ int iw_post_read(struct iw *w, uint32_t sink_stag, uint64_t sink_to, uint32_t si
  * stream dead and shuts down our side. */
 void iw_terminate(struct iw *w, uint8_t layer, uint8_t etype, uint8_t code, const struct roce_iwarp_msg *hdr,
 		  const uint8_t *ulpdu, uint32_t ulpdu_len);
-void iw_on_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f);
-void iw_on_event(void *ctx, const struct roce_mpa_event *e);
 /* Sends the responses of the Read Requests held (iw_pump does at its end).  0 or -1. */
 int iw_irq_flush(struct iw *w);
 /* Posts a receive buffer for the next untagged SEND message. */

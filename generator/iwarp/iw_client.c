@@ -14,7 +14,8 @@
  *
  * then a 1-byte READ as a fence (every earlier WRITE/SEND was placed), a
  * close, and the report.  --fault KIND[@N] spoils message N (default: the
- * middle one); the client then waits for the server's Terminate and close.
+ * middle one); the client then waits for the server's Terminate and close
+ * (tcp-rst: iw_tcp.c cuts message N with a TCP RST, nothing is awaited).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -263,9 +264,10 @@ int iw_client_main(struct gen_opts *o)
 		fprintf(stderr, GEN_NAME " client: --transport iwarp speaks --op send, write or read\n");
 		return 2;
 	}
-	if (o->n_fault > 1 || (o->n_fault && iw_fault_parse(o->fault[0], &c.fault, &c.fault_at))) {
+	if (o->n_fault > 1 || (o->n_fault && (iw_fault_parse(o->fault[0], &c.fault, &c.fault_at) ||
+					      c.fault == IW_F_ZERO_WINDOW))) {
 		fprintf(stderr, GEN_NAME " client: --fault: one of bad-crc, bad-marker, bad-stag, bad-offset, "
-			"msn-gap, bad-qn, oversize, terminate, optionally @N\n");
+			"msn-gap, bad-qn, oversize, terminate, tcp-rst, optionally @N (zero-window is the server's)\n");
 		return 2;
 	}
 	if (c.fault_at == UINT64_MAX)

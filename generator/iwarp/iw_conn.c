@@ -4,6 +4,9 @@
  * the MPA request/reply exchange (RFC 5044 7, RFC 6581 enhanced setup),
  * FPDUs out with markers and CRC as negotiated and MULPDU derived from
  * TCP_MAXSEG (RFC 5044 4.1), FPDUs in through lib's struct roce_mpa_stream.
+ * What the FPDUs carry is iw_rx.c's: this file reaches it only through the
+ * hooks iw_init (iw_rx.c) puts in struct iw (rtr_out, rx_done, and the MPA
+ * receiver's callbacks), so the two files make no circle.
  *
  * Negotiation, as rocegen does it:
  *   CRC      used when either frame has C; a server with --no-crc refuses a
@@ -27,8 +30,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "iw.h"
-
-#define TBUF_CAP (ROCE_MPA_FPDU_MAX + 4 * (ROCE_MPA_FPDU_MAX / ROCE_MPA_MARKER_INTERVAL + 2))
+#include "session.h"
 
 static int fail(struct iw *w, const char *why, int err)
 {
@@ -37,22 +39,6 @@ static int fail(struct iw *w, const char *why, int err)
 	else
 		snprintf(w->why, sizeof(w->why), "%s", why);
 	return -1;
-}
-
-int iw_init(struct iw *w, const struct gen_opts *o, int server)
-{
-	memset(w, 0, sizeof(*w));
-	w->fd = -1;
-	w->o = o;
-	w->server = server;
-	w->tbuf = malloc(TBUF_CAP);
-	w->rbuf = malloc(ROCE_MPA_FPDU_MAX);
-	if (!w->tbuf || !w->rbuf)
-		return fail(w, "out of memory", 0);
-	for (unsigned q = 0; q < IW_NQ; q++)
-		w->tx_msn[q] = w->rx_msn[q] = 1;
-	roce_mpa_stream_init(&w->rs, w->rbuf, ROCE_MPA_FPDU_MAX, iw_on_fpdu, iw_on_event, w);
-	return 0;
 }
 
 void iw_free(struct iw *w)
@@ -101,8 +87,12 @@ static int read_exact(struct iw *w, uint8_t *dst, size_t n)
 static int write_all(struct iw *w, const uint8_t *b, size_t n)
 {
 	while (n) {
+		uint64_t t0 = sess_now(), ms;
 		ssize_t r = send(w->fd, b, n, MSG_NOSIGNAL);
 
+		ms = (sess_now() - t0) / 1000000;
+		if (ms > w->tcp.max_block_ms)
+			w->tcp.max_block_ms = ms;
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -195,6 +185,7 @@ static void set_mss(struct iw *w, int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (w->o->mss > 0)
 		setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &w->o->mss, sizeof(w->o->mss));
+	iw_tcp_prepare(w, fd);
 }
 
 static int tcp_connect(struct iw *w)
@@ -292,21 +283,6 @@ static void streaming(struct iw *w)
 	iw_update_mulpdu(w);
 }
 
-/* Our RTR (peer-to-peer initiator). */
-static int send_rtr(struct iw *w)
-{
-	int rc = 0;
-
-	if (w->rtr == IW_RTR_WRITE)
-		rc = iw_post_write(w, 1, 0, NULL, 0);
-	else if (w->rtr == IW_RTR_READ)
-		rc = iw_post_read(w, 1, 0, 0, 1, 0);
-	else if (w->rtr == IW_RTR_SEND)
-		rc = iw_post_send(w, ROCE_RDMAP_SEND, NULL, 0, 0);
-	w->st.rtr_tx++;
-	return rc;
-}
-
 /* The initiator's reading of the reply. */
 static int take_reply(struct iw *w, const struct roce_mpa_frame *f, unsigned offer)
 {
@@ -379,7 +355,7 @@ int iw_connect(struct iw *w, const uint8_t *pd, uint16_t pd_len)
 	streaming(w);
 	if (w->p2p && w->rtr_delay_ms)
 		poll(NULL, 0, w->rtr_delay_ms);
-	return w->p2p ? send_rtr(w) : 0;
+	return w->p2p ? w->rtr_out(w) : 0;
 }
 
 /* The responder's answer to a request: 0 accept, 1 reject (why set). */
@@ -485,7 +461,7 @@ static int apply_fault(struct iw *w, uint32_t n)
 
 int iw_send_ulpdu(struct iw *w, const uint8_t *ulpdu, uint32_t len)
 {
-	int n = roce_mpa_build_fpdu(w->tbuf, TBUF_CAP, ulpdu, len, w->crc, w->mk_tx, w->tx_pos);
+	int n = roce_mpa_build_fpdu(w->tbuf, IW_TBUF_CAP, ulpdu, len, w->crc, w->mk_tx, w->tx_pos);
 
 	if (n < 0)
 		return fail(w, "FPDU too long", 0);
@@ -493,6 +469,8 @@ int iw_send_ulpdu(struct iw *w, const uint8_t *ulpdu, uint32_t len)
 		for (uint32_t k = (ROCE_MPA_MARKER_INTERVAL - w->tx_pos % ROCE_MPA_MARKER_INTERVAL) %
 				  ROCE_MPA_MARKER_INTERVAL; k < (uint32_t)n; k += ROCE_MPA_MARKER_INTERVAL)
 			w->st.tx_markers++;
+	if (w->fault_armed && w->fault == IW_F_TCP_RST && w->tx_seg == w->tx_nseg / 2)
+		return iw_tcp_cut(w, w->tbuf, (uint32_t)n);
 	if (w->fault_armed && apply_fault(w, (uint32_t)n)) {
 		w->fault_armed = 0;
 		w->st.faults[w->fault]++;
@@ -524,13 +502,15 @@ int iw_pump(struct iw *w, int tmo)
 	r = recv(w->fd, buf, sizeof(buf), 0);
 	if (r < 0 && errno == EINTR)
 		return 0;
+	if (r < 0 && errno == ECONNRESET)
+		iw_tcp_reset_rx(w);
 	if (r <= 0) {
 		w->eof = 1;
 		return -1;
 	}
 	roce_mpa_stream_feed(&w->rs, w->rx_pos, buf, (uint32_t)r, w->rx_pos ? 0 : ROCE_MPA_SEG_FPDU_START);
 	w->rx_pos += (uint32_t)r;
-	if (w->reads_in && !w->dead && iw_irq_flush(w))
+	if (!w->dead && w->rx_done(w))
 		return -1;
 	return 1;
 }

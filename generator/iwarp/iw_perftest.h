@@ -27,8 +27,9 @@
  * beyond the last credit.
  *
  * ucmatose (librdmacm/examples/cmatose.c), port 7471, MPA IRD/ORD 1/1: the
- * server SENDs --iters messages of --size bytes right after its MPA reply,
- * the client receives them all and SENDs as many back; the server closes.
+ * server SENDs --iters messages of --size bytes right after its MPA reply
+ * (peer-to-peer: after the RTR), the client receives them all and SENDs as
+ * many back; the server closes.  rocegen speaks both ends.
  */
 #ifndef ROCEGEN_IW_PERFTEST_H
 #define ROCEGEN_IW_PERFTEST_H
@@ -103,5 +104,6 @@ int iwpt_results(struct iwpt_chan *c, const struct iwpt_result *mine, struct iwp
 int iw_perftest_client(struct gen_opts *o);   /* iw_perftest.c */
 int iw_perftest_server(struct gen_opts *o);   /* iw_ptserver.c */
 int iw_ucmatose_client(struct gen_opts *o);   /* iw_ucmatose.c */
+int iw_ucmatose_server(struct gen_opts *o);
 
 #endif /* ROCEGEN_IW_PERFTEST_H */

@@ -13,6 +13,7 @@
 
 static const char *const fault_names[IW_F__COUNT] = {
 	"none", "bad-crc", "bad-marker", "bad-stag", "bad-offset", "msn-gap", "bad-qn", "oversize", "terminate",
+	"tcp-rst", "zero-window",
 };
 
 const char *iw_fault_name(int f)
@@ -88,6 +89,14 @@ static void report_text(FILE *f, const struct iw_report *r)
 	for (int k = 1; k < IW_F__COUNT; k++)
 		if (w->st.faults[k])
 			fprintf(f, " %s %" PRIu64, fault_names[k], w->st.faults[k]);
+	fprintf(f, "\n TCP: retransmissions %" PRIu64 ", longest send %" PRIu64 " ms", iw_tcp_retrans(w),
+		w->tcp.max_block_ms);
+	if (w->tcp.stall_ms)
+		fprintf(f, ", stopped reading %" PRIu64 " ms (zero window)", w->tcp.stall_ms);
+	if (w->tcp.rst_tx)
+		fprintf(f, ", RST sent after %u bytes of an FPDU", w->tcp.cut_bytes);
+	if (w->tcp.reset_rx)
+		fprintf(f, ", reset by the peer with %u bytes of an FPDU unplaced", w->tcp.partial_bytes);
 	fprintf(f, "\n");
 	term_text(f, "sent", &w->term_tx);
 	term_text(f, "received", &w->term_rx);
@@ -145,6 +154,10 @@ static void report_json(FILE *f, const struct iw_report *r)
 	for (int k = 1; k < IW_F__COUNT; k++)
 		fprintf(f, "%s\"%s\":%" PRIu64, k > 1 ? "," : "", fault_names[k], w->st.faults[k]);
 	fprintf(f, "},");
+	fprintf(f, "\"tcp\":{\"retrans\":%" PRIu64 ",\"max_send_block_ms\":%" PRIu64 ",\"stall_ms\":%" PRIu64
+		",\"rst_tx\":%s,\"cut_bytes\":%u,\"reset_rx\":%s,\"partial_bytes\":%u},", iw_tcp_retrans(w),
+		w->tcp.max_block_ms, w->tcp.stall_ms, w->tcp.rst_tx ? "true" : "false", w->tcp.cut_bytes,
+		w->tcp.reset_rx ? "true" : "false", w->tcp.partial_bytes);
 	jterm(f, "term_tx", &w->term_tx);
 	jterm(f, "term_rx", &w->term_rx);
 	fprintf(f, "\"peer_closed\":%s,\"why\":\"%s\"}\n", w->eof ? "true" : "false", r->ok ? "" : (r->why ? r->why : ""));

@@ -29,6 +29,7 @@
  * A zero-length tagged segment (the RTR's WRITE) is not checked against
  * any region (RFC 5040 5.4).
  */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include "iw.h"
@@ -62,10 +63,14 @@ static struct iw_mr *find_mr(struct iw *w, uint32_t stag)
 
 /* ---- senders ------------------------------------------------------------------------ */
 
-static int send_spec(struct iw *w, struct roce_iwarp_msg_spec *s)
+/* Segment seg of nseg of a message. */
+static int send_spec(struct iw *w, struct roce_iwarp_msg_spec *s, uint32_t seg, uint32_t nseg)
 {
 	uint8_t u[ROCE_MPA_ULPDU_MAX];
 	int n = roce_iwarp_build_ulpdu(u, sizeof(u), s);
+
+	w->tx_seg = seg;
+	w->tx_nseg = nseg;
 
 	if (n < 0) {
 		snprintf(w->why, sizeof(w->why), "ULPDU build failed (%d)", n);
@@ -125,7 +130,7 @@ int iw_post_send(struct iw *w, uint8_t op, const uint8_t *data, uint32_t len, ui
 		s.mo = mo;
 		s.payload = data ? data + mo : NULL;
 		s.payload_len = n;
-		if (send_spec(w, &s))
+		if (send_spec(w, &s, mo / step, len ? (len + step - 1) / step : 1))
 			return -1;
 		mo += n;
 	} while (mo < len);
@@ -149,7 +154,7 @@ static int post_tagged(struct iw *w, uint8_t op, uint32_t stag, uint64_t to, con
 		s.to = to + off;
 		s.payload = data ? data + off : NULL;
 		s.payload_len = n;
-		if (send_spec(w, &s))
+		if (send_spec(w, &s, off / step, len ? (len + step - 1) / step : 1))
 			return -1;
 		off += n;
 	} while (off < len);
@@ -183,7 +188,7 @@ int iw_post_read(struct iw *w, uint32_t sink_stag, uint64_t sink_to, uint32_t si
 	s.src_to = src_to;
 	w->reads_out++;
 	w->st.tx_msgs[ROCE_RDMAP_READ_REQ]++;
-	return send_spec(w, &s);
+	return send_spec(w, &s, 0, 1);
 }
 
 void iw_terminate(struct iw *w, uint8_t layer, uint8_t etype, uint8_t code, const struct roce_iwarp_msg *hdr,
@@ -215,7 +220,7 @@ void iw_terminate(struct iw *w, uint8_t layer, uint8_t etype, uint8_t code, cons
 		}
 	}
 	w->fault_armed = 0;
-	send_spec(w, &s);
+	send_spec(w, &s, 0, 1);
 	w->term_tx = (struct iw_term){ 1, layer, etype, code, s.term_hdrct };
 	w->st.tx_msgs[ROCE_RDMAP_TERMINATE]++;
 	w->dead = 1;
@@ -400,7 +405,7 @@ static int rtr_in(struct iw *w, const struct seg *g)
 	return 1;     /* WRITE / READ: processed as usual (no checks at length 0) */
 }
 
-void iw_on_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f)
+static void on_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f)
 {
 	struct iw *w = ctx;
 	struct seg g = { &f->view.msg, f->bytes + 2, f->view.ulpdu_len };
@@ -428,7 +433,7 @@ void iw_on_fpdu(void *ctx, const struct roce_mpa_stream_fpdu *f)
 		untagged(w, &g);
 }
 
-void iw_on_event(void *ctx, const struct roce_mpa_event *e)
+static void on_event(void *ctx, const struct roce_mpa_event *e)
 {
 	struct iw *w = ctx;
 
@@ -441,4 +446,46 @@ void iw_on_event(void *ctx, const struct roce_mpa_event *e)
 		   e->type == ROCE_MPA_EV_TOO_BIG || e->type == ROCE_MPA_EV_SYNC_LOST) {
 		term(w, NULL, L_LLP, 0, 0x03);
 	}
+}
+
+/* ---- the hooks iw_conn.c calls up through ---------------------------------------------- */
+
+/* Our RTR (peer-to-peer initiator). */
+static int send_rtr(struct iw *w)
+{
+	int rc = 0;
+
+	if (w->rtr == IW_RTR_WRITE)
+		rc = iw_post_write(w, 1, 0, NULL, 0);
+	else if (w->rtr == IW_RTR_READ)
+		rc = iw_post_read(w, 1, 0, 0, 1, 0);
+	else if (w->rtr == IW_RTR_SEND)
+		rc = iw_post_send(w, ROCE_RDMAP_SEND, NULL, 0, 0);
+	w->st.rtr_tx++;
+	return rc;
+}
+
+static int rx_done(struct iw *w)
+{
+	return w->reads_in ? iw_irq_flush(w) : 0;
+}
+
+int iw_init(struct iw *w, const struct gen_opts *o, int server)
+{
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	w->o = o;
+	w->server = server;
+	w->tbuf = malloc(IW_TBUF_CAP);
+	w->rbuf = malloc(ROCE_MPA_FPDU_MAX);
+	if (!w->tbuf || !w->rbuf) {
+		snprintf(w->why, sizeof(w->why), "out of memory");
+		return -1;
+	}
+	for (unsigned q = 0; q < IW_NQ; q++)
+		w->tx_msn[q] = w->rx_msn[q] = 1;
+	w->rtr_out = send_rtr;
+	w->rx_done = rx_done;
+	roce_mpa_stream_init(&w->rs, w->rbuf, ROCE_MPA_FPDU_MAX, on_fpdu, on_event, w);
+	return 0;
 }

@@ -9,6 +9,8 @@
  * message), WRITEs into the region, READs out of it — every error answered
  * with a Terminate (iw_rx.c) — until the client closes.  The report gives
  * the CRC-32 of the SEND payloads received and of the region at the end.
+ * --fault zero-window[@N] (iw_tcp.c): after N messages (default: half of
+ * --iters, else 1) it stops reading for IW_STALL_MS.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +46,15 @@ static void be(uint8_t *p, uint64_t v, int n)
 		p[i] = (uint8_t)v;
 }
 
+/* Messages received whole (the RTR's WRITE aside). */
+static uint64_t received(const struct isv *v)
+{
+	const struct iw *w = &v->w;
+
+	return v->sends + w->st.rx_msgs[ROCE_RDMAP_WRITE] - (w->rtr == IW_RTR_WRITE ? w->st.rtr_rx : 0) +
+	       w->st.read_served;
+}
+
 static int serve(struct isv *v)
 {
 	struct iw *w = &v->w;
@@ -65,6 +76,8 @@ static int serve(struct isv *v)
 
 		if (r < 0)
 			break;
+		if (w->fault_armed && received(v) >= w->fault_at)
+			iw_tcp_stall(w);
 		idle = r ? 0 : idle + 1;
 		if (idle >= limit) {
 			snprintf(w->why, sizeof(w->why), "timed out: the client went quiet");
@@ -73,7 +86,7 @@ static int serve(struct isv *v)
 	}
 	if (!w->dead)
 		shutdown(w->fd, SHUT_WR);
-	return w->dead || !w->eof ? -1 : 0;
+	return w->dead || !w->eof || w->tcp.reset_rx ? -1 : 0;
 }
 
 int iw_server_main(struct gen_opts *o)
@@ -87,6 +100,8 @@ int iw_server_main(struct gen_opts *o)
 		return iw_rping_server(o);
 	if (o->oob && !strcmp(o->oob, "cm") && !strcmp(o->app, "perftest"))
 		return iw_perftest_server(o);
+	if (o->oob && !strcmp(o->oob, "cm") && !strcmp(o->app, "ucmatose"))
+		return iw_ucmatose_server(o);
 	memset(&v, 0, sizeof(v));
 	v.o = o;
 	v.size = o->have_size ? (uint32_t)o->size : 65536;
@@ -94,6 +109,15 @@ int iw_server_main(struct gen_opts *o)
 	v.rlen = (uint32_t)(v.size * slots > 8 ? v.size * slots : 8);
 	if (iw_init(&v.w, o, 1))
 		return 2;
+	if (o->n_fault > 1 || (o->n_fault && (iw_fault_parse(o->fault[0], &v.w.fault, &v.w.fault_at) ||
+					      v.w.fault != IW_F_ZERO_WINDOW))) {
+		fprintf(stderr, GEN_NAME " server: --fault: zero-window[@N] (the others are the client's)\n");
+		iw_free(&v.w);
+		return 2;
+	}
+	if (v.w.fault && v.w.fault_at == UINT64_MAX)
+		v.w.fault_at = o->have_iters && o->iters > 1 ? o->iters / 2 : 1;
+	v.w.fault_armed = v.w.fault != IW_F_NONE;
 	v.region = malloc(v.rlen);
 	v.rq = malloc(v.size ? v.size : 1);
 	if (!v.region || !v.rq)
@@ -111,8 +135,7 @@ int iw_server_main(struct gen_opts *o)
 	r.oob = "mpa";
 	r.size = v.size;
 	r.iters = o->have_iters ? o->iters : 0;
-	r.completed = v.sends + v.w.st.rx_msgs[ROCE_RDMAP_WRITE] - (v.w.rtr == IW_RTR_WRITE ? v.w.st.rtr_rx : 0) +
-		      v.w.st.read_served;
+	r.completed = received(&v);
 	/* a reject (--reject, --no-crc, no RTR in common) was the job */
 	r.ok = rc == 0 || v.w.rejected;
 	r.why = v.w.why[0] ? v.w.why : NULL;

@@ -1,19 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * iw_ucmatose.c — `rocegen client --transport iwarp --oob cm --app
- * ucmatose`: the client of `ucmatose` (rdma_cm's cmatose test) on an iWARP
- * device.  Port 7471, MPA IRD/ORD 1/1 (what cmatose's rdma_connect asks);
- * the server SENDs --iters messages of --size bytes as soon as its MPA
- * reply is out, we receive them all (a receive is posted before the MPA
- * request goes out), SEND as many back, and wait for the server to close
- * (lab capture iwarp_ucmatose).  Peer-to-peer, our RTR goes 100 ms after
- * the reply.  Reported as iw_report.c does.
+ * iw_ucmatose.c — `rocegen client|server --transport iwarp --oob cm --app
+ * ucmatose`: both ends of `ucmatose` (rdma_cm's cmatose test) on an iWARP
+ * device.  Port 7471, MPA IRD/ORD 1/1 (what cmatose's rdma_connect and
+ * rdma_accept ask); the server SENDs --iters messages of --size bytes as
+ * soon as its MPA reply is out (rocegen's server: 200 ms after it, see
+ * serve(); peer-to-peer: once the client's RTR came),
+ * the client receives them all (a receive is posted before the MPA request
+ * goes out), SENDs as many back, and waits for the server to close (lab
+ * capture iwarp_ucmatose).  The server closes (rdma_disconnect: our FIN)
+ * once every reply came, then waits for the client's close.  As client,
+ * peer-to-peer, our RTR goes 100 ms after the reply.  Each side's CRC-32 is
+ * of the messages it received (both sides send sess_fill()'s messages, so
+ * the two CRCs agree when every byte arrived).  The client's --fault
+ * tcp-rst[@N] (iw_tcp.c) cuts its reply N (default: the middle one) with a
+ * TCP RST.  Reported as iw_report.c does.
  */
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include "iw_perftest.h"
 #include "session.h"
+
+#define IWUC_SETTLE_MS 200      /* server, no RTR: from the MPA reply to the first SEND */
 
 struct uc {
 	struct gen_opts *o;
@@ -22,6 +32,8 @@ struct uc {
 	uint64_t iters, rx, sent, short_rx;
 	uint8_t *rq;
 	uint32_t crc;
+	int fault;                  /* client: --fault tcp-rst[@N] on our reply N */
+	uint64_t fault_at;
 };
 
 static void on_msg(void *ctx, struct iw *w, uint8_t op, const uint8_t *data, uint32_t len, uint32_t inv)
@@ -59,35 +71,68 @@ static int pump_until(struct uc *u, const uint64_t *have, uint64_t want, int wan
 	return 0;
 }
 
-static int converse(struct uc *u, struct iw_report *rep)
+/* Our --iters messages (sess_fill()'s pattern, message k). */
+static int send_all(struct uc *u)
 {
 	uint8_t *m = calloc(1, u->size ? u->size : 1);
-	int rc = -1;
+	int rc = 0;
 
 	if (!m)
 		return -1;
-	iw_post_recv(&u->w, u->rq, u->size + 64);
-	if (iw_connect(&u->w, NULL, 0))
-		goto out;
-	rep->t_start = sess_now();
-	if (pump_until(u, &u->rx, u->iters, 0, "receiving its messages"))
-		goto out;
-	for (uint64_t k = 0; k < u->iters; k++) {
+	for (uint64_t k = 0; k < u->iters && !rc; k++) {
 		sess_fill(m, u->size, (uint32_t)k);
-		if (iw_post_send(&u->w, ROCE_RDMAP_SEND, m, u->size, 0))
-			goto out;
-		u->sent++;
+		if (u->fault && k == u->fault_at) {
+			u->w.fault = u->fault;
+			u->w.fault_armed = 1;
+		}
+		rc = iw_post_send(&u->w, ROCE_RDMAP_SEND, m, u->size, 0);
+		if (!rc)
+			u->sent++;
 	}
-	rep->t_end = sess_now();
-	rc = pump_until(u, NULL, 0, 1, "waiting for its disconnect");
-	if (!u->w.dead)
-		shutdown(u->w.fd, SHUT_WR);
-out:
 	free(m);
 	return rc;
 }
 
-int iw_ucmatose_client(struct gen_opts *o)
+static int converse(struct uc *u, struct iw_report *rep)
+{
+	int rc;
+
+	iw_post_recv(&u->w, u->rq, u->size + 64);
+	if (iw_connect(&u->w, NULL, 0))
+		return -1;
+	rep->t_start = sess_now();
+	if (pump_until(u, &u->rx, u->iters, 0, "receiving its messages") || send_all(u))
+		return -1;
+	rep->t_end = sess_now();
+	rc = pump_until(u, NULL, 0, 1, "waiting for its disconnect");
+	if (!u->w.dead)
+		shutdown(u->w.fd, SHUT_WR);
+	return rc;
+}
+
+/* The server's side: accept, (the RTR,) our messages, the replies, our close. */
+static int serve(struct uc *u, struct iw_report *rep)
+{
+	iw_post_recv(&u->w, u->rq, u->size + 64);
+	if (iw_accept(&u->w, NULL, 0))
+		return -1;
+	rep->t_start = sess_now();
+	if (u->w.await_rtr && pump_until(u, &u->w.st.rtr_rx, 1, 0, "waiting for its RTR"))
+		return -1;
+	/* siw as the initiator reads its reply's private data and 4 bytes more
+	 * (siw_cm.c siw_recv_mpa_rr): an FPDU already there fails the
+	 * connection (-EPROTO, ucmatose: CONNECT_ERROR -22, seen in the lab) */
+	if (!u->w.p2p)
+		poll(NULL, 0, IWUC_SETTLE_MS);
+	if (send_all(u) || pump_until(u, &u->rx, u->iters, 0, "receiving its replies"))
+		return -1;
+	rep->t_end = sess_now();
+	shutdown(u->w.fd, SHUT_WR);
+	return pump_until(u, NULL, 0, 1, "waiting for its disconnect");
+}
+
+/* One end of the conversation (server: 1) and its report. */
+static int ucmatose(struct gen_opts *o, int server)
 {
 	static struct uc u;
 	struct iw_report rep;
@@ -103,18 +148,26 @@ int iw_ucmatose_client(struct gen_opts *o)
 		o->ord = 1;
 	u.size = o->have_size ? (uint32_t)o->size : 100;
 	u.iters = o->have_iters ? o->iters : 10;
+	if (o->n_fault > 1 || (o->n_fault && (server || iw_fault_parse(o->fault[0], &u.fault, &u.fault_at) ||
+					      u.fault != IW_F_TCP_RST))) {
+		fprintf(stderr, GEN_NAME " %s: --fault: ucmatose's client takes tcp-rst[@N] only\n",
+			server ? "server" : "client");
+		return 2;
+	}
+	if (u.fault && u.fault_at == UINT64_MAX)
+		u.fault_at = u.iters / 2;
 	u.rq = calloc(1, u.size + 64);
-	if (!u.rq || iw_init(&u.w, o, 0))
+	if (!u.rq || iw_init(&u.w, o, server))
 		return 2;
 	u.w.ctx = &u;
 	u.w.on_send = on_msg;
 	/* siw-crc: an RTR right after the MPA reply was seen lost (1 of 2
 	 * runs; ucmatose's server then never sends) */
-	u.w.rtr_delay_ms = 100;
+	u.w.rtr_delay_ms = server ? 0 : 100;
 	gen_signals();
 	memset(&rep, 0, sizeof(rep));
-	rc = converse(&u, &rep);
-	rep.role = "client";
+	rc = server ? serve(&u, &rep) : converse(&u, &rep);
+	rep.role = server ? "server" : "client";
 	rep.op = "ucmatose";
 	rep.oob = "cm";
 	rep.size = u.size;
@@ -129,4 +182,14 @@ int iw_ucmatose_client(struct gen_opts *o)
 	iw_free(&u.w);
 	free(u.rq);
 	return rep.ok ? 0 : 1;
+}
+
+int iw_ucmatose_client(struct gen_opts *o)
+{
+	return ucmatose(o, 0);
+}
+
+int iw_ucmatose_server(struct gen_opts *o)
+{
+	return ucmatose(o, 1);
 }

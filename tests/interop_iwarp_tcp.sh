@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# interop_iwarp_tcp.sh — a TCP-level fault against the kernel's siw on a lab
+# guest: rocegen's ucmatose client (host side, 10.99.0.254) cuts its reply 2
+# of 4 with a TCP RST in the middle of that FPDU (--fault tcp-rst@2: half of
+# it out and acknowledged, then SO_LINGER 0), against the guest's `ucmatose
+# -C 4` on vma, in the lab's siw mode and siw-crc mode (CRC, peer-to-peer).
+# Each mode checks:
+#   - rocegen exits 1 having sent the RST after half of the FPDU (tcp.rst_tx,
+#     cut_bytes > 0), with ucmatose's 4 messages received and 2 replies out
+#     whole before the cut;
+#   - the guest's TCP took the reset (vma's tcp.EstabResets grew by 1,
+#     `lab counters`);
+#   - siw did not hang on the half FPDU: it took the QP down and flushed the
+#     receives, so ucmatose (which counts a flushed receive as done) ended
+#     within its 60 s with "return status 0".
+# Not checked, because ucmatose does not look: that siw placed nothing of
+# the half FPDU (its completions' status and the data).
+#
+# Skips (exit 0) without ../shared/softroce-lab/lab or root.  Holds
+# /tmp/softroce-lab.lock; a lab that was down is taken down again.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+root=$(pwd)
+. "$root/tests/iwarp_lab.sh"
+iwlab_enter interop_iwarp_tcp "$@"
+iwlab_session interop_iwarp_tcp
+fails=0
+
+resets() {
+	"$L" counters vma | sed -n 's/^tcp\.EstabResets=//p'
+}
+
+# rst_case MODE "ROCEGEN ARGS"
+rst_case() {
+	local mode=$1 args=$2 name=rst-$1 gpid rc grc r0 r1 res
+	"$L" up --mode "$mode" >/dev/null || { echo "FAIL $name: lab up --mode $mode"; fails=$((fails + 1)); return; }
+	r0=$(resets)
+	"$L" exec --timeout 60 vma -- "ucmatose -C 4" >"$T/$name.guest" 2>&1 &
+	gpid=$!
+	"$L" exec vma -- 'for i in $(seq 150); do rdma res show cm_id | grep -q LISTEN && exit 0; sleep 0.1; done; exit 1' >/dev/null
+	# shellcheck disable=SC2086
+	"$L" host -- timeout 60 "$G" client --transport iwarp --oob cm --app ucmatose --peer "$PEER" --iters 4 \
+		--timeout 20 --json --fault tcp-rst@2 $args >"$T/$name.json" 2>"$T/$name.err"
+	rc=$?
+	wait "$gpid"
+	grc=$?
+	r1=$(resets)
+	res=$(python3 - "$T/$name.json" "$T/$name.guest" "$rc" "$grc" "${r0:-x}" "${r1:-x}" <<'PY'
+import json, sys
+jf, gf, rc, grc, r0, r1 = sys.argv[1:7]
+try:
+    d = json.load(open(jf))
+except Exception as e:
+    print("FAIL no report (%s)" % e); sys.exit(0)
+g = open(gf, errors="replace").read()
+bad = []
+t = d["tcp"]
+if int(rc) != 1: bad.append("rocegen exit %s, want 1" % rc)
+if not t["rst_tx"] or t["cut_bytes"] <= 0: bad.append("no RST sent mid-FPDU: %s" % t)
+if d["msgs_rx"]["send"] != 4: bad.append("received %d of ucmatose's 4 messages" % d["msgs_rx"]["send"])
+if d["faults"]["tcp-rst"] != 1: bad.append("faults fired %s" % d["faults"])
+if not (r0.isdigit() and r1.isdigit() and int(r1) - int(r0) == 1):
+    bad.append("vma's tcp.EstabResets %s -> %s, want +1" % (r0, r1))
+if int(grc) != 0 or "return status 0" not in g:
+    bad.append("ucmatose exit %s%s" % (grc, " (timed out: siw hung)" if grc == "124" else ""))
+print("%s RST after %d of the FPDU's bytes, replies sent whole before it %d, vma EstabResets %s -> %s, ucmatose exit %s%s" % (
+    "FAIL" if bad else "ok", t["cut_bytes"], d["fpdu"]["tx"] - d["fpdu"]["rtr_tx"], r0, r1, grc,
+    (": " + "; ".join(bad)) if bad else ""))
+PY
+)
+	echo "${res%% *} ucmatose -C 4 ($mode) / rocegen client --fault tcp-rst@2 $args: ${res#* }"
+	case $res in
+	ok*) ;;
+	*) fails=$((fails + 1)); tail -4 "$T/$name.guest" | sed 's/^/     ucmatose: /' ;;
+	esac
+}
+
+rst_case siw ""
+rst_case siw-crc "--crc --rtr write"
+"$L" up --mode siw >/dev/null 2>&1 || true
+
+echo "interop_iwarp_tcp: $fails failed"
+[ "$fails" = 0 ]
