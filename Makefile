@@ -77,6 +77,7 @@ CONTRIB_GRAFANA := contrib/grafana/rocetop-dashboard.json contrib/grafana/roceto
 CHECK_SCRIPTS := tests/exports.sh tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/install.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/link.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/device.sh tests/caps.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh tests/frameno.sh
 CHECK_SCRIPTS += tests/device_replay.sh
 CHECK_SCRIPTS += tests/device_record.sh
+CHECK_SCRIPTS += tests/device_public.sh
 CHECK_SCRIPTS += tests/threads.sh
 CHECK_SCRIPTS += tests/invariance.sh
 CHECK_SCRIPTS += tests/iwarp_conv.sh

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/device_replay.sh — rocetop --device-replay DIR on a recording of
 # three devices (tests/fixtures/device/replay/): a quiet mlx5_0 whose only
-# non-zero counters are static error totals (values from node_exporter's
+# non-zero counters are static error totals (values from procfs's
 # sysfs fixture, Apache-2.0), a bnxt_re0 with no counters/ directory and
 # gauges, an mlx5_9 with ports 1, 2, 3 and 300 (switchdev), and ethtool -S
 # text of eth0 in two snapshots.  Checks: the first -b snapshot lists the

@@ -29,6 +29,9 @@
 #define PS(n, m, same)     CS("*", n, CTR_PMA_SAT, CTR_PORT, m, same)
 /* PMA port_xmit_data / port_rcv_data count 4-octet words */
 #define PW(n, m)     { "*", n, CTR_COUNTER, CTR_PMA_SAT, CTR_PORT, m, 4, NULL }
+/* counters_ext/ (kernels before 4.5): the 64-bit PMA counts, the same
+ * events as the counters/ name beside them; data in 4-octet words (sc 4) */
+#define PX(n, m, sc, same) { "*", n, CTR_COUNTER, CTR_W64, CTR_PORT, m, sc, same }
 
 const struct ctr_entry ctr_table[] = {
 	/* ---- mlx5 (mlx5_ib counters.c) ---- */
@@ -302,10 +305,22 @@ const struct ctr_entry ctr_table[] = {
 	PW("port_rcv_data", M_RX_BYTES),
 	P("port_xmit_packets", M_TX_PKTS),
 	P("port_rcv_packets", M_RX_PKTS),
+	/* not in the core's list: older kernels' mlx4 (node_exporter's mlx4_0 fixture) */
+	P("port_rcv_discards", M_DISCARD),
 	PS("unicast_xmit_packets", M_TX_PKTS, "port_xmit_packets"),
 	PS("unicast_rcv_packets", M_RX_PKTS, "port_rcv_packets"),
 	PS("multicast_xmit_packets", M_TX_PKTS, "port_xmit_packets"),
 	PS("multicast_rcv_packets", M_RX_PKTS, "port_rcv_packets"),
+
+	/* ---- PMA extended counters in counters_ext/ (mlx4 on kernels before 4.5) ---- */
+	PX("port_xmit_data_64", M_TX_BYTES, 4, "port_xmit_data"),
+	PX("port_rcv_data_64", M_RX_BYTES, 4, "port_rcv_data"),
+	PX("port_xmit_packets_64", M_TX_PKTS, 0, "port_xmit_packets"),
+	PX("port_rcv_packets_64", M_RX_PKTS, 0, "port_rcv_packets"),
+	PX("port_unicast_xmit_packets", M_TX_PKTS, 0, "port_xmit_packets"),
+	PX("port_unicast_rcv_packets", M_RX_PKTS, 0, "port_rcv_packets"),
+	PX("port_multicast_xmit_packets", M_TX_PKTS, 0, "port_xmit_packets"),
+	PX("port_multicast_rcv_packets", M_RX_PKTS, 0, "port_rcv_packets"),
 };
 
 const size_t ctr_table_n = sizeof ctr_table / sizeof ctr_table[0];

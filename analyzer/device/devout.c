@@ -210,6 +210,8 @@ static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 			fputs("  (device-wide)", f);
 		else if (c->group == SYSFS_NL)
 			fputs("  (netlink)", f);
+		else if (c->group == SYSFS_EXT)
+			fputs("  (counters_ext)", f);
 		fputc('\n', f);
 		shown++;
 	}
@@ -361,7 +363,7 @@ static void port_json(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 	fputs("},\"groups\":{", f);
 	first = 1;
 	for (size_t i = 0; i < p->sp.nctr; i++) {
-		if (p->sp.ctr[i].group != SYSFS_DEV && p->sp.ctr[i].group != SYSFS_NL)
+		if (p->sp.ctr[i].group != SYSFS_DEV && p->sp.ctr[i].group != SYSFS_NL && p->sp.ctr[i].group != SYSFS_EXT)
 			continue;
 		fprintf(f, "%s", first ? "" : ",");
 		first = 0;
