@@ -134,6 +134,7 @@ int main(int argc, char **argv)
 
 		while ((de = readdir(d)))
 			if (de->d_name[0] != '.') {
+				closedir(d);
 				fprintf(stderr, "ttar2devrec: %s: not empty (a recording goes into a new directory)\n", outdir);
 				return 1;
 			}
