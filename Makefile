@@ -206,7 +206,8 @@ $(BUILD)/tests/test_verbsport: analyzer/device/verbsport.c analyzer/device/verbs
 	analyzer/device/nlparse.c analyzer/device/ctrtab_rdma.c analyzer/device/ctrtab.h analyzer/device/pfc.c
 TEST_LIBS_test_verbsport := -Ianalyzer -Ianalyzer/device -libverbs -lmnl -lm
 # one QP, one row: the join of flows and device QPs
-$(BUILD)/tests/test_qpjoin: analyzer/qpjoin.c analyzer/qpjoin.h analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c analyzer/diag.c analyzer/diag_rules.c analyzer/device/nlparse.c analyzer/device/devmon.h
+$(BUILD)/tests/test_qpjoin: analyzer/qpjoin.c analyzer/qpjoin.h analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c analyzer/diag.c analyzer/diag_rules.c analyzer/device/nlparse.c analyzer/device/devmon.h \
+	analyzer/device/ctrtab_rdma.c analyzer/device/ctrtab.h analyzer/device/devmeaning.c
 TEST_LIBS_test_qpjoin := -Ianalyzer -Ianalyzer/device -lmnl -lm
 # the driver counter table, wraps, ports past 255, counters by meaning
 $(BUILD)/tests/test_ctrtab: analyzer/device/ctrtab_rdma.c analyzer/device/ctrtab.h analyzer/device/sysfs.c \

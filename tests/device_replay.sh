@@ -164,8 +164,8 @@ fi
 # times), written by tools/mkdevrec: mlx4_0 with device-level hw_counters,
 # mlx5_2 whose optional counters exist only in the netlink STAT_GET answer.
 G=$T/gen
-"$BUILD/tools/mkdevrec" "$G"
-check "tools/mkdevrec wrote the recording (exit $?)" test -s "$G/netlink/2/stat-1-1.bin"
+"$BUILD/tools/mkdevrec" "$G" "$T/wire.pcap"
+check "tools/mkdevrec wrote the recording and its wire (exit $?)" sh -c "test -s '$G/netlink/2/stat-1-1.bin' && test -s '$T/wire.pcap'"
 "$R" --device-replay "$G" --device all -b -n 1 -d 0.05 > "$T/g.txt" 2>&1
 check "mkdevrec replay -b: exit 0" test $? = 0
 sed 's/^/     /' "$T/g.txt"
@@ -225,6 +225,50 @@ check "/metrics: group labels device_hw_counters and netlink; by meaning, netlin
 # np_cnp_sent (sysfs, 55) and the optional cc_tx_cnp_pkts (netlink, 45) count the same CNPs: once
 check "/metrics: by meaning, mlx5_2's cnp_sent is np_cnp_sent alone (cc_tx_cnp_pkts counts the same CNPs)" \
 	grep -q '^rocetop_rdma_meaning_total{device="mlx5_2",port="1",driver="mlx5",meaning="cnp_sent"} 55$' "$T/gmetrics"
+
+# NIC vs wire by meaning: mlx5_2's counters (whatever their names) against what
+# the recorded port's wire carried (mkdevrec's capture: the CNPs mlx5_2 sent
+# and got, the CE marks on what came in), replayed paced so that snapshots
+# see both recorded reads
+"$R" -r "$T/wire.pcap" --device-replay "$G" --device mlx5_2 -b -d 0.1 --speed 2 > "$T/nw.txt" 2>&1
+check "NIC vs wire (text, exit $?): np_cnp_sent +15 = 15 CNPs sent, cc_rx_cnp_pkts +2 = 2 received, cc_rx_ce_pkts +60 = 60 CE-marked in, out_of_sequence 0 = 0" sh -c "
+	tail -n 40 '$T/nw.txt' | grep -qE '^  NIC vs wire np_cnp_sent +nic \+15 wire 15 agree \(CNPs sent; per device\)\$' &&
+	tail -n 40 '$T/nw.txt' | grep -qE '^  NIC vs wire cc_rx_cnp_pkts +nic \+2 wire 2 agree \(CNPs received; per device\)\$' &&
+	tail -n 40 '$T/nw.txt' | grep -qE '^  NIC vs wire cc_rx_ce_pkts +nic \+60 wire 60 agree ' &&
+	tail -n 40 '$T/nw.txt' | grep -qE '^  NIC vs wire out_of_sequence +nic \+0 wire 0 agree '"
+check "NIC vs wire: cc_tx_cnp_pkts (the same CNPs as np_cnp_sent) is not compared a second time" sh -c "! grep -q 'NIC vs wire cc_tx_cnp_pkts' '$T/nw.txt'"
+"$R" -r "$T/wire.pcap" --device-replay "$G" --device mlx5_2 --json -d 0.1 --speed 2 2>/dev/null | grep '"devices"' | tail -1 > "$T/nw.json"
+python3 - "$T/nw.json" "$T/wire.pcap" > "$T/nw.out" <<'PY'
+import json, struct, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+c = {x["meaning_name"]: x for x in d["nic_vs_wire"]}
+def chk(what, cond):
+    print(("ok   " if cond else "FAIL ") + what)
+# the capture itself, read here: CNPs (BTH opcode 0x81) from and to 10.99.0.1, CE (ECN 3) to it
+raw = open(sys.argv[2], "rb").read()
+off, cnp_out, cnp_in, ce_in = 24, 0, 0, 0
+while off < len(raw):
+    incl = struct.unpack_from("<I", raw, off + 8)[0]
+    f = raw[off + 16:off + 16 + incl]
+    off += 16 + incl
+    if f[12:14] != b"\x08\x00" or f[23] != 17 or f[36:38] != b"\x12\xb7":
+        continue
+    src, dst, ecn, op = f[26:30], f[30:34], f[15] & 3, f[42]
+    me = bytes([10, 99, 0, 1])
+    cnp_out += op == 0x81 and src == me
+    cnp_in += op == 0x81 and dst == me
+    ce_in += op != 0x81 and dst == me and ecn == 3
+chk("JSON nic_vs_wire by meaning (nic, wire): %s; the capture holds %d CNPs sent, %d received, %d CE-marked in"
+    % ({k: (v["nic"], v["wire"]) for k, v in c.items()}, cnp_out, cnp_in, ce_in),
+    c["cnp_sent"]["wire"] == cnp_out > 0 and c["cnp_received"]["wire"] == cnp_in > 0
+    and c["ecn_marked_received"]["wire"] == ce_in > 0 and all(x["agree"] for x in c.values()))
+chk("JSON nic_vs_wire: the device's counters named (np_cnp_sent, cc_rx_cnp_pkts, cc_rx_ce_pkts)",
+    c["cnp_sent"]["counter"] == "np_cnp_sent" and c["cnp_received"]["counter"] == "cc_rx_cnp_pkts"
+    and c["ecn_marked_received"]["counter"] == "cc_rx_ce_pkts")
+PY
+cat "$T/nw.out"
+oks=$((oks + $(grep -c '^ok ' "$T/nw.out"))); fails=$((fails + $(grep -c '^FAIL ' "$T/nw.out")))
+grep -q '^ok \|^FAIL ' "$T/nw.out" || fail "NIC vs wire JSON checks did not run"
 
 "$R" --device-replay "$T/nothing" --device all -b -n 1 > "$T/e.out" 2>&1
 rc=$?

@@ -14,17 +14,32 @@
  *     cc_rx_ce_pkts, cc_rx_cnp_pkts, cc_tx_cnp_pkts, rdma_{tx,rx}_{packets,bytes}, and in
  *     the STAT_GET_STATUS answer which of them are enabled (all but rdma_tx_bytes).
  *
+ * mlx5_2's port 1 has GID 0 ::ffff:10.99.0.1 (RoCE v2).  With a second
+ * argument, mkdevrec also writes the capture of what that port's wire
+ * carried while the counters moved (built with libroce), for the NIC vs
+ * wire comparisons by meaning:
+ *
+ *   conversation 1: 10.99.0.2 writes 100 requests to mlx5_2's QP 0x20, 60
+ *     of them CE-marked (cc_rx_ce_pkts 100 -> 160); mlx5_2 acknowledges
+ *     (QP 0x30) and sends 15 CNPs back (np_cnp_sent 40 -> 55);
+ *   conversation 2: mlx5_2 writes 10 requests to 10.99.0.2's QP 0x40,
+ *     acknowledged (to QP 0x50), and gets 2 CNPs (cc_rx_cnp_pkts 7 -> 9);
+ *   no request repeated or out of sequence (out_of_sequence stays 10);
+ *   then 100 more requests of conversation 2 (0.5 s) with nothing to count.
+ *
  * The netlink answers are built with libmnl in the kernel's layout (nldev:
  * attributes as fill_nldev_handle / stat_get_doit_default_counter put them,
  * nests without NLA_F_NESTED), and written as the bytes a recv() returns.
  * The values are this tool's (no recording of a real mlx4 or mlx5 exists
  * here); the counter names are the drivers'.
  *
- *   mkdevrec DIR     (DIR must not exist or be empty)
+ *   mkdevrec DIR [CAPTURE.pcap]     (DIR must not exist or be empty)
  */
 #include <errno.h>
 #include <libmnl/libmnl.h>
 #include <linux/netlink.h>
+#include <pcap/pcap.h>
+#include <roce.h>
 #include <rdma/rdma_netlink.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -281,12 +296,80 @@ static void sysfs(unsigned k)
 	port_files(k, "mlx5_2", 1);
 	put_u64(10, k, "mlx5_2", "ports/1/hw_counters/out_of_sequence");
 	put_u64(k == 1 ? 40 : 55, k, "mlx5_2", "ports/1/hw_counters/np_cnp_sent");
+	putf("0000:0000:0000:0000:0000:ffff:0a63:0001\n", "sys/%u/class/infiniband/mlx5_2/ports/1/gids/0", k);
+	putf("RoCE v2\n", "sys/%u/class/infiniband/mlx5_2/ports/1/gid_attrs/types/0", k);
+}
+
+/* ---- the wire (second argument) -------------------------------------------- */
+
+static pcap_dumper_t *dumper;
+static uint64_t t_us;
+
+/* One RoCEv2 frame from 10.99.0.a to 10.99.0.b, 5 ms after the last. */
+static void frame(int a, int b, uint8_t opcode, uint32_t dqpn, uint32_t psn, uint8_t ecn)
+{
+	static const uint8_t pay[256];
+	struct roce_frame_spec s;
+	struct pcap_pkthdr h;
+	uint8_t f[512];
+	int n;
+
+	memset(&s, 0, sizeof s);
+	if (opcode == ROCE_OPCODE_CNP)
+		roce_spec_cnp(&s, dqpn);
+	s.version = ROCE_VER_V2;
+	s.eth.src[0] = s.eth.dst[0] = 0x02;
+	s.eth.src[5] = (uint8_t)a, s.eth.dst[5] = (uint8_t)b;
+	s.ip.version = 4;
+	s.ip.src[0] = s.ip.dst[0] = 10, s.ip.src[1] = s.ip.dst[1] = 99;
+	s.ip.src[3] = (uint8_t)a, s.ip.dst[3] = (uint8_t)b;
+	s.ip.ecn = ecn;
+	s.bth.opcode = opcode, s.bth.dqpn = dqpn, s.bth.psn = psn, s.bth.pad = -1;
+	if (opcode == (ROCE_TR_RC | ROCE_OP_WRITE_ONLY))
+		s.payload = pay, s.payload_len = sizeof pay, s.ext.dmalen = sizeof pay;
+	if ((n = roce_build(f, sizeof f, &s)) < 0) {
+		fprintf(stderr, "mkdevrec: %s\n", roce_strerror(n));
+		exit(1);
+	}
+	t_us += 5000;
+	h.ts.tv_sec = (time_t)(1700000000 + t_us / 1000000);
+	h.ts.tv_usec = (suseconds_t)(t_us % 1000000);
+	h.caplen = h.len = (uint32_t)n;
+	pcap_dump((u_char *)dumper, &h, f);
+}
+
+static void wire(const char *path)
+{
+	pcap_t *p = pcap_open_dead(DLT_EN10MB, 65535);
+	uint32_t i;
+
+	if (!p || !(dumper = pcap_dump_open(p, path))) {
+		fprintf(stderr, "mkdevrec: %s: %s\n", path, p ? pcap_geterr(p) : "pcap_open_dead failed");
+		exit(1);
+	}
+	for (i = 0; i < 100; i++)                                   /* 60 of 100 CE-marked */
+		frame(2, 1, ROCE_TR_RC | ROCE_OP_WRITE_ONLY, 0x20, i, i % 5 < 3 ? 3 : 2);
+	frame(1, 2, ROCE_TR_RC | ROCE_OP_ACK, 0x30, 99, 0);
+	for (i = 0; i < 15; i++)
+		frame(1, 2, ROCE_OPCODE_CNP, 0x30, 0, 0);
+	for (i = 0; i < 10; i++)
+		frame(1, 2, ROCE_TR_RC | ROCE_OP_WRITE_ONLY, 0x40, i, 2);
+	frame(2, 1, ROCE_TR_RC | ROCE_OP_ACK, 0x50, 9, 0);
+	for (i = 0; i < 2; i++)
+		frame(2, 1, ROCE_OPCODE_CNP, 0x50, 0, 0);
+	/* then 0.5 s of conversation 2 without events: a paced replay's
+	 * snapshots see everything above */
+	for (i = 10; i < 110; i++)
+		frame(1, 2, ROCE_TR_RC | ROCE_OP_WRITE_ONLY, 0x40, i, 2);
+	frame(2, 1, ROCE_TR_RC | ROCE_OP_ACK, 0x50, 109, 0);
+	pcap_dump_close(dumper);
+	pcap_close(p);
 }
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: mkdevrec DIR\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: mkdevrec DIR [CAPTURE.pcap]\n");
 		return 2;
 	}
 	dir = argv[1];
@@ -296,5 +379,7 @@ int main(int argc, char **argv)
 		optional_status(k);
 	}
 	putf("0\n1000000000\n", "times");
+	if (argc == 3)
+		wire(argv[2]);
 	return 0;
 }
