@@ -185,7 +185,9 @@ TOOL_CFLAGS_mkanalysis := -Itools/fixcap
 TOOL_CFLAGS_mkdiag := -Itools/fixcap
 
 # the --device-replay recording of an mlx4 and an mlx5 (netlink answers built with libmnl)
-TOOL_EXTRA_mkdevrec := -lmnl
+$(BUILD)/tools/mkdevrec: $(FIXCAP) tools/fixcap/fixcap.h
+TOOL_EXTRA_mkdevrec := -lmnl $(FIXCAP)
+TOOL_CFLAGS_mkdevrec := -Itools/fixcap
 
 # the netlink recorder: the device source's netlink files, libmnl
 $(BUILD)/tools/nlrecord: tools/nlrecord.c analyzer/device/nlsock.c analyzer/device/nlparse.c analyzer/device/nlsock.h analyzer/device/nlparse.h
@@ -207,8 +209,8 @@ $(BUILD)/tests/test_verbsport: analyzer/device/verbsport.c analyzer/device/verbs
 TEST_LIBS_test_verbsport := -Ianalyzer -Ianalyzer/device -libverbs -lmnl -lm
 # one QP, one row: the join of flows and device QPs
 $(BUILD)/tests/test_qpjoin: analyzer/qpjoin.c analyzer/qpjoin.h analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c analyzer/diag.c analyzer/diag_rules.c analyzer/device/nlparse.c analyzer/device/devmon.h \
-	analyzer/device/ctrtab_rdma.c analyzer/device/ctrtab.h analyzer/device/devmeaning.c
-TEST_LIBS_test_qpjoin := -Ianalyzer -Ianalyzer/device -lmnl -lm
+	analyzer/device/ctrtab_rdma.c analyzer/device/ctrtab.h analyzer/device/devmeaning.c $(FIXCAP) tools/fixcap/fixcap.h
+TEST_LIBS_test_qpjoin := -Ianalyzer -Ianalyzer/device -Itools/fixcap -lmnl -lm
 # the driver counter table, wraps, ports past 255, counters by meaning
 $(BUILD)/tests/test_ctrtab: analyzer/device/ctrtab_rdma.c analyzer/device/ctrtab.h analyzer/device/sysfs.c \
 	analyzer/device/devmeaning.c analyzer/device/devmon.h

@@ -38,8 +38,8 @@
 #include <errno.h>
 #include <libmnl/libmnl.h>
 #include <linux/netlink.h>
-#include <pcap/pcap.h>
 #include <roce.h>
+#include "fixcap.h"
 #include <rdma/rdma_netlink.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -302,51 +302,36 @@ static void sysfs(unsigned k)
 
 /* ---- the wire (second argument) -------------------------------------------- */
 
-static pcap_dumper_t *dumper;
-static uint64_t t_us;
+static struct fixcap cap;
 
-/* One RoCEv2 frame from 10.99.0.a to 10.99.0.b, 5 ms after the last. */
+/* One RoCEv2 frame from 10.99.0.a to 10.99.0.b's QP dqpn, 5 ms after the last. */
 static void frame(int a, int b, uint8_t opcode, uint32_t dqpn, uint32_t psn, uint8_t ecn)
 {
-	static const uint8_t pay[256];
-	struct roce_frame_spec s;
-	struct pcap_pkthdr h;
+	struct fixcap_ep from = { { 2, 0, 0, 0, 0, (uint8_t)a }, { 10, 99, 0, (uint8_t)a }, 0 };
+	struct fixcap_ep to = { { 2, 0, 0, 0, 0, (uint8_t)b }, { 10, 99, 0, (uint8_t)b }, dqpn };
 	uint8_t f[512];
-	int n;
 
-	memset(&s, 0, sizeof s);
-	if (opcode == ROCE_OPCODE_CNP)
-		roce_spec_cnp(&s, dqpn);
-	s.version = ROCE_VER_V2;
-	s.eth.src[0] = s.eth.dst[0] = 0x02;
-	s.eth.src[5] = (uint8_t)a, s.eth.dst[5] = (uint8_t)b;
-	s.ip.version = 4;
-	s.ip.src[0] = s.ip.dst[0] = 10, s.ip.src[1] = s.ip.dst[1] = 99;
-	s.ip.src[3] = (uint8_t)a, s.ip.dst[3] = (uint8_t)b;
-	s.ip.ecn = ecn;
-	s.bth.opcode = opcode, s.bth.dqpn = dqpn, s.bth.psn = psn, s.bth.pad = -1;
-	if (opcode == (ROCE_TR_RC | ROCE_OP_WRITE_ONLY))
-		s.payload = pay, s.payload_len = sizeof pay, s.ext.dmalen = sizeof pay;
-	if ((n = roce_build(f, sizeof f, &s)) < 0) {
-		fprintf(stderr, "mkdevrec: %s\n", roce_strerror(n));
-		exit(1);
-	}
-	t_us += 5000;
-	h.ts.tv_sec = (time_t)(1700000000 + t_us / 1000000);
-	h.ts.tv_usec = (suseconds_t)(t_us % 1000000);
-	h.caplen = h.len = (uint32_t)n;
-	pcap_dump((u_char *)dumper, &h, f);
+	fixcap_at(&cap, 5000);
+	fixcap_emit(&cap, f, fixcap_frame(f, sizeof f, &from, &to, opcode, psn, ecn,
+					  opcode == (ROCE_TR_RC | ROCE_OP_WRITE_ONLY) ? 256 : 0));
 }
 
 static void wire(const char *path)
 {
-	pcap_t *p = pcap_open_dead(DLT_EN10MB, 65535);
+	char d[4096], *slash, *dot;
 	uint32_t i;
 
-	if (!p || !(dumper = pcap_dump_open(p, path))) {
-		fprintf(stderr, "mkdevrec: %s: %s\n", path, p ? pcap_geterr(p) : "pcap_open_dead failed");
-		exit(1);
+	snprintf(d, sizeof d, "%s", path);          /* DIR/NAME.pcap: fixcap writes DIR, NAME */
+	if (!(dot = strrchr(d, '.')) || strcmp(dot, ".pcap")) {
+		fprintf(stderr, "mkdevrec: %s: not a NAME.pcap\n", path);
+		exit(2);
 	}
+	*dot = 0;
+	slash = strrchr(d, '/');
+	if (slash)
+		*slash = 0;
+	fixcap_prog = "mkdevrec";
+	fixcap_open(&cap, slash ? d : ".", slash ? slash + 1 : d, 0);
 	for (i = 0; i < 100; i++)                                   /* 60 of 100 CE-marked */
 		frame(2, 1, ROCE_TR_RC | ROCE_OP_WRITE_ONLY, 0x20, i, i % 5 < 3 ? 3 : 2);
 	frame(1, 2, ROCE_TR_RC | ROCE_OP_ACK, 0x30, 99, 0);
@@ -362,8 +347,7 @@ static void wire(const char *path)
 	for (i = 10; i < 110; i++)
 		frame(1, 2, ROCE_TR_RC | ROCE_OP_WRITE_ONLY, 0x40, i, 2);
 	frame(2, 1, ROCE_TR_RC | ROCE_OP_ACK, 0x50, 109, 0);
-	pcap_dump_close(dumper);
-	pcap_close(p);
+	fixcap_close(&cap);
 }
 
 int main(int argc, char **argv)

@@ -19,6 +19,7 @@
 #include "../../analyzer/qpjoin.c"
 #include "../../analyzer/device/ctrtab_rdma.c"
 #include "../../analyzer/device/devmeaning.c"
+#include "../../tools/fixcap/fixcap.c"
 
 #define FX "tests/fixtures/device/traffic/vma/1"
 #define MAXF 4096
@@ -320,28 +321,16 @@ static void test_compare_netem(void **state)
 	engine_free(&e);
 }
 
-/* One RoCEv2 frame from a to b (IPv4 10.99.0.a), fed to the engine. */
+/* One RoCEv2 frame from 10.99.0.a to 10.99.0.b's QP dqpn, fed to the engine. */
 static void feed(struct engine *e, uint64_t *t, int a, int b, uint8_t opcode, uint32_t dqpn, uint32_t psn, uint8_t ecn)
 {
-	static const uint8_t pay[64];
-	struct roce_frame_spec s;
+	struct fixcap_ep from = { { 2, 0, 0, 0, 0, (uint8_t)a }, { 10, 99, 0, (uint8_t)a }, 0 };
+	struct fixcap_ep to = { { 2, 0, 0, 0, 0, (uint8_t)b }, { 10, 99, 0, (uint8_t)b }, dqpn };
 	struct roce_pkt p;
 	uint8_t f[256];
-	int n;
+	int n = fixcap_frame(f, sizeof f, &from, &to, opcode, psn, ecn,
+			     opcode == (ROCE_TR_RC | ROCE_OP_WRITE_ONLY) ? 64 : 0);
 
-	memset(&s, 0, sizeof s);
-	if (opcode == ROCE_OPCODE_CNP)
-		roce_spec_cnp(&s, dqpn);
-	s.version = ROCE_VER_V2;
-	s.eth.src[5] = (uint8_t)a, s.eth.dst[5] = (uint8_t)b;
-	s.ip.version = 4;
-	s.ip.src[0] = 10, s.ip.src[1] = 99, s.ip.src[3] = (uint8_t)a;
-	s.ip.dst[0] = 10, s.ip.dst[1] = 99, s.ip.dst[3] = (uint8_t)b;
-	s.ip.ecn = ecn;
-	s.bth.opcode = opcode, s.bth.dqpn = dqpn, s.bth.psn = psn, s.bth.pad = -1;
-	if (opcode == (ROCE_TR_RC | ROCE_OP_WRITE_ONLY))
-		s.payload = pay, s.payload_len = sizeof pay, s.ext.dmalen = sizeof pay;
-	n = roce_build(f, sizeof f, &s);
 	assert_true(n > 0);
 	roce_decode(&p, NULL, ROCE_LINK_ETHERNET, f, (uint32_t)n, (uint32_t)n);
 	engine_packet(e, &p, *t += 1000, (uint32_t)n, (uint32_t)n);
