@@ -320,8 +320,9 @@ const struct ctr_entry ctr_table[] = {
 
 	/* ---- hfi1 (chip.c port_cntrs: port hw_counters; verbs.c driver_cntr_names,
 	 * with chip.c's dev_cntrs, the device-level hw_counters).  The RC counters
-	 * are rdmavt's software counts; the per-VL ones (TxFlitVL0, …) and the
-	 * hundreds of chip error-status counters are left raw. ---- */
+	 * are rdmavt's software counts; the per-VL transmit counters (TxFlitVL0,
+	 * …) by their stem; the hundreds of chip error-status counters are left
+	 * raw. ---- */
 	C("hfi1", "TxUnVLErr", CTR_W64, CTR_PORT, M_DISCARD),
 	C("hfi1", "TxInvalLen", CTR_W64, CTR_PORT, M_DISCARD),
 	C("hfi1", "TxMMLenErr", CTR_W64, CTR_PORT, M_DISCARD),
@@ -332,6 +333,11 @@ const struct ctr_entry ctr_table[] = {
 	CS("hfi1", "TxPkt", CTR_W64, CTR_PORT, M_TX_PKTS, "port_xmit_packets"),
 	C("hfi1", "TxWords", CTR_W64, CTR_PORT, M_NONE),        /* 4-byte words */
 	C("hfi1", "TxWait", CTR_W64, CTR_PORT, M_XMIT_WAIT),
+	/* per-VL port counters: the entry's name is the stem, the kernel adds
+	 * the VL number (TxPktVL0 … TxPktVL7, TxPktVL15; ctr_lookup) */
+	C("hfi1", "TxFlitVL", CTR_W64, CTR_PORT, M_NONE),
+	CS("hfi1", "TxPktVL", CTR_W64, CTR_PORT, M_TX_PKTS, "port_xmit_packets"),
+	CS("hfi1", "TxWaitVL", CTR_W64, CTR_PORT, M_XMIT_WAIT, "TxWait"),
 	CS("hfi1", "RxPkt", CTR_W64, CTR_PORT, M_RX_PKTS, "port_rcv_packets"),
 	C("hfi1", "RxWords", CTR_W64, CTR_PORT, M_NONE),
 	C("hfi1", "SwLinkDown", CTR_W64, CTR_PORT, M_LINK_ERR),
@@ -469,7 +475,8 @@ const char *ctr_driver_of(const char *dev)
 	return "";
 }
 
-const struct ctr_entry *ctr_lookup(const char *driver, const char *name)
+/* The entry of exactly that name: the driver's own first, then "*". */
+static const struct ctr_entry *lookup_exact(const char *driver, const char *name)
 {
 	const struct ctr_entry *any = NULL;
 
@@ -484,6 +491,24 @@ const struct ctr_entry *ctr_lookup(const char *driver, const char *name)
 			any = e;
 	}
 	return any;
+}
+
+const struct ctr_entry *ctr_lookup(const char *driver, const char *name)
+{
+	const struct ctr_entry *e = lookup_exact(driver, name);
+	size_t n = strlen(name), k = n;
+	char stem[64];
+
+	if (e)
+		return e;
+	/* a per-VL counter: NAME "…VL<number>" by its stem "…VL" */
+	while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+		k--;
+	if (k == n || k < 3 || k >= sizeof stem || strncmp(name + k - 2, "VL", 2))
+		return NULL;
+	memcpy(stem, name, k);
+	stem[k] = 0;
+	return lookup_exact(driver, stem);
 }
 
 int ctr_delta(const struct ctr_entry *e, uint64_t prev, uint64_t cur, uint64_t *d)

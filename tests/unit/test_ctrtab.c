@@ -24,8 +24,9 @@
  *   bnxt_re hw_counters.c bnxt_re_stat_descs (the extended set of gen P5+);
  *   irdma verbs.c irdma_hw_stat_names (gen1 and gen2);
  *   efa efa_verbs.c EFA_DEFINE_PORT_STATS and EFA_DEFINE_DEVICE_STATS;
- *   rxe rxe_hw_counters.c; hfi1 chip.c port_cntrs (without the per-VL
- *   expansions) and verbs.c driver_cntr_names.  siw registers none. */
+ *   rxe rxe_hw_counters.c; hfi1 chip.c port_cntrs (the per-VL transmit
+ *   counters expanded to VLs 0-7 and 15) and verbs.c driver_cntr_names.
+ *   siw registers none. */
 #define MLX5_Q(p) p "rx_write_requests", p "rx_read_requests", p "rx_atomic_requests", p "rx_dct_connect", \
 	p "out_of_buffer", p "out_of_sequence", p "duplicate_request", p "rnr_nak_retry_err", p "packet_seq_err", \
 	p "implied_nak_seq_err", p "local_ack_timeout_err", p "resp_local_length_error", p "resp_cqe_error", \
@@ -91,9 +92,11 @@ static const char *const efa_names[] = {
 	"mmap_err", NULL
 };
 
-/* hfi1's port_cntrs (chip.c, the names without a per-VL suffix) and
- * driver_cntr_names (verbs.c) */
+/* hfi1's port_cntrs (chip.c; the per-VL transmit counters for VLs 0-7
+ * and 15) and driver_cntr_names (verbs.c) */
+#define HFI1_VL(n) n "0", n "1", n "2", n "3", n "4", n "5", n "6", n "7", n "15"
 static const char *const hfi1_names[] = {
+	HFI1_VL("TxFlitVL"), HFI1_VL("TxPktVL"), HFI1_VL("TxWaitVL"),
 	"TxUnVLErr", "TxInvalLen", "TxMMLenErr", "TxUnderrun", "TxFlowStall", "TxDropped", "TxHdrErr", "TxPkt",
 	"TxWords", "TxWait", "RxPkt", "RxWords", "SwLinkDown", "SwLinkUp", "UnknownFrame", "XmitDscd",
 	"XmitCstrErr", "RcvCstrErr", "LoopPkts", "RcResend", "RnrNak", "OtherNak", "RcTimeOut", "PktDrop",
@@ -133,7 +136,7 @@ static void test_every_registered_name(void **state)
 		{ "irdma", irdma_names, 46, 35 },    /* not: reassembly/segmentation, TCP segments, iwOut*, bind/inv */
 		{ "efa", efa_names, 34, 9 },         /* not: work-request counts and bytes, admin commands */
 		{ "rxe", rxe_names, 15, 13 },        /* all but ack_deferred, rdma_sends */
-		{ "hfi1", hfi1_names, 43, 24 },
+		{ "hfi1", hfi1_names, 70, 42 },      /* not: flits, words, software link/ACK counts, interrupts, … */
 	};
 	unsigned n, m;
 
@@ -157,6 +160,32 @@ static void test_every_registered_name(void **state)
 	assert_int_equal(ctr_lookup("bnxt_re", "rx_ecn_marked_pkts")->meaning, M_ECN_MARKED_RECV);
 	assert_int_equal(ctr_lookup("bnxt_re", "db_fifo_register")->kind, CTR_GAUGE);
 	assert_string_equal(ctr_driver_of("rdmap0s31"), "efa");
+	/* hfi1's per-VL transmit counters, by their stem, VLs 0-7 and 15 */
+	for (unsigned vl = 0; vl < 16; vl++) {
+		char nm[32];
+
+		if (vl > 7 && vl != 15)
+			continue;
+		snprintf(nm, sizeof nm, "TxPktVL%u", vl);
+		assert_int_equal(ctr_lookup("hfi1", nm)->meaning, M_TX_PKTS);
+		snprintf(nm, sizeof nm, "TxWaitVL%u", vl);
+		assert_int_equal(ctr_lookup("hfi1", nm)->meaning, M_XMIT_WAIT);
+		snprintf(nm, sizeof nm, "TxFlitVL%u", vl);
+		assert_non_null(ctr_lookup("hfi1", nm));
+	}
+	assert_null(ctr_lookup("hfi1", "TxPkt3"));            /* only a VL number */
+	assert_null(ctr_lookup("mlx5", "TxPktVL3"));          /* only the driver's own */
+	{   /* a per-VL wait is part of TxWait: summed once */
+		struct sysfs_counter now[] = { { "TxWait", 70, SYSFS_HW }, { "TxWaitVL0", 50, SYSFS_HW },
+					       { "TxWaitVL1", 20, SYSFS_HW } };
+		struct dm_port p = { .port = 1 };
+		struct dm_dev d = { .name = "hfi1_0", .driver = "hfi1", .ports = &p, .nports = 1 };
+		struct dm_meaning_sum sum;
+
+		p.sp.ctr = now, p.sp.nctr = 3, p.sysfs_ok = 1;
+		assert_int_equal(devmon_meaning(&d, M_XMIT_WAIT, &sum), 1);
+		assert_int_equal(sum.total, 70);
+	}
 	/* siw registers none: no entry of its own, PMA names still known */
 	for (size_t i = 0; i < ctr_table_n; i++)
 		assert_string_not_equal(ctr_table[i].driver, "siw");
