@@ -156,6 +156,24 @@ check "node names: mlx5_9 port 300 out_of_sequence 300; lifespan_seconds 12 ms -
 check "node names: names node_exporter does not know stay rocetop's only (bnxt_re's dup_req, mlx5's rx_dct_connect is known)" sh -c "
 	! grep -q 'node_infiniband_dup_req' '$T/nmetrics' && ! grep '^node_infiniband' '$T/nmetrics' | grep -q bnxt_re0.*_total &&
 	grep -q '^node_infiniband_rx_dct_connect_requests_total{device=\"mlx5_0\",port=\"1\"} 0\$' '$T/nmetrics'"
+# node_exporter's legacy_* series from counters_ext/, on its own fixture's mlx4_0 (port 2 has
+# values there only); the values read from the recording's files
+NE=$repo/captures/public/devices/node_exporter/sys/class/infiniband/mlx4_0/ports
+port=$((20000 + ($$ + 17) % 20000))
+"$R" --device-replay "$repo/captures/public/devices/node_exporter" --device all -b -d 0.2 \
+	--prometheus 127.0.0.1:$port --prometheus-node-names > /dev/null 2> "$T/lprom.err" &
+PROM_PID=$!
+scrape "$port" 'legacy_packets_transmitted_total' > "$T/lmetrics"
+kill -TERM "$PROM_PID" 2>/dev/null; wait "$PROM_PID"; PROM_PID=
+check "node names: node_exporter's mlx4_0 counters_ext as legacy_* (port 2 data x4 = $(( $(cat "$NE/2/counters_ext/port_xmit_data_64") * 4 )), unicast $(cat "$NE/2/counters_ext/port_unicast_rcv_packets"))" sh -c "
+	grep -q '^node_infiniband_legacy_data_transmitted_bytes_total{device=\"mlx4_0\",port=\"2\"} $(( $(cat "$NE/2/counters_ext/port_xmit_data_64") * 4 ))\$' '$T/lmetrics' &&
+	grep -q '^node_infiniband_legacy_data_received_bytes_total{device=\"mlx4_0\",port=\"1\"} $(( $(cat "$NE/1/counters_ext/port_rcv_data_64") * 4 ))\$' '$T/lmetrics' &&
+	grep -q '^node_infiniband_legacy_unicast_packets_received_total{device=\"mlx4_0\",port=\"2\"} $(cat "$NE/2/counters_ext/port_unicast_rcv_packets")\$' '$T/lmetrics' &&
+	test \$(grep -c '^node_infiniband_legacy_' '$T/lmetrics') = 16 &&
+	grep -q '^# TYPE node_infiniband_legacy_packets_transmitted_total counter\$' '$T/lmetrics'"
+if command -v promtool >/dev/null; then
+	check "node names: promtool check metrics on the legacy series: no complaint" sh -c "promtool check metrics < '$T/lmetrics' > '$T/lpt.out' 2>&1 && ! grep -q . '$T/lpt.out' || { cat '$T/lpt.out'; false; }"
+fi
 if command -v promtool >/dev/null; then
 	check "node names: promtool check metrics: no complaint" sh -c "promtool check metrics < '$T/nmetrics' > '$T/npt.out' 2>&1 && ! grep -q . '$T/npt.out' || { cat '$T/npt.out'; false; }"
 fi
