@@ -77,6 +77,7 @@ CONTRIB_GRAFANA := contrib/grafana/rocetop-dashboard.json contrib/grafana/roceto
 CHECK_SCRIPTS := tests/exports.sh tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/install.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/link.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/device.sh tests/caps.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh tests/frameno.sh
 CHECK_SCRIPTS += tests/device_replay.sh
 CHECK_SCRIPTS += tests/device_record.sh
+CHECK_SCRIPTS += tests/device_public.sh
 CHECK_SCRIPTS += tests/threads.sh
 CHECK_SCRIPTS += tests/invariance.sh
 CHECK_SCRIPTS += tests/iwarp_conv.sh
@@ -184,7 +185,9 @@ TOOL_CFLAGS_mkanalysis := -Itools/fixcap
 TOOL_CFLAGS_mkdiag := -Itools/fixcap
 
 # the --device-replay recording of an mlx4 and an mlx5 (netlink answers built with libmnl)
-TOOL_EXTRA_mkdevrec := -lmnl
+$(BUILD)/tools/mkdevrec: $(FIXCAP) tools/fixcap/fixcap.h
+TOOL_EXTRA_mkdevrec := -lmnl $(FIXCAP)
+TOOL_CFLAGS_mkdevrec := -Itools/fixcap
 
 # the netlink recorder: the device source's netlink files, libmnl
 $(BUILD)/tools/nlrecord: tools/nlrecord.c analyzer/device/nlsock.c analyzer/device/nlparse.c analyzer/device/nlsock.h analyzer/device/nlparse.h
@@ -205,8 +208,9 @@ $(BUILD)/tests/test_verbsport: analyzer/device/verbsport.c analyzer/device/verbs
 	analyzer/device/nlparse.c analyzer/device/ctrtab_rdma.c analyzer/device/ctrtab.h analyzer/device/pfc.c
 TEST_LIBS_test_verbsport := -Ianalyzer -Ianalyzer/device -libverbs -lmnl -lm
 # one QP, one row: the join of flows and device QPs
-$(BUILD)/tests/test_qpjoin: analyzer/qpjoin.c analyzer/qpjoin.h analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c analyzer/diag.c analyzer/diag_rules.c analyzer/device/nlparse.c analyzer/device/devmon.h
-TEST_LIBS_test_qpjoin := -Ianalyzer -Ianalyzer/device -lmnl -lm
+$(BUILD)/tests/test_qpjoin: analyzer/qpjoin.c analyzer/qpjoin.h analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c analyzer/diag.c analyzer/diag_rules.c analyzer/device/nlparse.c analyzer/device/devmon.h \
+	analyzer/device/ctrtab_rdma.c analyzer/device/ctrtab.h analyzer/device/devmeaning.c $(FIXCAP) tools/fixcap/fixcap.h
+TEST_LIBS_test_qpjoin := -Ianalyzer -Ianalyzer/device -Itools/fixcap -lmnl -lm
 # the driver counter table, wraps, ports past 255, counters by meaning
 $(BUILD)/tests/test_ctrtab: analyzer/device/ctrtab_rdma.c analyzer/device/ctrtab.h analyzer/device/sysfs.c \
 	analyzer/device/devmeaning.c analyzer/device/devmon.h

@@ -4,7 +4,9 @@
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <string.h>
+#include "ctrtab.h"
 #include "qpjoin.h"
 
 /* Is the 16-byte address (IPv6, or IPv4-mapped) one of d's GIDs? */
@@ -98,62 +100,65 @@ void qpjoin_qp(const struct engine *e, const struct dm_dev *d, const struct dm_q
 	}
 }
 
-static const struct sysfs_counter *find_ctr(const struct sysfs_counter *v, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i].name, name))
-			return &v[i];
-	return NULL;
-}
-
-/* Counter name of port p now and at the first read: 0, or -1 when the port
- * has no such counter (or it went down: a reset). */
-static int counter_moved(const struct dm_port *p, const char *name, uint64_t *now, uint64_t *base)
-{
-	const struct sysfs_counter *c = p->sysfs_ok ? find_ctr(p->sp.ctr, p->sp.nctr, name) : NULL;
-	const struct sysfs_counter *b = find_ctr(p->base, p->nbase, name);
-
-	if (!c || !b || c->value < b->value)
-		return -1;
-	*now = c->value;
-	*base = b->value;
-	return 0;
-}
-
-/* Counters both count, by the kernel's name. */
-static const struct {
-	const char *counter, *meaning;
-	size_t off;                          /* into struct roce_seq_anom */
-} pairs[] = {
-	{ "duplicate_request", "duplicate request packets the responder received",
-	  offsetof(struct roce_seq_anom, duplicate_request) },
-	{ "out_of_seq_request", "rxe: PSN sequence error episodes (one NAK each)",
-	  offsetof(struct roce_seq_anom, out_of_seq_request) },
-	{ "out_of_sequence", "mlx5: request packets dropped out of sequence",
-	  offsetof(struct roce_seq_anom, out_of_sequence) },
-	{ "rq_num_dup", "mlx4: duplicate requests the responder received",
-	  offsetof(struct roce_seq_anom, duplicate_request) },
-	{ "rq_num_oos", "mlx4: request packets the responder received out of sequence",
-	  offsetof(struct roce_seq_anom, out_of_sequence) },
-	{ "dup_req", "bnxt_re: duplicate requests the responder received",
-	  offsetof(struct roce_seq_anom, duplicate_request) },
-	{ "oos_drop_count", "bnxt_re: request packets dropped out of sequence",
-	  offsetof(struct roce_seq_anom, out_of_sequence) },
+/* What the wire shows of the events a counter meaning names (wire_of). */
+enum wire_q {
+	WQ_DUP,          /* duplicate requests on the flows coming in */
+	WQ_OOS,          /* requests out of sequence on the flows coming in */
+	WQ_OOSR,         /* sequence-error episodes (one NAK each) the responder had */
+	WQ_NAK_GOT,      /* sequence-error NAKs answering this host's requests */
+	WQ_CNP_OUT,      /* CNPs this host sent */
+	WQ_CNP_IN,       /* CNPs sent to this host */
+	WQ_CE_IN,        /* CE-marked packets of the flows coming in */
 };
 
-/* The wire's sum of one anomaly counter over the RoCE flows coming in to d. */
-static uint64_t wire_sum(const struct engine *e, const struct dm_dev *d, size_t off)
+/* Counter meanings (ctrtab.h) the wire also counts, with the side the
+ * counter must be on: every driver's counters of that meaning are
+ * compared, whatever their names (the table says which they are). */
+static const struct {
+	unsigned meaning;
+	int side;                            /* enum ctr_side */
+	enum wire_q q;
+	const char *what;
+} pairs[] = {
+	{ M_DUP_REQ, CTR_RESP, WQ_DUP, "duplicate requests received" },
+	{ M_OOS_RECV, CTR_RESP, WQ_OOS, "requests received out of sequence" },
+	{ M_SEQ_NAK_SENT, CTR_RESP, WQ_OOSR, "PSN sequence error NAKs sent (one per episode)" },
+	{ M_SEQ_NAK_RECV, CTR_REQ, WQ_NAK_GOT, "PSN sequence error NAKs received" },
+	{ M_CNP_SENT, CTR_RESP, WQ_CNP_OUT, "CNPs sent" },
+	{ M_CNP_HANDLED, CTR_REQ, WQ_CNP_IN, "CNPs received and handled" },
+	{ M_CNP_RECV, CTR_REQ, WQ_CNP_IN, "CNPs received" },
+	{ M_ECN_MARKED_RECV, CTR_RESP, WQ_CE_IN,
+	  "CE-marked packets received (wire: the RC conversations' marks on both directions)" },
+};
+
+/* The wire's count of q over the RoCE flows of device d's addresses.  An
+ * RC/XRC flow is a PSN space: its CNPs and CE marks are counted on the
+ * request flow (the CNPs come back from its destination); a UC/UD flow
+ * counts the CNPs and marks it carries itself. */
+static uint64_t wire_of(const struct engine *e, const struct dm_dev *d, enum wire_q q)
 {
 	uint64_t s = 0;
 
 	for (uint32_t i = 0; e && i < e->nflows; i++) {
 		const struct flow *f = &e->flows[i];
-		uint32_t v;
+		const struct roce_seq_anom *x;
+		int in, out, rc;
 
-		if (!roce_flow(f) || !f->u.seq.x || !local_addr(d, e->hosts[f->dst].addr))
+		if (!roce_flow(f))
 			continue;
-		memcpy(&v, (const uint8_t *)f->u.seq.x + off, sizeof v);
-		s += v;
+		x = f->u.seq.x;
+		in = local_addr(d, e->hosts[f->dst].addr);
+		out = local_addr(d, e->hosts[f->src].addr);
+		rc = f->kind == FK_RC || f->kind == FK_XRC;
+		switch (q) {
+		case WQ_DUP: s += in && x ? x->duplicate_request : 0; break;
+		case WQ_OOS: s += in && x ? x->out_of_sequence : 0; break;
+		case WQ_OOSR: s += in && x ? x->out_of_seq_request : 0; break;
+		case WQ_NAK_GOT: s += out && x ? x->nak_seq_err : 0; break;
+		case WQ_CNP_OUT: s += (rc ? in : out) ? f->u.seq.cnp : 0; break;
+		case WQ_CNP_IN: s += (rc ? out : in) ? f->u.seq.cnp : 0; break;
+		case WQ_CE_IN: s += in ? f->u.seq.ecn_ce : 0; break;
+		}
 	}
 	return s;
 }
@@ -163,23 +168,21 @@ size_t qpjoin_compare(const struct engine *e, const struct dm_dev *d, struct qpj
 	size_t n = 0;
 
 	for (size_t k = 0; k < sizeof pairs / sizeof pairs[0] && n < cap; k++) {
-		uint64_t nic = 0;
-		int have = 0;
+		struct dm_meaning_sum m;
+		size_t len = 0;
 
-		for (size_t i = 0; i < d->nports; i++) {
-			uint64_t cur, base;
-
-			if (counter_moved(&d->ports[i], pairs[k].counter, &cur, &base) == 0) {
-				nic += cur - base;
-				have = 1;
-			}
-		}
-		if (!have)
+		/* the device's counters of that meaning that can say how far they
+		 * moved (a first read, no reset since) */
+		if (!devmon_meaning_side(d, pairs[k].meaning, pairs[k].side, &m) || !m.nmoved)
 			continue;
-		out[n].counter = pairs[k].counter;
-		out[n].meaning = pairs[k].meaning;
-		out[n].nic = nic;
-		out[n].wire = wire_sum(e, d, pairs[k].off);
+		out[n].counter[0] = 0;
+		for (size_t i = 0; i < m.n && i < DM_MEANING_NAMES; i++)
+			len += (size_t)snprintf(out[n].counter + len, len < sizeof out[n].counter ?
+						sizeof out[n].counter - len : 0, "%s%s", i ? "+" : "", m.names[i]);
+		out[n].meaning = pairs[k].what;
+		out[n].meaning_name = ctr_meaning_name(pairs[k].meaning);
+		out[n].nic = m.since_first;
+		out[n].wire = wire_of(e, d, pairs[k].q);
 		n++;
 	}
 	return n;

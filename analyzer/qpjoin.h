@@ -13,13 +13,13 @@
  * QPs — ibv_*_pingpong, perftest without -R, UCX, NCCL — have none: then
  * QP numbers alone decide).
  *
- * Where the NIC and the wire count the same thing the device's counter
- * moved (since the first read) by what the wire saw on the flows coming in
- * to this host.  What each counter means depends on the driver: rxe's
- * duplicate_request counts duplicate request packets, out_of_seq_request
- * the NAK episodes (one per PSN sequence error NAK it sent), and both are
- * per device, not per QP; mlx5's duplicate_request and out_of_sequence
- * count packets.
+ * Where the NIC and the wire count the same thing the device's counters
+ * moved (since the first read) by what the wire saw on this host's flows.
+ * What each counter means is the driver table's (ctrtab.h): rxe's
+ * out_of_seq_request counts NAK episodes (seq_err_nak_sent), mlx5's
+ * out_of_sequence and mlx4's rq_num_oos out-of-sequence packets received,
+ * bnxt_re's dup_req, mlx4's rq_num_dup and rxe's duplicate_request
+ * duplicates; all are per device, not per QP.
  */
 #ifndef ROCETOP_QPJOIN_H
 #define ROCETOP_QPJOIN_H
@@ -42,17 +42,21 @@ struct qp_wire {
 /* The wire view of device d's QP q. */
 void qpjoin_qp(const struct engine *e, const struct dm_dev *d, const struct dm_qp *q, struct qp_wire *w);
 
-/* One counter both sides count. */
+/* One meaning both sides count. */
 struct qpjoin_cmp {
-	const char *counter;                 /* the kernel's name */
-	uint64_t nic;                        /* how far it moved since the first read */
-	uint64_t wire;                       /* the same thing on the incoming flows */
-	const char *meaning;
+	char counter[96];                    /* the kernel's names of the device's counters of it, "+" between */
+	uint64_t nic;                        /* how far they moved since the first read */
+	uint64_t wire;                       /* the same events on the wire */
+	const char *meaning;                 /* what both count, in words */
+	const char *meaning_name;            /* the table's meaning (ctr_meaning_name) */
 };
 
 #define QPJOIN_MAX_CMP 8
-/* The comparisons device d allows (its ports' counters that have a wire
- * equivalent); their number. */
+/* The comparisons device d allows: for each counter meaning the wire also
+ * counts (duplicates, out-of-sequence, sequence-error NAKs sent and
+ * received, CNPs sent, handled and received, ECN-marked received), the
+ * device's counters of that meaning on the matching side, looked up in the
+ * driver table (ctrtab.h) by meaning, never by name; their number. */
 size_t qpjoin_compare(const struct engine *e, const struct dm_dev *d, struct qpjoin_cmp *out, size_t cap);
 
 #endif

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/device_replay.sh — rocetop --device-replay DIR on a recording of
 # three devices (tests/fixtures/device/replay/): a quiet mlx5_0 whose only
-# non-zero counters are static error totals (values from node_exporter's
+# non-zero counters are static error totals (values from procfs's
 # sysfs fixture, Apache-2.0), a bnxt_re0 with no counters/ directory and
 # gauges, an mlx5_9 with ports 1, 2, 3 and 300 (switchdev), and ethtool -S
 # text of eth0 in two snapshots.  Checks: the first -b snapshot lists the
@@ -156,6 +156,24 @@ check "node names: mlx5_9 port 300 out_of_sequence 300; lifespan_seconds 12 ms -
 check "node names: names node_exporter does not know stay rocetop's only (bnxt_re's dup_req, mlx5's rx_dct_connect is known)" sh -c "
 	! grep -q 'node_infiniband_dup_req' '$T/nmetrics' && ! grep '^node_infiniband' '$T/nmetrics' | grep -q bnxt_re0.*_total &&
 	grep -q '^node_infiniband_rx_dct_connect_requests_total{device=\"mlx5_0\",port=\"1\"} 0\$' '$T/nmetrics'"
+# node_exporter's legacy_* series from counters_ext/, on its own fixture's mlx4_0 (port 2 has
+# values there only); the values read from the recording's files
+NE=$repo/captures/public/devices/node_exporter/sys/class/infiniband/mlx4_0/ports
+port=$((20000 + ($$ + 17) % 20000))
+"$R" --device-replay "$repo/captures/public/devices/node_exporter" --device all -b -d 0.2 \
+	--prometheus 127.0.0.1:$port --prometheus-node-names > /dev/null 2> "$T/lprom.err" &
+PROM_PID=$!
+scrape "$port" 'legacy_packets_transmitted_total' > "$T/lmetrics"
+kill -TERM "$PROM_PID" 2>/dev/null; wait "$PROM_PID"; PROM_PID=
+check "node names: node_exporter's mlx4_0 counters_ext as legacy_* (port 2 data x4 = $(( $(cat "$NE/2/counters_ext/port_xmit_data_64") * 4 )), unicast $(cat "$NE/2/counters_ext/port_unicast_rcv_packets"))" sh -c "
+	grep -q '^node_infiniband_legacy_data_transmitted_bytes_total{device=\"mlx4_0\",port=\"2\"} $(( $(cat "$NE/2/counters_ext/port_xmit_data_64") * 4 ))\$' '$T/lmetrics' &&
+	grep -q '^node_infiniband_legacy_data_received_bytes_total{device=\"mlx4_0\",port=\"1\"} $(( $(cat "$NE/1/counters_ext/port_rcv_data_64") * 4 ))\$' '$T/lmetrics' &&
+	grep -q '^node_infiniband_legacy_unicast_packets_received_total{device=\"mlx4_0\",port=\"2\"} $(cat "$NE/2/counters_ext/port_unicast_rcv_packets")\$' '$T/lmetrics' &&
+	test \$(grep -c '^node_infiniband_legacy_' '$T/lmetrics') = 16 &&
+	grep -q '^# TYPE node_infiniband_legacy_packets_transmitted_total counter\$' '$T/lmetrics'"
+if command -v promtool >/dev/null; then
+	check "node names: promtool check metrics on the legacy series: no complaint" sh -c "promtool check metrics < '$T/lmetrics' > '$T/lpt.out' 2>&1 && ! grep -q . '$T/lpt.out' || { cat '$T/lpt.out'; false; }"
+fi
 if command -v promtool >/dev/null; then
 	check "node names: promtool check metrics: no complaint" sh -c "promtool check metrics < '$T/nmetrics' > '$T/npt.out' 2>&1 && ! grep -q . '$T/npt.out' || { cat '$T/npt.out'; false; }"
 fi
@@ -164,8 +182,8 @@ fi
 # times), written by tools/mkdevrec: mlx4_0 with device-level hw_counters,
 # mlx5_2 whose optional counters exist only in the netlink STAT_GET answer.
 G=$T/gen
-"$BUILD/tools/mkdevrec" "$G"
-check "tools/mkdevrec wrote the recording (exit $?)" test -s "$G/netlink/2/stat-1-1.bin"
+"$BUILD/tools/mkdevrec" "$G" "$T/wire.pcap"
+check "tools/mkdevrec wrote the recording and its wire (exit $?)" sh -c "test -s '$G/netlink/2/stat-1-1.bin' && test -s '$T/wire.pcap'"
 "$R" --device-replay "$G" --device all -b -n 1 -d 0.05 > "$T/g.txt" 2>&1
 check "mkdevrec replay -b: exit 0" test $? = 0
 sed 's/^/     /' "$T/g.txt"
@@ -225,6 +243,50 @@ check "/metrics: group labels device_hw_counters and netlink; by meaning, netlin
 # np_cnp_sent (sysfs, 55) and the optional cc_tx_cnp_pkts (netlink, 45) count the same CNPs: once
 check "/metrics: by meaning, mlx5_2's cnp_sent is np_cnp_sent alone (cc_tx_cnp_pkts counts the same CNPs)" \
 	grep -q '^rocetop_rdma_meaning_total{device="mlx5_2",port="1",driver="mlx5",meaning="cnp_sent"} 55$' "$T/gmetrics"
+
+# NIC vs wire by meaning: mlx5_2's counters (whatever their names) against what
+# the recorded port's wire carried (mkdevrec's capture: the CNPs mlx5_2 sent
+# and got, the CE marks on what came in), replayed paced so that snapshots
+# see both recorded reads
+"$R" -r "$T/wire.pcap" --device-replay "$G" --device mlx5_2 -b -d 0.1 --speed 2 > "$T/nw.txt" 2>&1
+check "NIC vs wire (text, exit $?): np_cnp_sent +15 = 15 CNPs sent, cc_rx_cnp_pkts +2 = 2 received, cc_rx_ce_pkts +60 = 60 CE-marked in, out_of_sequence 0 = 0" sh -c "
+	tail -n 40 '$T/nw.txt' | grep -qE '^  NIC vs wire np_cnp_sent +nic \+15 wire 15 agree \(CNPs sent; per device\)\$' &&
+	tail -n 40 '$T/nw.txt' | grep -qE '^  NIC vs wire cc_rx_cnp_pkts +nic \+2 wire 2 agree \(CNPs received; per device\)\$' &&
+	tail -n 40 '$T/nw.txt' | grep -qE '^  NIC vs wire cc_rx_ce_pkts +nic \+60 wire 60 agree ' &&
+	tail -n 40 '$T/nw.txt' | grep -qE '^  NIC vs wire out_of_sequence +nic \+0 wire 0 agree '"
+check "NIC vs wire: cc_tx_cnp_pkts (the same CNPs as np_cnp_sent) is not compared a second time" sh -c "! grep -q 'NIC vs wire cc_tx_cnp_pkts' '$T/nw.txt'"
+"$R" -r "$T/wire.pcap" --device-replay "$G" --device mlx5_2 --json -d 0.1 --speed 2 2>/dev/null | grep '"devices"' | tail -1 > "$T/nw.json"
+python3 - "$T/nw.json" "$T/wire.pcap" > "$T/nw.out" <<'PY'
+import json, struct, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+c = {x["meaning_name"]: x for x in d["nic_vs_wire"]}
+def chk(what, cond):
+    print(("ok   " if cond else "FAIL ") + what)
+# the capture itself, read here: CNPs (BTH opcode 0x81) from and to 10.99.0.1, CE (ECN 3) to it
+raw = open(sys.argv[2], "rb").read()
+off, cnp_out, cnp_in, ce_in = 24, 0, 0, 0
+while off < len(raw):
+    incl = struct.unpack_from("<I", raw, off + 8)[0]
+    f = raw[off + 16:off + 16 + incl]
+    off += 16 + incl
+    if f[12:14] != b"\x08\x00" or f[23] != 17 or f[36:38] != b"\x12\xb7":
+        continue
+    src, dst, ecn, op = f[26:30], f[30:34], f[15] & 3, f[42]
+    me = bytes([10, 99, 0, 1])
+    cnp_out += op == 0x81 and src == me
+    cnp_in += op == 0x81 and dst == me
+    ce_in += op != 0x81 and dst == me and ecn == 3
+chk("JSON nic_vs_wire by meaning (nic, wire): %s; the capture holds %d CNPs sent, %d received, %d CE-marked in"
+    % ({k: (v["nic"], v["wire"]) for k, v in c.items()}, cnp_out, cnp_in, ce_in),
+    c["cnp_sent"]["wire"] == cnp_out > 0 and c["cnp_received"]["wire"] == cnp_in > 0
+    and c["ecn_marked_received"]["wire"] == ce_in > 0 and all(x["agree"] for x in c.values()))
+chk("JSON nic_vs_wire: the device's counters named (np_cnp_sent, cc_rx_cnp_pkts, cc_rx_ce_pkts)",
+    c["cnp_sent"]["counter"] == "np_cnp_sent" and c["cnp_received"]["counter"] == "cc_rx_cnp_pkts"
+    and c["ecn_marked_received"]["counter"] == "cc_rx_ce_pkts")
+PY
+cat "$T/nw.out"
+oks=$((oks + $(grep -c '^ok ' "$T/nw.out"))); fails=$((fails + $(grep -c '^FAIL ' "$T/nw.out")))
+grep -q '^ok \|^FAIL ' "$T/nw.out" || fail "NIC vs wire JSON checks did not run"
 
 "$R" --device-replay "$T/nothing" --device all -b -n 1 > "$T/e.out" 2>&1
 rc=$?

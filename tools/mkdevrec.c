@@ -14,17 +14,32 @@
  *     cc_rx_ce_pkts, cc_rx_cnp_pkts, cc_tx_cnp_pkts, rdma_{tx,rx}_{packets,bytes}, and in
  *     the STAT_GET_STATUS answer which of them are enabled (all but rdma_tx_bytes).
  *
+ * mlx5_2's port 1 has GID 0 ::ffff:10.99.0.1 (RoCE v2).  With a second
+ * argument, mkdevrec also writes the capture of what that port's wire
+ * carried while the counters moved (built with libroce), for the NIC vs
+ * wire comparisons by meaning:
+ *
+ *   conversation 1: 10.99.0.2 writes 100 requests to mlx5_2's QP 0x20, 60
+ *     of them CE-marked (cc_rx_ce_pkts 100 -> 160); mlx5_2 acknowledges
+ *     (QP 0x30) and sends 15 CNPs back (np_cnp_sent 40 -> 55);
+ *   conversation 2: mlx5_2 writes 10 requests to 10.99.0.2's QP 0x40,
+ *     acknowledged (to QP 0x50), and gets 2 CNPs (cc_rx_cnp_pkts 7 -> 9);
+ *   no request repeated or out of sequence (out_of_sequence stays 10);
+ *   then 100 more requests of conversation 2 (0.5 s) with nothing to count.
+ *
  * The netlink answers are built with libmnl in the kernel's layout (nldev:
  * attributes as fill_nldev_handle / stat_get_doit_default_counter put them,
  * nests without NLA_F_NESTED), and written as the bytes a recv() returns.
  * The values are this tool's (no recording of a real mlx4 or mlx5 exists
  * here); the counter names are the drivers'.
  *
- *   mkdevrec DIR     (DIR must not exist or be empty)
+ *   mkdevrec DIR [CAPTURE.pcap]     (DIR must not exist or be empty)
  */
 #include <errno.h>
 #include <libmnl/libmnl.h>
 #include <linux/netlink.h>
+#include <roce.h>
+#include "fixcap.h"
 #include <rdma/rdma_netlink.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -281,12 +296,64 @@ static void sysfs(unsigned k)
 	port_files(k, "mlx5_2", 1);
 	put_u64(10, k, "mlx5_2", "ports/1/hw_counters/out_of_sequence");
 	put_u64(k == 1 ? 40 : 55, k, "mlx5_2", "ports/1/hw_counters/np_cnp_sent");
+	putf("0000:0000:0000:0000:0000:ffff:0a63:0001\n", "sys/%u/class/infiniband/mlx5_2/ports/1/gids/0", k);
+	putf("RoCE v2\n", "sys/%u/class/infiniband/mlx5_2/ports/1/gid_attrs/types/0", k);
+}
+
+/* ---- the wire (second argument) -------------------------------------------- */
+
+static struct fixcap cap;
+
+/* One RoCEv2 frame from 10.99.0.a to 10.99.0.b's QP dqpn, 5 ms after the last. */
+static void frame(int a, int b, uint8_t opcode, uint32_t dqpn, uint32_t psn, uint8_t ecn)
+{
+	struct fixcap_ep from = { { 2, 0, 0, 0, 0, (uint8_t)a }, { 10, 99, 0, (uint8_t)a }, 0 };
+	struct fixcap_ep to = { { 2, 0, 0, 0, 0, (uint8_t)b }, { 10, 99, 0, (uint8_t)b }, dqpn };
+	uint8_t f[512];
+
+	fixcap_at(&cap, 5000);
+	fixcap_emit(&cap, f, fixcap_frame(f, sizeof f, &from, &to, opcode, psn, ecn,
+					  opcode == (ROCE_TR_RC | ROCE_OP_WRITE_ONLY) ? 256 : 0));
+}
+
+static void wire(const char *path)
+{
+	char d[4096], *slash, *dot;
+	uint32_t i;
+
+	snprintf(d, sizeof d, "%s", path);          /* DIR/NAME.pcap: fixcap writes DIR, NAME */
+	if (!(dot = strrchr(d, '.')) || strcmp(dot, ".pcap")) {
+		fprintf(stderr, "mkdevrec: %s: not a NAME.pcap\n", path);
+		exit(2);
+	}
+	*dot = 0;
+	slash = strrchr(d, '/');
+	if (slash)
+		*slash = 0;
+	fixcap_prog = "mkdevrec";
+	fixcap_open(&cap, slash ? d : ".", slash ? slash + 1 : d, 0);
+	for (i = 0; i < 100; i++)                                   /* 60 of 100 CE-marked */
+		frame(2, 1, ROCE_TR_RC | ROCE_OP_WRITE_ONLY, 0x20, i, i % 5 < 3 ? 3 : 2);
+	frame(1, 2, ROCE_TR_RC | ROCE_OP_ACK, 0x30, 99, 0);
+	for (i = 0; i < 15; i++)
+		frame(1, 2, ROCE_OPCODE_CNP, 0x30, 0, 0);
+	for (i = 0; i < 10; i++)
+		frame(1, 2, ROCE_TR_RC | ROCE_OP_WRITE_ONLY, 0x40, i, 2);
+	frame(2, 1, ROCE_TR_RC | ROCE_OP_ACK, 0x50, 9, 0);
+	for (i = 0; i < 2; i++)
+		frame(2, 1, ROCE_OPCODE_CNP, 0x50, 0, 0);
+	/* then 0.5 s of conversation 2 without events: a paced replay's
+	 * snapshots see everything above */
+	for (i = 10; i < 110; i++)
+		frame(1, 2, ROCE_TR_RC | ROCE_OP_WRITE_ONLY, 0x40, i, 2);
+	frame(2, 1, ROCE_TR_RC | ROCE_OP_ACK, 0x50, 109, 0);
+	fixcap_close(&cap);
 }
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: mkdevrec DIR\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: mkdevrec DIR [CAPTURE.pcap]\n");
 		return 2;
 	}
 	dir = argv[1];
@@ -296,5 +363,7 @@ int main(int argc, char **argv)
 		optional_status(k);
 	}
 	putf("0\n1000000000\n", "times");
+	if (argc == 3)
+		wire(argv[2]);
 	return 0;
 }

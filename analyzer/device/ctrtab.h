@@ -80,7 +80,8 @@ extern const size_t ctr_table_n;
 /* "mlx5" for "mlx5_0", "bnxt_re" for "bnxt_re1", "rxe" for "rxe0" or
  * "rxe_eth0": the driver a device name implies; "" when none is known. */
 const char *ctr_driver_of(const char *dev);
-/* The entry for driver's name (a driver's own first, then "*"); NULL. */
+/* The entry for driver's name (a driver's own first, then "*"); a per-VL
+ * name ("TxPktVL3") without one of its own, its stem's ("TxPktVL"); NULL. */
 const struct ctr_entry *ctr_lookup(const char *driver, const char *name);
 /* "duplicate_request", … (snake case, the JSON and Prometheus label);
  * "" for M_NONE. */

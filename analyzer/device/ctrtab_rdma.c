@@ -17,11 +17,14 @@
 #define G(drv, n, s, m)    { drv, n, CTR_GAUGE, CTR_W64, s, m, 0, NULL }
 #define Q(n, s, m)   C("mlx5", n, CTR_W32_WRAP, s, m)   /* mlx5 queue counter */
 #define X(n, s, m)   C("mlx5", n, CTR_W64, s, m)        /* mlx5 64-bit */
+/* a queue counter and its vport_ twin (a switchdev representor port's) */
+#define Q2(n, s, m)  Q(n, s, m), Q("vport_" n, s, m)
 #define M4(n, s, m)  C("mlx4", n, CTR_W64, s, m)
 #define B(n, s, m)   C("bnxt_re", n, CTR_W64, s, m)
 #define BG(n, m)     G("bnxt_re", n, CTR_DEVICE, m)
 #define I(n, s, m)   C("irdma", n, CTR_W64, s, m)
 #define R(n, s, m)   C("rxe", n, CTR_W64, s, m)
+#define E(n, s, m)   C("efa", n, CTR_W64, s, m)
 #define P(n, m)      C("*", n, CTR_PMA_SAT, CTR_PORT, m)
 /* the same events as (or a part of) counter `same` of the port: out of sums */
 #define CS(drv, n, w, s, m, same) { drv, n, CTR_COUNTER, w, s, m, 0, same }
@@ -29,35 +32,38 @@
 #define PS(n, m, same)     CS("*", n, CTR_PMA_SAT, CTR_PORT, m, same)
 /* PMA port_xmit_data / port_rcv_data count 4-octet words */
 #define PW(n, m)     { "*", n, CTR_COUNTER, CTR_PMA_SAT, CTR_PORT, m, 4, NULL }
+/* counters_ext/ (kernels before 4.5): the 64-bit PMA counts, the same
+ * events as the counters/ name beside them; data in 4-octet words (sc 4) */
+#define PX(n, m, sc, same) { "*", n, CTR_COUNTER, CTR_W64, CTR_PORT, m, sc, same }
 
 const struct ctr_entry ctr_table[] = {
-	/* ---- mlx5 (mlx5_ib counters.c) ---- */
-	Q("rx_write_requests", CTR_RESP, M_RX_WRITE),
-	Q("rx_read_requests", CTR_RESP, M_RX_READ),
-	Q("rx_atomic_requests", CTR_RESP, M_RX_ATOMIC),
-	Q("rx_dct_connect", CTR_RESP, M_NONE),
-	Q("out_of_buffer", CTR_RESP, M_OUT_OF_BUFFER),
-	Q("out_of_sequence", CTR_RESP, M_OOS_RECV),
-	Q("duplicate_request", CTR_RESP, M_DUP_REQ),
-	Q("rnr_nak_retry_err", CTR_REQ, M_RNR_RETRY_EXCEEDED),
-	Q("packet_seq_err", CTR_REQ, M_SEQ_NAK_RECV),
-	Q("implied_nak_seq_err", CTR_REQ, M_IMPLIED_NAK),
-	Q("local_ack_timeout_err", CTR_REQ, M_LOCAL_ACK_TIMEOUT),
-	Q("resp_local_length_error", CTR_RESP, M_LOCAL_ERR),
-	Q("resp_cqe_error", CTR_RESP, M_CQE_ERR),
-	Q("req_cqe_error", CTR_REQ, M_CQE_ERR),
-	Q("req_remote_invalid_request", CTR_REQ, M_REMOTE_INVALID_REQ),
-	Q("req_remote_access_errors", CTR_REQ, M_REMOTE_ACCESS_ERR),
-	Q("resp_remote_access_errors", CTR_RESP, M_REMOTE_ACCESS_ERR),
-	Q("resp_cqe_flush_error", CTR_RESP, M_CQE_ERR),
-	Q("req_cqe_flush_error", CTR_REQ, M_CQE_ERR),
-	Q("req_transport_retries_exceeded", CTR_REQ, M_RETRY_EXCEEDED),
-	Q("req_rnr_retries_exceeded", CTR_REQ, M_RNR_RETRY_EXCEEDED),
-	Q("roce_adp_retrans", CTR_REQ, M_RETRANSMIT),
-	Q("roce_adp_retrans_to", CTR_REQ, M_RETRANSMIT),
-	Q("roce_slow_restart", CTR_REQ, M_RETRANSMIT),
-	Q("roce_slow_restart_cnps", CTR_REQ, M_CNP_RECV),
-	Q("roce_slow_restart_trans", CTR_REQ, M_RETRANSMIT),
+	/* ---- mlx5 (mlx5_ib counters.c; the vport_ names on switchdev representor ports) ---- */
+	Q2("rx_write_requests", CTR_RESP, M_RX_WRITE),
+	Q2("rx_read_requests", CTR_RESP, M_RX_READ),
+	Q2("rx_atomic_requests", CTR_RESP, M_RX_ATOMIC),
+	Q2("rx_dct_connect", CTR_RESP, M_NONE),
+	Q2("out_of_buffer", CTR_RESP, M_OUT_OF_BUFFER),
+	Q2("out_of_sequence", CTR_RESP, M_OOS_RECV),
+	Q2("duplicate_request", CTR_RESP, M_DUP_REQ),
+	Q2("rnr_nak_retry_err", CTR_REQ, M_RNR_RETRY_EXCEEDED),
+	Q2("packet_seq_err", CTR_REQ, M_SEQ_NAK_RECV),
+	Q2("implied_nak_seq_err", CTR_REQ, M_IMPLIED_NAK),
+	Q2("local_ack_timeout_err", CTR_REQ, M_LOCAL_ACK_TIMEOUT),
+	Q2("resp_local_length_error", CTR_RESP, M_LOCAL_ERR),
+	Q2("resp_cqe_error", CTR_RESP, M_CQE_ERR),
+	Q2("req_cqe_error", CTR_REQ, M_CQE_ERR),
+	Q2("req_remote_invalid_request", CTR_REQ, M_REMOTE_INVALID_REQ),
+	Q2("req_remote_access_errors", CTR_REQ, M_REMOTE_ACCESS_ERR),
+	Q2("resp_remote_access_errors", CTR_RESP, M_REMOTE_ACCESS_ERR),
+	Q2("resp_cqe_flush_error", CTR_RESP, M_CQE_ERR),
+	Q2("req_cqe_flush_error", CTR_REQ, M_CQE_ERR),
+	Q2("req_transport_retries_exceeded", CTR_REQ, M_RETRY_EXCEEDED),
+	Q2("req_rnr_retries_exceeded", CTR_REQ, M_RNR_RETRY_EXCEEDED),
+	Q2("roce_adp_retrans", CTR_REQ, M_RETRANSMIT),
+	Q2("roce_adp_retrans_to", CTR_REQ, M_RETRANSMIT),
+	Q2("roce_slow_restart", CTR_REQ, M_RETRANSMIT),
+	Q2("roce_slow_restart_cnps", CTR_REQ, M_CNP_RECV),
+	Q2("roce_slow_restart_trans", CTR_REQ, M_RETRANSMIT),
 	X("rp_cnp_ignored", CTR_REQ, M_CNP_IGNORED),
 	X("rp_cnp_handled", CTR_REQ, M_CNP_HANDLED),
 	X("np_ecn_marked_roce_packets", CTR_RESP, M_ECN_MARKED_RECV),
@@ -166,7 +172,7 @@ const struct ctr_entry ctr_table[] = {
 	B("res_unsup_opcode", CTR_RESP, M_REMOTE_INVALID_REQ),
 	B("res_unaligned_atomic", CTR_RESP, M_REMOTE_INVALID_REQ),
 	B("res_rem_inv_err", CTR_RESP, M_REMOTE_INVALID_REQ),
-	B("res_mem_error", CTR_RESP, M_LOCAL_ERR),
+	B("res_mem_err", CTR_RESP, M_LOCAL_ERR),
 	B("res_srq_err", CTR_RESP, M_LOCAL_ERR),
 	B("res_cmp_err", CTR_RESP, M_CQE_ERR),
 	B("res_invalid_dup_rkey", CTR_RESP, M_REMOTE_ACCESS_ERR),
@@ -175,14 +181,31 @@ const struct ctr_entry ctr_table[] = {
 	B("res_srq_load_err", CTR_RESP, M_LOCAL_ERR),
 	B("res_tx_pci_err", CTR_RESP, M_LOCAL_ERR),
 	B("res_rx_pci_err", CTR_RESP, M_LOCAL_ERR),
-	B("res_oos_drop_count", CTR_RESP, M_OOS_RECV),
 	B("oos_drop_count", CTR_RESP, M_OOS_RECV),
 	CS("bnxt_re", "rx_roce_good_pkts", CTR_W64, CTR_PORT, M_RX_PKTS, "rx_pkts"),
-	B("rx_roce_good_bytes", CTR_PORT, M_RX_BYTES),
+	CS("bnxt_re", "rx_roce_good_bytes", CTR_W64, CTR_PORT, M_RX_BYTES, "rx_bytes"),
+	CS("bnxt_re", "rx_roce_only_pkts", CTR_W64, CTR_PORT, M_RX_PKTS, "rx_pkts"),
+	CS("bnxt_re", "rx_roce_only_bytes", CTR_W64, CTR_PORT, M_RX_BYTES, "rx_bytes"),
+	CS("bnxt_re", "tx_roce_only_pkts", CTR_W64, CTR_PORT, M_TX_PKTS, "tx_pkts"),
+	CS("bnxt_re", "tx_roce_only_bytes", CTR_W64, CTR_PORT, M_TX_BYTES, "tx_bytes"),
 	B("rx_out_of_buffer", CTR_RESP, M_OUT_OF_BUFFER),
-	B("tx_cnp", CTR_RESP, M_CNP_SENT),
-	B("rx_cnp", CTR_REQ, M_CNP_RECV),
-	B("rx_ecn_marked", CTR_RESP, M_ECN_MARKED_RECV),
+	B("tx_cnp_pkts", CTR_RESP, M_CNP_SENT),
+	B("rx_cnp_pkts", CTR_REQ, M_CNP_RECV),
+	B("rx_ecn_marked_pkts", CTR_RESP, M_ECN_MARKED_RECV),
+	B("rx_atomic_req", CTR_RESP, M_RX_ATOMIC),
+	B("rx_read_req", CTR_RESP, M_RX_READ),
+	B("rx_write_req", CTR_RESP, M_RX_WRITE),
+	B("rx_send_req", CTR_RESP, M_RX_SEND),
+	B("rx_read_resp", CTR_REQ, M_NONE),
+	B("tx_atomic_req", CTR_REQ, M_NONE),
+	B("tx_read_req", CTR_REQ, M_NONE),
+	B("tx_read_resp", CTR_RESP, M_NONE),
+	B("tx_write_req", CTR_REQ, M_NONE),
+	B("tx_send_req", CTR_REQ, M_NONE),
+	B("pacing_reschedule", CTR_DEVICE, M_NONE),   /* doorbell pacing */
+	B("pacing_complete", CTR_DEVICE, M_NONE),
+	B("pacing_alerts", CTR_DEVICE, M_NONE),
+	G("bnxt_re", "db_fifo_register", CTR_DEVICE, M_NONE),   /* a register read: a level */
 
 	/* ---- irdma (hw.c hw_stat_names) ---- */
 	I("cnpHandled", CTR_REQ, M_CNP_HANDLED),
@@ -203,9 +226,44 @@ const struct ctr_entry ctr_table[] = {
 	I("ip6OutPkts", CTR_PORT, M_TX_PKTS),
 	I("tcpRetransSegs", CTR_REQ, M_RETRANSMIT),
 	I("rxVlanErrors", CTR_PORT, M_DISCARD),
+	I("ip4InTruncatedPkts", CTR_PORT, M_DISCARD),
+	I("ip6InTruncatedPkts", CTR_PORT, M_DISCARD),
+	I("ip4OutNoRoutes", CTR_PORT, M_DISCARD),
+	I("ip6OutNoRoutes", CTR_PORT, M_DISCARD),
+	I("tcpInOptErrors", CTR_PORT, M_DISCARD),
+	I("tcpInProtoErrors", CTR_PORT, M_DISCARD),
+	I("ip4InReasmRqd", CTR_PORT, M_NONE),
+	I("ip6InReasmRqd", CTR_PORT, M_NONE),
+	I("ip4OutSegRqd", CTR_PORT, M_NONE),
+	I("ip6OutSegRqd", CTR_PORT, M_NONE),
+	/* multicast: a part of the InPkts/OutPkts (Octets) beside them */
+	CS("irdma", "ip4InMcastPkts", CTR_W64, CTR_PORT, M_RX_PKTS, "ip4InPkts"),
+	CS("irdma", "ip6InMcastPkts", CTR_W64, CTR_PORT, M_RX_PKTS, "ip6InPkts"),
+	CS("irdma", "ip4OutMcastPkts", CTR_W64, CTR_PORT, M_TX_PKTS, "ip4OutPkts"),
+	CS("irdma", "ip6OutMcastPkts", CTR_W64, CTR_PORT, M_TX_PKTS, "ip6OutPkts"),
+	CS("irdma", "ip4InMcastOctets", CTR_W64, CTR_PORT, M_RX_BYTES, "ip4InOctets"),
+	CS("irdma", "ip6InMcastOctets", CTR_W64, CTR_PORT, M_RX_BYTES, "ip6InOctets"),
+	CS("irdma", "ip4OutMcastOctets", CTR_W64, CTR_PORT, M_TX_BYTES, "ip4OutOctets"),
+	CS("irdma", "ip6OutMcastOctets", CTR_W64, CTR_PORT, M_TX_BYTES, "ip6OutOctets"),
+	I("tcpInSegs", CTR_PORT, M_NONE),      /* iWARP: the TCP segments inside the IP packets */
+	I("tcpOutSegs", CTR_PORT, M_NONE),
+	I("iwInRdmaReads", CTR_RESP, M_RX_READ),
+	I("iwInRdmaSends", CTR_RESP, M_RX_SEND),
+	I("iwInRdmaWrites", CTR_RESP, M_RX_WRITE),
+	I("iwOutRdmaReads", CTR_REQ, M_NONE),
+	I("iwOutRdmaSends", CTR_REQ, M_NONE),
+	I("iwOutRdmaWrites", CTR_REQ, M_NONE),
+	I("iwRdmaBnd", CTR_REQ, M_NONE),
+	I("iwRdmaInv", CTR_REQ, M_NONE),
+	/* the same without "iw" (as later irdma versions and tools name them) */
 	I("InRdmaReads", CTR_RESP, M_RX_READ),
 	I("InRdmaSends", CTR_RESP, M_RX_SEND),
 	I("InRdmaWrites", CTR_RESP, M_RX_WRITE),
+	I("OutRdmaReads", CTR_REQ, M_NONE),
+	I("OutRdmaSends", CTR_REQ, M_NONE),
+	I("OutRdmaWrites", CTR_REQ, M_NONE),
+	I("RdmaBnd", CTR_REQ, M_NONE),
+	I("RdmaInv", CTR_REQ, M_NONE),
 
 	/* ---- rxe (rxe_hw_counters.c) ---- */
 	R("sent_pkts", CTR_PORT, M_TX_PKTS),
@@ -224,19 +282,47 @@ const struct ctr_entry ctr_table[] = {
 	R("rdma_sends", CTR_REQ, M_NONE),
 	R("rdma_recvs", CTR_RESP, M_RX_SEND),
 
-	/* ---- efa ---- */
-	C("efa", "tx_bytes", CTR_W64, CTR_PORT, M_TX_BYTES),
-	C("efa", "tx_pkts", CTR_W64, CTR_PORT, M_TX_PKTS),
-	C("efa", "rx_bytes", CTR_W64, CTR_PORT, M_RX_BYTES),
-	C("efa", "rx_pkts", CTR_W64, CTR_PORT, M_RX_PKTS),
-	C("efa", "rx_drops", CTR_W64, CTR_PORT, M_DISCARD),
-	C("efa", "rdma_read_bytes", CTR_W64, CTR_REQ, M_NONE),
-	C("efa", "rdma_write_bytes", CTR_W64, CTR_REQ, M_NONE),
+	/* ---- efa (efa_verbs.c: EFA_DEFINE_PORT_STATS, EFA_DEFINE_DEVICE_STATS) ---- */
+	E("tx_bytes", CTR_PORT, M_TX_BYTES),
+	E("tx_pkts", CTR_PORT, M_TX_PKTS),
+	E("rx_bytes", CTR_PORT, M_RX_BYTES),
+	E("rx_pkts", CTR_PORT, M_RX_PKTS),
+	E("rx_drops", CTR_PORT, M_DISCARD),
+	E("send_bytes", CTR_REQ, M_NONE),
+	E("send_wrs", CTR_REQ, M_NONE),
+	E("recv_bytes", CTR_RESP, M_NONE),
+	E("recv_wrs", CTR_RESP, M_NONE),
+	E("rdma_read_wrs", CTR_REQ, M_NONE),
+	E("rdma_read_bytes", CTR_REQ, M_NONE),
+	E("rdma_read_wr_err", CTR_REQ, M_CQE_ERR),
+	E("rdma_read_resp_bytes", CTR_RESP, M_NONE),
+	E("rdma_write_wrs", CTR_REQ, M_NONE),
+	E("rdma_write_bytes", CTR_REQ, M_NONE),
+	E("rdma_write_wr_err", CTR_REQ, M_CQE_ERR),
+	E("rdma_write_recv_bytes", CTR_RESP, M_NONE),
+	E("retrans_bytes", CTR_REQ, M_NONE),
+	E("retrans_pkts", CTR_REQ, M_RETRANSMIT),
+	E("retrans_timeout_events", CTR_REQ, M_LOCAL_ACK_TIMEOUT),
+	E("unresponsive_remote_events", CTR_REQ, M_NONE),
+	E("impaired_remote_conn_events", CTR_REQ, M_NONE),
+	E("submitted_cmds", CTR_DEVICE, M_NONE),      /* admin queue commands */
+	E("completed_cmds", CTR_DEVICE, M_NONE),
+	E("cmds_err", CTR_DEVICE, M_NONE),
+	E("no_completion_cmds", CTR_DEVICE, M_NONE),
+	E("keep_alive_rcvd", CTR_DEVICE, M_NONE),
+	E("alloc_pd_err", CTR_DEVICE, M_NONE),
+	E("create_qp_err", CTR_DEVICE, M_NONE),
+	E("create_cq_err", CTR_DEVICE, M_NONE),
+	E("reg_mr_err", CTR_DEVICE, M_NONE),
+	E("alloc_ucontext_err", CTR_DEVICE, M_NONE),
+	E("create_ah_err", CTR_DEVICE, M_NONE),
+	E("mmap_err", CTR_DEVICE, M_NONE),
 
 	/* ---- hfi1 (chip.c port_cntrs: port hw_counters; verbs.c driver_cntr_names,
 	 * with chip.c's dev_cntrs, the device-level hw_counters).  The RC counters
-	 * are rdmavt's software counts; the per-VL ones (TxFlitVL0, …) and the
-	 * hundreds of chip error-status counters are left raw. ---- */
+	 * are rdmavt's software counts; the per-VL transmit counters (TxFlitVL0,
+	 * …) by their stem; the hundreds of chip error-status counters are left
+	 * raw. ---- */
 	C("hfi1", "TxUnVLErr", CTR_W64, CTR_PORT, M_DISCARD),
 	C("hfi1", "TxInvalLen", CTR_W64, CTR_PORT, M_DISCARD),
 	C("hfi1", "TxMMLenErr", CTR_W64, CTR_PORT, M_DISCARD),
@@ -247,6 +333,11 @@ const struct ctr_entry ctr_table[] = {
 	CS("hfi1", "TxPkt", CTR_W64, CTR_PORT, M_TX_PKTS, "port_xmit_packets"),
 	C("hfi1", "TxWords", CTR_W64, CTR_PORT, M_NONE),        /* 4-byte words */
 	C("hfi1", "TxWait", CTR_W64, CTR_PORT, M_XMIT_WAIT),
+	/* per-VL port counters: the entry's name is the stem, the kernel adds
+	 * the VL number (TxPktVL0 … TxPktVL7, TxPktVL15; ctr_lookup) */
+	C("hfi1", "TxFlitVL", CTR_W64, CTR_PORT, M_NONE),
+	CS("hfi1", "TxPktVL", CTR_W64, CTR_PORT, M_TX_PKTS, "port_xmit_packets"),
+	CS("hfi1", "TxWaitVL", CTR_W64, CTR_PORT, M_XMIT_WAIT, "TxWait"),
 	CS("hfi1", "RxPkt", CTR_W64, CTR_PORT, M_RX_PKTS, "port_rcv_packets"),
 	C("hfi1", "RxWords", CTR_W64, CTR_PORT, M_NONE),
 	C("hfi1", "SwLinkDown", CTR_W64, CTR_PORT, M_LINK_ERR),
@@ -302,10 +393,22 @@ const struct ctr_entry ctr_table[] = {
 	PW("port_rcv_data", M_RX_BYTES),
 	P("port_xmit_packets", M_TX_PKTS),
 	P("port_rcv_packets", M_RX_PKTS),
+	/* not in the core's list: older kernels' mlx4 (node_exporter's mlx4_0 fixture) */
+	P("port_rcv_discards", M_DISCARD),
 	PS("unicast_xmit_packets", M_TX_PKTS, "port_xmit_packets"),
 	PS("unicast_rcv_packets", M_RX_PKTS, "port_rcv_packets"),
 	PS("multicast_xmit_packets", M_TX_PKTS, "port_xmit_packets"),
 	PS("multicast_rcv_packets", M_RX_PKTS, "port_rcv_packets"),
+
+	/* ---- PMA extended counters in counters_ext/ (mlx4 on kernels before 4.5) ---- */
+	PX("port_xmit_data_64", M_TX_BYTES, 4, "port_xmit_data"),
+	PX("port_rcv_data_64", M_RX_BYTES, 4, "port_rcv_data"),
+	PX("port_xmit_packets_64", M_TX_PKTS, 0, "port_xmit_packets"),
+	PX("port_rcv_packets_64", M_RX_PKTS, 0, "port_rcv_packets"),
+	PX("port_unicast_xmit_packets", M_TX_PKTS, 0, "port_xmit_packets"),
+	PX("port_unicast_rcv_packets", M_RX_PKTS, 0, "port_rcv_packets"),
+	PX("port_multicast_xmit_packets", M_TX_PKTS, 0, "port_xmit_packets"),
+	PX("port_multicast_rcv_packets", M_RX_PKTS, 0, "port_rcv_packets"),
 };
 
 const size_t ctr_table_n = sizeof ctr_table / sizeof ctr_table[0];
@@ -361,7 +464,7 @@ static const struct {
 } prefixes[] = {
 	{ "mlx5_", "mlx5" }, { "mlx4_", "mlx4" }, { "bnxt_re", "bnxt_re" }, { "irdma", "irdma" },
 	{ "i40iw", "irdma" }, { "rocep", "" }, { "efa_", "efa" }, { "hfi1_", "hfi1" },
-	{ "rxe", "rxe" }, { "siw", "siw" },
+	{ "rxe", "rxe" }, { "siw", "siw" }, { "rdmap", "efa" },
 };
 
 const char *ctr_driver_of(const char *dev)
@@ -372,7 +475,8 @@ const char *ctr_driver_of(const char *dev)
 	return "";
 }
 
-const struct ctr_entry *ctr_lookup(const char *driver, const char *name)
+/* The entry of exactly that name: the driver's own first, then "*". */
+static const struct ctr_entry *lookup_exact(const char *driver, const char *name)
 {
 	const struct ctr_entry *any = NULL;
 
@@ -387,6 +491,24 @@ const struct ctr_entry *ctr_lookup(const char *driver, const char *name)
 			any = e;
 	}
 	return any;
+}
+
+const struct ctr_entry *ctr_lookup(const char *driver, const char *name)
+{
+	const struct ctr_entry *e = lookup_exact(driver, name);
+	size_t n = strlen(name), k = n;
+	char stem[64];
+
+	if (e)
+		return e;
+	/* a per-VL counter: NAME "…VL<number>" by its stem "…VL" */
+	while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+		k--;
+	if (k == n || k < 3 || k >= sizeof stem || strncmp(name + k - 2, "VL", 2))
+		return NULL;
+	memcpy(stem, name, k);
+	stem[k] = 0;
+	return lookup_exact(driver, stem);
 }
 
 int ctr_delta(const struct ctr_entry *e, uint64_t prev, uint64_t cur, uint64_t *d)

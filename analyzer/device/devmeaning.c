@@ -19,6 +19,11 @@ int dm_port_has(const char *name, const void *port)
 
 int devmon_meaning(const struct dm_dev *d, unsigned meaning, struct dm_meaning_sum *out)
 {
+	return devmon_meaning_side(d, meaning, -1, out);
+}
+
+int devmon_meaning_side(const struct dm_dev *d, unsigned meaning, int side, struct dm_meaning_sum *out)
+{
 	memset(out, 0, sizeof *out);
 	for (size_t j = 0; j < d->nports; j++) {
 		const struct dm_port *p = &d->ports[j];
@@ -28,7 +33,8 @@ int devmon_meaning(const struct dm_dev *d, unsigned meaning, struct dm_meaning_s
 			const struct ctr_entry *e = ctr_lookup(d->driver, c->name);
 			uint64_t moved;
 
-			if (!e || e->meaning != meaning || !ctr_counts_in_sum(e, dm_port_has, p))
+			if (!e || e->meaning != meaning || (side >= 0 && e->side != side) ||
+			    !ctr_counts_in_sum(e, dm_port_has, p))
 				continue;
 			if (out->n < DM_MEANING_NAMES)
 				out->names[out->n] = e->name;
@@ -40,8 +46,10 @@ int devmon_meaning(const struct dm_dev *d, unsigned meaning, struct dm_meaning_s
 			}
 			for (size_t k = 0; k < p->nbase; k++)
 				if (p->base[k].group == c->group && !strcmp(p->base[k].name, c->name) &&
-				    ctr_delta(e, p->base[k].value, c->value, &moved) == 0)
+				    ctr_delta(e, p->base[k].value, c->value, &moved) == 0) {
 					out->since_first += ctr_units(e, moved);
+					out->nmoved++;
+				}
 		}
 	}
 	return (int)out->n;

@@ -120,10 +120,13 @@ struct dm_meaning_sum {
 	const char *names[DM_MEANING_NAMES];   /* the first of them, the kernel's names */
 	uint64_t total;                        /* their values now */
 	uint64_t since_first;                  /* how far they moved since the first read */
+	size_t nmoved;                         /* of them, those with a first read and no reset since */
 	double rate;                           /* per second over the last interval */
 	int have_rate;                         /* 0: no interval yet (first read, reset) */
 };
 int devmon_meaning(const struct dm_dev *d, unsigned meaning, struct dm_meaning_sum *out);
+/* The same, of the counters of one side only (enum ctr_side; -1: any). */
+int devmon_meaning_side(const struct dm_dev *d, unsigned meaning, int side, struct dm_meaning_sum *out);
 /* Whether the port (a const struct dm_port *) has a counter of that name:
  * for ctr_counts_in_sum (a counter whose same_as the port also has is left
  * out of the sums by meaning). */

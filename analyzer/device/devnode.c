@@ -12,7 +12,9 @@
  * v1.11.0 and later know (through procfs: mlx5's names, whichever driver has
  * them) get its names too, and hw_counters/lifespan becomes
  * lifespan_seconds (ms / 1000, a whole number, as node_exporter divides);
- * every other hw_counter stays rocetop_rdma_port_stat_total only.
+ * every other hw_counter stays rocetop_rdma_port_stat_total only.  The
+ * counters_ext/ files (kernels before 4.5) are node_exporter's legacy_*
+ * series.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,10 +22,12 @@
 #include <string.h>
 #include "devmon.h"
 
-static const struct {
+struct node_name {
 	const char *file, *name, *help;
 	unsigned mul;
-} pma[] = {
+};
+
+static const struct node_name pma[] = {
 	{ "excessive_buffer_overrun_errors", "excessive_buffer_overrun_errors_total",
 	  "Number of times that OverrunErrors consecutive flow control update periods occurred", 1 },
 	{ "link_downed", "link_downed_total", "Number of times the link failed to recover from an error state", 1 },
@@ -52,6 +56,23 @@ static const struct {
 	{ "unicast_rcv_packets", "unicast_packets_received_total", "Unicast packets received", 1 },
 	{ "unicast_xmit_packets", "unicast_packets_transmitted_total", "Unicast packets transmitted", 1 },
 	{ "VL15_dropped", "vl15_dropped_total", "Incoming VL15 packets dropped", 1 },
+};
+
+/* counters_ext/ (kernels before 4.5, mlx4): node_exporter's legacy_* series,
+ * the data counts in 4-octet words as well */
+static const struct node_name ext[] = {
+	{ "port_multicast_rcv_packets", "legacy_multicast_packets_received_total",
+	  "Multicast packets received (counters_ext)", 1 },
+	{ "port_multicast_xmit_packets", "legacy_multicast_packets_transmitted_total",
+	  "Multicast packets transmitted (counters_ext)", 1 },
+	{ "port_rcv_data_64", "legacy_data_received_bytes_total", "Data octets received (counters_ext port_rcv_data_64 x 4)", 4 },
+	{ "port_rcv_packets_64", "legacy_packets_received_total", "Packets received (counters_ext)", 1 },
+	{ "port_unicast_rcv_packets", "legacy_unicast_packets_received_total", "Unicast packets received (counters_ext)", 1 },
+	{ "port_unicast_xmit_packets", "legacy_unicast_packets_transmitted_total",
+	  "Unicast packets transmitted (counters_ext)", 1 },
+	{ "port_xmit_data_64", "legacy_data_transmitted_bytes_total",
+	  "Data octets transmitted (counters_ext port_xmit_data_64 x 4)", 4 },
+	{ "port_xmit_packets_64", "legacy_packets_transmitted_total", "Packets transmitted (counters_ext)", 1 },
 };
 
 /* hw_counters/ (node_exporter >= 1.11.0), labels {device, port} */
@@ -189,4 +210,6 @@ void devmon_prom_node(FILE *f, const struct devmon *m)
 		family(f, m, SYSFS_HW, hw[c].file, hw[c].name, hw[c].help, 1);
 	for (size_t c = 0; c < sizeof pma / sizeof pma[0]; c++)
 		family(f, m, SYSFS_PMA, pma[c].file, pma[c].name, pma[c].help, pma[c].mul);
+	for (size_t c = 0; c < sizeof ext / sizeof ext[0]; c++)
+		family(f, m, SYSFS_EXT, ext[c].file, ext[c].name, ext[c].help, ext[c].mul);
 }

@@ -114,7 +114,6 @@ static void qps_text(FILE *f, const struct devmon *m, const struct dm_dev *d)
 			q->q.have & NLP_HAVE_KERN ? "]" : "");
 	}
 	qpcnt_text(f, d);
-	compare_text(f, m, d);
 	for (size_t i = 0; i < d->cmids.n; i++) {
 		const struct nlp_cmid *c = NLP_AT(&d->cmids, struct nlp_cmid, i);
 		char s[80], t[80];
@@ -210,6 +209,8 @@ static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 			fputs("  (device-wide)", f);
 		else if (c->group == SYSFS_NL)
 			fputs("  (netlink)", f);
+		else if (c->group == SYSFS_EXT)
+			fputs("  (counters_ext)", f);
 		fputc('\n', f);
 		shown++;
 	}
@@ -265,6 +266,7 @@ void devmon_text(FILE *f, const struct devmon *m)
 			port_text(f, m, d, &d->ports[j]);
 		if (m->nl && d->have_index)
 			qps_text(f, m, d);
+		compare_text(f, m, d);   /* per device: with or without QPs or a QP table */
 	}
 }
 
@@ -361,7 +363,7 @@ static void port_json(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 	fputs("},\"groups\":{", f);
 	first = 1;
 	for (size_t i = 0; i < p->sp.nctr; i++) {
-		if (p->sp.ctr[i].group != SYSFS_DEV && p->sp.ctr[i].group != SYSFS_NL)
+		if (p->sp.ctr[i].group != SYSFS_DEV && p->sp.ctr[i].group != SYSFS_NL && p->sp.ctr[i].group != SYSFS_EXT)
 			continue;
 		fprintf(f, "%s", first ? "" : ",");
 		first = 0;
@@ -460,6 +462,8 @@ static void compare_json(FILE *f, const struct devmon *m, const struct dm_dev *d
 		fprintf(f, ",\"nic\":%" PRIu64 ",\"wire\":%" PRIu64 ",\"agree\":%s,\"meaning\":", c[i].nic, c[i].wire,
 			c[i].nic == c[i].wire ? "true" : "false");
 		json_string(f, c[i].meaning);
+		fputs(",\"meaning_name\":", f);
+		json_string(f, c[i].meaning_name);
 		fputc('}', f);
 	}
 	fputc(']', f);

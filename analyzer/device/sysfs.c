@@ -305,6 +305,9 @@ int sysfs_read_port(const char *dev, unsigned port, int gids, struct sysfs_port 
 	snprintf(path, sizeof path, "%s/counters", base);
 	if (add_counters(path, SYSFS_PMA, p) < 0)
 		return -1;
+	snprintf(path, sizeof path, "%s/counters_ext", base);
+	if (add_counters(path, SYSFS_EXT, p) < 0)
+		return -1;
 	if (p->nctr)
 		qsort(p->ctr, p->nctr, sizeof *p->ctr, by_counter);
 	if (gids)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sysfs.h — what /sys/class/infiniband says about a device's ports: every
- * hw_counters/NAME and counters/NAME value, the port state and rate, the link
+ * hw_counters/NAME, counters/NAME and counters_ext/NAME value, the port state and rate, the link
  * layer, the GID table with each entry's RoCE version and netdev.
  *
  * ROCETOP_SYSFS_ROOT=DIR reads DIR/class/infiniband/… instead of
@@ -20,12 +20,13 @@ enum sysfs_group {
 	SYSFS_PMA = 1,     /* ports/N/counters/ */
 	SYSFS_DEV = 2,     /* the device's own hw_counters/ (mlx4: num_cqovf, rq_num_udsdprd) */
 	SYSFS_NL = 3,      /* RDMA netlink per-port statistics that sysfs does not have (devmon.c) */
+	SYSFS_EXT = 4,     /* ports/N/counters_ext/ (64-bit PMA counters of kernels before 4.5: mlx4) */
 };
-/* "hw_counters", "counters", "device_hw_counters", "netlink" */
+/* "hw_counters", "counters", "device_hw_counters", "netlink", "counters_ext" */
 static inline const char *sysfs_group_name(enum sysfs_group g)
 {
 	return g == SYSFS_HW ? "hw_counters" : g == SYSFS_PMA ? "counters" : g == SYSFS_DEV ? "device_hw_counters" :
-	       "netlink";
+	       g == SYSFS_EXT ? "counters_ext" : "netlink";
 }
 
 struct sysfs_counter {

@@ -15,37 +15,56 @@
 #include "../../analyzer/device/sysfs.c"
 #include "../../analyzer/device/devmeaning.c"
 
+/* Each driver's hw_counters names as the Linux drivers register them (read
+ * from the kernel sources, independently of the table):
+ *   mlx5_ib counters.c: the q counters (basic, out_of_seq, retrans,
+ *     extended_err, roce_accl) with their vport_ twins, cong_cnts,
+ *     ext_ppcnt_cnts and the optional op counters;
+ *   mlx4_ib main.c: diag_basic, diag_ext, diag_device_only;
+ *   bnxt_re hw_counters.c bnxt_re_stat_descs (the extended set of gen P5+);
+ *   irdma verbs.c irdma_hw_stat_names (gen1 and gen2);
+ *   efa efa_verbs.c EFA_DEFINE_PORT_STATS and EFA_DEFINE_DEVICE_STATS;
+ *   rxe rxe_hw_counters.c; hfi1 chip.c port_cntrs (the per-VL transmit
+ *   counters expanded to VLs 0-7 and 15) and verbs.c driver_cntr_names.
+ *   siw registers none. */
+#define MLX5_Q(p) p "rx_write_requests", p "rx_read_requests", p "rx_atomic_requests", p "rx_dct_connect", \
+	p "out_of_buffer", p "out_of_sequence", p "duplicate_request", p "rnr_nak_retry_err", p "packet_seq_err", \
+	p "implied_nak_seq_err", p "local_ack_timeout_err", p "resp_local_length_error", p "resp_cqe_error", \
+	p "req_cqe_error", p "req_remote_invalid_request", p "req_remote_access_errors", \
+	p "resp_remote_access_errors", p "resp_cqe_flush_error", p "req_cqe_flush_error", \
+	p "req_transport_retries_exceeded", p "req_rnr_retries_exceeded", p "roce_adp_retrans", \
+	p "roce_adp_retrans_to", p "roce_slow_restart", p "roce_slow_restart_cnps", p "roce_slow_restart_trans"
 static const char *const mlx5_names[] = {
-	"rx_write_requests", "rx_read_requests", "rx_atomic_requests", "rx_dct_connect", "out_of_buffer",
-	"out_of_sequence", "duplicate_request", "rnr_nak_retry_err", "packet_seq_err", "implied_nak_seq_err",
-	"local_ack_timeout_err", "resp_local_length_error", "resp_cqe_error", "req_cqe_error",
-	"req_remote_invalid_request", "req_remote_access_errors", "resp_remote_access_errors",
-	"resp_cqe_flush_error", "req_cqe_flush_error", "roce_adp_retrans", "roce_adp_retrans_to",
-	"roce_slow_restart", "roce_slow_restart_cnps", "roce_slow_restart_trans", "rp_cnp_ignored",
-	"rp_cnp_handled", "np_ecn_marked_roce_packets", "np_cnp_sent", "rx_icrc_encapsulated",
+	MLX5_Q(""), MLX5_Q("vport_"),
+	"rp_cnp_ignored", "rp_cnp_handled", "np_ecn_marked_roce_packets", "np_cnp_sent", "rx_icrc_encapsulated",
 	"cc_rx_ce_pkts", "cc_rx_cnp_pkts", "cc_tx_cnp_pkts", "rdma_tx_packets", "rdma_tx_bytes",
 	"rdma_rx_packets", "rdma_rx_bytes", NULL
 };
 static const char *const mlx4_names[] = {
-	"rq_num_lle", "sq_num_lle", "rq_num_lqpoe", "sq_num_lqpoe", "rq_num_leeoe", "sq_num_leeoe",
-	"rq_num_lpe", "sq_num_lpe", "rq_num_wrfe", "sq_num_wrfe", "sq_num_mwbe", "sq_num_bre", "rq_num_lae",
-	"sq_num_rire", "rq_num_rire", "sq_num_rae", "rq_num_rae", "sq_num_roe", "sq_num_tree", "sq_num_rree",
-	"rq_num_rnr", "sq_num_rnr", "rq_num_oos", "sq_num_oos", "rq_num_mce", "rq_num_udsdprd",
-	"rq_num_ucsdprd", "num_cqovf", "num_eqovf", "num_baddb", "rq_num_dup", "sq_num_to", NULL
+	"rq_num_lle", "sq_num_lle", "rq_num_lqpoe", "sq_num_lqpoe", "rq_num_lpe", "sq_num_lpe", "rq_num_wrfe",
+	"sq_num_wrfe", "sq_num_mwbe", "sq_num_bre", "sq_num_rire", "rq_num_rire", "sq_num_rae", "rq_num_rae",
+	"sq_num_roe", "sq_num_tree", "sq_num_rree", "rq_num_rnr", "sq_num_rnr", "rq_num_oos", "sq_num_oos",
+	"rq_num_dup", "sq_num_to", "num_cqovf", "rq_num_udsdprd", NULL
 };
 static const char *const bnxt_names[] = {
 	"active_pds", "active_ahs", "active_qps", "active_rc_qps", "active_ud_qps", "active_srqs",
-	"active_cqs", "active_mrs", "active_mws", "watermark_pds", "watermark_qps", "watermark_mrs",
-	"rx_pkts", "rx_bytes", "tx_pkts", "tx_bytes", "recoverable_errors", "rx_roce_errors",
-	"rx_roce_discards", "to_retransmits", "seq_err_naks_rcvd", "max_retry_exceeded", "rnr_naks_rcvd",
-	"missing_resp", "unrecoverable_err", "bad_resp_err", "local_qp_op_err", "local_protection_err",
-	"mem_mgmt_op_err", "remote_invalid_req_err", "remote_access_err", "remote_op_err", "dup_req",
-	"res_exceed_max", "res_length_mismatch", "res_exceeds_wqe", "res_opcode_err", "res_rx_invalid_rkey",
-	"res_rx_domain_err", "res_rx_no_perm", "res_rx_range_err", "res_tx_invalid_rkey",
-	"res_tx_domain_err", "res_tx_no_perm", "res_tx_range_err", "res_irrq_oflow", "res_unsup_opcode",
-	"res_unaligned_atomic", "res_rem_inv_err", "res_mem_error", "res_srq_err", "res_cmp_err",
-	"res_invalid_dup_rkey", "res_wqe_format_err", "res_cq_load_err", "res_srq_load_err",
-	"res_tx_pci_err", "res_rx_pci_err", "oos_drop_count", NULL
+	"active_cqs", "active_mrs", "active_mws", "watermark_pds", "watermark_ahs", "watermark_qps",
+	"watermark_rc_qps", "watermark_ud_qps", "watermark_srqs", "watermark_cqs", "watermark_mrs",
+	"watermark_mws", "resize_cq_cnt", "rx_pkts", "rx_bytes", "tx_pkts", "tx_bytes", "recoverable_errors",
+	"tx_roce_errors", "tx_roce_discards", "rx_roce_errors", "rx_roce_discards", "to_retransmits",
+	"seq_err_naks_rcvd", "max_retry_exceeded", "rnr_naks_rcvd", "missing_resp", "unrecoverable_err",
+	"bad_resp_err", "local_qp_op_err", "local_protection_err", "mem_mgmt_op_err", "remote_invalid_req_err",
+	"remote_access_err", "remote_op_err", "dup_req", "res_exceed_max", "res_length_mismatch",
+	"res_exceeds_wqe", "res_opcode_err", "res_rx_invalid_rkey", "res_rx_domain_err", "res_rx_no_perm",
+	"res_rx_range_err", "res_tx_invalid_rkey", "res_tx_domain_err", "res_tx_no_perm", "res_tx_range_err",
+	"res_irrq_oflow", "res_unsup_opcode", "res_unaligned_atomic", "res_rem_inv_err", "res_mem_err",
+	"res_srq_err", "res_cmp_err", "res_invalid_dup_rkey", "res_wqe_format_err", "res_cq_load_err",
+	"res_srq_load_err", "res_tx_pci_err", "res_rx_pci_err", "oos_drop_count", "tx_atomic_req",
+	"tx_read_req", "tx_read_resp", "tx_write_req", "tx_send_req", "tx_roce_only_pkts",
+	"tx_roce_only_bytes", "rx_atomic_req", "rx_read_req", "rx_read_resp", "rx_write_req", "rx_send_req",
+	"rx_roce_only_pkts", "rx_roce_only_bytes", "rx_roce_good_pkts", "rx_roce_good_bytes",
+	"rx_out_of_buffer", "tx_cnp_pkts", "rx_cnp_pkts", "rx_ecn_marked_pkts", "pacing_reschedule",
+	"pacing_complete", "pacing_alerts", "db_fifo_register", NULL
 };
 static const char *const rxe_names[] = {
 	"sent_pkts", "rcvd_pkts", "duplicate_request", "out_of_seq_request", "rcvd_rnr_err", "send_rnr_err",
@@ -53,13 +72,31 @@ static const char *const rxe_names[] = {
 	"completer_retry_err", "send_err", "link_downed", "rdma_sends", "rdma_recvs", NULL
 };
 static const char *const irdma_names[] = {
-	"cnpHandled", "cnpIgnored", "cnpSent", "RxECNMrkd", "RxUDP", "TxUDP", "ip4InDiscards",
-	"tcpRetransSegs", NULL
+	"ip4InDiscards", "ip4InTruncatedPkts", "ip4OutNoRoutes", "ip6InDiscards", "ip6InTruncatedPkts",
+	"ip6OutNoRoutes", "tcpRetransSegs", "tcpInOptErrors", "tcpInProtoErrors", "rxVlanErrors",
+	"ip4InOctets", "ip4InPkts", "ip4InReasmRqd", "ip4InMcastPkts", "ip4OutOctets", "ip4OutPkts",
+	"ip4OutSegRqd", "ip4OutMcastPkts", "ip6InOctets", "ip6InPkts", "ip6InReasmRqd", "ip6InMcastPkts",
+	"ip6OutOctets", "ip6OutPkts", "ip6OutSegRqd", "ip6OutMcastPkts", "tcpInSegs", "tcpOutSegs",
+	"iwInRdmaReads", "iwInRdmaSends", "iwInRdmaWrites", "iwOutRdmaReads", "iwOutRdmaSends",
+	"iwOutRdmaWrites", "iwRdmaBnd", "iwRdmaInv", "cnpHandled", "cnpIgnored", "cnpSent",
+	"ip4InMcastOctets", "ip4OutMcastOctets", "ip6InMcastOctets", "ip6OutMcastOctets", "RxUDP", "TxUDP",
+	"RxECNMrkd", NULL
+};
+static const char *const efa_names[] = {
+	"tx_bytes", "tx_pkts", "rx_bytes", "rx_pkts", "rx_drops", "send_bytes", "send_wrs", "recv_bytes",
+	"recv_wrs", "rdma_read_wrs", "rdma_read_bytes", "rdma_read_wr_err", "rdma_read_resp_bytes",
+	"rdma_write_wrs", "rdma_write_bytes", "rdma_write_wr_err", "rdma_write_recv_bytes", "retrans_bytes",
+	"retrans_pkts", "retrans_timeout_events", "unresponsive_remote_events", "impaired_remote_conn_events",
+	"submitted_cmds", "completed_cmds", "cmds_err", "no_completion_cmds", "keep_alive_rcvd",
+	"alloc_pd_err", "create_qp_err", "create_cq_err", "reg_mr_err", "alloc_ucontext_err", "create_ah_err",
+	"mmap_err", NULL
 };
 
-/* hfi1's port_cntrs (chip.c, the names without a per-VL suffix) and
- * driver_cntr_names (verbs.c) */
+/* hfi1's port_cntrs (chip.c; the per-VL transmit counters for VLs 0-7
+ * and 15) and driver_cntr_names (verbs.c) */
+#define HFI1_VL(n) n "0", n "1", n "2", n "3", n "4", n "5", n "6", n "7", n "15"
 static const char *const hfi1_names[] = {
+	HFI1_VL("TxFlitVL"), HFI1_VL("TxPktVL"), HFI1_VL("TxWaitVL"),
 	"TxUnVLErr", "TxInvalLen", "TxMMLenErr", "TxUnderrun", "TxFlowStall", "TxDropped", "TxHdrErr", "TxPkt",
 	"TxWords", "TxWait", "RxPkt", "RxWords", "SwLinkDown", "SwLinkUp", "UnknownFrame", "XmitDscd",
 	"XmitCstrErr", "RcvCstrErr", "LoopPkts", "RcResend", "RnrNak", "OtherNak", "RcTimeOut", "PktDrop",
@@ -69,40 +106,86 @@ static const char *const hfi1_names[] = {
 	NULL
 };
 
-static void every_name(const char *drv, const char *const *names, unsigned *with_meaning)
+/* Every name has an entry of drv's own; *n names, *with_meaning of them
+ * with a meaning; one line per driver on stdout (the table's coverage). */
+static void every_name(const char *drv, const char *const *names, unsigned *n, unsigned *with_meaning)
 {
-	*with_meaning = 0;
+	*n = *with_meaning = 0;
 	for (; *names; names++) {
 		const struct ctr_entry *e = ctr_lookup(drv, *names);
 
 		if (!e || strcmp(e->driver, drv))
 			fail_msg("%s: no table entry for %s", drv, *names);
+		(*n)++;
 		*with_meaning += e->meaning != M_NONE;
 	}
+	printf("coverage %-8s %3u registered names, every one in the table, %3u with a meaning\n", drv, *n,
+	       *with_meaning);
 }
 
 static void test_every_registered_name(void **state)
 {
-	unsigned n;
+	static const struct {
+		const char *drv;
+		const char *const *names;
+		unsigned n, meaning;
+	} drivers[] = {
+		{ "mlx5", mlx5_names, 64, 62 },      /* all but rx_dct_connect, vport_rx_dct_connect */
+		{ "mlx4", mlx4_names, 25, 25 },
+		{ "bnxt_re", bnxt_names, 92, 79 },   /* not: tx_*_req, read responses, pacing, db_fifo, resize_cq_cnt, (un)recoverable */
+		{ "irdma", irdma_names, 46, 35 },    /* not: reassembly/segmentation, TCP segments, iwOut*, bind/inv */
+		{ "efa", efa_names, 34, 9 },         /* not: work-request counts and bytes, admin commands */
+		{ "rxe", rxe_names, 15, 13 },        /* all but ack_deferred, rdma_sends */
+		{ "hfi1", hfi1_names, 70, 42 },      /* not: flits, words, software link/ACK counts, interrupts, … */
+	};
+	unsigned n, m;
 
 	(void)state;
-	every_name("mlx5", mlx5_names, &n);
-	assert_int_equal(n, 35);           /* all but rx_dct_connect */
-	every_name("mlx4", mlx4_names, &n);
-	assert_int_equal(n, 32);
-	every_name("bnxt_re", bnxt_names, &n);
-	assert_int_equal(n, 57);           /* all but recoverable_errors, unrecoverable_err */
-	every_name("rxe", rxe_names, &n);
-	assert_int_equal(n, 13);           /* all but ack_deferred, rdma_sends */
-	every_name("irdma", irdma_names, &n);
-	assert_int_equal(n, 8);
-	every_name("hfi1", hfi1_names, &n);
-	assert_int_equal(n, 24);
+	for (size_t i = 0; i < sizeof drivers / sizeof drivers[0]; i++) {
+		every_name(drivers[i].drv, drivers[i].names, &n, &m);
+		assert_int_equal(n, drivers[i].n);
+		assert_int_equal(m, drivers[i].meaning);
+	}
+	printf("coverage %-8s %3u registered names (no hw_counters), PMA counters/ names only\n", "siw", 0u);
 	/* the RC software counters, by meaning */
 	assert_int_equal(ctr_lookup("hfi1", "RcDupRew")->meaning, M_DUP_REQ);
 	assert_int_equal(ctr_lookup("hfi1", "RcSeqNak")->meaning, M_SEQ_NAK_SENT);
 	assert_int_equal(ctr_lookup("hfi1", "SeqNak")->meaning, M_SEQ_NAK_RECV);
 	assert_int_equal(ctr_lookup("hfi1", "RcTimeOut")->meaning, M_LOCAL_ACK_TIMEOUT);
+	/* a switchdev representor's vport_ twin means what its uplink name means */
+	assert_int_equal(ctr_lookup("mlx5", "vport_out_of_sequence")->meaning, M_OOS_RECV);
+	assert_int_equal(ctr_lookup("mlx5", "vport_out_of_sequence")->width, CTR_W32_WRAP);
+	/* bnxt_re's CNP and ECN names; the register read is a level */
+	assert_int_equal(ctr_lookup("bnxt_re", "tx_cnp_pkts")->meaning, M_CNP_SENT);
+	assert_int_equal(ctr_lookup("bnxt_re", "rx_ecn_marked_pkts")->meaning, M_ECN_MARKED_RECV);
+	assert_int_equal(ctr_lookup("bnxt_re", "db_fifo_register")->kind, CTR_GAUGE);
+	assert_string_equal(ctr_driver_of("rdmap0s31"), "efa");
+	/* hfi1's per-VL transmit counters, by their stem, VLs 0-7 and 15 */
+	for (unsigned vl = 0; vl < 16; vl++) {
+		char nm[32];
+
+		if (vl > 7 && vl != 15)
+			continue;
+		snprintf(nm, sizeof nm, "TxPktVL%u", vl);
+		assert_int_equal(ctr_lookup("hfi1", nm)->meaning, M_TX_PKTS);
+		snprintf(nm, sizeof nm, "TxWaitVL%u", vl);
+		assert_int_equal(ctr_lookup("hfi1", nm)->meaning, M_XMIT_WAIT);
+		snprintf(nm, sizeof nm, "TxFlitVL%u", vl);
+		assert_non_null(ctr_lookup("hfi1", nm));
+	}
+	assert_null(ctr_lookup("hfi1", "TxPkt3"));            /* only a VL number */
+	assert_null(ctr_lookup("mlx5", "TxPktVL3"));          /* only the driver's own */
+	{   /* a per-VL wait is part of TxWait: summed once */
+		struct sysfs_counter now[] = { { "TxWait", 70, SYSFS_HW }, { "TxWaitVL0", 50, SYSFS_HW },
+					       { "TxWaitVL1", 20, SYSFS_HW } };
+		struct dm_port p = { .port = 1 };
+		struct dm_dev d = { .name = "hfi1_0", .driver = "hfi1", .ports = &p, .nports = 1 };
+		struct dm_meaning_sum sum;
+
+		p.sp.ctr = now, p.sp.nctr = 3, p.sysfs_ok = 1;
+		assert_int_equal(devmon_meaning(&d, M_XMIT_WAIT, &sum), 1);
+		assert_int_equal(sum.total, 70);
+	}
 	/* siw registers none: no entry of its own, PMA names still known */
 	for (size_t i = 0; i < ctr_table_n; i++)
 		assert_string_not_equal(ctr_table[i].driver, "siw");

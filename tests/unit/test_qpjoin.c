@@ -17,6 +17,9 @@
 #include "../../analyzer/diag_rules.c"
 #include "../../analyzer/device/nlparse.c"
 #include "../../analyzer/qpjoin.c"
+#include "../../analyzer/device/ctrtab_rdma.c"
+#include "../../analyzer/device/devmeaning.c"
+#include "../../tools/fixcap/fixcap.c"
 
 #define FX "tests/fixtures/device/traffic/vma/1"
 #define MAXF 4096
@@ -87,6 +90,7 @@ static void make_dev(struct dm_dev *d, const char *ip)
 	uint8_t a[16] = { [10] = 0xff, [11] = 0xff };
 
 	memset(d, 0, sizeof *d);
+	d->driver = "rxe";               /* the lab's guests */
 	assert_int_equal(inet_pton(AF_INET, ip, a + 12), 1);
 	/* sysfs spells every group in full */
 	snprintf(g.gid, sizeof g.gid, "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x", a[12], a[13], a[14], a[15]);
@@ -256,6 +260,28 @@ static void test_compare_netem(void **state)
 	/* a counter that went down (reset) is not compared */
 	now[1].value = 0;
 	assert_int_equal(qpjoin_compare(&e, &d, c, QPJOIN_MAX_CMP), 1);
+	/* the same duplicates under mlx4's and bnxt_re's names: found by meaning */
+	now[1].value = base[1].value;
+	snprintf(now[0].name, sizeof now[0].name, "rq_num_dup");
+	snprintf(base[0].name, sizeof base[0].name, "rq_num_dup");
+	now[0].value = base[0].value + lab_counter(cnt, "duplicate_request");
+	d.driver = "mlx4";
+	n = qpjoin_compare(&e, &d, c, QPJOIN_MAX_CMP);
+	assert_int_equal(n, 1);          /* out_of_seq_request is no mlx4 counter */
+	assert_string_equal(c[0].counter, "rq_num_dup");
+	assert_string_equal(c[0].meaning_name, "duplicate_request");
+	assert_int_equal(c[0].wire, c[0].nic);
+	snprintf(now[0].name, sizeof now[0].name, "dup_req");
+	snprintf(base[0].name, sizeof base[0].name, "dup_req");
+	d.driver = "bnxt_re";
+	n = qpjoin_compare(&e, &d, c, QPJOIN_MAX_CMP);
+	assert_int_equal(n, 1);
+	assert_string_equal(c[0].counter, "dup_req");
+	assert_int_equal(c[0].wire, lab_counter(cnt, "duplicate_request"));
+	/* on rxe, dup_req is no counter: only rxe's own out_of_seq_request is compared */
+	d.driver = "rxe";
+	assert_int_equal(qpjoin_compare(&e, &d, c, QPJOIN_MAX_CMP), 1);
+	assert_string_equal(c[0].counter, "out_of_seq_request");
 	d.ports[0].sp.ctr = NULL, d.ports[0].base = NULL;
 	free_dev(&d);
 	/* the requester (vmb): its requests go out, retransmitted, NAKed */
@@ -265,6 +291,133 @@ static void test_compare_netem(void **state)
 	assert_true(w.retrans > 0 && w.naks_got > 0);
 	assert_int_equal(w.naks_got, lab_counter(cnt, "out_of_seq_request"));   /* one NAK per episode */
 	assert_int_equal(w.dup + w.oosr, 0);
+	/* its sequence-error NAKs received, under mlx5's, mlx4's, bnxt_re's and
+	 * rxe's names, against the NAKs on the wire (vma sent one per episode) */
+	{
+		static const char *const drv[][2] = {
+			{ "mlx5", "packet_seq_err" }, { "mlx4", "sq_num_oos" },
+			{ "bnxt_re", "seq_err_naks_rcvd" }, { "rxe", "rcvd_seq_err" },
+		};
+		struct sysfs_counter b1 = { "", 5, SYSFS_HW }, n1;
+
+		for (size_t k = 0; k < sizeof drv / sizeof drv[0]; k++) {
+			d.driver = drv[k][0];
+			snprintf(b1.name, sizeof b1.name, "%s", drv[k][1]);
+			n1 = b1;
+			n1.value += lab_counter(cnt, "out_of_seq_request");
+			d.ports[0].sysfs_ok = 1;
+			d.ports[0].sp.ctr = &n1, d.ports[0].sp.nctr = 1;
+			d.ports[0].base = &b1, d.ports[0].nbase = 1;
+			n = qpjoin_compare(&e, &d, c, QPJOIN_MAX_CMP);
+			assert_int_equal(n, 1);
+			assert_string_equal(c[0].counter, drv[k][1]);
+			assert_string_equal(c[0].meaning_name, "seq_err_nak_received");
+			assert_int_equal(c[0].wire, w.naks_got);
+			assert_int_equal(c[0].nic, c[0].wire);
+		}
+		d.ports[0].sp.ctr = NULL, d.ports[0].base = NULL;
+	}
+	free_dev(&d);
+	engine_free(&e);
+}
+
+/* One RoCEv2 frame from 10.99.0.a to 10.99.0.b's QP dqpn, fed to the engine. */
+static void feed(struct engine *e, uint64_t *t, int a, int b, uint8_t opcode, uint32_t dqpn, uint32_t psn, uint8_t ecn)
+{
+	struct fixcap_ep from = { { 2, 0, 0, 0, 0, (uint8_t)a }, { 10, 99, 0, (uint8_t)a }, 0 };
+	struct fixcap_ep to = { { 2, 0, 0, 0, 0, (uint8_t)b }, { 10, 99, 0, (uint8_t)b }, dqpn };
+	struct roce_pkt p;
+	uint8_t f[256];
+	int n = fixcap_frame(f, sizeof f, &from, &to, opcode, psn, ecn,
+			     opcode == (ROCE_TR_RC | ROCE_OP_WRITE_ONLY) ? 64 : 0);
+
+	assert_true(n > 0);
+	roce_decode(&p, NULL, ROCE_LINK_ETHERNET, f, (uint32_t)n, (uint32_t)n);
+	engine_packet(e, &p, *t += 1000, (uint32_t)n, (uint32_t)n);
+}
+
+/* CNPs and ECN marks: the device (10.99.0.1) is the responder of one RC
+ * conversation (requests from .2 to its QP 0x20, 3 of 10 CE-marked; it
+ * sends 4 CNPs back to QP 0x30) and the requester of another (to .2's QP
+ * 0x40; 2 CNPs come back to its QP 0x50).  Each driver's names of those
+ * meanings (mlx5, bnxt_re, irdma) are compared with the same wire counts. */
+static void test_compare_cnp_ecn(void **state)
+{
+	static const char *const names[][4] = {   /* driver, CNPs sent, CNPs handled/received, ECN marked */
+		{ "mlx5", "np_cnp_sent", "rp_cnp_handled", "np_ecn_marked_roce_packets" },
+		{ "bnxt_re", "tx_cnp_pkts", "rx_cnp_pkts", "rx_ecn_marked_pkts" },
+		{ "irdma", "cnpSent", "cnpHandled", "RxECNMrkd" },
+	};
+	const uint64_t sent = 4, got = 2, marked = 3;
+	struct engine_cfg cfg = { .max_flows = 100, .pmtu = 1024, .check_icrc = 1 };
+	struct qpjoin_cmp c[QPJOIN_MAX_CMP];
+	struct sysfs_counter base[3], now[3];
+	struct engine e;
+	struct dm_dev d;
+	uint64_t t = 1000000000ull;
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(engine_init(&e, &cfg), 0);
+	for (i = 0; i < 10; i++)
+		feed(&e, &t, 2, 1, ROCE_TR_RC | ROCE_OP_WRITE_ONLY, 0x20, i, i == 2 || i == 4 || i == 6 ? 3 : 2);
+	feed(&e, &t, 1, 2, ROCE_TR_RC | ROCE_OP_ACK, 0x30, 9, 0);
+	for (i = 0; i < sent; i++)
+		feed(&e, &t, 1, 2, ROCE_OPCODE_CNP, 0x30, 0, 0);
+	for (i = 0; i < 5; i++)
+		feed(&e, &t, 1, 2, ROCE_TR_RC | ROCE_OP_WRITE_ONLY, 0x40, 100 + i, 2);
+	feed(&e, &t, 2, 1, ROCE_TR_RC | ROCE_OP_ACK, 0x50, 104, 0);
+	for (i = 0; i < got; i++)
+		feed(&e, &t, 2, 1, ROCE_OPCODE_CNP, 0x50, 0, 0);
+	assert_int_equal(e.t.cnp, sent + got);
+	assert_int_equal(e.t.roce_ce, marked);
+	make_dev(&d, "10.99.0.1");
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+		size_t n;
+
+		d.driver = names[k][0];
+		for (int j = 0; j < 3; j++) {
+			snprintf(base[j].name, sizeof base[j].name, "%s", names[k][j + 1]);
+			base[j].value = 1000 * (uint64_t)(j + 1);
+			base[j].group = SYSFS_HW;
+			now[j] = base[j];
+		}
+		now[0].value += sent, now[1].value += got, now[2].value += marked;
+		d.ports[0].sysfs_ok = 1;
+		d.ports[0].sp.ctr = now, d.ports[0].sp.nctr = 3;
+		d.ports[0].base = base, d.ports[0].nbase = 3;
+		n = qpjoin_compare(&e, &d, c, QPJOIN_MAX_CMP);
+		assert_int_equal(n, 3);
+		assert_string_equal(c[0].counter, names[k][1]);
+		assert_string_equal(c[0].meaning_name, "cnp_sent");
+		assert_int_equal(c[0].wire, sent);
+		assert_string_equal(c[1].counter, names[k][2]);
+		assert_int_equal(c[1].wire, got);
+		assert_string_equal(c[2].counter, names[k][3]);
+		assert_string_equal(c[2].meaning_name, "ecn_marked_received");
+		assert_int_equal(c[2].wire, marked);
+		for (size_t j = 0; j < n; j++)
+			assert_int_equal(c[j].nic, c[j].wire);
+	}
+	/* seen from the other host (.2), the CNPs go the other way and no mark comes in */
+	d.ports[0].sp.ctr = NULL, d.ports[0].base = NULL;
+	free_dev(&d);
+	make_dev(&d, "10.99.0.2");
+	d.driver = "mlx5";
+	d.ports[0].sysfs_ok = 1;
+	d.ports[0].sp.ctr = now, d.ports[0].sp.nctr = 3;
+	d.ports[0].base = base, d.ports[0].nbase = 3;
+	snprintf(now[0].name, sizeof now[0].name, "np_cnp_sent");
+	snprintf(base[0].name, sizeof base[0].name, "np_cnp_sent");
+	snprintf(now[1].name, sizeof now[1].name, "rp_cnp_handled");
+	snprintf(base[1].name, sizeof base[1].name, "rp_cnp_handled");
+	snprintf(now[2].name, sizeof now[2].name, "np_ecn_marked_roce_packets");
+	snprintf(base[2].name, sizeof base[2].name, "np_ecn_marked_roce_packets");
+	assert_int_equal(qpjoin_compare(&e, &d, c, QPJOIN_MAX_CMP), 3);
+	assert_int_equal(c[0].wire, got);
+	assert_int_equal(c[1].wire, sent);
+	assert_int_equal(c[2].wire, 0);
+	d.ports[0].sp.ctr = NULL, d.ports[0].base = NULL;
 	free_dev(&d);
 	engine_free(&e);
 }
@@ -275,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_join_by_qpn),
 		cmocka_unit_test(test_join_cm_addresses),
 		cmocka_unit_test(test_compare_netem),
+		cmocka_unit_test(test_compare_cnp_ecn),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -104,6 +104,27 @@ void fixcap_spec(struct roce_frame_spec *s, const struct fixcap_ep *from, const 
 	s->bth.pad = -1;
 }
 
+int fixcap_frame(uint8_t *f, size_t cap, const struct fixcap_ep *from, const struct fixcap_ep *to, uint8_t opcode,
+		 uint32_t psn, uint8_t ecn, uint32_t payload_len)
+{
+	static const uint8_t zeros[4096];
+	struct roce_frame_spec s;
+
+	fixcap_spec(&s, from, to);
+	if (opcode == ROCE_OPCODE_CNP) {
+		roce_spec_cnp(&s, to->qpn);
+		return roce_build(f, cap, &s);
+	}
+	s.bth.opcode = opcode;
+	s.bth.dqpn = to->qpn;
+	s.bth.psn = psn;
+	s.ip.ecn = ecn;
+	s.payload = zeros;
+	s.payload_len = payload_len < sizeof zeros ? payload_len : sizeof zeros;
+	s.ext.dmalen = s.payload_len;
+	return roce_build(f, cap, &s);
+}
+
 void fixcap_cm_mad(struct fixcap *c, const struct fixcap_ep *from, const struct fixcap_ep *to,
 		   const struct roce_cm *cm)
 {

@@ -9,6 +9,7 @@
 #define ROCETOP_FIXCAP_H
 
 #include <pcap/pcap.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct fixcap {
@@ -48,6 +49,12 @@ int fixcap_expect(const char *dir, const char *name, const char *what, const cha
  * 0xc123, pad from the payload), everything else zero: the writer fills in
  * the BTH and what follows. */
 void fixcap_spec(struct roce_frame_spec *s, const struct fixcap_ep *from, const struct fixcap_ep *to);
+/* Builds into f (cap bytes) a frame from `from` to `to`'s QP: opcode (a
+ * CNP gets roce_spec_cnp's fixed parts), PSN, the IP header's ECN field and
+ * payload_len zero bytes of payload (a WRITE's DMA length too); the
+ * builder's result. */
+int fixcap_frame(uint8_t *f, size_t cap, const struct fixcap_ep *from, const struct fixcap_ep *to, uint8_t opcode,
+		 uint32_t psn, uint8_t ecn, uint32_t payload_len);
 /* A CM MAD from `from` to `to`'s QP1 (UD SEND_ONLY, the CM Q_Key). */
 void fixcap_cm_mad(struct fixcap *c, const struct fixcap_ep *from, const struct fixcap_ep *to,
 		   const struct roce_cm *cm);
