@@ -47,10 +47,11 @@
  * mapped (MADV_SEQUENTIAL) 0.65-0.71 s; a bare mapped walk 0.63-0.68 s,
  * with MAP_POPULATE 0.56-0.63 s (0.03 s of it the population),
  * MADV_POPULATE_READ 512 KiB..8 MiB ahead 0.52-0.60 s, MADV_HUGEPAGE (no
- * huge pages for a file's page cache here) 0.66 s.  The mapped loads miss
- * the TLB every 4 KiB page (a nested walk under the hypervisor); the
- * kernel's copy reads the page cache through its own huge-page mapping into
- * a buffer that stays in the TLB and the cache.  So the file's bytes are
+ * huge pages for a file's page cache here) 0.66 s.  Most likely the mapped
+ * loads miss the TLB every 4 KiB page (a nested walk under the hypervisor;
+ * not measured: no hardware counters in this VM), where the kernel's copy
+ * reads the page cache through its own huge-page mapping into a buffer
+ * that stays in the TLB and the cache.  So the file's bytes are
  * copied once, by the kernel, per 1 MiB chunk, and never per frame: every
  * frame is decoded where pread() put it.
  *
