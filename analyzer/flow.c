@@ -297,19 +297,14 @@ static inline uint32_t v4_slot(const uint64_t *tab, uint32_t mask, uint32_t v)
 	return i;
 }
 
-/* IPv4 addresses: one probe of their own index (a u32 compare), interned
- * through host_id() the first time.  (A cache of the last four addresses
- * before: on a mirror's mix of 512 host pairs it missed every frame, and
- * host_id()'s 16-byte hash and compare cost ~200 instructions a frame.) */
-static uint32_t host_v4(struct engine *e, const uint8_t *a4)
+/* IPv4 address v (a4), not in the index: interned through host_id() and
+ * put in slot i (out of line: the frames of a known host take none of
+ * its registers or its 16-byte address). */
+static __attribute__((noinline)) uint32_t host_v4_new(struct engine *e, const uint8_t *a4, uint32_t v, uint32_t i)
 {
 	uint8_t a[16] = { [10] = 0xff, [11] = 0xff };
-	uint32_t v, i, id;
+	uint32_t id;
 
-	memcpy(&v, a4, 4);
-	i = v4_slot(e->v4_tab, e->v4_mask, v);
-	if (e->v4_tab[i])
-		return (uint32_t)(e->v4_tab[i] >> 32) - 1;
 	memcpy(a + 12, a4, 4);
 	id = host_id(e, a);
 	e->v4_tab[i] = (uint64_t)(id + 1) << 32 | v;
@@ -327,6 +322,21 @@ static uint32_t host_v4(struct engine *e, const uint8_t *a4)
 		e->v4_mask = nm;
 	}
 	return id;
+}
+
+/* IPv4 addresses: one probe of their own index (a u32 compare), interned
+ * through host_id() the first time.  (A cache of the last four addresses
+ * before: on a mirror's mix of 512 host pairs it missed every frame, and
+ * host_id()'s 16-byte hash and compare cost ~200 instructions a frame.) */
+static inline uint32_t host_v4(struct engine *e, const uint8_t *a4)
+{
+	uint32_t v, i;
+
+	memcpy(&v, a4, 4);
+	i = v4_slot(e->v4_tab, e->v4_mask, v);
+	if (e->v4_tab[i])
+		return (uint32_t)(e->v4_tab[i] >> 32) - 1;
+	return host_v4_new(e, a4, v, i);
 }
 
 /* An InfiniBand LID as a host: a 16-byte address no IP host has. */
