@@ -204,7 +204,10 @@ struct engine {
 	unsigned nfile_names, cur_file;
 	uint32_t *flow_files;     /* ... by flow index: bit i, file i (flow_file_mask()) */
 	uint32_t flow_files_cap;
-	uint32_t hc_v4[4], hc_id[4], hc_next; /* last IPv4 addresses interned */
+	/* IPv4 hosts by address, one probe (flow.c host_v4): slot = (id + 1) << 32 | address,
+	 * 0 free; it was a cache of the last 4, which a mirror of many hosts always missed */
+	uint64_t *v4_tab;
+	uint32_t v4_mask, nv4;
 	struct engine_totals t;
 	struct evicted_sum ev;
 	uint32_t conns_cm, conns_traffic;

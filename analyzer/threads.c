@@ -193,6 +193,11 @@ static void ring_room(struct ring *q, size_t need)
 	q->unpublished = 0;
 }
 
+/* The one per-frame copy left on a replay: the main thread reads each
+ * frame because something needs them all in file order (snapshots, the
+ * listing, a BPF filter, -w, --speed, --time mirror, --prometheus,
+ * --device, the TUI, -r A -r B, a gzip stream: main.c), then hands it to the worker of its key through that worker's
+ * ring.  A plain batch replay takes workers_direct() instead: no copy. */
 void workers_push(struct workers *w, const struct source_frame *f)
 {
 	struct worker *k = &w->wk[roce_flow_key(f->linktype, f->data, f->caplen) % w->n];

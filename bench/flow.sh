@@ -13,7 +13,9 @@
 #   4. replay frames/s and CPU-us per frame against --threads (1 .. the
 #      CPUs, at least 2) on a many-connection mix (512 connections), with
 #      the scaling efficiency; targets >= 6 M frames/s on 1 thread, 2
-#      threads >= 1.8x;
+#      threads >= 1.8x; then instructions per frame on that mix for 1 and
+#      2 threads (callgrind, when valgrind is installed) and the 2-thread
+#      speed-up they bound;
 #   5. memory with 1,000,000 live QPs (one RC SEND to each of 1,000,000
 #      destination QPs): struct size + hash heads per flow, and the peak RSS
 #      growth per flow, in process and for rocetop itself; target <= 256 B.
@@ -98,6 +100,51 @@ for t in $(seq 1 $((cpus > 2 ? cpus : 2))); do
 	v=
 done
 rm -f "$D/mix-1m.pcap" "$D/t.txt"
+
+# instructions per frame on the same mix (100,000 frames), 1 and 2 threads,
+# counted by callgrind: repeatable where wall time is not (a 2-core machine
+# shared with other work).  Per run: every thread's instructions per frame
+# (the CPU work), and the critical path per frame: the main thread (start,
+# merge, report) plus, with --threads, its busiest worker (the read-ahead
+# thread of 1 thread runs beside it and is left out).  The 2-thread bound is
+# 1 thread's critical path over 2 threads': the speed-up a machine with
+# two free cores can give.  (valgrind has no AVX-512: the CRC runs its
+# PCLMULQDQ path here, VPCLMULQDQ on the machine itself.)  Also to $fig.
+if command -v valgrind >/dev/null 2>&1; then
+	"$B" mk1m "$D/mix-100k.pcap" 100000 --pairs 512 captures/lab/roce_send_bw_netem.pcap >/dev/null || exit 2
+	for t in 1 2; do
+		rm -f "$D/cg.$t".*
+		valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$D/cg.$t" \
+			"$R" -r "$D/mix-100k.pcap" -b --threads "$t" >/dev/null 2>&1 || rc=1
+	done
+	python3 - "$D" 100000 >>"$fig" <<'PY' || rc=1
+import glob, sys
+d, n = sys.argv[1], int(sys.argv[2])
+def threads(t):
+    out = []
+    for f in sorted(glob.glob("%s/cg.%d-*" % (d, t))):
+        for line in open(f):
+            if line.startswith("summary:") or line.startswith("totals:"):
+                out.append(int(line.split()[1]))
+                break
+    return out
+crit = {}
+for t in (1, 2):
+    th = threads(t)
+    if not th:
+        sys.exit("bench: no callgrind output for %d threads" % t)
+    crit[t] = th[0] + (max(th[1:]) if t > 1 and len(th) > 1 else 0)
+    print("rocetop -r -b --threads %d, 512 connections, %d frames: %.0f instructions/frame in all threads, "
+          "critical path %.0f/frame (main thread %.0f%s)" %
+          (t, n, sum(th) / n, crit[t] / n, th[0] / n,
+           ", busiest worker %.0f" % (max(th[1:]) / n) if t > 1 and len(th) > 1 else ""))
+print("2 threads bound by instructions: %.2fx 1 thread (1 thread's critical path over 2 threads')" % (crit[1] / crit[2]))
+PY
+	tail -n 3 "$fig" | sed 's/^/  /'
+	rm -f "$D/mix-100k.pcap" "$D/cg".*
+else
+	echo "  valgrind not installed: instructions per frame skipped"
+fi
 
 "$B" mkqps "$D/qps-1m.pcap" 1000000 || exit 2
 "$B" mem "$D/qps-1m.pcap" || rc=1

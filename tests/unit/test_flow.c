@@ -324,6 +324,41 @@ static void test_hosts(void **st)
 	engine_free(&e);
 }
 
+/* IPv4 hosts through their own index (host_v4): 2000 addresses (the index
+ * grows from 256 slots to 4096), each the id host_id() gives its v4-mapped
+ * form, the same after the growth, interned once; 0.0.0.0 is an address
+ * like the others (an index slot is free only when all zero). */
+static void test_hosts_v4(void **st)
+{
+	struct engine e;
+	uint8_t a4[4] = { 10, 1 }, m[16] = { [10] = 0xff, [11] = 0xff, [12] = 10, [13] = 1 };
+	uint32_t id[2000];
+
+	(void)st;
+	init(&e, 10);
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < 2000; i++) {
+			a4[2] = (uint8_t)(i >> 8);
+			a4[3] = (uint8_t)i;
+			if (!pass)
+				id[i] = host_v4(&e, a4);
+			else
+				assert_int_equal(host_v4(&e, a4), id[i]);
+			m[14] = a4[2];
+			m[15] = a4[3];
+			assert_int_equal(host_id(&e, m), id[i]);
+		}
+	assert_int_equal(e.nhosts, 2000);
+	assert_int_equal(e.nv4, 2000);
+	assert_int_equal(e.v4_mask + 1, 4096);
+	memset(a4, 0, sizeof a4);
+	id[0] = host_v4(&e, a4);
+	assert_int_equal(id[0], 2000);
+	assert_int_equal(host_v4(&e, a4), 2000);
+	assert_int_equal(e.nhosts, 2001);
+	engine_free(&e);
+}
+
 /* Memory per flow: the struct plus the hash head, 256 bytes at most. */
 static void test_flow_size(void **st)
 {
@@ -341,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_pfc_time),
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_hosts),
+		cmocka_unit_test(test_hosts_v4),
 		cmocka_unit_test(test_flow_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
