@@ -271,12 +271,12 @@ static int pfc_drops_line(struct tui *v, int y)
 	return y + 1;
 }
 
-static void fabric_line(struct tui *v, int y)
+static void fabric_line(struct tui *v, int y, uint64_t now)
 {
 	const struct engine *e = v->e;
 	enum fabric_mode fm = engine_fabric_mode(e, NULL, 0);
 	char buf[512];
-	int n = snprintf(buf, sizeof buf, "fabric %s   sort %s %s", fabric_mode_name(fm), cols[v->sort].name,
+	int n = snprintf(buf, sizeof buf, "fabric %s   sort %s %s", fabric_mode_name(fm), col_name(v, v->sort, now),
 			 (cols[v->sort].desc ^ v->rev) ? "(high first)" : "(low first)");
 
 	if (v->filter[0])
@@ -307,6 +307,6 @@ int draw_header(struct tui *v, uint64_t now)
 	y = totals_line(v, 1, now, &s);
 	y = anomalies_line(v, y, &s);
 	y = pfc_drops_line(v, y);
-	fabric_line(v, y);
+	fabric_line(v, y, now);
 	return y + 1;
 }
