@@ -4,7 +4,7 @@
 # firstread.sh — what a new user reads first is right (issue 25): message
 # sizes under loss, rates on a capture shorter than their window, --packets
 # marks, -w -, -d under --packets, iWARP counted as iWARP, UTC times, no
-# usable terminal.
+# usable terminal, NO_COLOR.
 #
 #   BUILD=build tests/firstread.sh
 #
@@ -170,6 +170,25 @@ if command -v tmux >/dev/null 2>&1; then
 		ok "80x24: every header figure on screen, the footer names D"
 	else
 		fail "80x24 header" "missing:$miss; widest line $wide" "$(sed 's/^/| /' "$T/screen")"
+	fi
+	# NO_COLOR (no-color.org): the same screen without a colour escape
+	for nc in "" 1; do
+		tmux -L "$SOCK" -f /dev/null new-session -d -s c -x 160 -y 30 \
+			"env TERM=xterm-256color ${nc:+NO_COLOR=$nc} LANG=C.UTF-8 TZ=UTC $R -r $NETEM --speed 0; sleep 10"
+		for _ in $(seq 100); do
+			tmux -L "$SOCK" capture-pane -e -p -t c >"$T/col$nc" 2>/dev/null
+			grep -q "SRC .*DST" "$T/col$nc" && grep -q 'end of capture' "$T/col$nc" && break
+			sleep 0.05
+		done
+		tmux -L "$SOCK" kill-server 2>/dev/null
+	done
+	# SGR colours: 30-37, 90-97, 38;5;N (capture-pane -e writes them)
+	ncol() { grep -Eo "$(printf '\033')\\[[0-9;]*m" "$1" | grep -Ec '(^|[[;])(3[0-7]|9[0-7]|38;5;[0-9]+)[;m]'; }
+	c0=$(ncol "$T/col") c1=$(ncol "$T/col1")
+	if [ "$c0" -gt 0 ] && [ "$c1" -eq 0 ] && grep -q "SRC .*DST" "$T/col1"; then
+		ok "NO_COLOR=1: the terminal view without colour ($c0 colour escapes without it, 0 with)"
+	else
+		fail "NO_COLOR" "colour escapes: $c0 without, $c1 with NO_COLOR=1"
 	fi
 else
 	fail "tmux missing"
