@@ -182,6 +182,21 @@ if command -v tmux >/dev/null 2>&1; then
 		done
 		tmux -L "$SOCK" kill-server 2>/dev/null
 	done
+	# a capture shorter than 0.1 s: its length in ms in the header, not "0.00 s"
+	PFC=$root/captures/analysis/pfc.pcap
+	ms=$("$R" -r "$PFC" --json | tail -n 1 | jq -r '.duration_s * 1000 | tostring' | xargs printf '%.3g')
+	tmux -L "$SOCK" -f /dev/null new-session -d -s p -x 160 -y 30 "env TERM=screen LANG=C.UTF-8 $R -r $PFC; sleep 10"
+	for _ in $(seq 100); do
+		tmux -L "$SOCK" capture-pane -p -t p >"$T/pfc" 2>/dev/null
+		grep -q 'end of capture' "$T/pfc" && grep -q '^SRC' "$T/pfc" && break
+		sleep 0.05
+	done
+	tmux -L "$SOCK" kill-server 2>/dev/null
+	if grep -q "rate all $ms ms .* over $ms ms " "$T/pfc"; then
+		ok "pfc.pcap ($ms ms long): 'rate all $ms ms', 'over $ms ms' in the header"
+	else
+		fail "pfc.pcap header durations (want $ms ms)" "$(sed -n 2p "$T/pfc")"
+	fi
 	# SGR colours: 30-37, 90-97, 38;5;N (capture-pane -e writes them)
 	ncol() { grep -Eo "$(printf '\033')\\[[0-9;]*m" "$1" | grep -Ec '(^|[[;])(3[0-7]|9[0-7]|38;5;[0-9]+)[;m]'; }
 	c0=$(ncol "$T/col") c1=$(ncol "$T/col1")
