@@ -25,6 +25,7 @@ static int ref_cmp(const void *a, const void *b)
 
 void engmerge_free(struct engmerge *m)
 {
+	free(m->v.flow_files);
 	free(m->v.flows);
 	free(m->v.hosts);
 	free(m->v.ports);
@@ -205,8 +206,16 @@ static int merge_flows(struct engmerge *m, const struct engmerge_part *pp, unsig
 
 		copy_flow(v, &v->flows[j], p, &p->e->flows[r[j].idx], hmap[r[j].part], pos[r[j].part]);
 	}
-	free(r);
 	v->nflows = v->cap = total;
+	/* -r A -r B: each flow's files, as its part noted them */
+	if (pp[0].e->file_names && (v->flow_files = calloc(total ? total : 1, sizeof *v->flow_files))) {
+		v->flow_files_cap = total;
+		v->file_names = pp[0].e->file_names;
+		v->nfile_names = pp[0].e->nfile_names;
+		for (uint32_t j = 0; j < total; j++)
+			v->flow_files[j] = flow_file_mask(pp[r[j].part].e, &pp[r[j].part].e->flows[r[j].idx]);
+	}
+	free(r);
 	return 0;
 }
 

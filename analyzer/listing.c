@@ -6,7 +6,8 @@
  * verdicts that name the frame (" [verdict: timeout_mismatch]", vmarks.h).
  * JSON: one object per frame holding every field libroce decoded (repeated
  * keys become arrays), the engine's findings as the plugin's roce.analysis.*
- * names, and rocetop.diagnosis.verdict.
+ * names, and rocetop.diagnosis.verdict.  -r A -r B: each frame's file before
+ * its number ("A:7"), JSON "rocetop.file".
  *
  * iWARP: on a TCP connection where iWARP was seen, FPDUs are reassembled
  * across segments (iwstream.h) and listed on the frame that completes them,
@@ -314,6 +315,10 @@ static void write_json(struct listing *l, uint64_t no, const struct timeval *ts,
 			"\"frame.len\":%u,\"frame.cap_len\":%u", no, (long long)ts->tv_sec,
 			l->nsec ? 9 : 6, (long)ts->tv_usec, wirelen, caplen);
 	}
+	if (l->file) {
+		fputs(",\"rocetop.file\":", f);
+		json_string(f, l->file);
+	}
 	memset(done, 0, c.n);
 	for (unsigned i = 0; i < c.n; i++) {
 		unsigned count = 0;
@@ -407,6 +412,8 @@ static void write_text(struct listing *l, uint64_t no, const struct timeval *ts,
 	}
 	/* UTC, as the batch report and the terminal view */
 	gmtime_r(&t, &tm);
+	if (l->file)
+		fprintf(l->out, "%s:", l->file);
 	fprintf(l->out, "%" PRIu64 " %02d:%02d:%02d.%06ld %s\n", no, tm.tm_hour, tm.tm_min, tm.tm_sec,
 		(long)(l->nsec ? ts->tv_usec / 1000 : ts->tv_usec), line);
 }

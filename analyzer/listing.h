@@ -15,6 +15,8 @@ struct listing {
 	int json;
 	int nsec;                /* timestamps are nanoseconds */
 	uint32_t verdict;        /* the flow engine's ROCE_SEQ_V_* for the frame: its marks */
+	const char *file;        /* -r A -r B: the frame's file, before its number in it ("A:7",
+				    JSON "rocetop.file"); NULL: one file */
 	/* the diagnosis's verdicts naming the frame as their first or last
 	 * (vmarks.h): " [verdict: NAME]", JSON "rocetop.diagnosis.verdict" */
 #define LISTING_VERDICTS 4

@@ -554,6 +554,8 @@ static int open_capture(struct app *x)
 	/* a batch replay's threads read the file themselves (threads.h) when
 	 * nothing here needs each frame: no snapshots, listing, TUI, --time
 	 * mirror, --prometheus or --device */
+	if (x->run.wk && a->scfg.nfiles > 1)   /* -r A -r B: each flow says which files it was seen in */
+		workers_files(x->run.wk, a->scfg.files, a->scfg.nfiles);
 	if (x->run.wk && a->file && !a->packets && !a->tui && !x->mclock && !a->have_delay && a->iterations <= 0 &&
 	    !a->prom_addr && !x->dev && source_direct(x->src) &&
 	    workers_direct(x->run.wk, source_direct(x->src)) < 0)
@@ -656,8 +658,10 @@ static int one_frame(struct app *x, struct source_frame *fr)
 		r->eng.cur_file = fr->iface;
 		engine_packet(&r->eng, &p, fr->ts_ns, fr->caplen, fr->len);
 		x->lst.verdict = r->eng.verdict;
-		/* (-r A -r B: marked by the frame's place in the merged timeline, as vmarks_scan()) */
-		x->lst.nv = vmarks_at(&x->vm, a->scfg.nfiles > 1 ? x->no : fr->no, x->lst.vnames, LISTING_VERDICTS);
+		/* (-r A -r B: each frame listed and marked by its file and its number there) */
+		x->lst.nv = vmarks_at(&x->vm, vmarks_key(a->scfg.nfiles > 1 ? fr->iface : 0, fr->no), x->lst.vnames,
+				      LISTING_VERDICTS);
+		x->lst.file = a->scfg.nfiles > 1 ? a->scfg.files[fr->iface] : NULL;
 		listing_frame(&x->lst, fr->no, &fr->hdr.ts, &p, fr->caplen, fr->len);
 		return 0;
 	}

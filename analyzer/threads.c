@@ -19,7 +19,7 @@
 #include "threads.h"
 #include "vsniff.h"
 
-#define RING_BYTES (8u << 20)         /* per replay thread; a record is at most 32 B + snaplen */
+#define RING_BYTES (8u << 20)         /* per replay thread; a record is at most 40 B + snaplen */
 #define PUBLISH_EVERY 64              /* records between handing a ring's new end over */
 #define LIVE_BATCH 256                /* frames read per hold of the engine's lock */
 #define LIVE_WAIT_MS 100
@@ -27,10 +27,11 @@
 
 /* A replay frame in a ring: this header, then caplen bytes, padded to 8. */
 struct rec {
-	uint64_t ts_ns, no;
+	uint64_t ts_ns, no;           /* no: the frame's number (-r A -r B: in the merged timeline) */
 	uint32_t caplen, len;
 	int32_t linktype;
 	uint32_t size;                /* header + data + padding; 0: the ring wraps here */
+	uint32_t file;                /* -r A -r B: the frame's file (source_frame.iface) */
 };
 
 struct ring {
@@ -79,6 +80,8 @@ struct workers {
 	pthread_mutex_t done_mu;      /* direct: workers_wait() */
 	pthread_cond_t done_cv;
 	uint64_t err_no;              /* direct: frames read before the damage */
+	uint64_t pushed;              /* replay: frames handed over (-r A -r B: their numbers) */
+	int files;                    /* -r A -r B: the flows note their files (workers_files) */
 	char err[512];
 	struct engmerge m;
 	struct worker wk[WORKERS_MAX];
@@ -166,6 +169,15 @@ struct workers *workers_new(unsigned n, const struct engine_cfg *ecfg, const str
 	return w;
 }
 
+void workers_files(struct workers *w, const char *const *names, unsigned n)
+{
+	w->files = 1;
+	for (unsigned i = 0; i < w->n; i++) {
+		w->wk[i].eng.file_names = names;
+		w->wk[i].eng.nfile_names = n;
+	}
+}
+
 /* ---- replay: rings --------------------------------------------------------------------- */
 
 static void ring_publish(struct ring *q)
@@ -216,7 +228,12 @@ void workers_push(struct workers *w, const struct source_frame *f)
 		ring_room(q, size);
 	}
 	r = (struct rec *)(q->buf + pos);
-	*r = (struct rec){ f->ts_ns, f->no, f->caplen, f->len, f->linktype, (uint32_t)size };
+	/* -r A -r B: numbers repeat across the files; the frame's place in the
+	 * merged timeline orders the flows and names frames, as one thread's
+	 * engine counts them */
+	w->pushed++;
+	*r = (struct rec){ f->ts_ns, w->files ? w->pushed : f->no, f->caplen, f->len, f->linktype,
+			   (uint32_t)size, f->iface };
 	memcpy(r + 1, f->data, f->caplen);
 	q->ptail += size;
 	if (++q->unpublished >= PUBLISH_EVERY)
@@ -238,6 +255,7 @@ static void ring_consume(struct worker *k, size_t end)
 			continue;
 		}
 		k->eng.frame_next = r->no;   /* the diagnosis names frames by their number in the file */
+		k->eng.cur_file = r->file;
 		analyse(k, r->linktype, (const uint8_t *)(r + 1), r->caplen, r->len, r->ts_ns, r->no);
 		q->chead += r->size;
 		if (++n % 1024 == 0 && q->chead != end) {

@@ -55,6 +55,10 @@ int workers_wait(struct workers *w, int ms);
 /* Direct: the records read (up to the damage, if any), the last one's
  * time, and how far into the file thread 0 is (updated now and then). */
 uint64_t workers_read(const struct workers *w, uint64_t *last_ts, uint64_t *bytes);
+/* -r A -r B (before workers_start()): the engines note which files each
+ * flow was seen in (engine.file_names, JSON "files"; the merged view ORs
+ * them), and frames are numbered by their place in the merged timeline. */
+void workers_files(struct workers *w, const char *const *names, unsigned n);
 /* Replay: one frame to the thread of its key. */
 void workers_push(struct workers *w, const struct source_frame *f);
 /* The merged view, every frame handed over so far counted (replay) or the

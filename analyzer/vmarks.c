@@ -39,7 +39,8 @@ static int vm_add(struct vmarks *vm, size_t *cap, uint64_t frame, int id)
 int vmarks_scan(struct vmarks *vm, const struct source_cfg *cfg, const struct roce_cfg *dcfg,
 		const struct engine_cfg *ecfg, char *err, size_t cap)
 {
-	uint64_t merged_no = 0;
+	uint64_t merged_no = 0, *keys = NULL;   /* -r A -r B: keys[i], the key of merged frame i + 1 */
+	size_t nkeys = 0, kcap = 0;
 	struct source_cfg c = *cfg;
 	struct source *src;
 	struct source_frame fr;
@@ -71,8 +72,24 @@ int vmarks_scan(struct vmarks *vm, const struct source_cfg *cfg, const struct ro
 
 		roce_decode(&p, dcfg, fr.linktype, fr.data, fr.caplen, fr.len);
 		/* the verdicts name frames by their number in the file; -r A -r B: by their
-		 * place in the merged timeline (numbers repeat across the files) */
+		 * place in the merged timeline (numbers repeat across the files), each
+		 * place's file and number kept for the marks' keys */
 		e.frame_next = cfg->nfiles > 1 ? ++merged_no : fr.no;
+		if (cfg->nfiles > 1) {
+			if (nkeys == kcap) {
+				size_t nc = kcap ? kcap * 2 : 4096;
+				uint64_t *nk = realloc(keys, nc * sizeof *nk);
+
+				if (!nk) {
+					snprintf(err, cap, "out of memory for the frames' places");
+					rc = -1;
+					break;
+				}
+				keys = nk;
+				kcap = nc;
+			}
+			keys[nkeys++] = vmarks_key(fr.iface, fr.no);
+		}
 		engine_packet(&e, &p, fr.ts_ns, fr.caplen, fr.len);
 	}
 	/* A read error (a truncated capture) ends this pass where the listing
@@ -83,8 +100,14 @@ int vmarks_scan(struct vmarks *vm, const struct source_cfg *cfg, const struct ro
 	in.now_ns = e.t.last_ns;
 	if (!rc && !diag_evaluate(&e, &in, &l)) {
 		for (size_t i = 0; i < l.n && !rc; i++) {
-			if (vm_add(vm, &mcap, l.v[i].first_frame, l.v[i].id) ||
-			    (l.v[i].last_frame != l.v[i].first_frame && vm_add(vm, &mcap, l.v[i].last_frame, l.v[i].id)))
+			uint64_t first = l.v[i].first_frame, last = l.v[i].last_frame;
+
+			if (keys) {     /* merged places to (file, number) */
+				first = first && first <= nkeys ? keys[first - 1] : 0;
+				last = last && last <= nkeys ? keys[last - 1] : 0;
+			}
+			if (vm_add(vm, &mcap, first, l.v[i].id) ||
+			    (last != first && vm_add(vm, &mcap, last, l.v[i].id)))
 				rc = -1;
 		}
 		diag_list_free(&l);
@@ -94,6 +117,7 @@ int vmarks_scan(struct vmarks *vm, const struct source_cfg *cfg, const struct ro
 		snprintf(err, cap, "out of memory for the diagnosis");
 		rc = -1;
 	}
+	free(keys);
 	engine_free(&e);
 	source_close(src);
 	if (rc) {
@@ -105,13 +129,20 @@ int vmarks_scan(struct vmarks *vm, const struct source_cfg *cfg, const struct ro
 	return 0;
 }
 
-unsigned vmarks_at(struct vmarks *vm, uint64_t frame, const char **names, unsigned max)
+unsigned vmarks_at(const struct vmarks *vm, uint64_t key, const char **names, unsigned max)
 {
+	size_t lo = 0, hi = vm->n;
 	unsigned k = 0;
 
-	while (vm->at < vm->n && vm->m[vm->at].frame < frame)
-		vm->at++;
-	for (size_t i = vm->at; i < vm->n && vm->m[i].frame == frame && k < max; i++)
+	while (lo < hi) {          /* the first mark at or after key */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (vm->m[mid].frame < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < vm->n && vm->m[i].frame == key && k < max; i++)
 		if (!k || strcmp(names[k - 1], diag_name(vm->m[i].id)))   /* sorted: a repeat is the one before */
 			names[k++] = diag_name(vm->m[i].id);
 	return k;

@@ -23,19 +23,24 @@ struct vmark {
 };
 
 struct vmarks {
-	struct vmark *m;          /* by frame, then verdict */
+	struct vmark *m;          /* by frame key, then verdict */
 	size_t n;
-	size_t at;                /* the listing's frames come in order: where the last lookup ended */
 };
+
+/* A frame's key: its file (-r A -r B: source_frame.iface; else 0) and its
+ * number in that file, which a BPF filter does not change. */
+static inline uint64_t vmarks_key(unsigned file, uint64_t no)
+{
+	return (uint64_t)file << 48 | no;
+}
 
 /* The first pass over cfg->file (its filter, pace and -c left out): 0
  * (vm filled), 1 when the file cannot be read twice (vm empty), -1 with
  * err[] set. */
 int vmarks_scan(struct vmarks *vm, const struct source_cfg *cfg, const struct roce_cfg *dcfg,
 		const struct engine_cfg *ecfg, char *err, size_t cap);
-/* The verdicts naming frame (at most max, each once); frames must be asked
- * in increasing order. */
-unsigned vmarks_at(struct vmarks *vm, uint64_t frame, const char **names, unsigned max);
+/* The verdicts naming the frame of that key (at most max, each once). */
+unsigned vmarks_at(const struct vmarks *vm, uint64_t key, const char **names, unsigned max);
 void vmarks_free(struct vmarks *vm);
 
 #endif

@@ -551,14 +551,38 @@ both=$(tail -n 1 "$T/out" | jq --arg f "$A" '[.flows[] | select(.files == [$f, $
 all=$(tail -n 1 "$T/out" | jq '.flows | length')
 [ "$rc" -eq 0 ] && [ "$all" -gt 0 ] && [ "$both" = "$all" ] && ok "-r A -r A: every flow seen in both" ||
 	fail "-r A -r A" "$both of $all flows name both files"
-# the listing: mergecap's frames in mergecap's order, each with its own file's frame number
-TZ=UTC "$R" -r "$A" -r "$B" --packets | cut -d' ' -f2- >"$T/m_ab.lst"
+# the listing: mergecap's frames in mergecap's order, each with its file and its
+# frame number there ("A:7"): A's lines numbered 1..(A's frames), B's likewise
+TZ=UTC "$R" -r "$A" -r "$B" --packets >"$T/m_ab.full"
+cut -d' ' -f2- "$T/m_ab.full" >"$T/m_ab.lst"
 TZ=UTC "$R" -r "$T/merged.pcap" --packets | cut -d' ' -f2- >"$T/m_mc.lst"
-nb=$(TZ=UTC "$R" -r "$A" -r "$B" --packets | awk '{ print $1 }' | sort -n | uniq -d | wc -l)
-if [ -s "$T/m_ab.lst" ] && cmp -s "$T/m_ab.lst" "$T/m_mc.lst" && [ "$nb" -gt 0 ]; then
-	ok "-r A -r B --packets: mergecap's frames in its order, numbered within their files ($nb numbers twice)"
+# per file: "NAME lines first last ok" (ok: its numbers run 1, 2, ... in order)
+nums() { awk -v a="$A" -v b="$B" '{ f = $1; sub(/:[0-9]+$/, "", f); n = substr($1, length(f) + 2)
+	if (f != a && f != b) bad++; c[f]++; if (n != c[f]) bad++ }
+	END { print c[a] + 0, c[b] + 0, bad + 0 }' "$1"; }
+na=$(TZ=UTC "$R" -r "$A" --packets | wc -l) nb=$(TZ=UTC "$R" -r "$B" --packets | wc -l)
+if [ -s "$T/m_ab.lst" ] && cmp -s "$T/m_ab.lst" "$T/m_mc.lst" && [ "$(nums "$T/m_ab.full")" = "$na $nb 0" ]; then
+	ok "-r A -r B --packets: mergecap's frames in its order, each as FILE:N, N its number in its file ($na + $nb)"
 else
-	fail "-r A -r B --packets" "$(cmp "$T/m_ab.lst" "$T/m_mc.lst" 2>&1)"
+	fail "-r A -r B --packets" "$(cmp "$T/m_ab.lst" "$T/m_mc.lst" 2>&1)" "A B bad: $(nums "$T/m_ab.full"), want $na $nb 0"
+fi
+# JSON: "rocetop.file" and frame.number, the same pairs as the text's
+TZ=UTC "$R" -r "$A" -r "$B" --packets --json | jq -r '"\(.["rocetop.file"]):\(.["frame.number"])"' >"$T/m_ab.jkeys"
+if [ -s "$T/m_ab.jkeys" ] && [ "$(awk '{ print $1 }' "$T/m_ab.full")" = "$(cat "$T/m_ab.jkeys")" ]; then
+	ok "-r A -r B --packets --json: each frame's rocetop.file and frame.number, as the text's ($(lines "$T/m_ab.jkeys"))"
+else
+	fail "-r A -r B --packets --json: rocetop.file" "$(awk '{ print $1 }' "$T/m_ab.full" | diff - "$T/m_ab.jkeys" 2>&1 | head -3)"
+fi
+[ "$(TZ=UTC "$R" -r "$A" --packets --json | jq -r '.["rocetop.file"]' | sort -u)" = null ] &&
+	ok "-r A --packets --json: no rocetop.file with one file" || fail "-r A --packets --json: rocetop.file with one file"
+# the verdict marks stay on their frames under a filter (keyed by file and
+# number; by the merged place, a filter moved them onto other frames)
+grep -o '^[^ ]* .*\[verdict: [a-z_]*\]' "$T/m_ab.full" | sed 's/ .*\[verdict:/ [verdict:/' >"$T/m_v.all"
+TZ=UTC "$R" -r "$A" -r "$B" --packets udp | grep -o '^[^ ]* .*\[verdict: [a-z_]*\]' | sed 's/ .*\[verdict:/ [verdict:/' >"$T/m_v.udp"
+if [ -s "$T/m_v.all" ] && cmp -s "$T/m_v.all" "$T/m_v.udp"; then
+	ok "-r A -r B --packets udp: the verdict marks on the frames they mark unfiltered ($(paste -sd' ' "$T/m_v.udp"))"
+else
+	fail "-r A -r B --packets udp: verdict marks" "unfiltered: $(paste -sd' ' "$T/m_v.all")" "udp: $(paste -sd' ' "$T/m_v.udp")"
 fi
 run -r "$A" -r "$T/no-such-second.pcap" -b
 expect_error "-r A -r MISSING: exit 1 naming the second file" 1 0 "no-such-second.pcap"

@@ -27,7 +27,12 @@
 #   - a QP whose LIDs change in mid-connection (LMC path bits, then path
 #     migration: ib_lid_change.pcap) is one flow per direction, with the
 #     figures of the same packets between fixed LIDs (ib_lid_fixed.pcap);
-#   - IPoIB (ipoib_erf.pcap: IPv4, IPv6, ARP request and reply) against tshark.
+#   - IPoIB (ipoib_erf.pcap: IPv4, IPv6, ARP request and reply) against tshark;
+#   - the public ibdump capture (captures/public/wireshark/infiniband.pcap, a
+#     DAG card's ERF type 21, 43 frames): every ICRC good (GRH-routed packets
+#     too: their LRH counts as ones), IPoIB in connected mode (RC SEND_ONLY:
+#     ping over ib0) decoded, and every frame's IPv4 DSCP/ECN and IPv6 traffic
+#     class fields those tshark gives (the issue's ip.dsfield.ecn).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -299,6 +304,28 @@ check "IPoIB listing" "ipoib IPv4 192.168.50.5.40000 > 192.168.50.7.22 TCP|ipoib
 if command -v tshark >/dev/null; then
 	vs_tshark "$L/ipoib_erf.pcap" ipoib '^(infiniband\\.(rwh|deth|bth\\.destqp)|ip|ipv6|tcp|arp)\\.' 4
 	check "IPoIB fields against tshark ($(echo "$vs_keys" | wc -l) names)" 0 "$vs_bad"
+fi
+
+# ---- the public ibdump capture --------------------------------------------------------------
+P=$root/captures/public/wireshark/infiniband.pcap
+TZ=UTC "$R" -r "$P" --packets --json >"$T/wiki.json"
+check "infiniband.pcap: frames, ICRC good, bad (the 6 with a GRH were bad while the LRH was read)" "43 43 0" \
+	"$(jq -s '"\(length) \([.[] | select(.["roce.icrc.status"] == "good")] | length) \([.[] | select(.["roce.icrc.status"] == "bad")] | length)"' -r "$T/wiki.json")"
+check "infiniband.pcap: IPoIB connected mode, the 6 pings on RC SEND_ONLY" 6 \
+	"$(TZ=UTC "$R" -r "$P" --packets | grep -c ': RC SEND_ONLY .* ipoib IPv4 10\.0\.1\.34 > 10\.0\.0\.58 proto 1 ')"
+if command -v tshark >/dev/null; then
+	DS='ip.dsfield.dscp ip.dsfield.ecn ipv6.tclass.dscp ipv6.tclass.ecn'
+	# "frame field value" for every field either side gives
+	# shellcheck disable=SC2086
+	tshark -r "$P" -T fields -e frame.number $(for k in $DS; do printf ' -e %s' "$k"; done) 2>/dev/null |
+		awk -v names="$DS" 'BEGIN { n = split(names, k, " ") } { for (i = 1; i <= n; i++) if ($(i + 1) != "") print $1, k[i], $(i + 1) }' FS='\t' >"$T/wiki.tsh"
+	jq -r --arg names "$DS" '. as $o | ($names | split(" "))[] as $k | select($o[$k] != null) | "\($o["frame.number"]) \($k) \($o[$k])"' \
+		"$T/wiki.json" >"$T/wiki.our"
+	if [ "$(wc -l <"$T/wiki.tsh")" -eq 30 ] && cmp -s "$T/wiki.tsh" "$T/wiki.our"; then
+		ok "infiniband.pcap: IPv4 DSCP/ECN and IPv6 traffic class as tshark's ($(wc -l <"$T/wiki.our") values, 15 frames)"
+	else
+		fail "infiniband.pcap: DSCP/ECN against tshark" "$(diff "$T/wiki.tsh" "$T/wiki.our" | head -5 | tr '\n' '|')"
+	fi
 fi
 
 echo "link: $oks ok, $fails failed"

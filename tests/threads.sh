@@ -12,7 +12,8 @@
 # --threads 1's, but for the RTT state's memory figures, and so do their
 # --prometheus /metrics; the mixed capture really is split (every thread
 # counts frames: "threads"); cut short or damaged, it gives every thread
-# count the same summary and error.
+# count the same summary and error.  Three files merged by -r A -r B -r C:
+# the same on 2 and 3 threads as on one, each flow's files included.
 # Live (root): that capture sent by tcpreplay into a veth pair in network
 # namespaces made here; rocetop --threads 1 and --threads 2 capture it side
 # by side (-c: every frame), and their summaries are equal but for the
@@ -251,6 +252,21 @@ PIDS=""
 grep -q "^rocetop_frames_total $frames\$" "$T/p2.txt" && cmp -s "$T/p1.txt" "$T/p2.txt" &&
 	ok "--prometheus: /metrics of --threads 2 equals --threads 1's ($(wc -l <"$T/p1.txt") lines)" ||
 	fail "--prometheus with --threads 2" "$(diff "$T/p1.txt" "$T/p2.txt" | head -n 5)" "$(cat "$T/p1.err" "$T/p2.err")"
+
+# -r A -r B -r C: the merged timeline (frames numbered by their place in it),
+# each flow's files ("files") included, on 2 and 3 threads as on one
+F1=$L/roce_rping.pcap F2=$L/roce_send_bw_netem.pcap F3=$L/iwarp_rping.pcap
+"$R" -r "$F1" -r "$F2" -r "$F3" --json -d 0.1 >"$T/f1.json" 2>&1
+named=$(tail -n 1 "$T/f1.json" | jq -r '[.flows[] | .files // [] | .[]] | unique | join(" ")')
+[ "$named" = "$(printf '%s\n' "$F1" "$F2" "$F3" | sort | paste -sd ' ')" ] && ok "replay: -r A -r B -r C, one thread: the flows name the 3 files" ||
+	fail "replay: -r A -r B -r C, one thread" "files named: $named"
+for t in 2 3; do
+	"$R" -r "$F1" -r "$F2" -r "$F3" --json -d 0.1 --threads $t >"$T/f$t.json" 2>&1
+	nf=$(tail -n 1 "$T/f$t.json" | jq '[.flows[] | select(.files | length > 0)] | length')
+	why=$(python3 "$T/same.py" "$T/f1.json" "$T/f$t.json" $MEM 2>&1) &&
+		ok "replay: -r A -r B -r C, $(($(wc -l <"$T/f1.json") - 1)) snapshots and the summary: --threads $t equals --threads 1 (files of its $nf flows too)" ||
+		fail "replay: -r A -r B -r C, --threads $t" "$why"
+done
 
 "$R" -r "$MIX" --packets --threads 2 >/dev/null 2>"$T/err"
 [ $? = 2 ] && ok "--threads 2 with --packets: usage error" || fail "--threads with --packets" "$(cat "$T/err")"

@@ -109,7 +109,7 @@ restored() {
 # the numbers the header must show: the batch summary's
 "$R" -r "$CAP" --json | tail -n 1 >"$T/summary.json" || exit 2
 # (one python3: its start-up costs seconds on a loaded machine)
-read -r diag_active frames requests retx nak cnp ce flows f_pk f_retx f_dup f_oosr f_nak avg_cap avg_dur avg_snd avg_rcv hist_dur \
+read -r diag_active frames requests retx nak cnp ce flows f_pk f_retx f_dup f_oosr f_nak avg_cap avg_dur avg_snd avg_rcv hist_dur f_rtt \
 	<<<"$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -125,10 +125,15 @@ def rs(b):
 def avg(f):
     return rs(f["bytes"] * 8 / (f["last_s"] - f["first_s"]))
 rcv = [f for f in d["flows"] if f["src"] == "10.99.0.1"][0]
+def rtt(r):
+    # the RTT p50 cell: its unit, "=" before the only sample of a flow
+    u, eq = r["p50"], "=" if r["n"] == 1 else ""
+    return eq + ("%dus" % u if u < 1000 else "%.2fms" % (u / 1e3) if u < 10000 else
+                 "%.1fms" % (u / 1e3) if u < 1000000 else "%.2fs" % (u / 1e6))
 print(sum(1 for v in d["diagnosis"] if v["active"]), d["frames"], t["requests"], t["retransmissions"], t["nak_seq_err"], t["cnp"], d["fabric"]["ecn_ce"], d["flows_live"],
       f["packets"], f["retransmissions"], f["duplicate_request"], f["out_of_seq_request"], f["nak_seq_err"],
       rs(d["bytes"] * 8 / d["duration_s"]), "%.3f" % d["duration_s"], avg(f), avg(rcv),
-      "%.3f" % (d["duration_s"] - f["first_s"]))
+      "%.3f" % (d["duration_s"] - f["first_s"]), rtt(f["rtt_us"]) if f["rtt_us"]["n"] else "-")
 ' "$T/summary.json")"
 avg_cap=${avg_cap/_/ } avg_snd=${avg_snd/_/ } avg_rcv=${avg_rcv/_/ }
 
@@ -161,6 +166,9 @@ check "header: average rate over the capture ($avg_cap over $avg_dur s, as the J
 	"^frames $frames .* avg $avg_cap over $avg_dur s "
 check "table: AVG of the sending flow over its life ($avg_snd)" "^10\.99\.0\.2 +10\.99\.0\.1 .* $avg_snd +$f_pk "
 check "table: AVG of the other direction ($avg_rcv)" "^10\.99\.0\.1 +10\.99\.0\.2 .* $avg_rcv +[0-9]+ "
+check "table: RTT p50 of the sending flow with its unit ($f_rtt: '=' when its one sample, JSON rtt_us)" \
+	"^10\.99\.0\.2 +10\.99\.0\.1 .* $f_rtt\$"
+check "header: the sort line names the column as its heading does (RATE all)" "sort RATE all \(high first\)"
 check "table: the sending flow with its counters" "^10\.99\.0\.2 +10\.99\.0\.1 +0x000021 +RC +S--- .* $f_pk +$f_retx +[0-9]+ +$f_nak +0 +0 +0 "
 
 # ---- sorting ----------------------------------------------------------------------------------

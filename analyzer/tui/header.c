@@ -165,6 +165,17 @@ static void title_line(struct tui *v, int y, uint64_t now)
 		put(y, COLS - (int)strlen(clock) - 1 > x ? COLS - (int)strlen(clock) - 1 : COLS, A_NORMAL, "%s", clock);
 }
 
+/* A capture's length: "0.48 s" (prec decimals), or below 0.1 s in ms ("0.576 ms",
+ * not "0.00 s": pfc.pcap is that short); 0 as "0 s". */
+static const char *secs_str(double s, int prec, char *buf, size_t cap)
+{
+	if (s > 0 && s < 0.1)
+		snprintf(buf, cap, "%.3g ms", s * 1e3);
+	else
+		snprintf(buf, cap, "%.*f s", prec, s);
+	return buf;
+}
+
 /* Frames, rates (now: the flows' RATE 2s summed; avg: every frame over the
  * capture so far), flows and what the frames were. */
 static int totals_line(struct tui *v, int y, uint64_t now, const struct sums *s)
@@ -173,19 +184,19 @@ static int totals_line(struct tui *v, int y, uint64_t now, const struct sums *s)
 	const struct engine_totals *t = &e->t;
 	uint64_t roce = t->roce[1] + t->roce[2] + t->roce[3] + t->roce[4];
 	double pps, bps;
-	char r2[24], avg[24], win[32] = "2s";
+	char r2[24], avg[24], win[32] = "2s", dur[24];
 	struct flowline L = { y, 0 };
 
 	rates_now(v, &pps, &bps);
 	rate_str(flows_rate(e, now), r2, sizeof r2);
 	rate_str(engine_avg_bps(e), avg, sizeof avg);
 	if (rate_whole(v, now))
-		snprintf(win, sizeof win, "all %.2f s", engine_rate_window(e, 0, now));
+		snprintf(win, sizeof win, "all %s", secs_str(engine_rate_window(e, 0, now), 2, dur, sizeof dur));
 	seg(&L, A_NORMAL, "frames %" PRIu64, t->frames);
 	seg(&L, A_NORMAL, "%.1f pkt/s", pps);
 	seg(&L, A_NORMAL, "rate %s %s", win, r2);
-	seg(&L, A_NORMAL, "avg %s over %.3f s", avg,
-	    t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0);
+	seg(&L, A_NORMAL, "avg %s over %s", avg,
+	    secs_str(t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0, 3, dur, sizeof dur));
 	seg(&L, A_NORMAL, "flows %" PRIu32 " (%" PRIu64 " evicted)", e->nflows, t->evicted);
 	seg(&L, A_NORMAL, "connections %" PRIu32, s->connections);
 	seg(&L, A_NORMAL, "RoCE %" PRIu64, roce);
@@ -271,12 +282,12 @@ static int pfc_drops_line(struct tui *v, int y)
 	return y + 1;
 }
 
-static void fabric_line(struct tui *v, int y)
+static void fabric_line(struct tui *v, int y, uint64_t now)
 {
 	const struct engine *e = v->e;
 	enum fabric_mode fm = engine_fabric_mode(e, NULL, 0);
 	char buf[512];
-	int n = snprintf(buf, sizeof buf, "fabric %s   sort %s %s", fabric_mode_name(fm), cols[v->sort].name,
+	int n = snprintf(buf, sizeof buf, "fabric %s   sort %s %s", fabric_mode_name(fm), col_name(v, v->sort, now),
 			 (cols[v->sort].desc ^ v->rev) ? "(high first)" : "(low first)");
 
 	if (v->filter[0])
@@ -307,6 +318,6 @@ int draw_header(struct tui *v, uint64_t now)
 	y = totals_line(v, 1, now, &s);
 	y = anomalies_line(v, y, &s);
 	y = pfc_drops_line(v, y);
-	fabric_line(v, y);
+	fabric_line(v, y, now);
 	return y + 1;
 }

@@ -23,7 +23,7 @@ const struct tui_col cols[C__N] = {
 	[C_RNR] = { "RNR", "RNR NAKs", 5, 1, 1 },
 	[C_CNP] = { "CNP", "CNPs slowing the sender", 5, 1, 1 },
 	[C_ECN] = { "ECN", "ECN CE marked packets", 6, 1, 1 },
-	[C_RTT] = { "RTT p50", "median request->ACK RTT, us", 8, 1, 1 },
+	[C_RTT] = { "RTT p50", "median request->ACK RTT (us, ms, s; =: one sample, no median)", 8, 1, 1 },
 };
 
 #define ADDR_MIN 9                /* an address column narrower than this is elided ("~...") */
@@ -100,11 +100,34 @@ static void head_row(struct tui *v, const struct layout *L, int y0, uint64_t now
 		if (!L->show[c])
 			continue;
 		/* a capture shorter than the window: the rate over all of it (the header says how long) */
-		snprintf(h, sizeof h, "%s%s", c == C_RATE_S && rate_whole(v, now) ? "RATE all" : cols[c].name,
+		snprintf(h, sizeof h, "%s%s", col_name(v, c, now),
 			 c == v->sort ? ((cols[c].desc ^ v->rev) ? (v->utf8 ? "\u25bc" : "v") : (v->utf8 ? "\u25b2" : "^")) : "");
 		cell(y0, &x, col_width(L, c), cols[c].right, A_REVERSE | (c == v->sort ? A_BOLD : 0), h);
 	}
 	attrset(A_NORMAL);
+}
+
+/* The column's heading: RATE 2s reads "RATE all" while the capture is shorter
+ * than its window (the header says how long); the sort line says the same. */
+const char *col_name(const struct tui *v, int c, uint64_t now)
+{
+	return c == C_RATE_S && rate_whole(v, now) ? "RATE all" : cols[c].name;
+}
+
+/* An RTT in microseconds with its unit ("812us", "1.60ms", "2.05s"); "=" before
+ * the one sample of a flow that has no more (no median to speak of). */
+static void rtt_cell(char *buf, size_t cap, uint32_t us, int one)
+{
+	const char *eq = one ? "=" : "";
+
+	if (us < 1000)
+		snprintf(buf, cap, "%s%" PRIu32 "us", eq, us);
+	else if (us < 10000)
+		snprintf(buf, cap, "%s%.2fms", eq, us / 1e3);
+	else if (us < 1000000)
+		snprintf(buf, cap, "%s%.1fms", eq, us / 1e3);
+	else
+		snprintf(buf, cap, "%s%.2fs", eq, us / 1e6);
 }
 
 struct cellv {
@@ -147,7 +170,7 @@ static void row_cells(struct tui *v, const struct flow *f, uint64_t now, struct 
 	num(&c[C_CNP], iw ? 0 : f->u.seq.cnp, pair_attr(v, P_INFO));
 	num(&c[C_ECN], iw ? 0 : f->u.seq.ecn_ce, pair_attr(v, P_INFO));
 	if (flow_rtt50(v->e, f) || (!iw && f->u.seq.rtt.n))
-		num(&c[C_RTT], flow_rtt50(v->e, f), A_NORMAL);
+		rtt_cell(c[C_RTT].s, sizeof c[C_RTT].s, flow_rtt50(v->e, f), !iw && f->u.seq.rtt.n == 1);
 	else
 		snprintf(c[C_RTT].s, sizeof c[C_RTT].s, "-");
 }

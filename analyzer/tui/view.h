@@ -203,6 +203,7 @@ void ticks(struct tui *v, uint64_t now);
 void rate_note(struct tui *v, uint64_t now);
 void rates_now(const struct tui *v, double *pps, double *bps);
 int rate_whole(const struct tui *v, uint64_t now);
+const char *col_name(const struct tui *v, int c, uint64_t now);
 
 /* ---- rows (rows.c) and the header (header.c) ------------------------------------------------------ */
 

@@ -247,6 +247,14 @@ static uint32_t ext_take(struct roce_pkt *p, uint16_t h, uint32_t cur)
 }
 
 /* Payload and pad: what is left from cur before the ICRC; then the MADs of QP1 and QP0. */
+/* IPoIB connected mode (RFC 4755): every message on its RC or UC connection
+ * starts with the IPoIB header, so a SEND_FIRST or SEND_ONLY (no immediate)
+ * carries it; the message's other packets do not. */
+static int ipoib_cm_opcode(uint8_t op)
+{
+	return op == 0x00 || op == 0x04 || op == 0x20 || op == 0x24;
+}
+
 static void payload_take(struct roce_pkt *p, const struct roce_opinfo *oi, uint32_t cur)
 {
 	p->payload_off = cur;
@@ -268,8 +276,8 @@ static void payload_take(struct roce_pkt *p, const struct roce_opinfo *oi, uint3
 		roce__decode_mad(p);
 	else if ((p->opcode & 0xfe) == 0x64 && p->dqpn == 0 && p->deth_off)
 		roce__decode_mgmt(p);      /* QP0: subnet management */
-	else if (p->opcode == 0x64 && p->version == ROCE_VER_IB && p->deth_off)
-		roce__decode_ipoib(p);     /* IP over IB, datagram mode */
+	else if (p->version == ROCE_VER_IB && ((p->opcode == 0x64 && p->deth_off) || ipoib_cm_opcode(p->opcode)))
+		roce__decode_ipoib(p);     /* IP over IB: datagram mode (UD), connected mode (RC, UC) */
 }
 
 /* ---- decoding the transport headers ---------------------------------------

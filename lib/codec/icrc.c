@@ -110,9 +110,11 @@ uint32_t roce_icrc_raw(int v1, const uint8_t *l3, size_t len)
 	return icrc_calc(0, 0, l3, 40, (uint32_t)len);
 }
 
-/* Native IB (IBTA vol 1 7.8.1): the real LRH with VL as ones, the GRH (when
- * there is one) with traffic class, flow label and hop limit as ones, BTH
- * byte 4 as ones; then everything up to the ICRC. */
+/* Native IB (IBTA vol 1 7.8.1): the LRH with VL as ones, or, when a GRH
+ * follows, the whole LRH as ones (routers rewrite it: as RoCE v1's 8 bytes
+ * of ones) and the GRH with traffic class, flow label and hop limit as ones;
+ * BTH byte 4 as ones; then everything up to the ICRC.  (The public ibdump
+ * capture's IPoIB frames with a GRH verify only so.) */
 int roce__icrc_ib(const struct roce_pkt *p, uint32_t *icrc)
 {
 	uint8_t hdr[IB_LRH_LEN + ROCE_GRH_LEN + ROCE_BTH_LEN];
@@ -125,6 +127,7 @@ int roce__icrc_ib(const struct roce_pkt *p, uint32_t *icrc)
 	if (p->grh_off) {
 		uint8_t *g = hdr + p->grh_off;
 
+		memset(hdr, 0xff, p->grh_off); /* the LRH */
 		g[0] |= 0x0f;                 /* traffic class and flow label */
 		g[1] = g[2] = g[3] = 0xff;
 		g[7] = 0xff;                  /* hop limit */

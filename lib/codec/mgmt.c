@@ -132,7 +132,13 @@ void roce__fields_mgmt(const struct roce_pkt *p, roce_field_cb cb, void *ctx)
 		n = p->payload_len;
 	if (n < ROCE_MAD_HDR_LEN)
 		return;
+	/* the whole MAD and what follows its common header, as tshark gives them
+	 * on every MAD (mad.c on QP1's CM MADs) */
+	if (n >= ROCE_MAD_LEN)
+		EMIT_BYTES("infiniband.mad", m, ROCE_MAD_LEN);
 	common_fields(m, n, cb, ctx);
+	if (n >= ROCE_MAD_LEN)
+		EMIT_BYTES("infiniband.mad.data", m + ROCE_MAD_HDR_LEN, ROCE_MAD_LEN - ROCE_MAD_HDR_LEN);
 	EMIT_S("roce.mad.class", class_name(m[1]) ? class_name(m[1]) : "other");
 	if (m[1] == MGMT_SMP_LID && n >= 32)
 		EMIT_U("infiniband.smplid.mkey", rd64(m + 24));

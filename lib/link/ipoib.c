@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ipoib.c — IP over InfiniBand (RFC 4391, datagram mode): a UD SEND_ONLY
- * whose payload is the 4-byte IPoIB encapsulation header and an IPv4, IPv6
- * or ARP packet.
+ * ipoib.c — IP over InfiniBand: datagram mode (RFC 4391), a UD SEND_ONLY,
+ * and connected mode (RFC 4755), an RC or UC SEND_FIRST or SEND_ONLY, whose
+ * payload is the 4-byte IPoIB encapsulation header and an IPv4, IPv6 or ARP
+ * packet.
  *
  *   LRH [GRH] | BTH (0x64) | DETH | Type (EtherType, 2) | Reserved (2, zero) | datagram | ICRC | VCRC
+ *   LRH [GRH] | BTH (0x00, 0x04, 0x20, 0x24) | Type | Reserved | datagram ... | ICRC | VCRC
  *
- * Recognised as Wireshark does: a native IB UD SEND_ONLY to a QP other than
- * 0 and 1 whose payload starts with EtherType 0x0800, 0x86DD or 0x0806 and a
- * zero reserved word.  IPv4 and IPv6 are then decoded as on Ethernet (UDP
+ * Recognised as Wireshark does (it reads the payload of any IB packet so):
+ * a native IB UD SEND_ONLY to a QP other than 0 and 1, or an RC/UC SEND_FIRST
+ * or SEND_ONLY, whose payload starts with EtherType 0x0800, 0x86DD or 0x0806
+ * and a zero reserved word (bth.c: the packets of a message after its first
+ * do not start with the header, and are not read as one).  IPv4 and IPv6 are then decoded as on Ethernet (UDP
  * and TCP headers; nothing inside them is taken for RoCE, a mirror or
  * iWARP).  ARP over IPoIB (RFC 4391 9.1) has hardware type 32 and 20-byte
  * hardware addresses (flags/QPN 4, GID 16).  Fields under the names tshark
