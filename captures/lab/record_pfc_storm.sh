@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Records captures/lab/roce_pfc_storm.{pcap,counters,log}: a PFC storm on a
+# real RoCE conversation.  vmb runs ib_send_bw against vma (RC SEND, 4 KiB,
+# default perftest settings) while the host side of the lab sends, on br0, one
+# PFC XOFF for priority 3 (65535 quanta: 335.5 us at the analyzer's default
+# 100 Gb/s) every 50 us for 1 s with `rocegen flood --pfc-storm`: the storm a
+# switch sees when a port holds a priority paused.  The bridge does not
+# forward 01-80-C2-00-00-01 and the guests' virtio NICs ignore PFC, so the
+# RoCE traffic goes on; the capture holds both.
+# Done as `lab scenario` does it: capture on br0, counter deltas of both guests
+# read after tcpdump starts and before it stops.
+# Needs: root, a running lab in rxe mode (MTU 1500), a build of rocegen
+# (ROCEGEN, default build/bin/rocegen of this tree).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+L=${L:-$(cd "$here/../../../shared/softroce-lab" && pwd)/lab}
+G=${ROCEGEN:-$(cd "$here/../.." && pwd)/build/bin/rocegen}
+OUT=${1:-$here/roce_pfc_storm.pcap}
+base=${OUT%.pcap}
+eval "$("$L" status)"
+[ "$LAB_MODE" = rxe ] && [ "$LAB_MTU" = 1500 ] || { echo "need: lab up --mode rxe --mtu 1500" >&2; exit 1; }
+SRV="ib_send_bw -d rxe0 -x 1 -F -n 200 -s 4096"
+CLI="$SRV $LAB_VMA_IP"
+STORM="$G flood --pfc-storm --prio 3 --quanta 65535 --interval-us 50 -i $LAB_BRIDGE --duration 1"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+rm -f "$OUT"
+"$L" capture start "$OUT" >/dev/null
+for vm in vma vmb; do "$L" counters $vm > "$tmp/$vm.before"; done
+"$L" exec --timeout 120 vma -- "$SRV" > "$tmp/server.out" 2>&1 & spid=$!
+"$L" exec vma -- 'for i in $(seq 100); do netstat -ltn | grep -q ":18515 " && exit 0; sleep 0.2; done; exit 1'
+"$L" exec --timeout 120 vmb -- "$CLI" > "$tmp/client.out" 2>&1 & cpid=$!
+sleep 0.5
+set +e
+"$L" host -- $STORM > "$tmp/storm.out" 2>&1; grc=$?
+wait $cpid; crc=$?
+wait $spid; src=$?
+set -e
+for vm in vma vmb; do "$L" counters $vm > "$tmp/$vm.after"; done
+"$L" capture stop "$OUT" > "$tmp/stop.out"
+python3 - "$tmp" > "$base.counters" <<'PY'
+import sys, os
+d = sys.argv[1]
+def kv(p):
+    r = {}
+    for l in open(p):
+        if '=' in l:
+            k, v = l.strip().split('=', 1); r[k] = v
+    return r
+for vm in ('vma', 'vmb'):
+    a, b = kv(os.path.join(d, vm + '.before')), kv(os.path.join(d, vm + '.after'))
+    for k in sorted(b):
+        try:
+            print('%s.%s=%d' % (vm, k, int(b[k]) - int(a.get(k, 0))))
+        except ValueError:
+            pass
+PY
+{
+  echo "# roce_pfc_storm: ib_send_bw under a PFC XOFF train on priority 3 (made by captures/lab/record_pfc_storm.sh)"
+  echo "# mode rxe, capture on br0: $(grep ^packets= "$tmp/stop.out")"
+  echo "# server vma: $SRV"; echo "# server rc=$src"; cat "$tmp/server.out"; echo
+  echo "# client vmb: $CLI"; echo "# client rc=$crc"; cat "$tmp/client.out"; echo
+  echo "# host side (br0): ${STORM/#$G/rocegen}"; echo "# rocegen rc=$grc"; cat "$tmp/storm.out"
+} > "$base.log"
+cat "$tmp/stop.out"
+[ $crc = 0 ] && [ $src = 0 ] && [ $grc = 0 ]
