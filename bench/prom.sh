@@ -6,9 +6,9 @@
 #   SEND_ONLY to each of N destination QPs, so no RTT histograms), and for
 #   --prometheus-max-flows at its default (1000), 100, 0 and N (uncapped),
 #   `rocetop -r CAPTURE --prometheus 127.0.0.1:PORT --linger` replays the
-#   capture and serves it; the page is then scraped three times and the
-#   series (sample lines), the bytes (uncompressed) and the best scrape time
-#   are printed, with the series a flow adds and what a fabric of 1,000 such
+#   capture and serves it; the page is then scraped three times with curl and
+#   the series (sample lines), the bytes (uncompressed) and the best scrape
+#   time are printed, with the series a flow adds and what a fabric of 1,000 such
 #   hosts costs Prometheus at a 15 s scrape interval (arithmetic from the
 #   per-host counts; about 4 KiB of memory per head series).
 #   BENCH_PROM_FLOWS="1000 10000" limits the sizes.
@@ -22,6 +22,7 @@ R=$BUILD/bin/rocetop
 for b in "$B" "$R"; do
 	[ -x "$b" ] || { echo "bench/prom: $b not built" >&2; exit 2; }
 done
+command -v curl >/dev/null 2>&1 || { echo "bench/prom: curl not installed (make deps)" >&2; exit 2; }
 D=$(mktemp -d /tmp/rocetop-bench-prom.XXXXXX)
 rp=
 cleanup() {
@@ -43,17 +44,20 @@ for n in ${BENCH_PROM_FLOWS:-1000 10000 100000}; do
 			>"$D/sum.json" 2>"$D/err" &
 		rp=$!
 		line=$(python3 - "$D/sum.json" "$port" "$n" "$cap" "$D/table" <<'EOF'
-import sys, time, urllib.request
+import subprocess, sys, time
 path, port, n, cap, table = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 deadline = time.time() + 300
 while time.time() < deadline and '"type":"summary"' not in open(path).read():
     time.sleep(0.05)
 best, body = None, b""
 for _ in range(3):
-    t0 = time.monotonic()
-    body = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % port, timeout=120).read()
-    dt = time.monotonic() - t0
-    best = dt if best is None else min(best, dt)
+    # curl: the scrape as a scraper sees it (connect, request, the whole page), not python's reading
+    out = subprocess.run(["curl", "-s", "-o", path + ".page", "-w", "%{time_total}", "--max-time", "300",
+                          "http://127.0.0.1:%s/metrics" % port], capture_output=True, text=True)
+    if out.returncode:
+        sys.exit("curl: exit %d" % out.returncode)
+    best = float(out.stdout) if best is None else min(best, float(out.stdout))
+body = open(path + ".page", "rb").read()
 lines = body.decode().splitlines()
 series = sum(1 for l in lines if l and not l.startswith("#"))
 exported = [l for l in lines if l.startswith("rocetop_prometheus_flows_exported ")]
