@@ -8,7 +8,7 @@
 # soft-RoCE lab (captures/lab, see captures/README.md): a clean RoCE write
 # (roce_write_bw_rdmacm, replayed at --speed 0.2, so its rates are > 0 for a
 # while), a PFC storm (roce_pfc_storm: ib_send_bw while the lab's host side
-# holds priority 3 paused with an XOFF every 50 us for 1 s) and timeouts
+# holds priority 3 paused with an XOFF every 50 us for 0.8 s) and timeouts
 # (roce_netem_send_rnr: ib_send_bw with one posted receive, RNR NAKs and
 # timeout resends after 2-47 ms, replayed with --ack-timeout 14, perftest's
 # default Local ACK Timeout, 67 ms).
@@ -25,7 +25,11 @@
 #    side's MAC in its subject, as in that replay's JSON summary),
 #    RocetopAckTimeoutMismatch for the timeout host (the connection of its
 #    summary's timeout_mismatch in its subject), each with instance, job,
-#    verdict and severity labels, and no other alert for either;
+#    verdict and severity labels, and no other alert for either but
+#    RocetopRetransmissionRatio (both resent more than 1 % of their
+#    requests, as their summaries say; it fires when Prometheus scraped the
+#    replay while it ran, which depends on the machine's speed: allowed,
+#    not required);
 #    job:rocetop_diagnosis_active:count counts, by verdict, the active
 #    verdicts of the three summaries;
 #  - the PFC host's exporter is stopped: its PFC storm alert resolves and
@@ -213,7 +217,7 @@ sys.exit(1 if bad or not agree or want["sum(rocetop_pfc_frames_total)"] == 0 or
 EOF
 
 # the diagnosis: Prometheus -> Alertmanager -> webhook, with the verdicts' labels
-python3 - "$T/hook.jsonl" "$PP" "$T" "198.18.$X.2:9101" "198.18.$X.6:9101" "198.18.$X.10:9101" <<'EOF' && ok "diagnosis alerts reached the webhook: RocetopPFCStormVerdict (priority 3) for the PFC host, RocetopAckTimeoutMismatch for the timeout host, nothing else for them, nothing for the clean host" || fail "diagnosis alert delivery (see above)"
+python3 - "$T/hook.jsonl" "$PP" "$T" "198.18.$X.2:9101" "198.18.$X.6:9101" "198.18.$X.10:9101" <<'EOF' && ok "diagnosis alerts reached the webhook: RocetopPFCStormVerdict (priority 3) for the PFC host, RocetopAckTimeoutMismatch for the timeout host, nothing else for them (but RocetopRetransmissionRatio), nothing for the clean host" || fail "alert delivery (see above)"
 import json, os, sys, time, urllib.parse, urllib.request
 hook, pp, tmp, clean, pfc, tmo = sys.argv[1:]
 def summary(i):
@@ -221,30 +225,42 @@ def summary(i):
 def subject(i, verdict):
     d = [d["subject"] for d in summary(i)["diagnosis"] if d["verdict"] == verdict and d["active"]]
     return d[0] if len(d) == 1 else sys.exit("prom_fleet: exporter %d's summary has %d active %s" % (i, len(d), verdict))
-want = {
-    pfc: {"alertname": "RocetopPFCStormVerdict", "instance": pfc, "job": "rocetop", "severity": "critical",
-          "verdict": "pfc_storm", "subject": subject(1, "pfc_storm")},
-    tmo: {"alertname": "RocetopAckTimeoutMismatch", "instance": tmo, "job": "rocetop", "severity": "warning",
-          "verdict": "timeout_mismatch", "subject": subject(2, "timeout_mismatch")},
-}
+def resent(i):
+    f = summary(i)["flows"]
+    return sum(x.get("retransmissions", 0) for x in f) / max(1, sum(x.get("requests", 0) for x in f))
+want = [
+    {"alertname": "RocetopPFCStormVerdict", "instance": pfc, "job": "rocetop", "severity": "critical",
+     "verdict": "pfc_storm", "subject": subject(1, "pfc_storm")},
+    {"alertname": "RocetopAckTimeoutMismatch", "instance": tmo, "job": "rocetop", "severity": "warning",
+     "verdict": "timeout_mismatch", "subject": subject(2, "timeout_mismatch")},
+]
+# both lab runs resent more than 1 % of their requests (the ratio alert's threshold): when
+# Prometheus scraped a replay while it ran (a slow machine, the sanitizer build), it saw the
+# rates and the plain-threshold alert fires, rightly; allowed for them, not required
+allowed = set()
+for i, h in ((1, pfc), (2, tmo)):
+    print("prom_fleet: exporter %d resent %.1f %% of its requests (summary)" % (i, 100 * resent(i)))
+    if resent(i) > 0.01:
+        allowed.add((h, "RocetopRetransmissionRatio"))
 # the lab's host side (br0, 52:54:00:99:00:fe) sent the XOFFs, on priority 3
-if not want[pfc]["subject"].startswith("priority 3 from 52:54:00:99:00:fe"):
-    sys.exit("prom_fleet: the PFC capture's pfc_storm names %r" % want[pfc]["subject"])
+if not want[0]["subject"].startswith("priority 3 from 52:54:00:99:00:fe"):
+    sys.exit("prom_fleet: the PFC capture's pfc_storm names %r" % want[0]["subject"])
+key = lambda l: (l.get("instance"), l.get("alertname"))
 def alerts():
     if not os.path.exists(hook):
         return []
     return [a for l in open(hook) for a in json.loads(l).get("alerts", [])]
 seen = {}
 deadline = time.time() + 60
+wanted = {key(w) for w in want}
 while time.time() < deadline and len(seen) < len(want):
     for a in alerts():
-        i = a["labels"].get("instance")
-        if a["status"] == "firing" and i in want and a["labels"].get("alertname") == want[i]["alertname"]:
-            seen[i] = a
+        if a["status"] == "firing" and key(a["labels"]) in wanted:
+            seen[key(a["labels"])] = a
     time.sleep(0.2)
 bad = 0
-for i, w in want.items():
-    a = seen.get(i)
+for w in want:
+    a, i = seen.get(key(w)), w["instance"]
     if not a:
         print("prom_fleet: no %s for %s at the webhook" % (w["alertname"], i)); bad += 1
         continue
@@ -252,10 +268,10 @@ for i, w in want.items():
     diff = {k: (a["labels"].get(k), v) for k, v in w.items() if a["labels"].get(k) != v}
     if diff:
         print("prom_fleet: %s labels (got, want): %s" % (w["alertname"], diff)); bad += 1
-    if w["subject"] not in a["annotations"].get("summary", "") or i not in a["annotations"].get("description", ""):
+    if w.get("subject", "") not in a["annotations"].get("summary", "") or i not in a["annotations"].get("description", ""):
         print("prom_fleet: %s annotations do not name the subject and host: %s" % (w["alertname"], a["annotations"])); bad += 1
 others = [a["labels"] for a in alerts() if a["labels"].get("instance") == clean or
-          (a["labels"].get("instance") in want and a["labels"].get("alertname") != want[a["labels"]["instance"]]["alertname"])]
+          (a["labels"].get("instance") in (pfc, tmo) and key(a["labels"]) not in wanted | allowed)]
 if others:
     print("prom_fleet: other alerts: %s" % others); bad += 1
 # the fabric's count of active verdicts
