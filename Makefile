@@ -109,7 +109,7 @@ PLUGIN :=
 -include target/target.mk
 
 .PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
-        have-deps golden difftest interop fixtures bench-gen bench-lab bench-live bench-stress soak \
+        have-deps golden difftest interop fixtures bench-gen bench-prom bench-lab bench-live bench-stress soak \
         dist-build print-public-headers print-programs print-plugin print-contrib-prom \
         print-contrib-grafana deb check-deb
 .DEFAULT_GOAL := all
@@ -325,6 +325,10 @@ bench: all
 
 bench-gen: all
 	BUILD=$(BUILD) bench/gen.sh
+
+# the /metrics page with 1k, 10k and 100k flows, with and without --prometheus-max-flows (also in bench)
+bench-prom: all
+	BUILD=$(BUILD) bench/prom.sh
 
 # rocegen stress against the in-process reference adapter vs --qps (also in bench)
 bench-stress: all

@@ -18,6 +18,8 @@ echo "== rocegen stress against the in-process reference adapter, one core, vs -
 bench/stress.sh || rc=1
 echo "== flow analysis: rocetop -r vs bare libpcap loop and tshark; memory per flow"
 bench/flow.sh || rc=1
+echo "== /metrics at 1k, 10k and 100k flows: series, bytes and scrape time vs --prometheus-max-flows"
+bench/prom.sh || rc=1
 if [ "$(id -u)" = 0 ]; then
 	echo "== live capture: rocetop -i vs tcpdump on a veth pair, sender rate and drops"
 	bench/live.sh || rc=1

@@ -4,10 +4,14 @@
 #
 # Three network namespaces of its own, each joined to the test's namespace by
 # a veth pair (198.18.X.0/30 subnets, X from the PID), each running
-# `rocetop -r CAPTURE --prometheus ADDR:9101 --linger`: a clean RoCE write
-# (replayed at --speed 0.2, so its rates are > 0 for a while), tools/mkdiag's
-# PFC storm (priority 3 held paused 150 ms) and its timeout mismatch (a
-# connection whose CM REQ negotiated 67 ms and whose resends come after 8 ms).
+# `rocetop -r CAPTURE --prometheus ADDR:9101 --linger`, three captures of the
+# soft-RoCE lab (captures/lab, see captures/README.md): a clean RoCE write
+# (roce_write_bw_rdmacm, replayed at --speed 0.2, so its rates are > 0 for a
+# while), a PFC storm (roce_pfc_storm: ib_send_bw while the lab's host side
+# holds priority 3 paused with an XOFF every 50 us for 0.8 s) and timeouts
+# (roce_netem_send_rnr: ib_send_bw with one posted receive, RNR NAKs and
+# timeout resends after 2-47 ms, replayed with --ack-timeout 14, perftest's
+# default Local ACK Timeout, 67 ms).
 # A real Prometheus scrapes the three with contrib's rules loaded (their
 # `for:` shortened to 1 s in the test's copy so the test takes seconds;
 # expressions unchanged) and sends alerts to a real Alertmanager
@@ -17,11 +21,17 @@
 #  - job:rocetop_frames:rate1m (fabric) equals the sum of the instance:…
 #    series at one evaluation, and is > 0 while the clean host replays;
 #  - the diagnosis alerts reach the webhook through Alertmanager:
-#    RocetopPFCStormVerdict for the PFC host (priority 3 and the pausing MAC
-#    in its subject), RocetopAckTimeoutMismatch for the timeout host (the
-#    connection in its subject), each with instance, job, verdict and severity
-#    labels, and no other alert for either; job:rocetop_diagnosis_active:count
-#    counts one verdict of each;
+#    RocetopPFCStormVerdict for the PFC host (priority 3 and the lab host
+#    side's MAC in its subject, as in that replay's JSON summary),
+#    RocetopAckTimeoutMismatch for the timeout host (the connection of its
+#    summary's timeout_mismatch in its subject), each with instance, job,
+#    verdict and severity labels, and no other alert for either but
+#    RocetopRetransmissionRatio (both resent more than 1 % of their
+#    requests, as their summaries say; it fires when Prometheus scraped the
+#    replay while it ran, which depends on the machine's speed: allowed,
+#    not required);
+#    job:rocetop_diagnosis_active:count counts, by verdict, the active
+#    verdicts of the three summaries;
 #  - the PFC host's exporter is stopped: its PFC storm alert resolves and
 #    RocetopExporterDown reaches the webhook with instance, job and severity;
 #    no alert ever names the clean host.
@@ -32,13 +42,10 @@ set -u
 BUILD=${BUILD:-build}
 cd "$(dirname "$0")/.."
 R=$PWD/$BUILD/bin/rocetop
-MK=$PWD/$BUILD/tools/mkdiag
-for b in "$R" "$MK"; do
-	if [ ! -x "$b" ]; then
-		echo "prom_fleet: $b not built" >&2
-		exit 2
-	fi
-done
+if [ ! -x "$R" ]; then
+	echo "prom_fleet: $R not built" >&2
+	exit 2
+fi
 for t in prometheus prometheus-alertmanager python3 ip; do
 	if ! command -v $t >/dev/null 2>&1; then
 		echo "prom_fleet: $t not installed (make deps)" >&2
@@ -52,7 +59,8 @@ fi
 T=$(mktemp -d /tmp/rocetop-fleet.XXXXXX)
 X=$(($$ % 250))
 NS=(rtf$$a rtf$$b rtf$$c)
-CAPS=(captures/lab/roce_write_bw_rdmacm.pcap "$T/gen/pfc_storm.pcap" "$T/gen/timeout_mismatch.pcap")
+CAPS=(captures/lab/roce_write_bw_rdmacm.pcap captures/lab/roce_pfc_storm.pcap captures/lab/roce_netem_send_rnr.pcap)
+OPTS=("--speed 0.2" "" "--ack-timeout 14")
 pids=()
 rp=()
 cleanup() {
@@ -65,10 +73,6 @@ fails=0
 oks=0
 ok() { echo "ok    $*"; oks=$((oks + 1)); }
 fail() { echo "FAIL  $*"; fails=$((fails + 1)); }
-if ! "$MK" "$T/gen" >"$T/mk.out" 2>&1; then
-	echo "prom_fleet: mkdiag: $(cat "$T/mk.out")" >&2
-	exit 1
-fi
 
 targets=""
 for i in 0 1 2; do
@@ -155,9 +159,7 @@ while time.time() < deadline:
 sys.exit(1)
 EOF
 for i in 0 1 2; do
-	speed=
-	[ $i -eq 0 ] && speed="--speed 0.2"
-	ip netns exec "${NS[$i]}" "$R" -r "${CAPS[$i]}" $speed --json --prometheus 198.18.$X.$((4 * i + 2)):9101 --linger \
+	ip netns exec "${NS[$i]}" "$R" -r "${CAPS[$i]}" ${OPTS[$i]} --json --prometheus 198.18.$X.$((4 * i + 2)):9101 --linger \
 		>"$T/sum$i.json" 2>"$T/r$i.err" &
 	rp+=($!)
 done
@@ -215,49 +217,74 @@ sys.exit(1 if bad or not agree or want["sum(rocetop_pfc_frames_total)"] == 0 or
 EOF
 
 # the diagnosis: Prometheus -> Alertmanager -> webhook, with the verdicts' labels
-python3 - "$T/hook.jsonl" "$PP" "198.18.$X.2:9101" "198.18.$X.6:9101" "198.18.$X.10:9101" <<'EOF' && ok "diagnosis alerts reached the webhook: RocetopPFCStormVerdict (priority 3) for the PFC host, RocetopAckTimeoutMismatch for the timeout host, nothing else for them, nothing for the clean host" || fail "diagnosis alert delivery (see above)"
+python3 - "$T/hook.jsonl" "$PP" "$T" "198.18.$X.2:9101" "198.18.$X.6:9101" "198.18.$X.10:9101" <<'EOF' && ok "diagnosis alerts reached the webhook: RocetopPFCStormVerdict (priority 3) for the PFC host, RocetopAckTimeoutMismatch for the timeout host, nothing else for them (but RocetopRetransmissionRatio), nothing for the clean host" || fail "alert delivery (see above)"
 import json, os, sys, time, urllib.parse, urllib.request
-hook, pp, clean, pfc, tmo = sys.argv[1:]
-want = {
-    pfc: {"alertname": "RocetopPFCStormVerdict", "instance": pfc, "job": "rocetop", "severity": "critical",
-          "verdict": "pfc_storm", "subject": "priority 3 from 02:00:00:00:00:fe"},
-    tmo: {"alertname": "RocetopAckTimeoutMismatch", "instance": tmo, "job": "rocetop", "severity": "warning",
-          "verdict": "timeout_mismatch", "subject": "10.0.0.1 QP 0x000100 <-> 10.0.0.2 QP 0x000200"},
-}
+hook, pp, tmp, clean, pfc, tmo = sys.argv[1:]
+def summary(i):
+    return [json.loads(x) for x in open("%s/sum%d.json" % (tmp, i)) if '"type":"summary"' in x][-1]
+def subject(i, verdict):
+    d = [d["subject"] for d in summary(i)["diagnosis"] if d["verdict"] == verdict and d["active"]]
+    return d[0] if len(d) == 1 else sys.exit("prom_fleet: exporter %d's summary has %d active %s" % (i, len(d), verdict))
+def resent(i):
+    f = summary(i)["flows"]
+    return sum(x.get("retransmissions", 0) for x in f) / max(1, sum(x.get("requests", 0) for x in f))
+want = [
+    {"alertname": "RocetopPFCStormVerdict", "instance": pfc, "job": "rocetop", "severity": "critical",
+     "verdict": "pfc_storm", "subject": subject(1, "pfc_storm")},
+    {"alertname": "RocetopAckTimeoutMismatch", "instance": tmo, "job": "rocetop", "severity": "warning",
+     "verdict": "timeout_mismatch", "subject": subject(2, "timeout_mismatch")},
+]
+# both lab runs resent more than 1 % of their requests (the ratio alert's threshold): when
+# Prometheus scraped a replay while it ran (a slow machine, the sanitizer build), it saw the
+# rates and the plain-threshold alert fires, rightly; allowed for them, not required
+allowed = set()
+for i, h in ((1, pfc), (2, tmo)):
+    print("prom_fleet: exporter %d resent %.1f %% of its requests (summary)" % (i, 100 * resent(i)))
+    if resent(i) > 0.01:
+        allowed.add((h, "RocetopRetransmissionRatio"))
+# the lab's host side (br0, 52:54:00:99:00:fe) sent the XOFFs, on priority 3
+if not want[0]["subject"].startswith("priority 3 from 52:54:00:99:00:fe"):
+    sys.exit("prom_fleet: the PFC capture's pfc_storm names %r" % want[0]["subject"])
+key = lambda l: (l.get("instance"), l.get("alertname"))
 def alerts():
     if not os.path.exists(hook):
         return []
     return [a for l in open(hook) for a in json.loads(l).get("alerts", [])]
 seen = {}
 deadline = time.time() + 60
+wanted = {key(w) for w in want}
 while time.time() < deadline and len(seen) < len(want):
     for a in alerts():
-        i = a["labels"].get("instance")
-        if a["status"] == "firing" and i in want and a["labels"].get("alertname") == want[i]["alertname"]:
-            seen[i] = a
+        if a["status"] == "firing" and key(a["labels"]) in wanted:
+            seen[key(a["labels"])] = a
     time.sleep(0.2)
 bad = 0
-for i, w in want.items():
-    a = seen.get(i)
+for w in want:
+    a, i = seen.get(key(w)), w["instance"]
     if not a:
         print("prom_fleet: no %s for %s at the webhook" % (w["alertname"], i)); bad += 1
         continue
-    print("prom_fleet: webhook got: " + json.dumps({"labels": a["labels"], "summary": a["annotations"].get("summary")}, sort_keys=True))
+    print("prom_fleet: webhook got: " + json.dumps(a, sort_keys=True))
     diff = {k: (a["labels"].get(k), v) for k, v in w.items() if a["labels"].get(k) != v}
     if diff:
         print("prom_fleet: %s labels (got, want): %s" % (w["alertname"], diff)); bad += 1
-    if w["subject"] not in a["annotations"].get("summary", "") or i not in a["annotations"].get("description", ""):
+    if w.get("subject", "") not in a["annotations"].get("summary", "") or i not in a["annotations"].get("description", ""):
         print("prom_fleet: %s annotations do not name the subject and host: %s" % (w["alertname"], a["annotations"])); bad += 1
 others = [a["labels"] for a in alerts() if a["labels"].get("instance") == clean or
-          (a["labels"].get("instance") in want and a["labels"].get("alertname") != want[a["labels"]["instance"]]["alertname"])]
+          (a["labels"].get("instance") in (pfc, tmo) and key(a["labels"]) not in wanted | allowed)]
 if others:
     print("prom_fleet: other alerts: %s" % others); bad += 1
 # the fabric's count of active verdicts
 api = "http://127.0.0.1:%s/api/v1/query?query=" % pp
 r = json.load(urllib.request.urlopen(api + urllib.parse.quote("job:rocetop_diagnosis_active:count"), timeout=5))
-cnt = {x["metric"].get("verdict"): x["value"][1] for x in r["data"]["result"]}
-print("prom_fleet: job:rocetop_diagnosis_active:count = %s" % cnt)
-if cnt != {"pfc_storm": "1", "timeout_mismatch": "1"}:
+cnt = {x["metric"].get("verdict"): int(x["value"][1]) for x in r["data"]["result"]}
+exp = {}
+for i in range(3):
+    for d in summary(i)["diagnosis"]:
+        if d["active"]:
+            exp[d["verdict"]] = exp.get(d["verdict"], 0) + 1
+print("prom_fleet: job:rocetop_diagnosis_active:count = %s (summaries: %s)" % (cnt, exp))
+if cnt != exp or not exp.get("pfc_storm") or not exp.get("timeout_mismatch"):
     bad += 1
 sys.exit(1 if bad else 0)
 EOF
@@ -285,7 +312,7 @@ if not seen:
     sys.exit("prom_fleet: no RocetopExporterDown at the webhook")
 if not resolved:
     print("prom_fleet: RocetopPFCStormVerdict of %s did not resolve" % down)
-print("prom_fleet: webhook got: " + json.dumps({"labels": seen["labels"], "summary": seen["annotations"].get("summary")}, sort_keys=True))
+print("prom_fleet: webhook got: " + json.dumps(seen, sort_keys=True))
 want = {"alertname": "RocetopExporterDown", "instance": down, "job": "rocetop", "severity": "critical"}
 bad = [k for k, v in want.items() if seen["labels"].get(k) != v]
 others = [a["labels"] for l in open(hook) for a in json.loads(l).get("alerts", []) if a["labels"].get("instance") == clean]

@@ -163,6 +163,12 @@ rg = get("rules")
 health = [(r["name"], r.get("lastError")) for g in (rg or {}).get("data", {}).get("groups", []) for r in g["rules"]
           if r.get("health") not in ("ok", "unknown")]
 errors += ["rule %s: %s" % h for h in health]
+# what the dashboard shows here: the series of each panel's query (core panels: all targets)
+for where, e, need in exprs:
+    if where.startswith(("panel", "core panel", "variable")):
+        r = q(e)
+        n = len(r["data"]["result"]) if r and r.get("status") == "success" else "error"
+        print("prom_rules: %-70s %s series" % (where, n))
 for x in errors:
     print("prom_rules: " + x)
 print("prom_rules: %d expressions run (%d from the dashboard), %d rules loaded" %

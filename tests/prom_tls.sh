@@ -3,21 +3,24 @@
 # prom_tls.sh — `--prometheus ADDR --web-config FILE`: /metrics over TLS
 # with basic authentication, the way exporter-toolkit's web config does it.
 #
-# 1. A self-signed certificate (openssl) and a bcrypt hash (htpasswd -nbB)
-#    made here; rocetop replays a lab capture with --linger and serves it.
+# 1. A test CA, a server and a client certificate it signs (openssl) and a
+#    bcrypt hash (htpasswd -nbB), made here; rocetop replays a lab capture
+#    with --linger and serves it.
 # 2. curl over HTTPS (--cacert): the right user and password get 200 and
 #    the exposition (rocetop_frames_total equal to the JSON summary's
 #    frames), again and again; a wrong password, an unknown user, no
 #    credentials get 401 with WWW-Authenticate: Basic; plain HTTP fails
 #    (the TLS handshake refuses it); a half-open client that connected and
 #    sent half a ClientHello does not stop the next scrape.  A second
-#    rocetop with RequireAndVerifyClientCert and min_version TLS13: the CA's
-#    client certificate gets 200; none, another one, TLS 1.2 are refused.
+#    rocetop with RequireAndVerifyClientCert (client_ca_file: the test CA)
+#    and min_version TLS13: the CA's client certificate gets 200; none, a
+#    self-signed one, TLS 1.2 are refused.
 # 3. Bad configurations: an unknown key, a missing key_file, a tab, a
 #    certificate that is not there, --web-config without --prometheus: exit
 #    status 2 and one line on stderr naming the file (and line) and the problem.
 # 4. A real Prometheus scrapes it with tls_config (ca_file) and basic_auth:
-#    up is 1; a job with a wrong password has up 0.
+#    up is 1; a job with a wrong password and one trusting another CA
+#    than the test CA have up 0.
 # Polls, never sleeps a fixed time; everything it started is stopped and
 # its directory removed on exit.
 #
@@ -62,10 +65,20 @@ for x in s: x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])')
 
 # ---- 1. a certificate, a hash, rocetop ----------------------------------------------------
-if ! openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
-	-subj /CN=localhost -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" \
-	-keyout "$T/server.key" -out "$T/server.crt" >"$T/openssl.log" 2>&1; then
-	echo "prom_tls: openssl req failed: $(cat "$T/openssl.log")" >&2
+# a test CA of the test's own; the server's and the scraper's certificates are signed by it
+EC="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
+signed() {   # name, subject, extensions: NAME.key and NAME.crt signed by the test CA
+	openssl req $EC -subj "$2" -keyout "$T/$1.key" -out "$T/$1.csr" >>"$T/openssl.log" 2>&1 &&
+		printf '%s\n' "$3" >"$T/$1.ext" &&
+		openssl x509 -req -in "$T/$1.csr" -CA "$T/ca.crt" -CAkey "$T/ca.key" -CAcreateserial -days 2 \
+			-extfile "$T/$1.ext" -out "$T/$1.crt" >>"$T/openssl.log" 2>&1
+}
+if ! openssl req -x509 $EC -days 2 -subj "/CN=rocetop test CA" \
+	-addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" \
+	-keyout "$T/ca.key" -out "$T/ca.crt" >"$T/openssl.log" 2>&1 ||
+	! signed server /CN=localhost "subjectAltName=IP:127.0.0.1,DNS:localhost
+extendedKeyUsage=serverAuth" || ! signed client /CN=scraper "extendedKeyUsage=clientAuth"; then
+	echo "prom_tls: openssl failed: $(cat "$T/openssl.log")" >&2
 	exit 1
 fi
 HASH=$(htpasswd -nbB -C 12 alice 's3cret pass' | cut -d: -f2-)
@@ -86,7 +99,7 @@ URL=https://127.0.0.1:$P1/metrics
 got=
 for _ in $(seq 600); do
 	grep -q '"type":"summary"' "$T/sum.json" 2>/dev/null &&
-		got=$(code --cacert "$T/server.crt" -u 'alice:s3cret pass' $URL) && [ "$got" = 200 ] && break
+		got=$(code --cacert "$T/ca.crt" -u 'alice:s3cret pass' $URL) && [ "$got" = 200 ] && break
 	kill -0 "$rpid" 2>/dev/null || break
 	sleep 0.1
 done
@@ -98,7 +111,7 @@ else
 fi
 n=0
 for _ in 1 2 3 4 5; do
-	[ "$(code --cacert "$T/server.crt" -u 'alice:s3cret pass' $URL)" = 200 ] && n=$((n + 1))
+	[ "$(code --cacert "$T/ca.crt" -u 'alice:s3cret pass' $URL)" = 200 ] && n=$((n + 1))
 done
 [ $n = 5 ] && ok "5 more scrapes with the right password (the verified password is cached): 200 each" ||
 	fail "only $n of 5 scrapes with the right password got 200"
@@ -109,7 +122,7 @@ tmin() {   # the shortest of three requests, in ms; $1 gets a counter appended
 	local best= t pw=$1
 	shift
 	for i in 1 2 3; do
-		t=$(curl -s -o /dev/null -w '%{time_total}' --max-time 20 --cacert "$T/server.crt" -u "$pw${pw:+$i}" "$@" $URL)
+		t=$(curl -s -o /dev/null -w '%{time_total}' --max-time 20 --cacert "$T/ca.crt" -u "$pw${pw:+$i}" "$@" $URL)
 		t=$(python3 -c 'import sys; print(int(float(sys.argv[1]) * 1000))' "$t")
 		[ -z "$best" ] || [ "$t" -lt "$best" ] && best=$t
 	done
@@ -124,7 +137,7 @@ wrong=$(tmin "alice:wrong")
 refused() {   # name, curl's arguments
 	local name=$1 got
 	shift
-	got=$(code --cacert "$T/server.crt" "$@" $URL)
+	got=$(code --cacert "$T/ca.crt" "$@" $URL)
 	if [ "$got" = 401 ] && grep -qi '^WWW-Authenticate: Basic' "$T/hdr" && ! grep -q rocetop_frames_total "$T/body"; then
 		ok "$name: 401 with WWW-Authenticate: Basic, no metrics"
 	else
@@ -143,7 +156,7 @@ else
 	fail "plain HTTP answered: status '$got', curl exit $rc"
 fi
 got=$(code -u 'alice:s3cret pass' $URL)
-[ "$got" = 000 ] && ok "https without the CA certificate: curl refuses the self-signed server" ||
+[ "$got" = 000 ] && ok "https without the CA certificate: curl refuses a server signed by a CA it does not know" ||
 	fail "https without --cacert: status '$got'"
 # a client that connects and sends half a ClientHello, then nothing
 python3 - "$P1" "$T/half" <<'EOF' &
@@ -156,7 +169,7 @@ EOF
 hpid=$!
 for _ in $(seq 100); do [ -s "$T/half" ] && break; sleep 0.1; done
 start=$(date +%s%N)
-got=$(code --cacert "$T/server.crt" -u 'alice:s3cret pass' $URL)
+got=$(code --cacert "$T/ca.crt" -u 'alice:s3cret pass' $URL)
 ms=$((($(date +%s%N) - start) / 1000000))
 if [ -s "$T/half" ] && [ "$got" = 200 ] && kill -0 "$hpid" 2>/dev/null; then
 	ok "a half-open TLS client does not hold up the server: the next scrape got 200 in $ms ms"
@@ -167,35 +180,32 @@ kill "$hpid" 2>/dev/null
 wait "$hpid" 2>/dev/null
 hpid=
 
-# client certificates: RequireAndVerifyClientCert against a CA (here the
-# client's own self-signed certificate), no basic auth
+# client certificates: RequireAndVerifyClientCert against the test CA, no basic auth
 read -r P3 < <(python3 -c '
 import socket
 x = socket.socket(); x.bind(("127.0.0.1", 0)); print(x.getsockname()[1])')
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=scraper \
-	-keyout "$T/client.key" -out "$T/client.crt" >>"$T/openssl.log" 2>&1
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=other \
 	-keyout "$T/other.key" -out "$T/other.crt" >>"$T/openssl.log" 2>&1
 printf '%s\n' "tls_server_config:" "  cert_file: server.crt" "  key_file: server.key" \
-	"  client_ca_file: client.crt" "  client_auth_type: RequireAndVerifyClientCert" "  min_version: TLS13" >"$T/mtls.yml"
+	"  client_ca_file: ca.crt" "  client_auth_type: RequireAndVerifyClientCert" "  min_version: TLS13" >"$T/mtls.yml"
 "$R" -r $CAP -b --prometheus 127.0.0.1:$P3 --web-config "$T/mtls.yml" --linger >/dev/null 2>"$T/mtls.err" &
 mpid=$!
 MURL=https://127.0.0.1:$P3/metrics
 got=
 for _ in $(seq 300); do
-	got=$(curl -s -o "$T/body" -w '%{http_code}' --max-time 10 --cacert "$T/server.crt" \
+	got=$(curl -s -o "$T/body" -w '%{http_code}' --max-time 10 --cacert "$T/ca.crt" \
 		--cert "$T/client.crt" --key "$T/client.key" $MURL) && [ "$got" = 200 ] && break
 	kill -0 "$mpid" 2>/dev/null || break
 	sleep 0.1
 done
-nocert=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 --cacert "$T/server.crt" $MURL)
-other=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 --cacert "$T/server.crt" \
+nocert=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 --cacert "$T/ca.crt" $MURL)
+other=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 --cacert "$T/ca.crt" \
 	--cert "$T/other.crt" --key "$T/other.key" $MURL)
-tls12=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 --cacert "$T/server.crt" --tls-max 1.2 \
+tls12=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 --cacert "$T/ca.crt" --tls-max 1.2 \
 	--cert "$T/client.crt" --key "$T/client.key" $MURL)
 if [ "$got" = 200 ] && grep -q '^rocetop_frames_total ' "$T/body" && [ "$nocert" != 200 ] && [ "$other" != 200 ] &&
 	[ "$tls12" != 200 ]; then
-	ok "RequireAndVerifyClientCert: the CA's client gets 200; none, another certificate, TLS 1.2 under min_version TLS13: refused"
+	ok "RequireAndVerifyClientCert: the test CA's client gets 200; none, a self-signed one, TLS 1.2 under min_version TLS13: refused"
 else
 	fail "client certificates: right $got, none $nocert, other $other, TLS 1.2 $tls12; $(head -c 300 "$T/mtls.err")"
 fi
@@ -246,7 +256,7 @@ scrape_configs:
   - job_name: rocetop
     scheme: https
     tls_config:
-      ca_file: $T/server.crt
+      ca_file: $T/ca.crt
     basic_auth:
       username: alice
       password: 's3cret pass'
@@ -255,17 +265,26 @@ scrape_configs:
   - job_name: wrongpass
     scheme: https
     tls_config:
-      ca_file: $T/server.crt
+      ca_file: $T/ca.crt
     basic_auth:
       username: alice
       password: wrong
+    static_configs:
+      - targets: ['127.0.0.1:$P1']
+  - job_name: otherca
+    scheme: https
+    tls_config:
+      ca_file: $T/other.crt
+    basic_auth:
+      username: alice
+      password: 's3cret pass'
     static_configs:
       - targets: ['127.0.0.1:$P1']
 EOF
 prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/data" \
 	--web.listen-address=127.0.0.1:$P2 --log.level=warn >"$T/prometheus.log" 2>&1 &
 ppid_=$!
-if python3 - "$P2" "$frames" <<'EOF'; then ok "Prometheus over TLS + basic auth: up 1 and the frames; a wrong password: up 0"; else fail "Prometheus scraping over TLS (see above)"; fi
+if python3 - "$P2" "$frames" <<'EOF'; then ok "Prometheus over TLS (the test CA) + basic auth: up 1 and the frames; a wrong password: up 0; trusting another CA: up 0"; else fail "Prometheus scraping over TLS (see above)"; fi
 import json, sys, time, urllib.parse, urllib.request
 api = "http://127.0.0.1:%s/api/v1/query?query=" % sys.argv[1]
 def q(expr):
@@ -275,7 +294,7 @@ def q(expr):
         return None
     res = r["data"]["result"] if r.get("status") == "success" else []
     return float(res[0]["value"][1]) if res else None
-want = {'up{job="rocetop"}': 1.0, 'up{job="wrongpass"}': 0.0,
+want = {'up{job="rocetop"}': 1.0, 'up{job="wrongpass"}': 0.0, 'up{job="otherca"}': 0.0,
         'rocetop_frames_total{job="rocetop"}': float(sys.argv[2] or -1)}
 got = {}
 deadline = time.time() + 60

@@ -27,23 +27,7 @@ wait $spid; src=$?
 set -e
 for vm in vma vmb; do "$L" counters $vm > "$tmp/$vm.after"; done
 "$L" capture stop "$OUT" > "$tmp/stop.out"
-python3 - "$tmp" > "$base.counters" <<'PY'
-import sys, os
-d = sys.argv[1]
-def kv(p):
-    r = {}
-    for l in open(p):
-        if '=' in l:
-            k, v = l.strip().split('=', 1); r[k] = v
-    return r
-for vm in ('vma', 'vmb'):
-    a, b = kv(os.path.join(d, vm + '.before')), kv(os.path.join(d, vm + '.after'))
-    for k in sorted(b):
-        try:
-            print('%s.%s=%d' % (vm, k, int(b[k]) - int(a.get(k, 0))))
-        except ValueError:
-            pass
-PY
+python3 "$(dirname "$0")/counter_deltas.py" "$tmp" > "$base.counters"
 {
   echo "# roce_rc_pingpong at link MTU 9000 with -m 4096 (made by captures/lab/record_rc_pingpong_mtu4096.sh)"
   echo "# mode rxe, capture on br0: $(grep ^packets= "$tmp/stop.out")"
