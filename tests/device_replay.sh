@@ -24,7 +24,8 @@ fails=0; oks=0
 ok() { echo "ok   $*"; oks=$((oks + 1)); }
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
-cleanup() { [ -n "${PROM_PID:-}" ] && kill "$PROM_PID" 2>/dev/null; rm -rf "$T"; }
+TS=device-replay-tui-$$
+cleanup() { [ -n "${PROM_PID:-}" ] && kill "$PROM_PID" 2>/dev/null; tmux kill-session -t "$TS" 2>/dev/null; rm -rf "$T"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
@@ -371,6 +372,50 @@ PY
 cat "$T/pw.out"
 oks=$((oks + $(grep -c '^ok ' "$T/pw.out"))); fails=$((fails + $(grep -c '^FAIL ' "$T/pw.out")))
 grep -q '^ok \|^FAIL ' "$T/pw.out" || fail "NIC vs wire pause JSON checks did not run"
+
+# The terminal view's device screen: on a quiet NIC (the replay past its last
+# snapshot, every rate 0) it lists the non-zero totals on every redraw, not
+# "(no counter moved)"; beside a capture, the pause frames' NIC vs wire lines.
+if command -v tmux >/dev/null 2>&1; then
+	shot() {  # shot FILE PATTERN: capture the pane until PATTERN shows (10 s at most)
+		for i in $(seq 20); do
+			sleep 0.5
+			tmux capture-pane -p -t "$TS" > "$1" 2>/dev/null
+			grep -qE "$2" "$1" && return 0
+		done
+		return 1
+	}
+	tmux new-session -d -s "$TS" -x 130 -y 40 "$R --device-replay $FX --device mlx5_0 -d 0.1" 2>/dev/null
+	shot "$T/tq.txt" "no counter moved; the totals"
+	sleep 1      # ten more redraws: the totals stay
+	tmux capture-pane -p -t "$TS" > "$T/tq2.txt" 2>/dev/null
+	tmux send-keys -t "$TS" q
+	sleep 0.3
+	tmux kill-session -t "$TS" 2>/dev/null
+	sed 's/^/     /' "$T/tq2.txt" | head -12
+	for f in tq tq2; do
+		check "TUI device screen, quiet mlx5_0 past the first polls ($f): the non-zero totals with their meanings, not '(no counter moved)' alone" sh -c "
+			grep -q '^  (no counter moved; the totals that are not zero:)' '$T/$f.txt' && ! grep -qx '  (no counter moved)' '$T/$f.txt' &&
+			grep -qE '^  req_cqe_error +3481 +0.0/s +cqe_error' '$T/$f.txt' &&
+			grep -qE '^  resp_cqe_error +8109 +0.0/s +cqe_error' '$T/$f.txt' &&
+			grep -qE '^  local_ack_timeout_err +131 +0.0/s +local_ack_timeout' '$T/$f.txt'"
+	done
+	tmux new-session -d -s "$TS" -x 160 -y 50 "$R -r $T/wire-lost.pcap --device-replay $G --device mlx5_2 -d 0.2" 2>/dev/null
+	sleep 1
+	tmux send-keys -t "$TS" D
+	shot "$T/tp.txt" "rx_pause_ctrl_phy +nic"
+	sleep 2      # past the capture's 1.2 s: every pause frame counted
+	tmux capture-pane -p -t "$TS" > "$T/tp.txt" 2>/dev/null
+	tmux send-keys -t "$TS" q
+	sleep 0.3
+	tmux kill-session -t "$TS" 2>/dev/null
+	grep 'NIC vs wire' "$T/tp.txt" | sed 's/^/     /'
+	check "TUI device screen: the pause frames' NIC vs wire lines (rx_prio3_pause +8 against 7 captured: DISAGREE; tx_prio3_pause +5 = 5)" sh -c "
+		grep -qE '^  NIC vs wire enp1s0f0np0:rx_prio3_pause +nic \+8 wire 7 DISAGREE ' '$T/tp.txt' &&
+		grep -qE '^  NIC vs wire enp1s0f0np0:tx_prio3_pause +nic \+5 wire 5 agree ' '$T/tp.txt'"
+else
+	echo "skip TUI checks: no tmux"
+fi
 
 "$R" --device-replay "$T/nothing" --device all -b -n 1 > "$T/e.out" 2>&1
 rc=$?

@@ -197,9 +197,21 @@ static void meaning_text(FILE *f, const struct dm_dev *d, const struct sysfs_cou
 		fprintf(f, "  %s%s", e->kind == CTR_GAUGE ? "gauge " : "", ctr_meaning_name(e->meaning));
 }
 
+/* Whether any of p's counters (sysfs or ethtool -S) shows a rate this time. */
+static int port_moved(const struct devmon *m, const struct dm_port *p)
+{
+	for (size_t i = 0; p->rate && i < p->sp.nctr; i++)
+		if (show_rate(m, &p->rate[i]))
+			return 1;
+	for (uint32_t i = 0; !p->eth_err && p->eth_rate && i < p->eth.n && i < p->eth_nprev; i++)
+		if (show_rate(m, &p->eth_rate[i]))
+			return 1;
+	return 0;
+}
+
 static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, const struct dm_port *p)
 {
-	int shown = 0;
+	int shown = 0, quiet = !port_moved(m, p), said = 0;
 
 	fprintf(f, "device %s port %u: %s", d->name, p->port, port_state(p));
 	if (p->sp.rate[0])
@@ -219,10 +231,13 @@ static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		const struct sysfs_counter *c = &p->sp.ctr[i];
 		const struct dm_rate *r = p->rate ? &p->rate[i] : NULL;
 
-		/* without a rate yet (first read, reset) and in the first snapshot
-		 * (taken after one or two reads): the totals that are not zero */
-		if (!(r && show_rate(m, r)) && !((!r || !r->valid || m->polls <= 2) && c->value))
+		/* without a rate yet (first read, reset), in the first snapshot
+		 * (taken after one or two reads) and on a port where no counter
+		 * moved: the totals that are not zero */
+		if (!(r && show_rate(m, r)) && !((!r || !r->valid || m->polls <= 2 || quiet) && c->value))
 			continue;
+		if (quiet && m->polls > 2 && !said++)
+			fprintf(f, "  (no counter moved; the totals that are not zero:)\n");
 		fprintf(f, "  %-32s %14" PRIu64, c->name, c->value);
 		if (r && r->valid)
 			fprintf(f, " %12.1f/s", r->v);
