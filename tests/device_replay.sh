@@ -11,7 +11,10 @@
 # recording is one line and exit 2.  Then tools/mkdevrec's recording (the
 # --device-record layout, netlink answers built with libmnl): mlx4's
 # device-level hw_counters/ and mlx5's optional counters that only the
-# per-port RDMA netlink STAT_GET has, with meanings and the recorded rates.
+# per-port RDMA netlink STAT_GET has, with meanings and the recorded rates;
+# NIC vs wire on its capture, the pause frames of enp1s0f0np0 too (a capture
+# that agrees, one that missed a frame), in -b, JSON and the terminal view; the
+# terminal view's device screen on a quiet NIC (the non-zero totals, each redraw).
 # Run as  BUILD=<build dir> tests/device_replay.sh ; prints ok/FAIL lines.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
