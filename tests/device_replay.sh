@@ -380,14 +380,7 @@ grep -q '^ok \|^FAIL ' "$T/pw.out" || fail "NIC vs wire pause JSON checks did no
 # snapshot, every rate 0) it lists the non-zero totals on every redraw, not
 # "(no counter moved)"; beside a capture, the pause frames' NIC vs wire lines.
 if command -v tmux >/dev/null 2>&1; then
-	shot() {  # shot FILE PATTERN: capture the pane until PATTERN shows (10 s at most)
-		for i in $(seq 20); do
-			sleep 0.5
-			tmux capture-pane -p -t "$TS" > "$1" 2>/dev/null
-			grep -qE "$2" "$1" && return 0
-		done
-		return 1
-	}
+	. "$here/tuishot.sh"   # shot FILE PATTERN
 	tmux new-session -d -s "$TS" -x 130 -y 40 "$R --device-replay $FX --device mlx5_0 -d 0.1" 2>/dev/null
 	shot "$T/tq.txt" "no counter moved; the totals"
 	sleep 1      # ten more redraws: the totals stay
