@@ -203,7 +203,7 @@ $(BUILD)/tests/test_nlparse: analyzer/device/nlparse.c analyzer/device/nlparse.h
 TEST_LIBS_test_nlparse := -lmnl
 # the device source's port MTUs (libibverbs) and their views (devout.c)
 $(BUILD)/tests/test_verbsport: analyzer/device/verbsport.c analyzer/device/verbsport.h analyzer/device/devout.c analyzer/device/devmeaning.c analyzer/device/devnode.c \
-	analyzer/device/devmon.h analyzer/json.c analyzer/qpjoin.c analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c \
+	analyzer/device/devmon.h analyzer/json.c analyzer/qpjoin.c analyzer/pfcjoin.c analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c \
 	analyzer/diag.c analyzer/diag_rules.c \
 	analyzer/device/nlparse.c analyzer/device/ctrtab_rdma.c analyzer/device/ctrtab.h analyzer/device/pfc.c
 TEST_LIBS_test_verbsport := -Ianalyzer -Ianalyzer/device -libverbs -lmnl -lm

@@ -223,14 +223,7 @@ if command -v tmux >/dev/null 2>&1; then
 		$R -r $repo/captures/lab/roce_send_bw_netem.pcap --device rxe0 --speed 0.01" 2>/dev/null
 	sleep 1.5
 	tmux send-keys -t "$TS" D
-	shot() {  # shot FILE PATTERN: capture the pane until PATTERN shows (10 s at most)
-		for i in $(seq 20); do
-			sleep 0.5
-			tmux capture-pane -p -t "$TS" > "$1" 2>/dev/null
-			grep -qE "$2" "$1" && return 0
-		done
-		return 1
-	}
+	. "$here/tuishot.sh"   # shot FILE PATTERN
 	shot "$T/tui.txt" "rxe0 +18 +RC"
 	# the QP table: by lqpn, then reversed
 	tmux send-keys -t "$TS" r

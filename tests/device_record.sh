@@ -39,6 +39,9 @@ cat > "$T/live.sh" <<SH
 set -e
 ip link add eth0 type veth peer name eth1
 ip link set eth0 up; ip link set eth1 up; ip link set lo up
+# the netdev's MAC where the readers look for it (the tree stands for /sys)
+mkdir -p "$T/src/class/net/eth0"
+ip -o link show eth0 | sed -n 's|.*link/ether \([0-9a-f:]*\).*|\1|p' > "$T/src/class/net/eth0/address"
 ( v=1000; while [ -e "$T/src" ]; do v=\$((v + 37)); echo \$v > "$ctr.new"; mv "$ctr.new" "$ctr"; sleep 0.05; done ) &
 w=\$!
 ROCETOP_SYSFS_ROOT=$T/src ROCETOP_NETLINK_REPLAY=$TV/1:$TV/2 "$R" --device-record "$T/rec" --json -n 2 -d 0.5 \
@@ -66,6 +69,9 @@ peer=$(cat "$T/peer" 2>/dev/null)
 check "layout: ethtool/1/eth0 holds the veth's statistics in ethtool's -S text (peer_ifindex: $peer)" sh -c "
 	head -1 '$T/rec/ethtool/1/eth0' | grep -qx 'NIC statistics:' && grep -qx '     peer_ifindex: $peer' '$T/rec/ethtool/1/eth0' &&
 	test -s '$T/rec/ethtool/3/eth0'"
+check "layout: sys/1/class/net/eth0/address, the veth's MAC as read ($(cat "$T/src/class/net/eth0/address" 2>/dev/null))" sh -c "
+	grep -qE '^([0-9a-f]{2}:){5}[0-9a-f]{2}\$' '$T/src/class/net/eth0/address' &&
+	cmp -s '$T/src/class/net/eth0/address' '$T/rec/sys/1/class/net/eth0/address'"
 check "layout: times, one line per poll, rising" sh -c "test \$(wc -l < '$T/rec/times') = 3 && sort -n -c '$T/rec/times'"
 
 # the replay, outside the namespace (this host's eth0, if any, is not read)
@@ -84,9 +90,10 @@ for k, (x, y) in enumerate(zip(a, b)):
     pd = [key for key in x[0]["ports"][0] if x[0]["ports"][0][key] != y[0]["ports"][0].get(key)] if not diff or diff == ["ports"] else []
     chk("snapshot %d: the JSON device section equals the live one (differs: %s %s)" % (k + 1, diff, pd), x == y)
 p = a[-1][0]["ports"][0]
-chk("the comparison has substance: rcvd_pkts moved (rate %s), a QP PSN rate (first snapshot), eth0's peer_ifindex %s" %
-    (p["rates"].get("rcvd_pkts"), p["ethtool"].get("peer_ifindex")),
+chk("the comparison has substance: rcvd_pkts moved (rate %s), a QP PSN rate (first snapshot), eth0's peer_ifindex %s, its MAC %s replayed" %
+    (p["rates"].get("rcvd_pkts"), p["ethtool"].get("peer_ifindex"), p["mac"]),
     p["rates"].get("rcvd_pkts", 0) > 0 and p["ethtool"].get("peer_ifindex") == int(sys.argv[3])
+    and p["mac"] is not None and b[-1][0]["ports"][0]["mac"] == p["mac"]
     and any(q.get("sq_psn_per_s") or q.get("rq_psn_per_s") for x in a for q in x[0]["qps"]))
 PY
 cat "$T/cmp.out"

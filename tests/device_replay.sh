@@ -11,7 +11,10 @@
 # recording is one line and exit 2.  Then tools/mkdevrec's recording (the
 # --device-record layout, netlink answers built with libmnl): mlx4's
 # device-level hw_counters/ and mlx5's optional counters that only the
-# per-port RDMA netlink STAT_GET has, with meanings and the recorded rates.
+# per-port RDMA netlink STAT_GET has, with meanings and the recorded rates;
+# NIC vs wire on its capture, the pause frames of enp1s0f0np0 too (a capture
+# that agrees, one that missed a frame), in -b, JSON and the terminal view; the
+# terminal view's device screen on a quiet NIC (the non-zero totals, each redraw).
 # Run as  BUILD=<build dir> tests/device_replay.sh ; prints ok/FAIL lines.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,7 +27,8 @@ fails=0; oks=0
 ok() { echo "ok   $*"; oks=$((oks + 1)); }
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
-cleanup() { [ -n "${PROM_PID:-}" ] && kill "$PROM_PID" 2>/dev/null; rm -rf "$T"; }
+TS=device-replay-tui-$$
+cleanup() { [ -n "${PROM_PID:-}" ] && kill "$PROM_PID" 2>/dev/null; tmux kill-session -t "$TS" 2>/dev/null; rm -rf "$T"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
@@ -62,6 +66,9 @@ chk("JSON: PMA port_rcv_data saturating, rx_bytes", m["meanings"]["port_rcv_data
 chk("JSON: lifespan is no counter", "lifespan" not in m["counters"])
 chk("JSON: eth0's statistics are the recording's (rx_packets 100 then 160), not this host's",
     m["ethtool"] == {"rx_packets": 160, "rx_prio3_pause": 52, "tx_prio3_pause": 7})
+import os
+chk("JSON: eth0's MAC is the recording's: none recorded, so null (this host %s an eth0)" % ("has" if os.path.exists("/sys/class/net/eth0/address") else "has no"),
+    m["netdev"] == "eth0" and m["mac"] is None)
 chk("JSON: eth0's rates from the two recorded snapshots (rx_packets moved, tx_prio3_pause not)",
     m["ethtool_rates"].get("rx_packets", 0) > 0 and "tx_prio3_pause" not in m["ethtool_rates"])
 pf = {e["priority"]: e for e in m["pfc"]}
@@ -250,10 +257,10 @@ check "/metrics: by meaning, mlx5_2's cnp_sent is np_cnp_sent alone (cc_tx_cnp_p
 # see both recorded reads
 "$R" -r "$T/wire.pcap" --device-replay "$G" --device mlx5_2 -b -d 0.1 --speed 2 > "$T/nw.txt" 2>&1
 check "NIC vs wire (text, exit $?): np_cnp_sent +15 = 15 CNPs sent, cc_rx_cnp_pkts +2 = 2 received, cc_rx_ce_pkts +60 = 60 CE-marked in, out_of_sequence 0 = 0" sh -c "
-	tail -n 40 '$T/nw.txt' | grep -qE '^  NIC vs wire np_cnp_sent +nic \+15 wire 15 agree \(CNPs sent; per device\)\$' &&
-	tail -n 40 '$T/nw.txt' | grep -qE '^  NIC vs wire cc_rx_cnp_pkts +nic \+2 wire 2 agree \(CNPs received; per device\)\$' &&
-	tail -n 40 '$T/nw.txt' | grep -qE '^  NIC vs wire cc_rx_ce_pkts +nic \+60 wire 60 agree ' &&
-	tail -n 40 '$T/nw.txt' | grep -qE '^  NIC vs wire out_of_sequence +nic \+0 wire 0 agree '"
+	tail -n 80 '$T/nw.txt' | grep -qE '^  NIC vs wire np_cnp_sent +nic \+15 wire 15 agree \(CNPs sent; per device\)\$' &&
+	tail -n 80 '$T/nw.txt' | grep -qE '^  NIC vs wire cc_rx_cnp_pkts +nic \+2 wire 2 agree \(CNPs received; per device\)\$' &&
+	tail -n 80 '$T/nw.txt' | grep -qE '^  NIC vs wire cc_rx_ce_pkts +nic \+60 wire 60 agree ' &&
+	tail -n 80 '$T/nw.txt' | grep -qE '^  NIC vs wire out_of_sequence +nic \+0 wire 0 agree '"
 check "NIC vs wire: cc_tx_cnp_pkts (the same CNPs as np_cnp_sent) is not compared a second time" sh -c "! grep -q 'NIC vs wire cc_tx_cnp_pkts' '$T/nw.txt'"
 "$R" -r "$T/wire.pcap" --device-replay "$G" --device mlx5_2 --json -d 0.1 --speed 2 2>/dev/null | grep '"devices"' | tail -1 > "$T/nw.json"
 python3 - "$T/nw.json" "$T/wire.pcap" > "$T/nw.out" <<'PY'
@@ -287,6 +294,124 @@ PY
 cat "$T/nw.out"
 oks=$((oks + $(grep -c '^ok ' "$T/nw.out"))); fails=$((fails + $(grep -c '^FAIL ' "$T/nw.out")))
 grep -q '^ok \|^FAIL ' "$T/nw.out" || fail "NIC vs wire JSON checks did not run"
+
+# NIC vs wire for pause frames: enp1s0f0np0's PFC and 802.3x counters (how far
+# they moved between the recording's two ethtool -S snapshots) against the
+# pause frames of the capture from its MAC (sent) and from the others
+# (received): both read from the files here, not from rocetop.
+check "NIC vs wire (text): rx_prio3_pause, tx_prio3_pause and rx_pause_ctrl_phy against the captured pauses, agree" sh -c "
+	tail -n 80 '$T/nw.txt' | grep -qE '^  NIC vs wire enp1s0f0np0:rx_prio3_pause +nic \+8 wire 8 agree \(PFC priority 3 pause frames received; per port\)\$' &&
+	tail -n 80 '$T/nw.txt' | grep -qE '^  NIC vs wire enp1s0f0np0:tx_prio3_pause +nic \+5 wire 5 agree \(PFC priority 3 pause frames sent; per port\)\$' &&
+	tail -n 80 '$T/nw.txt' | grep -qE '^  NIC vs wire enp1s0f0np0:rx_pause_ctrl_phy +nic \+2 wire 2 agree \(802.3x pause frames received; per port\)\$' &&
+	! grep -q 'NIC vs wire enp1s0f0np0:tx_pause_ctrl_phy' '$T/nw.txt'"
+# the same capture less one of the switch's PFC frames (a capture that missed one)
+python3 - "$T/wire.pcap" "$T/wire-lost.pcap" <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+out, off, dropped = [b[:24]], 24, 0
+while off + 16 <= len(b):
+    n = struct.unpack_from("<I", b, off + 8)[0]
+    rec = b[off:off + 16 + n]
+    f = rec[16:]
+    if not dropped and f[12:14] == b"\x88\x08" and f[14:16] == b"\x01\x01" and f[6:12] != bytes([2, 0, 0, 0, 0, 1]):
+        dropped = 1
+    else:
+        out.append(rec)
+    off += 16 + n
+open(sys.argv[2], "wb").write(b"".join(out))
+PY
+"$R" -r "$T/wire-lost.pcap" --device-replay "$G" --device mlx5_2 -b -d 0.1 --speed 2 > "$T/nwl.txt" 2>&1
+check "NIC vs wire, one received PFC frame missing from the capture (exit $?): rx_prio3_pause nic +8 wire 7 DISAGREE, tx still agrees" sh -c "
+	tail -n 80 '$T/nwl.txt' | grep -qE '^  NIC vs wire enp1s0f0np0:rx_prio3_pause +nic \+8 wire 7 DISAGREE ' &&
+	tail -n 80 '$T/nwl.txt' | grep -qE '^  NIC vs wire enp1s0f0np0:tx_prio3_pause +nic \+5 wire 5 agree '"
+for w in wire wire-lost; do
+	"$R" -r "$T/$w.pcap" --device-replay "$G" --device mlx5_2 --json -d 0.1 --speed 2 2>/dev/null | grep '"devices"' | tail -1 > "$T/pw-$w.json"
+done
+python3 - "$G" "$T" > "$T/pw.out" <<'PY'
+import json, struct, sys
+g, t = sys.argv[1], sys.argv[2]
+def chk(what, cond):
+    print(("ok   " if cond else "FAIL ") + what)
+def ethtool(k):
+    return {l.split(":")[0].strip(): int(l.split(":")[1]) for l in open("%s/ethtool/%d/enp1s0f0np0" % (g, k)) if l.startswith(" ")}
+e1, e2 = ethtool(1), ethtool(2)
+mac = open(g + "/sys/1/class/net/enp1s0f0np0/address").read().strip()
+macb = bytes(int(x, 16) for x in mac.split(":"))
+def pauses(path):
+    # pause frames asking for a pause: (prio, tx) -> count; prio None for 802.3x
+    b, off, c = open(path, "rb").read(), 24, {}
+    while off + 16 <= len(b):
+        n = struct.unpack_from("<I", b, off + 8)[0]
+        f = b[off + 16:off + 16 + n]
+        off += 16 + n
+        if f[12:14] != b"\x88\x08":
+            continue
+        tx = f[6:12] == macb
+        op = struct.unpack_from(">H", f, 14)[0]
+        if op == 1 and struct.unpack_from(">H", f, 16)[0]:
+            c[(None, tx)] = c.get((None, tx), 0) + 1
+        elif op == 0x101:
+            en = struct.unpack_from(">H", f, 16)[0]
+            for p in range(8):
+                if en >> p & 1 and struct.unpack_from(">H", f, 18 + 2 * p)[0]:
+                    c[(p, tx)] = c.get((p, tx), 0) + 1
+    return c
+for w in ("wire", "wire-lost"):
+    d = json.loads(open("%s/pw-%s.json" % (t, w)).read())["devices"][0]
+    pw = {(x["priority"], x["direction"] == "tx"): x for x in d["nic_vs_wire"] if x.get("netdev")}
+    cap = pauses("%s/%s.pcap" % (t, w))
+    want = {(3, False): "rx_prio3_pause", (3, True): "tx_prio3_pause", (None, False): "rx_pause_ctrl_phy"}
+    got = {k: (v["counter"], v["nic"], v["wire"], v["agree"]) for k, v in pw.items()}
+    exp = {k: (n, e2[n] - e1[n], cap.get(k, 0), e2[n] - e1[n] == cap.get(k, 0)) for k, n in want.items()}
+    chk("JSON %s.pcap: pause entries (counter, nic, wire, agree) %s = the ethtool files' advances and the capture's pauses %s"
+        % (w, sorted(got.values()), sorted(exp.values())), got == exp and all(v["port"] == 1 and v["meaning_name"] ==
+        ("pause_frames_sent" if k[1] else "pause_frames_received") for k, v in pw.items()))
+    chk("JSON %s.pcap: port mac %s from the recording's class/net/enp1s0f0np0/address" % (w, d["ports"][0]["mac"]),
+        d["ports"][0]["mac"] == mac)
+a, b = pauses(t + "/wire.pcap"), pauses(t + "/wire-lost.pcap")
+chk("the comparison has substance: the lost capture has one received pause less (%d vs %d)" % (a[(3, False)], b[(3, False)]),
+    a[(3, False)] == b[(3, False)] + 1)
+PY
+cat "$T/pw.out"
+oks=$((oks + $(grep -c '^ok ' "$T/pw.out"))); fails=$((fails + $(grep -c '^FAIL ' "$T/pw.out")))
+grep -q '^ok \|^FAIL ' "$T/pw.out" || fail "NIC vs wire pause JSON checks did not run"
+
+# The terminal view's device screen: on a quiet NIC (the replay past its last
+# snapshot, every rate 0) it lists the non-zero totals on every redraw, not
+# "(no counter moved)"; beside a capture, the pause frames' NIC vs wire lines.
+if command -v tmux >/dev/null 2>&1; then
+	. "$here/tuishot.sh"   # shot FILE PATTERN
+	tmux new-session -d -s "$TS" -x 130 -y 40 "$R --device-replay $FX --device mlx5_0 -d 0.1" 2>/dev/null
+	shot "$T/tq.txt" "no counter moved; the totals"
+	sleep 1      # ten more redraws: the totals stay
+	tmux capture-pane -p -t "$TS" > "$T/tq2.txt" 2>/dev/null
+	tmux send-keys -t "$TS" q
+	sleep 0.3
+	tmux kill-session -t "$TS" 2>/dev/null
+	sed 's/^/     /' "$T/tq2.txt" | head -12
+	for f in tq tq2; do
+		check "TUI device screen, quiet mlx5_0 past the first polls ($f): the non-zero totals with their meanings, not '(no counter moved)' alone" sh -c "
+			grep -q '^  (no counter moved; the totals that are not zero:)' '$T/$f.txt' && ! grep -qx '  (no counter moved)' '$T/$f.txt' &&
+			grep -qE '^  req_cqe_error +3481 +0.0/s +cqe_error' '$T/$f.txt' &&
+			grep -qE '^  resp_cqe_error +8109 +0.0/s +cqe_error' '$T/$f.txt' &&
+			grep -qE '^  local_ack_timeout_err +131 +0.0/s +local_ack_timeout' '$T/$f.txt'"
+	done
+	tmux new-session -d -s "$TS" -x 160 -y 50 "$R -r $T/wire-lost.pcap --device-replay $G --device mlx5_2 -d 0.2" 2>/dev/null
+	sleep 1
+	tmux send-keys -t "$TS" D
+	shot "$T/tp.txt" "rx_pause_ctrl_phy +nic"
+	sleep 2      # past the capture's 1.2 s: every pause frame counted
+	tmux capture-pane -p -t "$TS" > "$T/tp.txt" 2>/dev/null
+	tmux send-keys -t "$TS" q
+	sleep 0.3
+	tmux kill-session -t "$TS" 2>/dev/null
+	grep 'NIC vs wire' "$T/tp.txt" | sed 's/^/     /'
+	check "TUI device screen: the pause frames' NIC vs wire lines (rx_prio3_pause +8 against 7 captured: DISAGREE; tx_prio3_pause +5 = 5)" sh -c "
+		grep -qE '^  NIC vs wire enp1s0f0np0:rx_prio3_pause +nic \+8 wire 7 DISAGREE ' '$T/tp.txt' &&
+		grep -qE '^  NIC vs wire enp1s0f0np0:tx_prio3_pause +nic \+5 wire 5 agree ' '$T/tp.txt'"
+else
+	echo "skip TUI checks: no tmux"
+fi
 
 "$R" --device-replay "$T/nothing" --device all -b -n 1 > "$T/e.out" 2>&1
 rc=$?

@@ -14,7 +14,11 @@
  *     cc_rx_ce_pkts, cc_rx_cnp_pkts, cc_tx_cnp_pkts, rdma_{tx,rx}_{packets,bytes}, and in
  *     the STAT_GET_STATUS answer which of them are enabled (all but rdma_tx_bytes).
  *
- * mlx5_2's port 1 has GID 0 ::ffff:10.99.0.1 (RoCE v2).  With a second
+ * mlx5_2's port 1 has GID 0 ::ffff:10.99.0.1 (RoCE v2) on netdev
+ * enp1s0f0np0, MAC 02:00:00:00:00:01 (sys/K/class/net/…/address), whose
+ * `ethtool -S` (ethtool/K/enp1s0f0np0) counts PFC at priority 3 and 802.3x
+ * pause: rx_prio3_pause 100 -> 108, tx_prio3_pause 20 -> 25,
+ * rx_pause_ctrl_phy 0 -> 2, tx_pause_ctrl_phy 0.  With a second
  * argument, mkdevrec also writes the capture of what that port's wire
  * carried while the counters moved (built with libroce), for the NIC vs
  * wire comparisons by meaning:
@@ -25,6 +29,9 @@
  *   conversation 2: mlx5_2 writes 10 requests to 10.99.0.2's QP 0x40,
  *     acknowledged (to QP 0x50), and gets 2 CNPs (cc_rx_cnp_pkts 7 -> 9);
  *   no request repeated or out of sequence (out_of_sequence stays 10);
+ *   the switch (02:00:00:00:00:fe) pauses priority 3 of the port 8 times
+ *     and sends 2 802.3x pauses; the port pauses priority 3 of the switch
+ *     5 times (source 02:00:00:00:00:01);
  *   then 100 more requests of conversation 2 (0.5 s) with nothing to count.
  *
  * The netlink answers are built with libmnl in the kernel's layout (nldev:
@@ -298,6 +305,14 @@ static void sysfs(unsigned k)
 	put_u64(k == 1 ? 40 : 55, k, "mlx5_2", "ports/1/hw_counters/np_cnp_sent");
 	putf("0000:0000:0000:0000:0000:ffff:0a63:0001\n", "sys/%u/class/infiniband/mlx5_2/ports/1/gids/0", k);
 	putf("RoCE v2\n", "sys/%u/class/infiniband/mlx5_2/ports/1/gid_attrs/types/0", k);
+	putf("enp1s0f0np0\n", "sys/%u/class/infiniband/mlx5_2/ports/1/gid_attrs/ndevs/0", k);
+	putf("02:00:00:00:00:01\n", "sys/%u/class/net/enp1s0f0np0/address", k);
+	/* its netdev's ethtool -S, as `ethtool -S` prints it (mlx5_core names) */
+	putf(k == 1 ? "NIC statistics:\n     rx_packets_phy: 5000\n     rx_prio3_pause: 100\n     tx_prio3_pause: 20\n"
+		      "     rx_prio3_pause_duration: 900\n     rx_pause_ctrl_phy: 0\n     tx_pause_ctrl_phy: 0\n" :
+		      "NIC statistics:\n     rx_packets_phy: 5300\n     rx_prio3_pause: 108\n     tx_prio3_pause: 25\n"
+		      "     rx_prio3_pause_duration: 1000\n     rx_pause_ctrl_phy: 2\n     tx_pause_ctrl_phy: 0\n",
+	     "ethtool/%u/enp1s0f0np0", k);
 }
 
 /* ---- the wire (second argument) -------------------------------------------- */
@@ -314,6 +329,24 @@ static void frame(int a, int b, uint8_t opcode, uint32_t dqpn, uint32_t psn, uin
 	fixcap_at(&cap, 5000);
 	fixcap_emit(&cap, f, fixcap_frame(f, sizeof f, &from, &to, opcode, psn, ecn,
 					  opcode == (ROCE_TR_RC | ROCE_OP_WRITE_ONLY) ? 256 : 0));
+}
+
+/* A PFC frame from mac pausing priority prio, or (prio 8) an 802.3x pause. */
+static void pause_frame(uint8_t last, unsigned prio)
+{
+	struct roce_eth_spec e;
+	uint16_t times[8] = { 0 };
+	uint8_t f[128];
+
+	memset(&e, 0, sizeof e);
+	memcpy(e.src, (const uint8_t[6]){ 2, 0, 0, 0, 0, last }, 6);
+	fixcap_at(&cap, 5000);
+	if (prio == 8) {
+		fixcap_emit(&cap, f, roce_build_pause(f, sizeof f, &e, 0xffff, 0));
+		return;
+	}
+	times[prio] = 0xffff;
+	fixcap_emit(&cap, f, roce_build_pfc(f, sizeof f, &e, (uint8_t)(1u << prio), times, 0));
 }
 
 static void wire(const char *path)
@@ -342,6 +375,12 @@ static void wire(const char *path)
 	frame(2, 1, ROCE_TR_RC | ROCE_OP_ACK, 0x50, 9, 0);
 	for (i = 0; i < 2; i++)
 		frame(2, 1, ROCE_OPCODE_CNP, 0x50, 0, 0);
+	for (i = 0; i < 8; i++)                                     /* the switch pauses the port */
+		pause_frame(0xfe, 3);
+	for (i = 0; i < 5; i++)                                     /* the port pauses the switch */
+		pause_frame(0x01, 3);
+	for (i = 0; i < 2; i++)
+		pause_frame(0xfe, 8);
 	/* then 0.5 s of conversation 2 without events: a paced replay's
 	 * snapshots see everything above */
 	for (i = 10; i < 110; i++)

@@ -166,6 +166,8 @@ static void free_port(struct dm_port *p)
 	etht_free(&p->eth);
 	free(p->eth_prev);
 	free(p->eth_rate);
+	free(p->eth_base_names);
+	free(p->eth_base);
 	free(p->opt_name);
 	free(p->opt_on);
 }
@@ -457,9 +459,24 @@ static void read_ethtool(struct dm_port *p, double dt, int first)
 
 	if (!p->netdev[0])
 		return;
+	p->have_mac = sysfs_netdev_mac(p->netdev, p->mac) == 0;   /* each poll: recorded in each snapshot */
 	if ((p->eth_err = etht_read(&p->eth)) < 0)
 		return;
 	n = p->eth.n;
+	if (!p->eth_base && n && p->eth.names) {   /* the first read: what the advances are counted from */
+		p->eth_base_names = malloc(n * sizeof *p->eth_base_names);
+		p->eth_base = malloc(n * sizeof *p->eth_base);
+		if (p->eth_base_names && p->eth_base) {
+			memcpy(p->eth_base_names, p->eth.names, n * sizeof *p->eth_base_names);
+			memcpy(p->eth_base, p->eth.values, n * sizeof *p->eth_base);
+			p->eth_nbase = n;
+		} else {
+			free(p->eth_base_names);
+			free(p->eth_base);
+			p->eth_base_names = NULL;
+			p->eth_base = NULL;
+		}
+	}
 	free(p->eth_rate);
 	p->eth_rate = calloc(n ? n : 1, sizeof *p->eth_rate);
 	if (!p->eth_rate)

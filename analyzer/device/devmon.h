@@ -60,6 +60,11 @@ struct dm_port {
 	uint32_t eth_nprev;
 	struct dm_rate *eth_rate;
 	int eth_err;                           /* the last read's negative errno */
+	char (*eth_base_names)[ETHT_NAME];     /* the first successful read (NIC vs wire: pfcjoin.h) */
+	uint64_t *eth_base;
+	uint32_t eth_nbase;
+	uint8_t mac[6];                        /* the netdev's (sysfs class/net/NETDEV/address) */
+	int have_mac;
 	/* optional counters (RDMA netlink STAT_GET_STATUS): names, enabled or not */
 	char (*opt_name)[48];
 	uint8_t *opt_on;

@@ -11,6 +11,7 @@
 #include "devmon.h"
 #include "pfc.h"
 #include "json.h"
+#include "pfcjoin.h"
 #include "qpjoin.h"
 
 static const char *port_state(const struct dm_port *p)
@@ -53,6 +54,15 @@ static void wire_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		fprintf(f, " %6s", "-");
 }
 
+/* "PFC priority 3" or "802.3x" */
+static void pfc_prio_words(const struct pfcjoin_cmp *c, char *b, size_t cap)
+{
+	if (c->prio == PFC_GLOBAL)
+		snprintf(b, cap, "802.3x");
+	else
+		snprintf(b, cap, "PFC priority %u", c->prio);
+}
+
 /* Where the NIC and the wire count the same thing: both, and whether they agree. */
 static void compare_text(FILE *f, const struct devmon *m, const struct dm_dev *d)
 {
@@ -62,6 +72,20 @@ static void compare_text(FILE *f, const struct devmon *m, const struct dm_dev *d
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "  NIC vs wire %-20s nic %+" PRId64 " wire %" PRIu64 " %s (%s; per device)\n", c[i].counter,
 			(int64_t)c[i].nic, c[i].wire, c[i].nic == c[i].wire ? "agree" : "DISAGREE", c[i].meaning);
+	for (size_t j = 0; m->wire && j < d->nports; j++) {   /* per port: its netdev's pause counters */
+		const struct dm_port *p = &d->ports[j];
+		struct pfcjoin_cmp pc[PFCJOIN_MAX];
+		size_t np = pfcjoin_compare(m->wire, p, pc, PFCJOIN_MAX);
+
+		for (size_t i = 0; i < np; i++) {
+			char prio[24];
+
+			pfc_prio_words(&pc[i], prio, sizeof prio);
+			fprintf(f, "  NIC vs wire %s:%-20s nic %+" PRId64 " wire %" PRIu64 " %s (%s pause frames %s; per port)\n",
+				p->netdev, pc[i].counter, (int64_t)pc[i].nic, pc[i].wire,
+				pc[i].nic == pc[i].wire ? "agree" : "DISAGREE", prio, pc[i].tx ? "sent" : "received");
+		}
+	}
 }
 
 /* The hw counters of the counter each QP is bound to (STAT_GET), one line a QP. */
@@ -173,9 +197,21 @@ static void meaning_text(FILE *f, const struct dm_dev *d, const struct sysfs_cou
 		fprintf(f, "  %s%s", e->kind == CTR_GAUGE ? "gauge " : "", ctr_meaning_name(e->meaning));
 }
 
+/* Whether any of p's counters (sysfs or ethtool -S) shows a rate this time. */
+static int port_moved(const struct devmon *m, const struct dm_port *p)
+{
+	for (size_t i = 0; p->rate && i < p->sp.nctr; i++)
+		if (show_rate(m, &p->rate[i]))
+			return 1;
+	for (uint32_t i = 0; !p->eth_err && p->eth_rate && i < p->eth.n && i < p->eth_nprev; i++)
+		if (show_rate(m, &p->eth_rate[i]))
+			return 1;
+	return 0;
+}
+
 static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, const struct dm_port *p)
 {
-	int shown = 0;
+	int shown = 0, quiet = !port_moved(m, p), said = 0;
 
 	fprintf(f, "device %s port %u: %s", d->name, p->port, port_state(p));
 	if (p->sp.rate[0])
@@ -195,10 +231,13 @@ static void port_text(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 		const struct sysfs_counter *c = &p->sp.ctr[i];
 		const struct dm_rate *r = p->rate ? &p->rate[i] : NULL;
 
-		/* without a rate yet (first read, reset) and in the first snapshot
-		 * (taken after one or two reads): the totals that are not zero */
-		if (!(r && show_rate(m, r)) && !((!r || !r->valid || m->polls <= 2) && c->value))
+		/* without a rate yet (first read, reset), in the first snapshot
+		 * (taken after one or two reads) and on a port where no counter
+		 * moved: the totals that are not zero */
+		if (!(r && show_rate(m, r)) && !((!r || !r->valid || m->polls <= 2 || quiet) && c->value))
 			continue;
+		if (quiet && m->polls > 2 && !said++)
+			fprintf(f, "  (no counter moved; the totals that are not zero:)\n");
 		fprintf(f, "  %-32s %14" PRIu64, c->name, c->value);
 		if (r && r->valid)
 			fprintf(f, " %12.1f/s", r->v);
@@ -336,6 +375,12 @@ static void port_json(FILE *f, const struct devmon *m, const struct dm_dev *d, c
 
 	fprintf(f, "{\"port\":%u,\"netdev\":", p->port);
 	json_string(f, p->netdev);
+	fputs(",\"mac\":", f);
+	if (p->have_mac)
+		fprintf(f, "\"%02x:%02x:%02x:%02x:%02x:%02x\"", p->mac[0], p->mac[1], p->mac[2], p->mac[3], p->mac[4],
+			p->mac[5]);
+	else
+		fputs("null", f);
 	fputs(",\"state\":", f);
 	json_string(f, port_state(p));
 	fputs(",\"rate\":", f);
@@ -465,6 +510,32 @@ static void compare_json(FILE *f, const struct devmon *m, const struct dm_dev *d
 		fputs(",\"meaning_name\":", f);
 		json_string(f, c[i].meaning_name);
 		fputc('}', f);
+	}
+	for (size_t j = 0; j < d->nports; j++) {   /* the ports' pause counters (pfcjoin.h) */
+		const struct dm_port *p = &d->ports[j];
+		struct pfcjoin_cmp pc[PFCJOIN_MAX];
+		size_t np = pfcjoin_compare(m->wire, p, pc, PFCJOIN_MAX);
+
+		for (size_t i = 0; i < np; i++, n++) {
+			char prio[24], what[64];
+
+			pfc_prio_words(&pc[i], prio, sizeof prio);
+			snprintf(what, sizeof what, "%s pause frames %s", prio, pc[i].tx ? "sent" : "received");
+			fprintf(f, "%s{\"counter\":", n ? "," : "");
+			json_string(f, pc[i].counter);
+			fprintf(f, ",\"nic\":%" PRIu64 ",\"wire\":%" PRIu64 ",\"agree\":%s,\"meaning\":", pc[i].nic,
+				pc[i].wire, pc[i].nic == pc[i].wire ? "true" : "false");
+			json_string(f, what);
+			fprintf(f, ",\"meaning_name\":\"%s\",\"port\":%u,\"netdev\":",
+				pc[i].tx ? "pause_frames_sent" : "pause_frames_received", p->port);
+			json_string(f, p->netdev);
+			fputs(",\"priority\":", f);
+			if (pc[i].prio == PFC_GLOBAL)
+				fputs("null", f);
+			else
+				fprintf(f, "%u", pc[i].prio);
+			fprintf(f, ",\"direction\":\"%s\"}", pc[i].tx ? "tx" : "rx");
+		}
 	}
 	fputc(']', f);
 }

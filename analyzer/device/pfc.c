@@ -74,28 +74,39 @@ static int match(const char *fmt, const char *name, unsigned *prio)
 	return 1;
 }
 
+int pfc_name(const char *name, unsigned *prio, int *tx, enum pfc_field *field)
+{
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+		if (match(names[k].fmt, name, prio)) {
+			*tx = names[k].tx;
+			*field = names[k].field;
+			return 1;
+		}
+	return 0;
+}
+
 size_t pfc_collect(const struct etht *e, const struct dm_rate *rates, uint32_t nrates, struct pfc_prio out[9])
 {
 	size_t seen = 0;
 
 	memset(out, 0, 9 * sizeof *out);
-	for (uint32_t i = 0; e->names && i < e->n; i++)
-		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-			unsigned prio;
-			struct pfc_val *v;
+	for (uint32_t i = 0; e->names && i < e->n; i++) {
+		unsigned prio;
+		int tx;
+		enum pfc_field field;
+		struct pfc_val *v;
 
-			if (!match(names[k].fmt, e->names[i], &prio))
-				continue;
-			v = &out[prio].f[names[k].tx][names[k].field];
-			v->v += e->values[i];
-			v->have = 1;
-			if (rates && i < nrates && rates[i].valid) {
-				v->rate += rates[i].v;
-				v->have_rate = 1;
-			}
-			seen += !out[prio].any;
-			out[prio].any = 1;
-			break;
+		if (!pfc_name(e->names[i], &prio, &tx, &field))
+			continue;
+		v = &out[prio].f[tx][field];
+		v->v += e->values[i];
+		v->have = 1;
+		if (rates && i < nrates && rates[i].valid) {
+			v->rate += rates[i].v;
+			v->have_rate = 1;
 		}
+		seen += !out[prio].any;
+		out[prio].any = 1;
+	}
 	return seen;
 }

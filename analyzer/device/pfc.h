@@ -27,6 +27,10 @@ struct pfc_prio {
 	int any;
 };
 
+/* Whether name is one of the table's PFC names: its priority (0-7, or
+ * PFC_GLOBAL), direction (*tx: 1 sent, 0 received) and field. */
+int pfc_name(const char *name, unsigned *prio, int *tx, enum pfc_field *field);
+
 /* Fills out[0..8] (8: PFC_GLOBAL) from e's names; rates[i] (NULL: none)
  * per e->values[i], valid when valid[i].  The number of priorities seen. */
 struct dm_rate;

@@ -101,6 +101,23 @@ static int read_u64(const char *path, uint64_t *v)
 	return errno || end == b ? -1 : 0;
 }
 
+int sysfs_netdev_mac(const char *netdev, uint8_t mac[6])
+{
+	char path[4200], b[64];
+	unsigned x[6];
+	char end;
+
+	if (!netdev[0] || strchr(netdev, '/'))
+		return -1;
+	snprintf(path, sizeof path, "%s/class/net/%s/address", sysfs_root(), netdev);
+	if (read_line(path, b, sizeof b) < 0 ||
+	    sscanf(b, "%2x:%2x:%2x:%2x:%2x:%2x%c", &x[0], &x[1], &x[2], &x[3], &x[4], &x[5], &end) != 6)
+		return -1;
+	for (int i = 0; i < 6; i++)
+		mac[i] = (uint8_t)x[i];
+	return 0;
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(a, b);

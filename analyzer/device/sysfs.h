@@ -76,6 +76,10 @@ int sysfs_add_dev_counters(const char *dev, struct sysfs_port *p);
 int sysfs_add_counter(struct sysfs_port *p, const char *name, uint64_t v, enum sysfs_group g);
 void sysfs_sort_counters(struct sysfs_port *p);
 
+/* The MAC of netdev NETDEV: ROOT/class/net/NETDEV/address (recorded and
+ * replayed like the rest); 0, or -1 when there is none. */
+int sysfs_netdev_mac(const char *netdev, uint8_t mac[6]);
+
 /* The PMA counters (counters/NAME) saturate at their width's maximum rather
  * than wrap: a value below the last one means the counter was reset. */
 

@@ -19,6 +19,7 @@
 #include "../../analyzer/diag_rules.c"
 #include "../../analyzer/json.c"
 #include "../../analyzer/qpjoin.c"
+#include "../../analyzer/pfcjoin.c"
 #include "../../analyzer/device/nlparse.c"
 #include "../../analyzer/device/devout.c"
 #include "../../analyzer/device/devnode.c"
