@@ -53,7 +53,10 @@ for line in open(exp):
         continue
     w = line.split(None, 2)
     w = w[:2] + (re.findall(r'\S+?=(?:"[^"]*"|\S+)', w[2]) if len(w) > 2 else [])
-    m = [d for d in diag if d["verdict"] == w[1]]
+    if w[0] == "pacing":
+        m = [p for p in s.get("cnp_pacing", []) if p["source"] == w[1]]
+    else:
+        m = [d for d in diag if d["verdict"] == w[1]]
     checked += 1
     if w[0] == "none":
         if m:
