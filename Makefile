@@ -87,6 +87,8 @@ CHECK_SCRIPTS += tests/firstread.sh
 CHECK_SCRIPTS += tests/examples.py
 # the diagnosis: a raising capture and a near miss per verdict (tools/mkdiag)
 CHECK_SCRIPTS += tests/diag.sh
+# the diagnosis live: a verdict raised, cleared after 10 s, raised again (JSON snapshots, the v screen)
+CHECK_SCRIPTS += tests/diag_live.sh
 
 # `rocegen stress` against the in-process reference adapter (generator/stress/)
 CHECK_SCRIPTS += tests/stress_unit.sh

@@ -145,6 +145,13 @@ struct diag_input {
 	int nic_valid;
 	uint64_t nic_dropped;     /* the NIC's discards since the capture opened (nicdrop.h) */
 	const char *nic_counters;
+	/* the device view (--device, nicdrop_devices()): what the NICs counted
+	 * as discarded or dropped for want of a receive buffer since its first
+	 * read, by the counters' meanings (devmon_meaning) */
+	int dev_valid;
+	uint64_t dev_discards, dev_out_of_buffer;
+	char dev_counters[144];   /* "mlx5_0: rx_discards_phy,out_of_buffer" */
+	char dev_names[72];       /* the devices whose counts rose: "mlx5_0, bnxt_re0" */
 };
 
 /* Verdicts of e (a single engine or a merged view), most severe first.

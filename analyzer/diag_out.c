@@ -6,14 +6,17 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "diag_out.h"
 #include "json.h"
+#include "nicdrop.h"
 
 void diag_input_of(const struct engine *e, const struct report_ctx *c, struct diag_input *in)
 {
 	struct timespec ts;
 
+	memset(in, 0, sizeof *in);
 	in->now_ns = e->t.last_ns;
 	if (c && c->live && !clock_gettime(CLOCK_REALTIME, &ts)) {
 		uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
@@ -26,6 +29,7 @@ void diag_input_of(const struct engine *e, const struct report_ctx *c, struct di
 	in->nic_valid = c && c->drops.valid && c->drops.sum.nic_valid;
 	in->nic_dropped = in->nic_valid ? c->drops.sum.nic_dropped : 0;
 	in->nic_counters = c && c->drops.n ? c->drops.iface[0].nic_counters : NULL;
+	nicdrop_devices(c ? c->devices : NULL, in);
 }
 
 static void ev_json(FILE *o, const struct diag_ev *ev)

@@ -735,17 +735,44 @@ static int r_slow_receiver(const struct dr_ctx *k, struct diag_verdict *v)
 	return 1;
 }
 
+/* RoCE frames the capture saw (any version; [ROCE_VER_NONE] counts the others). */
+static uint64_t dr_roce_frames(const struct engine *v)
+{
+	uint64_t n = 0;
+
+	for (size_t i = ROCE_VER_V1; i < sizeof v->t.roce / sizeof v->t.roce[0]; i++)
+		n += v->t.roce[i];
+	return n;
+}
+
 static int r_nic_drop(const struct dr_ctx *k, struct diag_verdict *v)
 {
-	if (!k->in->nic_valid || !k->in->nic_dropped)
-		return 0;
+	const struct diag_input *in = k->in;
+	uint64_t roce = dr_roce_frames(k->v);
+
 	v->subject_kind = DSUB_CAPTURE;
+	dr_frames(v, k->v->t.frames ? 1 : 0, k->v->t.frames, in->now_ns);
+	if (in->dev_valid && in->dev_discards + in->dev_out_of_buffer && roce) {
+		/* the device view: the NIC's own counters, by meaning */
+		snprintf(v->subject, sizeof v->subject, "NIC %s", in->dev_names);
+		dr_ev_num(v, "discards", (double)in->dev_discards);
+		dr_ev_num(v, "out_of_buffer", (double)in->dev_out_of_buffer);
+		dr_ev_str(v, "counters", in->dev_counters);
+		dr_ev_num(v, "roce_frames", (double)roce);
+		dr_text(v, "the NIC counted %" PRIu64 " discards and %" PRIu64 " drops for want of a receive buffer (%s) "
+			"while the wire shows %" PRIu64 " RoCE frames arriving: lost in the receiving NIC, not in the fabric%s",
+			in->dev_discards, in->dev_out_of_buffer, in->dev_counters, roce,
+			in->dev_out_of_buffer ? " (out of buffer: a receiver that does not keep up)" : "");
+		dr_caveat(k, v);
+		return 1;
+	}
+	if (!in->nic_valid || !in->nic_dropped)
+		return 0;
 	snprintf(v->subject, sizeof v->subject, "capture interface");
-	dr_frames(v, k->v->t.frames ? 1 : 0, k->v->t.frames, k->in->now_ns);
-	dr_ev_num(v, "discards", (double)k->in->nic_dropped);
-	dr_ev_str(v, "counters", k->in->nic_counters ? k->in->nic_counters : "");
+	dr_ev_num(v, "discards", (double)in->nic_dropped);
+	dr_ev_str(v, "counters", in->nic_counters ? in->nic_counters : "");
 	dr_text(v, "the NIC discarded %" PRIu64 " frames (%s) that reached its port: lost in the receiving NIC, "
-	     "not in the fabric", k->in->nic_dropped, k->in->nic_counters ? k->in->nic_counters : "");
+	     "not in the fabric", in->nic_dropped, in->nic_counters ? in->nic_counters : "");
 	dr_caveat(k, v);
 	return 1;
 }
