@@ -346,6 +346,8 @@ INTEROP_SCRIPTS += tests/stress_lab.sh
 INTEROP_SCRIPTS += tests/interop_iwarp.sh
 INTEROP_SCRIPTS += tests/conform_iwarp_lab.sh
 INTEROP_SCRIPTS += tests/interop_iwarp_perftest.sh
+# the diagnosis's timer verdicts on rxe: perftest -u, rping through rdma_cm (issue 24)
+INTEROP_SCRIPTS += tests/interop_diag.sh
 interop: all
 	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; BUILD=$(BUILD) $$s; done
 

@@ -237,6 +237,40 @@ else
 	fails=$((fails + 1))
 fi
 
+# lab runs (tests/interop_diag.sh, kept in captures/lab): rping through
+# rdma_cm with loss: its timeout waits are held against the CM REQ's local
+# ACK timeout (read here from the REQ's bytes by tests/req_timeout.py), not
+# --ack-timeout: none at ±25 %, and at ±1 % the verdict names the REQ's
+# value; ib_write_lat -u 12 with loss: vmb's timeout resends against
+# --ack-timeout 8 raise timeout_mismatch with negotiated_us 1048.6.
+labv() {   # labv CAPTURE OPTIONS... -> "severity negotiated_us requester" per timeout_mismatch
+	local c=$1
+	shift
+	"$R" -r "captures/lab/$c.pcap" --json "$@" | tail -n 1 | python3 -c 'import json, sys
+for d in json.loads(sys.stdin.read())["diagnosis"]:
+    if d["verdict"] == "timeout_mismatch":
+        print(d["severity"], d["evidence"]["negotiated_us"], d["subject"].split()[0])'
+}
+t=$(python3 tests/req_timeout.py captures/lab/roce_netem_diag_rping_cm.pcap)
+want=$(python3 -c "print(round(4.096 * 2 ** int('${t:-0}'), 1))")
+none=$(labv roce_netem_diag_rping_cm)
+tight=$(labv roce_netem_diag_rping_cm --diag-tolerance 1 --ack-timeout 8)
+if [ -n "$t" ] && [ -z "$none" ] && [ "$tight" = "warning $want 10.99.0.1" ]; then
+	echo "ok   lab rping through rdma_cm: waits held against the REQ's timeout $t ($want us), not --ack-timeout: none at ±25 %, named at ±1 %"
+	oks=$((oks + 1))
+else
+	echo "FAIL lab rping through rdma_cm: REQ timeout '$t' ($want us); at ±25 % '$none'; at ±1 % '$tight'"
+	fails=$((fails + 1))
+fi
+miss=$(labv roce_netem_diag_write_lat_u12 --ack-timeout 8 | grep ' 10\.99\.0\.2$')
+if [ "$miss" = "warning 1048.6 10.99.0.2" ]; then
+	echo "ok   lab ib_write_lat -u 12: vmb's timeout resends against --ack-timeout 8: timeout_mismatch, negotiated_us 1048.6"
+	oks=$((oks + 1))
+else
+	echo "FAIL lab ib_write_lat -u 12 against --ack-timeout 8: '$miss'"
+	fails=$((fails + 1))
+fi
+
 # clean lab captures of every kind (RC, UC, UD, iWARP; SEND, WRITE, READ,
 # atomics; with and without rdma_cm; IPv6 GIDs; MTU 9000): no warning or
 # error.  The netem ones had faults injected (captures/lab/README.md): left out.
