@@ -10,7 +10,6 @@
 #include <time.h>
 #include "diag_out.h"
 #include "json.h"
-#include "nicdrop.h"
 
 void diag_input_of(const struct engine *e, const struct report_ctx *c, struct diag_input *in)
 {
@@ -29,7 +28,8 @@ void diag_input_of(const struct engine *e, const struct report_ctx *c, struct di
 	in->nic_valid = c && c->drops.valid && c->drops.sum.nic_valid;
 	in->nic_dropped = in->nic_valid ? c->drops.sum.nic_dropped : 0;
 	in->nic_counters = c && c->drops.n ? c->drops.iface[0].nic_counters : NULL;
-	nicdrop_devices(c ? c->devices : NULL, in);
+	if (c && c->devices_diag)
+		c->devices_diag(c->devices, in);
 }
 
 static void ev_json(FILE *o, const struct diag_ev *ev)
