@@ -116,8 +116,12 @@ if [ -n "$raised" ] && t=$(until_state past 25); then
 	else
 		fail "cleared too early: after ${took} s (the clearing time is 10 s)"
 	fi
-	send
-	if until_state active 10 >/dev/null; then
+	again=
+	for _ in $(seq 10); do   # a loaded machine may hand a frame to one capture late: send until both see it
+		send
+		if until_state active 2 >/dev/null; then again=1; break; fi
+	done
+	if [ -n "$again" ]; then
 		ok "raised again: active in the snapshot and on the v screen once a new pause arrives"
 	else
 		fail "not raised again: snapshot '$(snap)'"; sed 's/^/| /' "$T/screen" | head -n 12
