@@ -92,18 +92,20 @@ void diag_free(struct diag *d)
 	free(d->fl);
 	free(d->conn);
 	free(d->prio);
+	free(d->csrc);
+	free(d->cpair);
 	free(d);
 }
 
 size_t diag_bytes(const struct diag *d)
 {
 	return d ? sizeof *d + d->nfl * sizeof *d->fl + d->conn_cap * sizeof *d->conn +
-		   d->nprio * sizeof *d->prio : 0;
+		   d->nprio * sizeof *d->prio + d->csrc_cap * sizeof *d->csrc + d->cpair_cap * sizeof *d->cpair : 0;
 }
 
 /* ---- per-flow facts --------------------------------------------------------------------- */
 
-static void *dg_grow(void *p, uint32_t *cap, uint32_t need, size_t size)
+void *dg_grow(void *p, uint32_t *cap, uint32_t need, size_t size)
 {
 	uint32_t nc = *cap ? *cap : 64;
 	uint8_t *np;
@@ -370,6 +372,7 @@ void diag_response(struct engine *e, struct flow *t, struct flow *r, const struc
 			if (!c->cnp_gap_min_ns || g < c->cnp_gap_min_ns)
 				c->cnp_gap_min_ns = g;
 		}
+		dg_cnp_pace(d, c, r->src, r->dst, r->qpn, ts);
 		c->cnps++;
 		c->cnp_last_ns = ts;
 		c->cnp_matched = 0;

@@ -145,6 +145,13 @@ struct diag_input {
 	int nic_valid;
 	uint64_t nic_dropped;     /* the NIC's discards since the capture opened (nicdrop.h) */
 	const char *nic_counters;
+	/* the device view (--device, nicdrop_devices()): what the NICs counted
+	 * as discarded or dropped for want of a receive buffer since its first
+	 * read, by the counters' meanings (devmon_meaning) */
+	int dev_valid;
+	uint64_t dev_discards, dev_out_of_buffer;
+	char dev_counters[144];   /* "mlx5_0: rx_discards_phy,out_of_buffer" */
+	char dev_names[72];       /* the devices whose counts rose: "mlx5_0, bnxt_re0" */
 };
 
 /* Verdicts of e (a single engine or a merged view), most severe first.
@@ -153,5 +160,25 @@ int diag_evaluate(const struct engine *e, const struct diag_input *in, struct di
 void diag_list_free(struct diag_list *l);
 /* "A -> B: text" for one-line output */
 const char *diag_ev_str(const struct diag_ev *ev, char *buf, size_t cap);
+
+/* CNP pacing (diag_pacing.c): per host that sends CNPs, the least
+ * intervals between consecutive CNPs to one QP, to different QPs of one IP
+ * pair and to different IP pairs (ns + 1; 0: none seen), and what they say
+ * of its pacer: "qp", "ip_pair", "port", "qp_or_ip_pair", "qp_or_port",
+ * "ip_pair_or_port" or "unknown" (rocetop(8) DIAGNOSIS). */
+struct diag_pacing {
+	uint8_t addr[16];
+	char source[64];
+	uint64_t cnps;
+	uint32_t qps, ip_pairs, parts;
+	uint64_t qp_min_ns, xqp_min_ns, xpair_min_ns;
+	const char *pacing;
+};
+/* The CNP sources of e (a single engine or a merged view), tol as
+ * --diag-tolerance; 0, or -1 when out of memory.  free(*out). */
+int diag_pacing(const struct engine *e, double tol, struct diag_pacing **out, size_t *n);
+const struct diag_pacing *diag_pacing_find(const struct diag_pacing *v, size_t n, const uint8_t *addr);
+/* The tolerance e's diagnosis uses (its --diag-tolerance). */
+double diag_tolerance(const struct engine *e);
 
 #endif

@@ -6,6 +6,7 @@
 #ifndef ROCETOP_DIAG_INT_H
 #define ROCETOP_DIAG_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "diag.h"
 
@@ -55,7 +56,7 @@ struct dg_conn {
 	uint64_t rnr_ns, rnr_f0, rnr_f1, rnr_last_ns;
 	uint32_t rnr_wait[DIAG_LIST_MAX], rnr_timer[DIAG_LIST_MAX];
 	/* CNPs and the sender's rate around them */
-	uint32_t cnps;
+	uint32_t cnps, cpair1;       /* cpair1: its CNPs' IP pair (diag.cpair) + 1 */
 	uint64_t cnp_last_ns, cnp_gap_min_ns, cnp_f0, cnp_f1;
 	uint8_t cnp_matched, chk, nak_open;
 	uint64_t chk_bin;
@@ -69,6 +70,22 @@ struct dg_conn {
 	uint32_t missing, resent;
 	uint64_t loss_f0, loss_f1, loss_ns;
 };
+
+/* CNP pacing (diag_pacing.c): each host that sends CNPs, and each IP pair
+ * it sends them to; the least intervals between consecutive CNPs to
+ * different QPs of one pair and to different pairs (+ 1 ns; 0: none). */
+struct dg_csrc {
+	uint32_t host, last_peer;
+	uint64_t last_ns, xpair_min;
+};
+struct dg_cpair {
+	uint32_t src, peer, csrc1;   /* the CNP source, the hosts it sends to, its dg_csrc + 1 */
+	uint32_t last_qpn;
+	uint64_t last_ns, xqp_min;
+};
+/* Per-frame hook: a CNP from host src to host peer's QP qpn at ts, for c. */
+struct diag;
+void dg_cnp_pace(struct diag *d, struct dg_conn *c, uint32_t src, uint32_t peer, uint32_t qpn, uint64_t ts);
 
 /* One port's priority (0..7; 8 = 802.3x PAUSE): its runs of continuous pause. */
 struct dg_prio {
@@ -88,6 +105,11 @@ struct diag {
 	struct dg_prio *prio;        /* 9 per port, by port index */
 	uint32_t nprio;
 	uint64_t roce_pcp[8], roce_untagged;
+	struct dg_csrc *csrc;
+	uint32_t ncsrc, csrc_cap;
+	struct dg_cpair *cpair;
+	uint32_t ncpair, cpair_cap;
 };
+void *dg_grow(void *p, uint32_t *cap, uint32_t need, size_t size);
 
 #endif

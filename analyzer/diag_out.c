@@ -5,6 +5,8 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "diag_out.h"
 #include "json.h"
@@ -13,6 +15,7 @@ void diag_input_of(const struct engine *e, const struct report_ctx *c, struct di
 {
 	struct timespec ts;
 
+	memset(in, 0, sizeof *in);
 	in->now_ns = e->t.last_ns;
 	if (c && c->live && !clock_gettime(CLOCK_REALTIME, &ts)) {
 		uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
@@ -25,6 +28,8 @@ void diag_input_of(const struct engine *e, const struct report_ctx *c, struct di
 	in->nic_valid = c && c->drops.valid && c->drops.sum.nic_valid;
 	in->nic_dropped = in->nic_valid ? c->drops.sum.nic_dropped : 0;
 	in->nic_counters = c && c->drops.n ? c->drops.iface[0].nic_counters : NULL;
+	if (c && c->devices_diag)
+		c->devices_diag(c->devices, in);
 }
 
 static void ev_json(FILE *o, const struct diag_ev *ev)
@@ -67,6 +72,67 @@ void diag_verdict_json(FILE *o, const struct diag_verdict *v)
 	fprintf(o, ",\"active\":%s}", v->active ? "true" : "false");
 }
 
+static void us_json(FILE *o, const char *key, uint64_t ns1)
+{
+	fprintf(o, ",\"%s\":", key);
+	if (ns1)
+		fprintf(o, "%.15g", (double)(ns1 - 1) / 1e3);
+	else
+		fputs("null", o);
+}
+
+/* ,"cnp_pacing":[{"source", "cnps", "qps", "ip_pairs", "min_interval_us",
+ * "min_cross_qp_us", "min_cross_pair_us", "pacing"}, …] */
+static void pacing_json(FILE *o, const struct engine *e)
+{
+	struct diag_pacing *p;
+	size_t n;
+
+	fputs(",\"cnp_pacing\":[", o);
+	if (!diag_pacing(e, diag_tolerance(e), &p, &n)) {
+		for (size_t i = 0; i < n; i++) {
+			fputs(i ? ",{\"source\":" : "{\"source\":", o);
+			json_string(o, p[i].source);
+			fprintf(o, ",\"cnps\":%" PRIu64 ",\"qps\":%" PRIu32 ",\"ip_pairs\":%" PRIu32, p[i].cnps, p[i].qps,
+				p[i].ip_pairs);
+			us_json(o, "min_interval_us", p[i].qp_min_ns);
+			us_json(o, "min_cross_qp_us", p[i].xqp_min_ns);
+			us_json(o, "min_cross_pair_us", p[i].xpair_min_ns);
+			fprintf(o, ",\"pacing\":\"%s\"}", p[i].pacing);
+		}
+		free(p);
+	}
+	fputc(']', o);
+}
+
+static void us_text(FILE *o, const char *what, uint64_t ns1)
+{
+	if (ns1)
+		fprintf(o, "%s %.1f us", what, (double)(ns1 - 1) / 1e3);
+	else
+		fprintf(o, "%s none", what);
+}
+
+static void pacing_text(FILE *o, const struct engine *e)
+{
+	struct diag_pacing *p;
+	size_t n;
+
+	if (diag_pacing(e, diag_tolerance(e), &p, &n))
+		return;
+	if (n)
+		fputs("\nCNP pacing (the least intervals between CNPs; rocetop(8) DIAGNOSIS)\n", o);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(o, "  %s: %" PRIu64 " CNPs to %" PRIu32 " QP%s of %" PRIu32 " IP pair%s; least interval:", p[i].source,
+			p[i].cnps, p[i].qps, p[i].qps == 1 ? "" : "s", p[i].ip_pairs, p[i].ip_pairs == 1 ? "" : "s");
+		us_text(o, " to one QP", p[i].qp_min_ns);
+		us_text(o, ", QPs of one pair", p[i].xqp_min_ns);
+		us_text(o, ", pairs", p[i].xpair_min_ns);
+		fprintf(o, "; pacing %s\n", p[i].pacing);
+	}
+	free(p);
+}
+
 void diag_json(FILE *o, const struct engine *e, const struct report_ctx *c)
 {
 	struct diag_input in;
@@ -83,6 +149,7 @@ void diag_json(FILE *o, const struct engine *e, const struct report_ctx *c)
 		diag_list_free(&l);
 	}
 	fputc(']', o);
+	pacing_json(o, e);
 }
 
 void diag_text(FILE *o, const struct engine *e, const struct report_ctx *c)
@@ -98,6 +165,7 @@ void diag_text(FILE *o, const struct engine *e, const struct report_ctx *c)
 	}
 	if (!l.n) {
 		diag_list_free(&l);     /* the rules may have made room without raising */
+		pacing_text(o, e);
 		return;
 	}
 	fprintf(o, "\nDiagnosis (%zu verdict%s; rocetop(8) DIAGNOSIS has the rules)\n", l.n, l.n == 1 ? "" : "s");
@@ -112,4 +180,5 @@ void diag_text(FILE *o, const struct engine *e, const struct report_ctx *c)
 		fputc('\n', o);
 	}
 	diag_list_free(&l);
+	pacing_text(o, e);
 }

@@ -34,6 +34,8 @@ struct dr_ctx {
 	const struct dg_fl *x;
 	uint32_t port;
 	unsigned prio;
+	struct diag_pacing *pace;           /* CNP sources (diag_pacing.c) */
+	size_t npace;
 };
 
 typedef int (*rule_fn)(const struct dr_ctx *k, struct diag_verdict *v);
@@ -607,6 +609,14 @@ static void dr_cnp_checks(const struct dr_ctx *k, uint32_t *measured, uint32_t *
 	}
 }
 
+/* The CNP pacing of the host that sends c's CNPs (its responder). */
+static void dr_ev_pacing(const struct dr_ctx *k, struct diag_verdict *v)
+{
+	const struct diag_pacing *p = diag_pacing_find(k->pace, k->npace, k->e->hosts[k->c->dst].addr);
+
+	dr_ev_str(v, "pacing", p ? p->pacing : "unknown");
+}
+
 static int r_cnp_ignored(const struct dr_ctx *k, struct diag_verdict *v)
 {
 	const struct dg_conn *c = k->c;
@@ -626,6 +636,7 @@ static int r_cnp_ignored(const struct dr_ctx *k, struct diag_verdict *v)
 	dr_ev_num(v, "checks", m);
 	dr_ev_num(v, "slowed", fell);
 	dr_ev_num(v, "min_cnp_interval_us", c->cnp_gap_min_ns ? (double)((c->cnp_gap_min_ns - 1) / 1000) : 0);
+	dr_ev_pacing(k, v);
 	dr_text(v, "%" PRIu32 " CNPs reached the sender and its rate did not fall within %.3g ms (%.3g Gb/s before, "
 	     "%.3g Gb/s after, slowed %" PRIu32 " of %" PRIu32 " times): congestion control is off or not "
 	     "reacting", c->cnps, w * 1e3, b * 8 / m / w / 1e9, a * 8 / m / w / 1e9, fell, m);
@@ -643,6 +654,8 @@ static int r_cnp_with_nak(const struct dr_ctx *k, struct diag_verdict *v)
 	       c->nak_ns);
 	dr_ev_num(v, "naks", c->naks);
 	dr_ev_num(v, "with_cnp", c->with_cnp);
+	dr_ev_num(v, "min_cnp_interval_us", c->cnp_gap_min_ns ? (double)((c->cnp_gap_min_ns - 1) / 1000) : 0);
+	dr_ev_pacing(k, v);
 	dr_text(v, "each of the %" PRIu32 " NAKs went out with a CNP (within %.0f us): the responder's NIC sends a "
 	     "CNP with every NAK, so the sender slows for loss, not only for congestion", c->naks,
 	     (double)DIAG_NAK_CNP_NS / 1e3);
@@ -722,17 +735,44 @@ static int r_slow_receiver(const struct dr_ctx *k, struct diag_verdict *v)
 	return 1;
 }
 
+/* RoCE frames the capture saw (any version; [ROCE_VER_NONE] counts the others). */
+static uint64_t dr_roce_frames(const struct engine *v)
+{
+	uint64_t n = 0;
+
+	for (size_t i = ROCE_VER_V1; i < sizeof v->t.roce / sizeof v->t.roce[0]; i++)
+		n += v->t.roce[i];
+	return n;
+}
+
 static int r_nic_drop(const struct dr_ctx *k, struct diag_verdict *v)
 {
-	if (!k->in->nic_valid || !k->in->nic_dropped)
-		return 0;
+	const struct diag_input *in = k->in;
+	uint64_t roce = dr_roce_frames(k->v);
+
 	v->subject_kind = DSUB_CAPTURE;
+	dr_frames(v, k->v->t.frames ? 1 : 0, k->v->t.frames, in->now_ns);
+	if (in->dev_valid && in->dev_discards + in->dev_out_of_buffer && roce) {
+		/* the device view: the NIC's own counters, by meaning */
+		snprintf(v->subject, sizeof v->subject, "NIC %s", in->dev_names);
+		dr_ev_num(v, "discards", (double)in->dev_discards);
+		dr_ev_num(v, "out_of_buffer", (double)in->dev_out_of_buffer);
+		dr_ev_str(v, "counters", in->dev_counters);
+		dr_ev_num(v, "roce_frames", (double)roce);
+		dr_text(v, "the NIC counted %" PRIu64 " discards and %" PRIu64 " drops for want of a receive buffer (%s) "
+			"while the wire shows %" PRIu64 " RoCE frames arriving: lost in the receiving NIC, not in the fabric%s",
+			in->dev_discards, in->dev_out_of_buffer, in->dev_counters, roce,
+			in->dev_out_of_buffer ? " (out of buffer: a receiver that does not keep up)" : "");
+		dr_caveat(k, v);
+		return 1;
+	}
+	if (!in->nic_valid || !in->nic_dropped)
+		return 0;
 	snprintf(v->subject, sizeof v->subject, "capture interface");
-	dr_frames(v, k->v->t.frames ? 1 : 0, k->v->t.frames, k->in->now_ns);
-	dr_ev_num(v, "discards", (double)k->in->nic_dropped);
-	dr_ev_str(v, "counters", k->in->nic_counters ? k->in->nic_counters : "");
+	dr_ev_num(v, "discards", (double)in->nic_dropped);
+	dr_ev_str(v, "counters", in->nic_counters ? in->nic_counters : "");
 	dr_text(v, "the NIC discarded %" PRIu64 " frames (%s) that reached its port: lost in the receiving NIC, "
-	     "not in the fabric", k->in->nic_dropped, k->in->nic_counters ? k->in->nic_counters : "");
+	     "not in the fabric", in->nic_dropped, in->nic_counters ? in->nic_counters : "");
 	dr_caveat(k, v);
 	return 1;
 }
@@ -851,6 +891,8 @@ int diag_evaluate(const struct engine *view, const struct diag_input *in, struct
 			k.untagged += d->roce_untagged;
 	}
 	k.capture_lost = view->t.erf_lost + (in->drops_valid ? in->dropped : 0);
+	if (diag_pacing(view, k.parts[0]->diag->cfg.tolerance, &k.pace, &k.npace))
+		return -1;
 	for (size_t r = 0; r < sizeof dr_rules / sizeof dr_rules[0] && !rc; r++) {
 		const struct dr_rule *ru = &dr_rules[r];
 
@@ -907,6 +949,7 @@ int diag_evaluate(const struct engine *view, const struct diag_input *in, struct
 			break;
 		}
 	}
+	free(k.pace);
 	if (rc) {
 		diag_list_free(out);
 		return -1;

@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include "args.h"
 #include "devmon.h"
+#include "nicdrop.h"
 #include "flow.h"
 #include "listing.h"
 #include "vmarks.h"
@@ -257,6 +258,11 @@ static void dev_text(FILE *f, const void *ctx)
 static void dev_json(FILE *f, const void *ctx)
 {
 	devmon_json(f, ctx);
+}
+
+static void dev_diag(const void *ctx, struct diag_input *in)
+{
+	nicdrop_devices(ctx, in);
 }
 
 /* A scrape reads the devices again when the last read is older than 1 s. */
@@ -587,6 +593,7 @@ static int setup_engine(struct app *x)
 		x->dev->wire = &r->eng;   /* one QP, one row: the device's QPs joined with the flows */
 		r->ctx.devices_text = dev_text;
 		r->ctx.devices_json = dev_json;
+		r->ctx.devices_diag = dev_diag;
 		devmon_poll(x->dev, wall_ns());
 		if (x->prom)
 			prom_extra(x->prom, dev_prom, x->dev);
@@ -747,6 +754,8 @@ static void summary(struct app *x)
 
 	progress(r, x->no, 1);
 	update_drops(r, x->src);
+	if (r->dev)   /* the diagnosis compares the NICs' counters at the end with the wire (nic_drop) */
+		devmon_poll(r->dev, wall_ns());
 	e = run_engine(r);
 	if (r->wk) {
 		workers_frames(r->wk, per);

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "nicdrop.h"
+#include "diag.h"
+#include "devmon.h"
 
 /* Is name one of the comma-separated list? */
 static int listed(const char *list, const char *name)
@@ -73,4 +75,42 @@ void nicdrop_close(struct nicdrop *n)
 	if (n->opened)
 		etht_free(&n->e);
 	n->ok = n->opened = 0;
+}
+
+void nicdrop_devices(const struct devmon *m, struct diag_input *in)
+{
+	static const unsigned meaning[2] = { M_DISCARD, M_OUT_OF_BUFFER };
+	size_t at = 0;
+
+	in->dev_valid = 0;
+	in->dev_discards = in->dev_out_of_buffer = 0;
+	in->dev_counters[0] = in->dev_names[0] = 0;
+	for (size_t i = 0; m && i < m->ndevs; i++) {
+		const struct dm_dev *d = &m->devs[i];
+		int named = 0, rose = 0;
+
+		for (int k = 0; k < 2; k++) {
+			struct dm_meaning_sum s;
+
+			if (!devmon_meaning(d, meaning[k], &s))
+				continue;
+			in->dev_valid = 1;
+			*(k ? &in->dev_out_of_buffer : &in->dev_discards) += s.since_first;
+			rose |= s.since_first > 0;
+			for (size_t j = 0; j < s.n && j < DM_MEANING_NAMES && at < sizeof in->dev_counters; j++) {
+				char *o = in->dev_counters + at;
+				size_t room = sizeof in->dev_counters - at;
+				int w = named ? snprintf(o, room, ",%s", s.names[j]) :
+					snprintf(o, room, "%s%s: %s", at ? "; " : "", d->name, s.names[j]);
+
+				at += w > 0 ? (size_t)w : 0;
+				named = 1;
+			}
+		}
+		if (rose) {
+			size_t l = strlen(in->dev_names);
+
+			snprintf(in->dev_names + l, sizeof in->dev_names - l, "%s%s", l ? ", " : "", d->name);
+		}
+	}
 }

@@ -33,4 +33,12 @@ void nicdrop_open(struct nicdrop *n, const char *ifname, const char *list);
 int nicdrop_read(struct nicdrop *n, uint64_t *since_open);
 void nicdrop_close(struct nicdrop *n);
 
+/* The device view's discards and out-of-buffer drops (counters of meaning
+ * M_DISCARD and M_OUT_OF_BUFFER, ctrtab.h) since its first read, summed over
+ * its devices, into in->dev_* (diag.h); dev_valid = 0 when no device counts
+ * either.  m: a struct devmon, or NULL. */
+struct diag_input;
+struct devmon;
+void nicdrop_devices(const struct devmon *m, struct diag_input *in);
+
 #endif

@@ -28,6 +28,8 @@ struct report_drops {
 	struct report_drop_counts iface[REPORT_MAX_IFACES];
 };
 
+struct diag_input;
+
 struct report_ctx {
 	const char *source;          /* file or interface name */
 	int live;
@@ -38,6 +40,8 @@ struct report_ctx {
 	 * value of each snapshot's "devices".  NULL: none. */
 	void (*devices_text)(FILE *f, const void *ctx);
 	void (*devices_json)(FILE *f, const void *ctx);
+	/* the devices' discards for the diagnosis (nicdrop_devices(): nic_drop) */
+	void (*devices_diag)(const void *ctx, struct diag_input *in);
 	const void *devices;
 	unsigned json_top;           /* flows in the JSON summary's list (0: all); totals stay whole */
 	/* --threads N > 1: frames each thread analysed (JSON summary "threads") */

@@ -273,6 +273,7 @@ void report_snapshot_json(FILE *o, const struct engine *e, const struct report_c
 		json_flow(o, e, v[i], now, 0);
 	}
 	fputc(']', o);
+	diag_json(o, e, c);   /* live: raised and cleared as the snapshots go */
 	if (c->devices_json) {
 		fputs(",\"devices\":", o);
 		c->devices_json(o, c->devices);

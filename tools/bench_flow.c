@@ -39,6 +39,7 @@
 #include "../analyzer/ibident.c"
 #include "../analyzer/diag.c"
 #include "../analyzer/diag_rules.c"
+#include "../analyzer/diag_pacing.c"
 
 extern char **environ;
 

@@ -19,6 +19,7 @@
  *                                its fields, evidence.KEY; values JSON, or
  *                                ~TEXT for a string starting with TEXT)
  *   none VERDICT                 a verdict that must not be there
+ *   pacing HOST key=value...     the "cnp_pacing" entry of CNP source HOST
  */
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -33,6 +34,8 @@ static const struct fixcap_ep A = { { 2, 0, 0, 0, 0, 1 }, { 10, 0, 0, 1 }, 0x100
 static const struct fixcap_ep B = { { 2, 0, 0, 0, 0, 2 }, { 10, 0, 0, 2 }, 0x200 };
 static const struct fixcap_ep A2 = { { 2, 0, 0, 0, 0, 1 }, { 10, 0, 0, 1 }, 0x101 };
 static const struct fixcap_ep B2 = { { 2, 0, 0, 0, 0, 2 }, { 10, 0, 0, 2 }, 0x201 };
+static const struct fixcap_ep C = { { 2, 0, 0, 0, 0, 3 }, { 10, 0, 0, 3 }, 0x300 };
+static const struct fixcap_ep B3 = { { 2, 0, 0, 0, 0, 2 }, { 10, 0, 0, 2 }, 0x202 };
 static const uint8_t SWITCH_MAC[6] = { 2, 0, 0, 0, 0, 0xfe };
 
 #define SYN_ACK 0x1f
@@ -531,6 +534,53 @@ static void nak_cnp(const char *name, int all, const char *const *e)
 	expect(name, e);
 }
 
+/* cnp_pacing(start): B (10.0.0.2) answers three connections, A's QP 0x100
+ * (-> B's 0x200) and QP 0x101 (-> B's 0x201), one IP pair, and C's
+ * (10.0.0.3) QP 0x300 (-> B's 0x202), another; each writes once (ECT(0))
+ * and is ACKed.  Then B sends each of the three QPs 3 CNPs 50 us apart,
+ * the first at start[i] us: the least interval to one QP is 50 us, and
+ * within ±25 % (37.5 us) two CNPs share a pacer.
+ * pacing_qp: 1000, 1010, 1020: A's two QPs 10 us apart: a pacer per QP.
+ * pacing_ip_pair: 1000, 1150, 1010: A's QPs never closer than 50 us, but
+ *   C's CNPs 10 us after A's: a pacer per IP pair.
+ * pacing_port: 1000, 1150, 1300: all 50 us apart: one pacer for the port.
+ * pacing_port_jitter (the near miss): 1000, 1140, 1280: 40 us apart, within
+ *   the tolerance: still the port's pacer, neither per QP nor per pair. */
+static void cnp_pacing(const char *name, const unsigned *start, const char *const *e)
+{
+	const struct fixcap_ep *req_ep[3] = { &A, &A2, &C }, *resp_ep[3] = { &B, &B2, &B3 };
+	uint64_t t0;
+	struct fixcap c;
+
+	open_cap(&c, name);
+	req_cls.ecn = 2;
+	for (int i = 0; i < 3; i++) {
+		wr(&c, req_ep[i], resp_ep[i], 700, 256, 1);
+		fixcap_at(&c, 5);
+		ack_to(&c, resp_ep[i], req_ep[i], 700, SYN_ACK, 1);
+		fixcap_at(&c, 5);
+	}
+	t0 = c.t;
+	/* the 9 CNPs in time order */
+	for (unsigned k = 0, last = 0; k < 9; k++) {
+		unsigned best = ~0u, bi = 0;
+
+		for (unsigned j = 0; j < 9; j++) {
+			unsigned at = start[j / 3] + 50 * (j % 3);
+
+			if (at > last && at < best) {
+				best = at;
+				bi = j;
+			}
+		}
+		last = best;
+		c.t = t0 + (uint64_t)best * 1000;
+		cnp(&c, resp_ep[bi / 3], req_ep[bi / 3]);
+	}
+	fixcap_close(&c);
+	expect(name, e);
+}
+
 /* ---- 5. where the loss is ---------------------------------------------------------------- */
 
 /* loss(before, erf, lctr): A sends 500..503, AckReq on 503.
@@ -699,6 +749,27 @@ int main(int argc, char **argv)
 
 		nak_cnp("cnp_with_nak", 1, pos);
 		nak_cnp("nak_without_cnp", 0, neg);
+	}
+	{
+		static const unsigned qp[] = { 1000, 1010, 1020 }, pair[] = { 1000, 1150, 1010 },
+				      port[] = { 1000, 1150, 1300 }, jitter[] = { 1000, 1140, 1280 };
+		static const char *const eqp[] = {
+			"pacing 10.0.0.2 cnps=9 qps=3 ip_pairs=2 min_interval_us=50 min_cross_qp_us=10"
+			" pacing=\"qp\"", "none cnp_ignored", NULL };
+		static const char *const epair[] = {
+			"pacing 10.0.0.2 cnps=9 qps=3 min_interval_us=50 min_cross_qp_us=50 min_cross_pair_us=10"
+			" pacing=\"ip_pair\"", NULL };
+		static const char *const eport[] = {
+			"pacing 10.0.0.2 cnps=9 qps=3 ip_pairs=2 min_interval_us=50 min_cross_qp_us=50"
+			" min_cross_pair_us=50 pacing=\"port\"", NULL };
+		static const char *const ejit[] = {
+			"pacing 10.0.0.2 min_interval_us=50 min_cross_qp_us=40 min_cross_pair_us=40"
+			" pacing=\"port\"", NULL };
+
+		cnp_pacing("pacing_qp", qp, eqp);
+		cnp_pacing("pacing_ip_pair", pair, epair);
+		cnp_pacing("pacing_port", port, eport);
+		cnp_pacing("pacing_port_jitter", jitter, ejit);
 	}
 	{
 		static const char *const pos[] = {

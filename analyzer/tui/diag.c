@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "detail.h"
+#include "nicdrop.h"
 
 void diag_forget(struct tui *v)
 {
@@ -55,6 +56,7 @@ static void input_of(struct tui *v, uint64_t now, struct diag_input *in)
 		in->nic_dropped = in->nic_valid ? ss.nicdrop : 0;
 		in->nic_counters = in->nic_valid ? ss.nicdrop_names : NULL;
 	}
+	nicdrop_devices(v->cfg->dev, in);
 }
 
 void diag_refresh(struct tui *v, uint64_t now)

@@ -11,6 +11,7 @@
 #include "../../analyzer/ibident.c"
 #include "../../analyzer/diag.c"
 #include "../../analyzer/diag_rules.c"
+#include "../../analyzer/diag_pacing.c"
 
 #define T0 1700000000000000000ull
 #define US 1000ull

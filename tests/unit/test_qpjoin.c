@@ -15,6 +15,7 @@
 #include "../../analyzer/ibident.c"
 #include "../../analyzer/diag.c"
 #include "../../analyzer/diag_rules.c"
+#include "../../analyzer/diag_pacing.c"
 #include "../../analyzer/device/nlparse.c"
 #include "../../analyzer/qpjoin.c"
 #include "../../analyzer/device/ctrtab_rdma.c"

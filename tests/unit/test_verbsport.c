@@ -17,6 +17,7 @@
 #include "../../analyzer/ibident.c"
 #include "../../analyzer/diag.c"
 #include "../../analyzer/diag_rules.c"
+#include "../../analyzer/diag_pacing.c"
 #include "../../analyzer/json.c"
 #include "../../analyzer/qpjoin.c"
 #include "../../analyzer/pfcjoin.c"

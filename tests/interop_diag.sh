@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make interop: the diagnosis's retransmission-timer verdicts on real rxe
+# traffic (rocetop(8) DIAGNOSIS).
+#
+# Two runs between the soft-RoCE lab guests (vmb -> vma), each with netem
+# loss on vmb's egress so that some requests and ACKs never arrive and rxe's
+# retransmit timer fires, captured on the lab bridge:
+#   - ib_write_lat -u 12 (perftest, no rdma_cm): both QPs' local ACK timeout
+#     is 4.096 us x 2^12 = 16777.2 us.  vmb's lost requests are resent on
+#     rxe's timer: against --ack-timeout 8 (1048.6 us) rocetop must raise
+#     timeout_mismatch on vmb's QP with negotiated_us 1048.6; against 12 (its
+#     -u) the verdict is printed, not asserted: rxe arms its timer at the
+#     first unacknowledged packet and in whole jiffies, and the guests run
+#     under TCG, so the silence after the last packet varies (a run of
+#     2026-12-07: median 6.5 ms, from 1.1 to 24.7 ms).
+#   - rping through rdma_cm: the CM REQ carries the local ACK timeout the QPs
+#     use (tests/req_timeout.py reads it from the REQ's bytes); rocetop must
+#     hold the waits against it, not against --ack-timeout: no
+#     timeout_mismatch at ±25 %, and at --diag-tolerance 1 the verdict's
+#     negotiated_us is 4.096 us x 2^t of that REQ.
+# INTEROP_DIAG_OUT=DIR keeps the captures, logs and counters (as
+# captures/lab/roce_netem_diag_*: see captures/README.md).
+# Keep the lab down between sessions: run under its lock,
+#   flock -w 1800 /tmp/softroce-lab.lock tests/interop_diag.sh
+#
+# Skips (exit 0) without ../shared/softroce-lab or without root.
+set -euo pipefail
+BUILD=${BUILD:-build}
+cd "$(dirname "$0")/.."
+L="$(pwd)/../shared/softroce-lab/lab"
+R="$BUILD/bin/rocetop"
+if [ ! -x "$L" ] || [ "$(id -u)" != 0 ]; then
+	echo "interop_diag: skip (needs ../shared/softroce-lab and root)"
+	exit 0
+fi
+[ -x "$R" ] || { echo "interop_diag: $R missing (make all)"; exit 1; }
+T=$(mktemp -d)
+OUT=${INTEROP_DIAG_OUT:-$T}
+up_here=0
+cleanup() {
+	"$L" exec vmb -- tc qdisc del dev eth0 root >/dev/null 2>&1 || true
+	if [ "$up_here" = 1 ]; then "$L" down >/dev/null 2>&1 || true; fi
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+"$L" build >/dev/null
+"$L" status >/dev/null 2>&1 || up_here=1
+"$L" up --mode rxe >/dev/null
+LAB_MODE_WANT=rxe
+# shellcheck source=tests/labnet.sh
+. "$(dirname "$0")/labnet.sh"
+labnet_heal 10.99.0.1 && labnet_heal 10.99.0.2 || { echo "FAIL the lab's guest network is down"; exit 1; }
+
+fails=0 oks=0
+ok() { echo "ok   $*"; oks=$((oks + 1)); }
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+# cap NAME "SERVER CMD" "CLIENT CMD" READY_PORT: one run with 10 % loss on vmb
+cap() {
+	local o="$OUT/$1" crc=0 src=0
+	"$L" exec vmb -- tc qdisc del dev eth0 root >/dev/null 2>&1 || true
+	"$L" exec vmb -- tc qdisc add dev eth0 root netem loss 10%
+	"$L" capture start "$o.pcap" -- udp port 4791 or tcp port "$4" >/dev/null
+	sleep 0.5
+	"$L" counters vma >"$o.vma.before"
+	"$L" counters vmb >"$o.vmb.before"
+	{ echo "# vma: $2"; echo "# vmb: $3"; } >"$o.log"
+	# shellcheck disable=SC2086
+	"$L" exec --timeout 240 vma -- $2 >"$o.server.log" 2>&1 &
+	local spid=$!
+	"$L" exec vma -- "for i in \$(seq 100); do netstat -ltn | grep -q ':$4 ' && exit 0; sleep 0.2; done; exit 1" >/dev/null
+	# shellcheck disable=SC2086
+	"$L" exec --timeout 240 vmb -- $3 >"$o.client.log" 2>&1 || crc=$?
+	wait "$spid" || src=$?
+	"$L" counters vma >"$o.vma.after"
+	"$L" counters vmb >"$o.vmb.after"
+	"$L" capture stop "$o.pcap" >/dev/null
+	"$L" exec vmb -- tc qdisc del dev eth0 root >/dev/null 2>&1 || true
+	cat "$o.server.log" "$o.client.log" >>"$o.log"
+	echo "# exit: server $src client $crc" >>"$o.log"
+	[ "$crc" = 0 ] && [ "$src" = 0 ] || { fail "$1: exit server $src client $crc"; return 1; }
+}
+
+# verdict CAPTURE OPTIONS...: the timeout_mismatch verdicts, "severity negotiated_us n_waits median_us requester" each
+verdict() {
+	local c=$1
+	shift
+	"$R" -r "$c" --json "$@" | tail -n 1 | python3 -c 'import json, sys
+for d in json.loads(sys.stdin.read())["diagnosis"]:
+    if d["verdict"] == "timeout_mismatch":
+        e = d["evidence"]
+        print(d["severity"], e.get("negotiated_us"), len(e["waits_us"]), e["median_us"], d["subject"].split()[0])'
+}
+
+if cap write_lat_u12 "ib_write_lat -d rxe0 -x 1 -F -u 12 -n 300" "ib_write_lat -d rxe0 -x 1 -F -u 12 -n 300 10.99.0.1" 18515; then
+	c="$OUT/write_lat_u12.pcap"
+	# vmb's requests (10 % of them lost before the bridge) are resent on rxe's timer
+	miss=$(verdict "$c" --ack-timeout 8 | grep ' 10\.99\.0\.2$' || true)
+	at12=$(verdict "$c" --ack-timeout 12 | grep ' 10\.99\.0\.2$' || true)
+	if echo "$miss" | grep -Eq '^warning 1048.6 ([3-9]|1[0-6]) '; then
+		ok "ib_write_lat -u 12: vmb's timeout resends against --ack-timeout 8: $miss; against 12 (its -u): ${at12:-within ±25 %}"
+	else
+		fail "ib_write_lat -u 12: against --ack-timeout 8: '$miss'; against 12: '$at12'"
+	fi
+fi
+if cap rping_cm "rping -s -a 10.99.0.1 -C 40 -S 1024" "rping -c -a 10.99.0.1 -C 40 -S 1024" 7174; then
+	c="$OUT/rping_cm.pcap"
+	t=$(python3 tests/req_timeout.py "$c")
+	want=$(python3 -c "print(round(4.096 * 2 ** int('${t:-0}'), 1))")
+	none=$(verdict "$c")
+	tight=$(verdict "$c" --diag-tolerance 1 --ack-timeout 8)
+	if [ -n "$t" ] && [ -z "$none" ] && echo "$tight" | grep -q "^warning $want "; then
+		ok "rping through rdma_cm: the REQ's timeout $t ($want us) read, not --ack-timeout; no timeout_mismatch at ±25 %; at ±1 %: $tight"
+	else
+		fail "rping through rdma_cm: REQ timeout '$t' ($want us); at ±25 %: '$none'; at ±1 %: '$tight'"
+	fi
+fi
+echo "interop_diag: $oks ok, $fails failed"
+[ "$fails" = 0 ]
