@@ -50,6 +50,8 @@ LIB_PIC   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
 ANA_SRCS  := $(sort $(wildcard analyzer/*.c analyzer/*/*.c))
 ANA_OBJS  := $(ANA_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_SRCS  := $(sort $(wildcard generator/*.c generator/*/*.c))
+# target/ctlauth.c: rocetarget's challenge-response, answered by conform_live.c
+GEN_SRCS  += target/ctlauth.c
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -165,7 +167,7 @@ $(ANA_OBJS): ALLCFLAGS += -Ianalyzer -Ianalyzer/device
 
 $(ROCEGEN): $(GEN_OBJS) $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(GEN_OBJS) $(LIBA) -lpcap -lnet -lm
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(GEN_OBJS) $(LIBA) -lpcap -lnet -lcrypto -lm
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBA) tests/unit/testutil.h
 	@mkdir -p $(@D)

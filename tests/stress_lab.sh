@@ -98,12 +98,15 @@ eval "$(grep '^LAB_' "$OUT/lab.env")"
 
 NAME=rocetarget.$$.$(date +%s)
 cp "$TGT" "$LAB_SHARED/$NAME"
+# the key rocetarget asks for (mode 0600, seen as such in vma through 9p)
+(umask 077; head -c 32 /dev/urandom > "$LAB_SHARED/$NAME.key")
 PORT=${STRESS_PORT:-$((7400 + $$ % 500))}
-"$LAB" exec --timeout $((DUR + 600)) vma -- "/mnt/lab/$NAME" --listen "$LAB_VMA_IP:$PORT" > "$OUT/rocetarget.log" 2>&1 &
+"$LAB" exec --timeout $((DUR + 600)) vma -- "/mnt/lab/$NAME" --listen "$LAB_VMA_IP:$PORT" --key "/mnt/lab/$NAME.key" \
+	> "$OUT/rocetarget.log" 2>&1 &
 TPID=$!
 cleanup() {
 	kill "$TPID" 2>/dev/null; wait "$TPID" 2>/dev/null
-	rm -f "$LAB_SHARED/$NAME"
+	rm -f "$LAB_SHARED/$NAME" "$LAB_SHARED/$NAME.key"
 	[ "$WE_UP" = 1 ] && "$LAB" down > /dev/null 2>&1
 }
 trap cleanup EXIT
@@ -114,8 +117,8 @@ trap cleanup EXIT
 run() {
 	local role=$1 qps=$2 dur=$3 faults=$4 timeout=$5; shift 5
 	mkdir -p "$OUT/pcap-$role"
-	"$LAB" host -- "$GEN" stress -i br0 --peer "$LAB_VMA_IP" --target "$LAB_VMA_IP:$PORT" --device "$LAB_VMA_DEV" \
-		--role "$role" --qps "$qps" --duration "$dur" --faults "$faults" --seed "${STRESS_SEED:-1}" \
+	"$LAB" host -- "$GEN" stress -i br0 --peer "$LAB_VMA_IP" --target "$LAB_VMA_IP:$PORT" --key "$LAB_SHARED/$NAME.key" \
+		--device "$LAB_VMA_DEV" --role "$role" --qps "$qps" --duration "$dur" --faults "$faults" --seed "${STRESS_SEED:-1}" \
 		--sizes 1-4096 --qd 4 --ack-timeout "$timeout" --json --junit "$OUT/stress-$role.xml" \
 		--pcap-dir "$OUT/pcap-$role" "$@" ${STRESS_ARGS:-} > "$OUT/stress-$role.out"
 	echo "stress_lab.sh: rocegen stress --role $role exit status $?"

@@ -22,8 +22,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: rocegen stress -i IFACE --peer IP [--target HOST:PORT] [--device NAME] [--gid-index N]\n"
-"                      [--src IP] [--dmac MAC] [options]\n"
+"usage: rocegen stress -i IFACE --peer IP [--target HOST:PORT] --key FILE [--device NAME]\n"
+"                      [--gid-index N] [--src IP] [--dmac MAC] [options]\n"
 "       rocegen stress --reference [good|nakstorm|bitflip|planted|qpcache:N] [options]\n"
 "       (either with --role requester [--rnr-timer N]: the adapter posts, rocegen responds)\n"
 "options: [--qps N] [--ops send,write,read,atomic] [--sizes A-B]\n"
@@ -183,7 +183,7 @@ static void defaults(struct cli *c)
 }
 
 enum { O_REF = 256, O_QPS, O_OPS, O_SIZES, O_QD, O_DUR, O_MSGS, O_SEED, O_MTU, O_FAULTS, O_DELAY,
-       O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS, O_PEER, O_TARGET, O_DEV, O_GIDX,
+       O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS, O_PEER, O_TARGET, O_KEY, O_DEV, O_GIDX,
        O_SRC, O_DMAC, O_ROLE, O_RNR, O_VICTIM, O_INTERVAL, O_CNPGAP, O_SWEEP, O_ACKTO, O_DEV_OLD };
 
 /* The numeric options: 0 when taken, 2 when bad, 1 when ch is not one of them. */
@@ -324,6 +324,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		{ "progress", no_argument, NULL, O_PROGRESS }, { "verbose", no_argument, NULL, 'v' },
 		{ "interface", required_argument, NULL, 'i' }, { "peer", required_argument, NULL, O_PEER },
 		{ "target", required_argument, NULL, O_TARGET }, { "device", required_argument, NULL, O_DEV },
+		{ "key", required_argument, NULL, O_KEY },
 		{ "dev", required_argument, NULL, O_DEV_OLD },     /* the old spelling */
 		{ "gid-index", required_argument, NULL, O_GIDX }, { "src", required_argument, NULL, O_SRC },
 		{ "dmac", required_argument, NULL, O_DMAC }, { "role", required_argument, NULL, O_ROLE },
@@ -372,6 +373,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		case 'i': c->live.iface = optarg; break;
 		case O_PEER: c->live.peer = optarg; break;
 		case O_TARGET: c->live.target = optarg; break;
+		case O_KEY: c->live.key = optarg; break;
 		case O_DEV_OLD:
 			fprintf(stderr, GEN_NAME " stress: note: --dev is the old spelling of --device (until 0.2)\n");
 			/* fall through */
@@ -425,6 +427,7 @@ static struct cf_live *open_live(struct cli *c, struct cf_io *io)
 	if (!cf)
 		return NULL;
 	c->live.verbose = c->o.verbose;
+	c->live.cmd = "stress";
 	if ((l = cf_live_open(cf, &c->live))) {
 		*io = cf->io;
 		c->o.eth = cf->eth;
