@@ -98,6 +98,8 @@ CHECK_SCRIPTS += tests/search_unit.sh
 CHECK_SCRIPTS += tests/fingerprint_unit.sh
 # `rocegen stress --sweep-qps` (the QP-scalability curve, its knee) against qpcache:N; 16,384 QPs
 CHECK_SCRIPTS += tests/sweep_unit.sh
+# `rocegen isolation` (generator/isolation/) against the reference's iso-shared/iso-fair modes
+CHECK_SCRIPTS += tests/isolation_unit.sh
 # contrib/'s rules (promtool) and dashboard queries against a real Prometheus
 CHECK_SCRIPTS += tests/prom_rules.sh
 # three exporters in network namespaces, Prometheus and Alertmanager (root)

@@ -92,6 +92,7 @@ struct st_run {
 	uint64_t poll_completed, poll_t;   /* the loads' completions at the last progress */
 	uint64_t *tp;                /* bytes per QP and interval: tp[qi * ST_TP_BINS + bin] */
 	uint64_t tp_ns, t_switch, t_last;   /* interval; --victim: when the attackers start */
+	uint64_t t_vlast;            /* --victim: the victim's last completion */
 	uint64_t vbytes[2], abytes;  /* the victim's bytes alone / beside; the attackers' beside */
 	int switched;
 };

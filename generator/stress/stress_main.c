@@ -398,26 +398,6 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 	return combination(c, events, n_events);
 }
 
-/* The in-process reference adapter at 192.0.2.2, rocegen at 192.0.2.1. */
-static struct st_ref *open_reference(int mode, struct st_opts *o, struct cf_io *io)
-{
-	static const uint8_t us_mac[6] = { 2, 0, 0, 0, 0, 1 }, dut_mac[6] = { 2, 0, 0, 0, 0, 2 };
-	static const uint8_t us_ip[4] = { 192, 0, 2, 1 }, dut_ip[4] = { 192, 0, 2, 2 };
-	struct st_ref *r = st_ref_new((enum st_ref_mode)mode, dut_mac, dut_ip, us_mac, us_ip);
-
-	if (!r)
-		return NULL;
-	st_ref_io(r, io);
-	memcpy(o->eth.src, us_mac, 6);
-	memcpy(o->eth.dst, dut_mac, 6);
-	o->ip.version = 4;
-	memcpy(o->ip.src, us_ip, 4);
-	memcpy(o->ip.dst, dut_ip, 4);
-	inet_ntop(AF_INET, us_ip, o->our_gid, sizeof(o->our_gid));
-	o->is_ref = 1;
-	return r;
-}
-
 /* A real adapter: the wire on IFACE, rocetarget on --target (conform_live.c). */
 static struct cf_live *open_live(struct cli *c, struct cf_io *io)
 {
@@ -453,7 +433,7 @@ static int open_adapter(struct cli *c, struct cf_io *io, struct st_ref **ref, st
 	*ref = NULL;
 	*live = NULL;
 	if (c->ref) {
-		*ref = open_reference(c->ref - 1, &c->o, io);
+		*ref = st_ref_open(c->ref - 1, &c->o, io);
 		if (*ref && c->qpcache)
 			st_ref_set_qpcache(*ref, c->qpcache);
 	} else {

@@ -378,6 +378,8 @@ void st_complete(void *ctx, const struct roce_wc *wc)
 		q->bytes += m->len;
 		st_tput_add(s, qidx(s, q), m->len, s->io->now(s->io->ctx));
 		st_dist_add(&s->res->m[STM_LAT_SEND + m->op], wc->latency_ns);
+		if (s->o->victim && q == s->qp)
+			st_dist_add(&s->res->vlat[s->switched], wc->latency_ns);
 	}
 	if (!q->in_ready) {
 		q->in_ready = 1;

@@ -220,6 +220,8 @@ void st_result_free(struct st_result *r)
 		free(r->m[k].v);
 	free(r->tp);
 	free(r->ctl_rtt.v);
+	free(r->vlat[0].v);
+	free(r->vlat[1].v);
 }
 
 void st_report_table(FILE *f, const struct st_opts *o, struct st_result *r)
