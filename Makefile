@@ -100,6 +100,8 @@ CHECK_SCRIPTS += tests/fingerprint_unit.sh
 CHECK_SCRIPTS += tests/sweep_unit.sh
 # `rocegen isolation` (generator/isolation/) against the reference's iso-shared/iso-fair modes
 CHECK_SCRIPTS += tests/isolation_unit.sh
+# `rocegen stress --reference pathloss`: loss rocegen did not inject, found and explained
+CHECK_SCRIPTS += tests/pathloss_unit.sh
 # contrib/'s rules (promtool) and dashboard queries against a real Prometheus
 CHECK_SCRIPTS += tests/prom_rules.sh
 # three exporters in network namespaces, Prometheus and Alertmanager (root)

@@ -129,6 +129,11 @@ struct st_result {
 	uint64_t wire_episodes;      /* out-of-sequence episodes (one NAK each) */
 	uint64_t path_loss;          /* NAKs behind the wire model's PSN: loss rocegen did not inject */
 	char path_loss_qps[200];     /* the QPs with path loss, "qp N: n" each */
+	/* timeouts no NAK or injected fault explains (stress_qp.c): episodes, the wire's
+	 * duplicates among their resends, the packets after their first PSN */
+	uint64_t tmo_episodes, tmo_dup, tmo_oos;
+	char tmo_qps[200];           /* the QPs with such timeouts, "qp N: n" each */
+	uint64_t path_tail_dup, path_tail_oos;   /* the counters' differences they explain */
 	unsigned psn_wraps;          /* QPs whose PSN wrapped past 2^24 - 1 */
 	/* rocegen's own go-back-N, by trigger (enum roce_qp_retx): episodes and packets */
 	uint64_t retx_episodes[ROCE_RETX__COUNT], retx_pkts[ROCE_RETX__COUNT], req_pkts;
@@ -171,14 +176,20 @@ void st_pattern(uint64_t seed, unsigned qp, uint64_t msg, uint64_t from, uint8_t
 uint64_t st_sum(const uint8_t *b, size_t n);   /* = ctl_sum */
 
 /* per QP wire model of the adapter's expected PSN */
+#define ST_WIRE_RD 64                /* the last READ requests taken in order (their PSN spans) */
 struct st_wire {
 	uint32_t epsn;
+	struct { uint32_t psn, span; } rd[ST_WIRE_RD];
+	unsigned rd_h, rd_n;
 	uint64_t dup, oos, episodes;  /* what the adapter should have seen */
 	unsigned wraps;              /* times the expected PSN wrapped past 2^24 - 1 */
 	int oos_latched;
 };
 /* A request frame rocegen put on the wire (p decoded, icrc_ok 0 for a corrupted one). */
 void st_wire_req(struct st_wire *w, const struct roce_pkt *p, uint16_t mtu, int icrc_ok);
+/* The request packets the model took in order with PSNs from psn up to epsn (a READ
+ * request is one packet for all the PSNs of its responses). */
+uint64_t st_wire_pkts_since(const struct st_wire *w, uint32_t psn);
 
 /* ---- the reference adapter (stress_ref.c) ---- */
 /* ST_REF_PLANTED: a planted anomaly for `rocegen search` (a QP-cache overflow
@@ -205,7 +216,7 @@ void st_wire_req(struct st_wire *w, const struct roce_pkt *p, uint16_t mtu, int 
  * use exceed N.  The engines are those of `good`. */
 enum st_ref_mode { ST_REF_GOOD = 0, ST_REF_NAKSTORM, ST_REF_BITFLIP, ST_REF_PLANTED,
 		   ST_REF_CNP_QP, ST_REF_CNP_IP, ST_REF_CNP_PORT, ST_REF_NO_CC, ST_REF_QPCACHE,
-		   ST_REF_ISO_SHARED, ST_REF_ISO_FAIR };
+		   ST_REF_ISO_SHARED, ST_REF_ISO_FAIR, ST_REF_PATHLOSS };
 struct st_ref;
 struct st_ref *st_ref_new(enum st_ref_mode mode, const uint8_t dut_mac[6], const uint8_t dut_ip4[4], const uint8_t peer_mac[6],
 			  const uint8_t peer_ip4[4]);
@@ -224,6 +235,10 @@ void st_ref_set_qpcache(struct st_ref *r, unsigned n);
  * st_ref_set_iso_rnr: the attackers (QPs other than 0) answer rnr_ppm of their in-order
  * SENDs with an RNR NAK, as receivers that post too few receives. */
 void st_ref_set_iso_rnr(struct st_ref *r, uint32_t rnr_ppm);
+/* ST_REF_PATHLOSS (`pathloss`): the path before the adapter loses every REF_PATH_DROP-th
+ * request packet; rocegen is not told (it must find the loss itself).  The number lost,
+ * for the tests: */
+uint64_t st_ref_path_dropped(const struct st_ref *r);
 /* The reference adapter at 192.0.2.2 with rocegen at 192.0.2.1, its io in *io and
  * the addresses in o (o->is_ref set); NULL without memory. */
 struct st_ref *st_ref_open(int mode, struct st_opts *o, struct cf_io *io);

@@ -53,6 +53,14 @@ struct st_qp {
 	uint32_t nak_psn;            /* the PSN of the last sequence NAK (nak_seen) */
 	int nak_seen;
 	uint64_t path_loss;          /* sequence NAKs no fault of rocegen's explains: loss on the path */
+	/* a timeout's go-back-N from tmo_from (behind the model's expected PSN: no NAK
+	 * and no injected fault announced a loss) up to tmo_to (the next new PSN then).
+	 * Either an ACK or the request at tmo_from was lost on the path; in the second
+	 * case the resends the model counts as duplicates (tmo_dup) are first copies at
+	 * the adapter, and the packets after the lost one (tmo_oos) came out of sequence */
+	int tmo_on;
+	uint32_t tmo_from, tmo_to, next_new;
+	uint64_t tmo_episodes, tmo_dup, tmo_oos;
 	uint64_t cnp_last_t;         /* wire time of the QP's last CNP */
 	int ce_since_cnp;            /* a CE-marked request went out since */
 	struct st_rq *rq;            /* the adapter as requester (stress_req.c) */

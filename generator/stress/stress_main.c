@@ -24,7 +24,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: rocegen stress -i IFACE --peer IP [--target HOST:PORT] --key FILE [--device NAME]\n"
 "                      [--gid-index N] [--src IP] [--dmac MAC] [options]\n"
-"       rocegen stress --reference [good|nakstorm|bitflip|planted|qpcache:N] [options]\n"
+"       rocegen stress --reference [good|nakstorm|bitflip|planted|pathloss|qpcache:N] [options]\n"
 "       (either with --role requester [--rnr-timer N]: the adapter posts, rocegen responds)\n"
 "options: [--qps N] [--ops send,write,read,atomic] [--sizes A-B]\n"
 "                      [--qd N] [--duration S | --messages N] [--seed N] [--mtu N]\n"
@@ -258,6 +258,8 @@ static int parse_ref(const char *arg, struct cli *c)
 		c->ref = 1 + ST_REF_BITFLIP;
 	else if (!strcmp(arg, "planted"))
 		c->ref = 1 + ST_REF_PLANTED;
+	else if (!strcmp(arg, "pathloss"))
+		c->ref = 1 + ST_REF_PATHLOSS;
 	else if (!strncmp(arg, "qpcache:", 8)) {
 		char *e;
 		unsigned long v = strtoul(arg + 8, &e, 10);
@@ -353,7 +355,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
 			if (parse_ref(optarg, c))
-				return bad("--reference (good|nakstorm|bitflip|planted|qpcache:N)", optarg);
+				return bad("--reference (good|nakstorm|bitflip|planted|pathloss|qpcache:N)", optarg);
 			break;
 		case O_OPS: if (parse_ops(optarg, &c->o)) return bad("--ops", optarg); break;
 		case O_SIZES: if (parse_sizes(optarg, &c->o)) return bad("--sizes", optarg); break;
@@ -567,6 +569,9 @@ int gen_stress_main(int argc, char **argv)
 		return rc;
 	memset(&res, 0, sizeof(res));
 	rc = st_run(&c.o, &io, &res, c.o.progress || isatty(2) ? stderr : NULL);
+	if (c.ref == 1 + ST_REF_PATHLOSS && ref)   /* the truth, to hold path_loss against */
+		fprintf(stderr, "reference pathloss: %llu request packets lost on the path (rocegen was not told)\n",
+			(unsigned long long)st_ref_path_dropped(ref));
 	st_ref_free(ref);
 	cf_live_close(live);
 	st_checks(&c.o, &res, rc);

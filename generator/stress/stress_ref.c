@@ -25,6 +25,9 @@
  * iso-shared, iso-fair (stress.h, stress_refiso.c): request processing that
  * costs time, shared by every QP or a stage per QP.
  *
+ * pathloss: every REF_PATH_DROP-th request packet is lost on the path before
+ * the adapter (rocegen stress must find the loss itself: path_loss).
+ *
  * Extension for many QPs: `mr len= qp=ID` registers the MR only in that QP
  * (each engine holds at most 8 MRs); an MR without qp= goes into every QP.
  * `counters` sums the engines' statistics, per device as rxe does.
@@ -254,6 +257,10 @@ static int ref_send(void *ctx, const uint8_t *f, uint32_t len)
 		r->busy = (r->busy > r->now ? r->busy : r->now) + REF_QPC_MISS_NS;   /* a context fetch */
 	if (refiso_mode(r))
 		refiso_in(r, q, len);
+	if (r->mode == ST_REF_PATHLOSS && ++r->n_path % REF_PATH_DROP == 0) {
+		r->path_dropped++;
+		return 0;   /* lost on the path: the adapter never sees it */
+	}
 	if (r->mode == ST_REF_PLANTED && r->nqp >= 24 && p.payload_len == 1024 && ++r->n_in % 61 == 0)
 		return 0;   /* the planted anomaly: lost on receipt */
 	if (r->mode == ST_REF_BITFLIP) {
@@ -718,6 +725,11 @@ struct st_ref *st_ref_open(int mode, struct st_opts *o, struct cf_io *io)
 	snprintf(o->our_gid, sizeof(o->our_gid), "192.0.2.1");
 	o->is_ref = 1;
 	return r;
+}
+
+uint64_t st_ref_path_dropped(const struct st_ref *r)
+{
+	return r->path_dropped;
 }
 
 void st_ref_set_qpcache(struct st_ref *r, unsigned n)

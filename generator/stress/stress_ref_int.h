@@ -22,6 +22,7 @@
 #define REF_ISO_BPNS 12.5          /* iso-*: its bytes at 100 Gb/s, bytes/ns */
 #define REF_ISO_RNR_NS 20000       /* iso-*: the stage held after an RNR NAK */
 #define REF_ISO_QPC 64             /* iso-*: QP contexts on chip */
+#define REF_PATH_DROP 157          /* pathloss: one request packet in this many lost on the path */
 
 struct ref_frame {
 	uint8_t *d;
@@ -95,6 +96,7 @@ struct st_ref {
 	uint64_t qpc_hit, qpc_miss;
 	struct roce_qpf_rule iso_rule;   /* iso-*: the attackers' RNR NAKs */
 	struct roce_qp_faults iso_faults;
+	uint64_t n_path, path_dropped;   /* pathloss: request packets seen, lost */
 };
 
 /* stress_ref.c */

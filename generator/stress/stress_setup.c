@@ -137,6 +137,7 @@ static int setup_qp(struct st_run *s, unsigned i, uint64_t *rng)
 	q->qpn = ST_QPN0 + i;
 	q->psn0 = st_first_psn(rng, i);
 	q->w.epsn = q->psn0;
+	q->next_new = q->psn0;
 	q->rng = st_mix(o->seed ^ st_mix(i + 1));
 	dut_psn = (uint32_t)(st_mix(*rng += 0x77) & 0xffffff);
 	if (!(q->ring = calloc(o->qd, sizeof(*q->ring))) || !(q->bufs = calloc(o->qd, s->slot)))
@@ -391,6 +392,16 @@ void st_finish(struct st_run *s)
 				snprintf(r->path_loss_qps + n, sizeof(r->path_loss_qps) - n, "%sqp %u: %llu",
 					 n ? ", " : "", i, (unsigned long long)q->path_loss);
 			r->path_loss += q->path_loss;
+		}
+		if (q->tmo_episodes) {
+			size_t n = strlen(r->tmo_qps);
+
+			if (n < sizeof(r->tmo_qps) - 24)
+				snprintf(r->tmo_qps + n, sizeof(r->tmo_qps) - n, "%sqp %u: %llu", n ? ", " : "", i,
+					 (unsigned long long)q->tmo_episodes);
+			r->tmo_episodes += q->tmo_episodes;
+			r->tmo_dup += q->tmo_dup;
+			r->tmo_oos += q->tmo_oos;
 		}
 		r->wire[STC_CNP] += q->wire_cnp;
 		rate = q->t_done > s->t0 ? (double)q->completed / (double)(q->t_done - s->t0) : 0;
