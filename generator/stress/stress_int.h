@@ -59,6 +59,7 @@ struct st_qp {
 	 * case the resends the model counts as duplicates (tmo_dup) are first copies at
 	 * the adapter, and the packets after the lost one (tmo_oos) came out of sequence */
 	int tmo_on;
+	uint64_t fault_t;            /* when an injected fault last fired on this QP (0: never) */
 	uint32_t tmo_from, tmo_to, next_new;
 	uint64_t tmo_episodes, tmo_dup, tmo_oos;
 	uint64_t cnp_last_t;         /* wire time of the QP's last CNP */

@@ -143,6 +143,8 @@ static int tx_event(struct st_run *s, struct st_qp *q, uint32_t psn, uint64_t no
 		else if (!act)
 			act = 2;
 	}
+	if (act)
+		q->fault_t = now ? now : 1;   /* an injected fault, as ROCE_QPE_FAULT */
 	if (act == 1 && !q->gap) {
 		q->gap = 1;
 		q->gap_psn = psn;
@@ -189,8 +191,12 @@ void st_event_cb(void *ctx, const struct roce_qp_event *ev)
 	switch (ev->type) {
 	case ROCE_QPE_RETRANSMIT: {
 		uint32_t ahead = (q->w.epsn - ev->psn) & 0xffffff;
+		/* an injected fault within two ACK timeouts may explain it (a delayed or
+		 * reordered frame, an injected loss the engine recovers by timer) */
+		uint64_t window = 2 * (4096ull << s->o->timeout);
+		int injected = q->fault_t && ev->now - q->fault_t < window;
 
-		q->tmo_on = ev->value == ROCE_RETX_TIMEOUT && ahead && ahead < 0x800000;
+		q->tmo_on = ev->value == ROCE_RETX_TIMEOUT && ahead && ahead < 0x800000 && !injected;
 		if (q->tmo_on) {
 			q->tmo_from = ev->psn;
 			q->tmo_to = q->next_new;
@@ -200,6 +206,7 @@ void st_event_cb(void *ctx, const struct roce_qp_event *ev)
 		break;
 	}
 	case ROCE_QPE_FAULT:
+		q->fault_t = ev->now ? ev->now : 1;
 		if (ev->value == ROCE_QPF_DUP || ev->value == ROCE_QPF_ECN_CE)
 			break;
 		if (q->gap) {
