@@ -65,7 +65,7 @@ static void iso_usage(FILE *f)
 		   "                          [--duration-us N] [--seed N] [--json]\n"
 		   "Husky's isolation classes: a victim flow alone, then beside each case's attackers;\n"
 		   "its throughput and latency ratios against the solo run, PASS at >= R (default 0.8).\n"
-		   "Cases: bandwidth, rnr, cache, flood.  See rocegen(8), ISOLATION.\n");
+		   "Cases: bandwidth, rnr, cache, flood.  -h, --help.  See rocegen(8), ISOLATION.\n");
 }
 
 static int iso_run(int mode, const struct iso_case *c, uint64_t dur_ns, uint64_t seed, struct iso_res *out)
