@@ -254,9 +254,7 @@ int gen_isolation_main(int argc, char **argv)
 		case 'j': json = 1; break;
 		case 'h': iso_usage(stdout); return 0;
 		default:
-			fprintf(stderr, GEN_NAME " isolation: %s '%s' (see " GEN_NAME " isolation --help)\n",
-				ch == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
-			return 2;
+			return gen_bad_opt("isolation", ch, argv[optind - 1]);
 		}
 	}
 	if (optind < argc) {

@@ -77,25 +77,15 @@ static void sr_opts(const int *w, uint64_t seed, struct st_opts *o)
 
 static int sr_evaluate(int mode, const int *w, uint64_t seed, struct sr_eval *e)
 {
-	static const uint8_t us_mac[6] = { 2, 0, 0, 0, 0, 1 }, dut_mac[6] = { 2, 0, 0, 0, 0, 2 };
-	static const uint8_t us_ip[4] = { 192, 0, 2, 1 }, dut_ip[4] = { 192, 0, 2, 2 };
 	struct st_opts o;
 	struct st_result res;
 	struct cf_io io;
-	struct st_ref *r = st_ref_new((enum st_ref_mode)mode, dut_mac, dut_ip, us_mac, us_ip);
+	struct st_ref *r;
 	int rc;
 
-	if (!r)
-		return -1;
 	sr_opts(w, seed, &o);
-	st_ref_io(r, &io);
-	memcpy(o.eth.src, us_mac, 6);
-	memcpy(o.eth.dst, dut_mac, 6);
-	o.ip.version = 4;
-	memcpy(o.ip.src, us_ip, 4);
-	memcpy(o.ip.dst, dut_ip, 4);
-	snprintf(o.our_gid, sizeof(o.our_gid), "192.0.2.1");
-	o.is_ref = 1;
+	if (!(r = st_ref_open(mode, &o, &io)))
+		return -1;
 	memset(&res, 0, sizeof(res));
 	rc = st_run(&o, &io, &res, NULL);
 	st_ref_free(r);

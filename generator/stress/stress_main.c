@@ -390,9 +390,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 			break;
 		case 'h': usage(stdout); return 0;
 		default:
-			fprintf(stderr, GEN_NAME " stress: %s '%s' (see " GEN_NAME " stress --help)\n",
-				ch == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
-			return 2;
+			return gen_bad_opt("stress", ch, argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
