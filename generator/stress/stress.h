@@ -242,6 +242,9 @@ uint64_t st_ref_path_dropped(const struct st_ref *r);
 /* The reference adapter at 192.0.2.2 with rocegen at 192.0.2.1, its io in *io and
  * the addresses in o (o->is_ref set); NULL without memory. */
 struct st_ref *st_ref_open(int mode, struct st_opts *o, struct cf_io *io);
+/* A real adapter: the wire on a->iface, rocetarget on a->target (conform_live.c); its
+ * io in *io, the addresses in o; NULL after saying why (stress_main.c). */
+struct cf_live *st_live_open(const struct cf_live_args *a, struct st_opts *o, struct cf_io *io);
 void st_ref_free(struct st_ref *r);
 
 /* ---- verdicts and reports (stress_report.c) ---- */

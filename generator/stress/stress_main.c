@@ -398,24 +398,28 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 	return combination(c, events, n_events);
 }
 
-/* A real adapter: the wire on IFACE, rocetarget on --target (conform_live.c). */
-static struct cf_live *open_live(struct cli *c, struct cf_io *io)
+struct cf_live *st_live_open(const struct cf_live_args *a, struct st_opts *o, struct cf_io *io)
 {
 	struct cf *cf = calloc(1, sizeof(*cf));
 	struct cf_live *l;
 
 	if (!cf)
 		return NULL;
-	c->live.verbose = c->o.verbose;
-	c->live.cmd = "stress";
-	if ((l = cf_live_open(cf, &c->live))) {
+	if ((l = cf_live_open(cf, a))) {
 		*io = cf->io;
-		c->o.eth = cf->eth;
-		c->o.ip = cf->ip;
-		inet_ntop(AF_INET, cf->ip.src, c->o.our_gid, sizeof(c->o.our_gid));
+		o->eth = cf->eth;
+		o->ip = cf->ip;
+		inet_ntop(AF_INET, cf->ip.src, o->our_gid, sizeof(o->our_gid));
 	}
 	free(cf);
 	return l;
+}
+
+static struct cf_live *open_live(struct cli *c, struct cf_io *io)
+{
+	c->live.verbose = c->o.verbose;
+	c->live.cmd = "stress";
+	return st_live_open(&c->live, &c->o, io);
 }
 
 static int too_big(const struct st_opts *o)
