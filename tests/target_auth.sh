@@ -75,7 +75,9 @@ expect_refusal "rocegen conform --key (0640)" inns "$GEN" conform -i lo --peer 1
 	--src 127.0.0.1 --dmac 00:00:00:00:00:00 --target 127.0.0.1:$PORT --key "$T/open640"
 
 start_target() { # KEYFILE
-	inns "$TGT" --listen 127.0.0.1:$PORT --key "$1" -v 2> "$T/tgt.log" & TPID=$!
+	# ip netns exec execs rocetarget: $! is rocetarget itself (a shell function in the
+	# background would be a subshell, and killing it would leave rocetarget running)
+	ip netns exec "$NS" "$TGT" --listen 127.0.0.1:$PORT --key "$1" -v 2> "$T/tgt.log" & TPID=$!
 	for _ in $(seq 50); do
 		inns ss -ltnH "sport = :$PORT" | grep -q . && return 0
 		sleep 0.1
