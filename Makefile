@@ -50,6 +50,8 @@ LIB_PIC   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
 ANA_SRCS  := $(sort $(wildcard analyzer/*.c analyzer/*/*.c))
 ANA_OBJS  := $(ANA_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_SRCS  := $(sort $(wildcard generator/*.c generator/*/*.c))
+# target/ctlauth.c: rocetarget's challenge-response, answered by conform_live.c
+GEN_SRCS  += target/ctlauth.c
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -99,6 +101,10 @@ CHECK_SCRIPTS += tests/search_unit.sh
 CHECK_SCRIPTS += tests/fingerprint_unit.sh
 # `rocegen stress --sweep-qps` (the QP-scalability curve, its knee) against qpcache:N; 16,384 QPs
 CHECK_SCRIPTS += tests/sweep_unit.sh
+# `rocegen isolation` (generator/isolation/) against the reference's iso-shared/iso-fair modes
+CHECK_SCRIPTS += tests/isolation_unit.sh
+# `rocegen stress --reference pathloss`: loss rocegen did not inject, found and explained
+CHECK_SCRIPTS += tests/pathloss_unit.sh
 # contrib/'s rules (promtool) and dashboard queries against a real Prometheus
 CHECK_SCRIPTS += tests/prom_rules.sh
 # three exporters in network namespaces, Prometheus and Alertmanager (root)
@@ -168,7 +174,7 @@ $(ANA_OBJS): ALLCFLAGS += -Ianalyzer -Ianalyzer/device
 
 $(ROCEGEN): $(GEN_OBJS) $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(GEN_OBJS) $(LIBA) -lpcap -lnet -lm
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(GEN_OBJS) $(LIBA) -lpcap -lnet -lcrypto -lm
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBA) tests/unit/testutil.h
 	@mkdir -p $(@D)

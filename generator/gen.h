@@ -169,6 +169,14 @@ static inline int gen_parse_exit(int r)
 {
 	return r > 0 ? 0 : r == GEN_PARSE_NOIFACE ? 1 : 2;
 }
+/* getopt_long's ':' (a missing value) or '?' for a subcommand's own parser: one line
+ * naming the command and the option, with the hint of its --help; returns 2. */
+static inline int gen_bad_opt(const char *cmd, int ch, const char *arg)
+{
+	fprintf(stderr, GEN_NAME " %s: %s '%s' (see " GEN_NAME " %s --help)\n", cmd,
+		ch == ':' ? "option needs a value:" : "unknown option", arg, cmd);
+	return 2;
+}
 /* -i IFACE that is no interface of this host: 1 after one line naming the
  * command ("rocegen CMD: IFACE: no such interface"), else 0. */
 int gen_iface_missing(const char *cmd, const char *iface);

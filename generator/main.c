@@ -9,6 +9,7 @@
  *   rocegen stress …        many QPs, fault mixes, integrity (stress/)
  *   rocegen search …        anomaly search by simulated annealing (search/)
  *   rocegen fingerprint …   congestion-control fingerprint, Lumina-style (fingerprint/)
+ *   rocegen isolation …     performance isolation, Husky's classes (isolation/)
  *   rocegen client / server  RC conversations with real peers (client.c, server.c)
  *   rocegen convert -r IN -w OUT  a capture re-encapsulated (convert.c, wrap.c)
  *
@@ -24,6 +25,7 @@
 
 int gen_search_main(int argc, char **argv);   /* search/search.c */
 int gen_fingerprint_main(int argc, char **argv);   /* fingerprint/fingerprint.c */
+int gen_isolation_main(int argc, char **argv);   /* isolation/isolation.c */
 
 #define ROCEGEN_VERSION "0.1.0"
 
@@ -95,6 +97,8 @@ static int run(int argc, char **argv)
 		return gen_search_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "fingerprint"))
 		return gen_fingerprint_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "isolation"))
+		return gen_isolation_main(argc - 1, argv + 1);
 	fprintf(stderr, "rocegen: unknown command '%s' (see rocegen --help)\n", cmd);
 	return 2;
 }

@@ -51,6 +51,7 @@ void gen_usage(FILE *f)
 "       rocegen stress ...             the RC engine against a target under faults (rocegen stress --help)\n"
 "       rocegen search --reference [good|planted] [--seed N] [--budget N] [--json]   anomaly search\n"
 "       rocegen fingerprint --reference cnp-qp|cnp-ip|cnp-port|no-cc[:US]|good [--json]   congestion fingerprint\n"
+"       rocegen isolation --reference shared|fair [--cases NAME,...] [--threshold R] [--json]   Husky's isolation cases\n"
 "       rocegen convert -r IN -w OUT [encapsulation] [--count N]   re-encapsulate a capture\n"
 "output:   -w FILE  -i IFACE  --dry-run [--no-hex]  --tx pcap|libnet|ring|mmsg  --qdisc-bypass\n"
 "encap:    --erspan 1|2|3 | --gre-teb | --vxlan VNI [--vxlan-port N]  --outer-src IP --outer-dst IP\n"

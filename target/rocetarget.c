@@ -14,10 +14,11 @@
  * requester of `rocegen stress --role requester`), which runs between
  * control lines.
  *
- *   rocetarget --listen ADDR:PORT [--once] [-v]
+ *   rocetarget --listen ADDR:PORT --key FILE [--once] [-v]
  *
- * Listens on the address given only: there is no default (anyone who can
- * reach the port can drive the adapter).
+ * Listens on the address given only: there is no default.  Every controller
+ * first answers a challenge with the shared key of FILE (ctlauth.h); one that
+ * cannot gets one line and a closed connection, before any command.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -35,6 +36,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "ctl.h"
+#include "ctlauth.h"
 #include "tload.h"
 
 #define ROCETARGET_VERSION "0.1.0"
@@ -62,6 +64,7 @@ static struct {
 	struct tqp qp[MAX_OBJ];
 	int mr_free, qp_free;      /* no free slot below these (the search for one starts there) */
 	int verbose;
+	struct ctl_key key;
 } T;
 
 static char reply[CTL_LINE_MAX];
@@ -730,9 +733,86 @@ static void serve(int fd)
 	destroy_all();
 }
 
+/* One line of at most cap - 1 bytes (without '\n') within CTL_AUTH_TIMEOUT_MS,
+ * read a byte at a time so that nothing after it is taken; 0, or -1. */
+static int auth_line(int fd, char *b, size_t cap)
+{
+	size_t n = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r = poll(&p, 1, CTL_AUTH_TIMEOUT_MS);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || read(fd, b + n, 1) != 1)
+			return -1;
+		if (b[n] == '\n') {
+			b[n] = 0;
+			if (n && b[n - 1] == '\r')
+				b[n - 1] = 0;
+			return 0;
+		}
+		if (++n >= cap)
+			return -1;
+	}
+}
+
+/* The challenge-response of ctlauth.h on a new connection; 0 when the
+ * controller holds the key, else -1 after one line to it and one to stderr. */
+static int authenticate(int fd, const char *who)
+{
+	uint8_t nonce[CTL_AUTH_NONCE];
+	char line[256], hexn[2 * CTL_AUTH_NONCE + 1], mac[CTL_AUTH_HEX + 8];
+	const char *why;
+	int n;
+
+	if (ctl_auth_nonce(nonce)) {
+		fprintf(stderr, "rocetarget: controller %s: no random bytes for a challenge (%s); connection closed\n",
+			who, strerror(errno));
+		return -1;
+	}
+	ctl_hex(nonce, sizeof(nonce), hexn);
+	n = snprintf(line, sizeof(line), "auth hmac-sha256 nonce=%s\n", hexn);
+	if (write(fd, line, (size_t)n) != n)
+		return -1;
+	if (auth_line(fd, line, sizeof(line)))
+		why = "no answer to the challenge";
+	else if (strncmp(line, "auth ", 5) || !ctl_get(line, "mac", mac, sizeof(mac)))
+		why = "a command before authentication (the controller needs --key FILE)";
+	else if (!ctl_auth_ok(&T.key, nonce, mac))
+		why = "wrong key";
+	else {
+		if (write(fd, "ok auth\n", 8) != 8)
+			return -1;
+		if (T.verbose)
+			fprintf(stderr, "rocetarget: controller %s: authenticated\n", who);
+		return 0;
+	}
+	n = snprintf(line, sizeof(line), "err authentication failed: %s\n", why);
+	if (write(fd, line, (size_t)n) != n) {
+		/* it is going away anyway */
+	}
+	fprintf(stderr, "rocetarget: controller %s: %s; connection closed\n", who, why);
+	return -1;
+}
+
+/* "ADDR:PORT" of the peer of fd, for the log */
+static void peer_name(int fd, char *out, size_t cap)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char h[INET6_ADDRSTRLEN] = "?", p[16] = "?";
+
+	if (!getpeername(fd, (struct sockaddr *)&ss, &sl))
+		getnameinfo((struct sockaddr *)&ss, sl, h, sizeof(h), p, sizeof(p),
+			    NI_NUMERICHOST | NI_NUMERICSERV);
+	snprintf(out, cap, strchr(h, ':') ? "[%s]:%s" : "%s:%s", h, p);
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rocetarget --listen ADDR:PORT [--once] [-v] | --version\n"
+	fprintf(f, "usage: rocetarget --listen ADDR:PORT --key FILE [--once] [-v] | --version\n"
 		   "The adapter-side agent of `rocegen conform`; see rocetarget(8).\n");
 }
 
@@ -800,15 +880,18 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "listen", required_argument, NULL, 'l' }, { "once", no_argument, NULL, '1' },
 		{ "verbose", no_argument, NULL, 'v' },     { "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },     { NULL, 0, NULL, 0 }
+		{ "version", no_argument, NULL, 'V' },     { "key", required_argument, NULL, 'k' },
+		{ NULL, 0, NULL, 0 }
 	};
-	const char *where = NULL;
+	const char *where = NULL, *keyfile = NULL;
+	char err[512];
 	int c, once = 0, s, one = 1;
 
 	opterr = 0;   /* one line of our own instead of getopt's */
-	while ((c = getopt_long(argc, argv, "l:1vhV", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "l:1vhVk:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'l': where = optarg; break;
+		case 'k': keyfile = optarg; break;
 		case '1': once = 1; break;
 		case 'v': T.verbose = 1; break;
 		case 'h': usage(stdout); return 0;
@@ -826,12 +909,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rocetarget: give --listen ADDR:PORT (the address of the test network; there is no default)\n");
 		return 2;
 	}
+	if (!keyfile) {
+		fprintf(stderr, "rocetarget: give --key FILE (the shared key of rocegen --key, mode 0600; e.g. head -c 32 /dev/urandom > FILE)\n");
+		return 2;
+	}
+	if (ctl_key_load(keyfile, &T.key, err, sizeof(err))) {
+		fprintf(stderr, "rocetarget: %s\n", err);
+		return 2;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	s = listen_on(where);
 	if (s < 0)
 		return 2;
 	fprintf(stderr, "rocetarget: listening on %s\n", where);
-	do {
+	for (;;) {
 		int fd = accept(s, NULL, NULL);
 
 		if (fd < 0) {
@@ -841,8 +932,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		peer_name(fd, err, sizeof(err));
+		if (authenticate(fd, err)) {
+			close(fd);
+			continue;   /* even with --once: the one session is an authenticated one */
+		}
 		serve(fd);
-	} while (!once);
+		if (once)
+			break;
+	}
 	close(s);
 	if (T.ctx) {
 		ibv_dealloc_pd(T.pd);

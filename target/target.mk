@@ -12,10 +12,14 @@ ifeq ($(HAVE_VERBS),1)
 PROGRAMS += $(ROCETARGET)
 endif
 
-$(ROCETARGET): target/rocetarget.c target/tload.c target/tload.h target/load.h target/ctl.h
+$(ROCETARGET): target/rocetarget.c target/tload.c target/tload.h target/load.h target/ctl.h \
+               target/ctlauth.c target/ctlauth.h
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(LDSAN) $(LDFLAGS) -o $@ target/rocetarget.c target/tload.c $(VERBS_LIBS)
+	$(CC) $(ALLCFLAGS) $(LDSAN) $(LDFLAGS) -o $@ target/rocetarget.c target/tload.c target/ctlauth.c \
+	  $(VERBS_LIBS) -lcrypto
 
 # The conform catalogue against the in-process reference adapter (no network,
 # no libibverbs needed).
 CHECK_SCRIPTS += tests/conform_unit.sh
+# rocetarget's key and challenge-response (skips without rocetarget)
+CHECK_SCRIPTS += tests/target_auth.sh

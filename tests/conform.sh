@@ -72,12 +72,15 @@ eval "$(grep '^LAB_' "$OUT/lab.env")"
 
 NAME=rocetarget.$$.$(date +%s)
 cp "$TGT" "$LAB_SHARED/$NAME"
+# the key rocetarget asks for (mode 0600, seen as such in vma through 9p)
+(umask 077; head -c 32 /dev/urandom > "$LAB_SHARED/$NAME.key")
 PORT=${CONFORM_PORT:-$((7400 + $$ % 500))}
-"$LAB" exec --timeout 900 vma -- "/mnt/lab/$NAME" --listen "$LAB_VMA_IP:$PORT" > "$OUT/rocetarget.log" 2>&1 &
+"$LAB" exec --timeout 900 vma -- "/mnt/lab/$NAME" --listen "$LAB_VMA_IP:$PORT" --key "/mnt/lab/$NAME.key" \
+	> "$OUT/rocetarget.log" 2>&1 &
 TPID=$!
 cleanup() {
 	kill "$TPID" 2>/dev/null; wait "$TPID" 2>/dev/null
-	rm -f "$LAB_SHARED/$NAME"
+	rm -f "$LAB_SHARED/$NAME" "$LAB_SHARED/$NAME.key"
 	[ "$WE_UP" = 1 ] && "$LAB" down > /dev/null 2>&1
 }
 trap cleanup EXIT
@@ -85,7 +88,7 @@ trap cleanup EXIT
 "$LAB" exec vma -- "for i in \$(seq 100); do netstat -ltn | grep -q ':$PORT ' && exit 0; sleep 0.1; done; exit 1" ||
 	{ echo "conform.sh: rocetarget did not start in vma"; cat "$OUT/rocetarget.log"; exit 1; }
 
-"$LAB" host -- "$GEN" conform -i br0 --peer "$LAB_VMA_IP" --target "$LAB_VMA_IP:$PORT" --device "$LAB_VMA_DEV" --json \
+"$LAB" host -- "$GEN" conform -i br0 --peer "$LAB_VMA_IP" --target "$LAB_VMA_IP:$PORT" --key "$LAB_SHARED/$NAME.key" --device "$LAB_VMA_DEV" --json \
 	--junit "$OUT/conform.xml" --pcap-dir "$OUT/pcap" > "$OUT/conform.json"
 echo "conform.sh: rocegen conform exit status $? (1 = some FAIL, expected against rxe)"
 "$LAB" counters vma > "$OUT/vma.counters" 2>/dev/null

@@ -73,17 +73,20 @@ grep -q '^resp.psn-gap .* FAIL .*NAK storm' "$T/one.txt" || { cat "$T/one.txt"; 
 "$GEN" conform --reference --cases 'req.' > "$T/req.txt"
 [ "$(grep -c '^req\.' "$T/req.txt")" = 7 ] || { cat "$T/req.txt"; exit 1; }
 # rocetarget (when built): --listen ADDR:PORT is required and binds that address only
+# (its --key: tests/target_auth.sh)
 TGT=$BUILD/bin/rocetarget
 if [ -x "$TGT" ]; then
+	head -c 32 /dev/urandom > "$T/key"; chmod 600 "$T/key"
 	set +e
-	for args in "" "--listen 7471" "--listen 127.0.0.1:0" "--bind 127.0.0.1"; do
+	for args in "--key $T/key" "--listen 7471 --key $T/key" "--listen 127.0.0.1:0 --key $T/key" \
+		"--bind 127.0.0.1 --key $T/key"; do
 		# shellcheck disable=SC2086
 		"$TGT" $args > /dev/null 2> "$T/tgt.err"; rc=$?
 		[ "$rc" = 2 ] && [ "$(wc -l < "$T/tgt.err")" = 1 ] ||
 			{ echo "rocetarget $args: exit $rc, $(cat "$T/tgt.err")"; exit 1; }
 	done
 	port=$((20000 + $$ % 20000))
-	"$TGT" --listen "127.0.0.1:$port" --once 2> "$T/tgt.err" & tpid=$!
+	"$TGT" --listen "127.0.0.1:$port" --key "$T/key" --once 2> "$T/tgt.err" & tpid=$!
 	for _ in $(seq 50); do ss -ltnH "sport = :$port" | grep -q . && break; sleep 0.1; done
 	got=$(ss -ltnH "sport = :$port" | awk '{print $4}')
 	kill "$tpid" 2>/dev/null; wait "$tpid" 2>/dev/null

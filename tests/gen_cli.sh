@@ -205,7 +205,8 @@ fi
 
 # ---- per-command help: every command of rocegen --help, each option its parser takes ------
 # The options come from the parsers' own tables in the source (generator/opts.c: the
-# commands each option applies to; the getopt tables of stress, conform and search).
+# commands each option applies to; the getopt tables of stress, conform, search, fingerprint
+# and isolation).
 python3 - "$root" >"$T/optlist" <<'PY' || fail "reading the option tables from the source"
 import re, sys
 root = sys.argv[1] + "/generator/"
@@ -228,6 +229,7 @@ out["stress"] = getopt_table("stress/stress_main.c")
 out["conform"] = getopt_table("conform/conform_main.c") + getopt_table("conform/conform_iwarp.c")
 out["search"] = getopt_table("search/search.c")
 out["fingerprint"] = getopt_table("fingerprint/fingerprint.c")
+out["isolation"] = getopt_table("isolation/isolation.c")
 out["kinds"] = []
 for c, names in sorted(out.items()):
     print(c, " ".join(sorted(set(names))))

@@ -51,6 +51,21 @@
 # newest PSN, that of an atomic or READ, which rxe took as their completion
 # without the data (qp.c rsp_duplicate, fixed; test_qp).
 #
+# The guest network under TCG can stall for the rest of a boot (tests/labnet.sh;
+# a CI run saw the responder run end with "control channel: no reply" on 3 of
+# 64 QPs).  As interop_gen.sh does: before each role vma must answer ping from
+# br0 (else the lab is rebooted), and a role that fails while vma no longer
+# answers is run once more on rebooted guests (rocetarget started again), the
+# output saying so; a role that fails with vma still answering stands.
+#
+# Measured 7 Dec 2026 with rocetarget's key (two runs, lab brought up by the
+# script, no guest-network stall, so no retry): responder 64 QPs 60 s, 31570
+# and 39325 messages, 0 integrity errors, duplicate_request 3495 = wire 3495
+# and 4487 = 4487, out_of_seq_request 1297 = 1297 and 1654 = 1654, path_loss
+# 0 (the second run also counting unexplained timeouts: 0); requester 16 QPs
+# 20 s, 62182 and 56094 messages, timeout_retransmission FAIL as EXPECT_REQ
+# says; 250 s for the whole script.
+#
 # Environment: STRESS_OUT=DIR keeps the JSON, JUnit XML and pcaps there;
 # STRESS_ARGS adds options (-vv: every engine event on standard error).
 set -uo pipefail
@@ -79,7 +94,7 @@ EXPECT=(
 "integrity=PASS"
 "nak_per_episode=PASS"
 "counters_vs_wire=PASS"
-"path_loss=PASS|FAIL  sequence NAKs from rxe that no fault of rocegen's explains, per QP (loss between the veths and rxe, which the issue saw as counters differing without a reason); not yet measured in the lab with this check"
+"path_loss=PASS|FAIL  sequence NAKs from rxe, or timeouts, that no fault of rocegen's explains, per QP (loss between the veths and rxe, which the issue saw as counters differing without a reason); 7 Dec 2026: 0 such NAKs in a 64-QP, 60-s run (rocegen before it counted unexplained timeouts too)"
 "fairness=PASS"
 )
 
@@ -96,29 +111,47 @@ fi
 eval "$(grep '^LAB_' "$OUT/lab.env")"
 [ "${LAB_MODE:-}" = rxe ] || { "$LAB" up --mode rxe > "$OUT/lab.env" 2>>"$OUT/lab-up.log"; eval "$(grep '^LAB_' "$OUT/lab.env")"; }
 
+L=$LAB
+LAB_MODE_WANT=rxe
+# shellcheck source=tests/labnet.sh
+. "$ROOT/tests/labnet.sh"
+
 NAME=rocetarget.$$.$(date +%s)
 cp "$TGT" "$LAB_SHARED/$NAME"
+# the key rocetarget asks for (mode 0600, seen as such in vma through 9p)
+(umask 077; head -c 32 /dev/urandom > "$LAB_SHARED/$NAME.key")
 PORT=${STRESS_PORT:-$((7400 + $$ % 500))}
-"$LAB" exec --timeout $((DUR + 600)) vma -- "/mnt/lab/$NAME" --listen "$LAB_VMA_IP:$PORT" > "$OUT/rocetarget.log" 2>&1 &
-TPID=$!
+TPID=
+# start_target: rocetarget in vma, listening on $PORT; 0, or 1 after its log
+start_target() {
+	"$LAB" exec --timeout $((DUR + 600)) vma -- "/mnt/lab/$NAME" --listen "$LAB_VMA_IP:$PORT" --key "/mnt/lab/$NAME.key" \
+		>> "$OUT/rocetarget.log" 2>&1 &
+	TPID=$!
+	"$LAB" exec vma -- "for i in \$(seq 100); do netstat -ltn | grep -q ':$PORT ' && exit 0; sleep 0.1; done; exit 1" ||
+		{ echo "stress_lab.sh: rocetarget did not start in vma"; cat "$OUT/rocetarget.log"; return 1; }
+}
+stop_target() {
+	[ -n "$TPID" ] && { kill "$TPID" 2>/dev/null; wait "$TPID" 2>/dev/null; }
+	TPID=
+}
 cleanup() {
-	kill "$TPID" 2>/dev/null; wait "$TPID" 2>/dev/null
-	rm -f "$LAB_SHARED/$NAME"
+	stop_target
+	rm -f "$LAB_SHARED/$NAME" "$LAB_SHARED/$NAME.key"
 	[ "$WE_UP" = 1 ] && "$LAB" down > /dev/null 2>&1
 }
 trap cleanup EXIT
-"$LAB" exec vma -- "for i in \$(seq 100); do netstat -ltn | grep -q ':$PORT ' && exit 0; sleep 0.1; done; exit 1" ||
-	{ echo "stress_lab.sh: rocetarget did not start in vma"; cat "$OUT/rocetarget.log"; exit 1; }
+start_target || exit 1
 
 # run ROLE QPS DURATION FAULTS TIMEOUT ARGS...: rocegen stress on br0 against rocetarget
 run() {
 	local role=$1 qps=$2 dur=$3 faults=$4 timeout=$5; shift 5
 	mkdir -p "$OUT/pcap-$role"
-	"$LAB" host -- "$GEN" stress -i br0 --peer "$LAB_VMA_IP" --target "$LAB_VMA_IP:$PORT" --device "$LAB_VMA_DEV" \
-		--role "$role" --qps "$qps" --duration "$dur" --faults "$faults" --seed "${STRESS_SEED:-1}" \
+	"$LAB" host -- "$GEN" stress -i br0 --peer "$LAB_VMA_IP" --target "$LAB_VMA_IP:$PORT" --key "$LAB_SHARED/$NAME.key" \
+		--device "$LAB_VMA_DEV" --role "$role" --qps "$qps" --duration "$dur" --faults "$faults" --seed "${STRESS_SEED:-1}" \
 		--sizes 1-4096 --qd 4 --ack-timeout "$timeout" --json --junit "$OUT/stress-$role.xml" \
-		--pcap-dir "$OUT/pcap-$role" "$@" ${STRESS_ARGS:-} > "$OUT/stress-$role.out"
+		--pcap-dir "$OUT/pcap-$role" "$@" ${STRESS_ARGS:-} > "$OUT/stress-$role.out" 2> "$OUT/stress-$role.err"
 	echo "stress_lab.sh: rocegen stress --role $role exit status $?"
+	cat "$OUT/stress-$role.err"
 	tail -n 1 "$OUT/stress-$role.out" > "$OUT/stress-$role.json"
 	grep -v '^{' "$OUT/stress-$role.out"
 }
@@ -169,15 +202,37 @@ EXPECT_REQ=(
 "fairness=PASS"
 )
 
+responder() {
+	run responder "$QPS" "$DUR" "$FAULTS" "${STRESS_TIMEOUT:-18}"
+	verdicts responder "$QPS" nak_generation_us,retransmission_us "${EXPECT[@]}"
+}
+requester() {
+	run requester "$RQ" "${STRESS_REQ_DURATION:-20}" "${STRESS_REQ_FAULTS:-drop=1%,dup=1%,reorder=1%,rnr=0.5%,lose=0.5%}" 14
+	verdicts requester "$RQ" nak_response_us,retransmission_us,rnr_wait_us "${EXPECT_REQ[@]}"
+}
+
+# role NAME: one role, after making sure vma answers ping (labnet.sh); run once
+# more on rebooted guests when it failed and vma no longer answers
+role() {
+	if ! labnet_heal "$LAB_VMA_IP"; then
+		echo "stress_lab.sh: $1: the lab's guest network is down: $LABNET_REBOOTS reboot(s) did not bring it back"
+		return 1
+	fi
+	[ "$LABNET_REBOOTS" = 0 ] || { WE_UP=1; stop_target; start_target || return 1; }
+	"$1" && return 0
+	labnet_ok "$LAB_VMA_IP" && return 1   # vma answers: the failure stands
+	echo "stress_lab.sh: $1: failed with vma no longer answering ping; lab rebooted for a second try"
+	labnet_reboot "$LAB_VMA_IP" || return 1
+	WE_UP=1   # the guests of this boot are ours to take down
+	stop_target
+	start_target || return 1
+	"$1" || return 1
+	echo "stress_lab.sh: $1: passed on the second try (the first ran into a stalled guest network)"
+}
+
 rc=0
 ROLES=${STRESS_ROLES:-responder requester}
-case " $ROLES " in *" responder "*)
-	run responder "$QPS" "$DUR" "$FAULTS" "${STRESS_TIMEOUT:-18}"
-	verdicts responder "$QPS" nak_generation_us,retransmission_us "${EXPECT[@]}" || rc=1
-esac
-case " $ROLES " in *" requester "*)
-	RQ=${STRESS_REQ_QPS:-16}
-	run requester "$RQ" "${STRESS_REQ_DURATION:-20}" "${STRESS_REQ_FAULTS:-drop=1%,dup=1%,reorder=1%,rnr=0.5%,lose=0.5%}" 14
-	verdicts requester "$RQ" nak_response_us,retransmission_us,rnr_wait_us "${EXPECT_REQ[@]}" || rc=1
-esac
+RQ=${STRESS_REQ_QPS:-16}
+case " $ROLES " in *" responder "*) role responder || rc=1; esac
+case " $ROLES " in *" requester "*) role requester || rc=1; esac
 exit $rc

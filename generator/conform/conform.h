@@ -175,6 +175,8 @@ void cf_ref_poll_reply(const struct roce_wc *ring, unsigned cap, unsigned *head,
 /* ---- a real adapter: the wire on IFACE, rocetarget on --target (conform_live.c) ---- */
 struct cf_live_args {
 	const char *iface, *peer, *target, *src, *dmac;
+	const char *key;    /* --key FILE: the key rocetarget's challenge is answered with */
+	const char *cmd;    /* the subcommand, for messages ("conform", "stress") */
 	int verbose;
 };
 struct cf_live;

@@ -554,9 +554,7 @@ static int parse_opts(int argc, char **argv, struct cfi *x, struct cfi_opts *o)
 			break;
 		case 'h': cfi_usage(stdout); return 0;
 		default:
-			fprintf(stderr, GEN_NAME " conform: %s '%s' (see " GEN_NAME " conform --help)\n",
-				ch == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
-			return 2;
+			return gen_bad_opt("conform", ch, argv[optind - 1]);
 		}
 	}
 	if (optind < argc) {

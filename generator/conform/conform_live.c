@@ -21,6 +21,7 @@
 #include "rx.h"
 #include "tx.h"
 #include "ctl.h"
+#include "ctlauth.h"
 
 struct cf_live {
 	struct tx *tx;
@@ -29,6 +30,7 @@ struct cf_live {
 	int fd;
 	char buf[CTL_LINE_MAX];
 	size_t have;
+	struct ctl_key key;   /* of --key, len 0 without */
 };
 
 static uint64_t live_now(void *ctx)
@@ -73,16 +75,12 @@ static int live_recv(void *ctx, uint8_t *buf, uint32_t cap, uint32_t *len, uint6
 	}
 }
 
-static int live_ctl(void *ctx, const char *req, char *rep, size_t cap)
+/* The next line from rocetarget into rep (without '\n'), within 10 s; 0 when
+ * it is an "ok" reply, else -1 (rep then says what came or why nothing). */
+static int live_line(struct cf_live *l, char *rep, size_t cap)
 {
-	struct cf_live *l = ctx;
-	size_t n = strlen(req);
 	uint64_t end = live_now(NULL) + 10000000000ull;
 
-	if (write(l->fd, req, n) != (ssize_t)n || write(l->fd, "\n", 1) != 1) {
-		snprintf(rep, cap, "control channel: %s", strerror(errno));
-		return -1;
-	}
 	for (;;) {
 		char *nl = memchr(l->buf, '\n', l->have);
 		struct pollfd p = { l->fd, POLLIN, 0 };
@@ -110,6 +108,45 @@ static int live_ctl(void *ctx, const char *req, char *rep, size_t cap)
 		}
 		l->have += (size_t)r;
 	}
+}
+
+static int live_ctl(void *ctx, const char *req, char *rep, size_t cap)
+{
+	struct cf_live *l = ctx;
+	size_t n = strlen(req);
+
+	if (write(l->fd, req, n) != (ssize_t)n || write(l->fd, "\n", 1) != 1) {
+		snprintf(rep, cap, "control channel: %s", strerror(errno));
+		return -1;
+	}
+	return live_line(l, rep, cap);
+}
+
+/* rocetarget's challenge, answered with the key of --key (ctlauth.h); 0, or
+ * -1 after one line saying why. */
+static int live_auth(struct cf_live *l, const struct cf_live_args *a, const char *tgt)
+{
+	uint8_t nonce[CTL_AUTH_NONCE];
+	char line[512], hexn[2 * CTL_AUTH_NONCE + 8], mac[CTL_AUTH_HEX];
+
+	live_line(l, line, sizeof(line));
+	if (strncmp(line, "auth hmac-sha256 ", 17) || !ctl_get(line, "nonce", hexn, sizeof(hexn)) ||
+	    strlen(hexn) != 2 * CTL_AUTH_NONCE || ctl_unhex(hexn, nonce, sizeof(nonce)) != CTL_AUTH_NONCE) {
+		fprintf(stderr, GEN_NAME " %s: rocetarget at %s: no challenge (%s)\n", a->cmd, tgt, line);
+		return -1;
+	}
+	if (!l->key.len) {
+		fprintf(stderr, GEN_NAME " %s: rocetarget at %s asks for the shared key: give --key FILE\n",
+			a->cmd, tgt);
+		return -1;
+	}
+	ctl_auth_mac(&l->key, nonce, mac);
+	snprintf(line, sizeof(line), "auth mac=%s", mac);
+	if (live_ctl(l, line, line, sizeof(line))) {
+		fprintf(stderr, GEN_NAME " %s: rocetarget at %s refused us: %s\n", a->cmd, tgt, line);
+		return -1;
+	}
+	return 0;
 }
 
 static int tcp_connect(const char *hostport)
@@ -250,6 +287,10 @@ struct cf_live *cf_live_open(struct cf *c, const struct cf_live_args *a)
 		return NULL;
 	}
 	l->udp = l->fd = -1;
+	if (a->key && ctl_key_load(a->key, &l->key, tgt, sizeof(tgt))) {
+		fprintf(stderr, GEN_NAME " %s: %s\n", a->cmd, tgt);
+		goto fail;
+	}
 	if (live_wire(l, c, a->iface))
 		goto fail;
 	if (a->target)
@@ -257,9 +298,11 @@ struct cf_live *cf_live_open(struct cf *c, const struct cf_live_args *a)
 	else
 		snprintf(tgt, sizeof(tgt), "%.200s:%d", a->peer, CTL_PORT);
 	if ((l->fd = tcp_connect(tgt)) < 0) {
-		fprintf(stderr, GEN_NAME " conform: cannot reach rocetarget at %s\n", tgt);
+		fprintf(stderr, GEN_NAME " %s: cannot reach rocetarget at %s\n", a->cmd, tgt);
 		goto fail;
 	}
+	if (live_auth(l, a, tgt))
+		goto fail;
 	c->io.now = live_now;
 	c->io.send = live_send;
 	c->io.recv = live_recv;
@@ -287,5 +330,6 @@ void cf_live_close(struct cf_live *l)
 		rx_close(l->rx);
 	if (l->udp >= 0)
 		close(l->udp);
+	memset(&l->key, 0, sizeof(l->key));
 	free(l);
 }

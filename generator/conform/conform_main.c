@@ -31,13 +31,13 @@ struct conform_opts {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: rocegen conform -i IFACE --peer IP [--target HOST:PORT] [--device NAME] [--gid-index N]\n"
+"usage: rocegen conform -i IFACE --peer IP [--target HOST:PORT] --key FILE [--device NAME] [--gid-index N]\n"
 "                       [--cases PATTERN[,PATTERN…]] [--json] [--junit FILE] [--pcap-dir DIR]\n"
 "                       [--src IP] [--dmac MAC] [--list] [-v]\n"
 "       rocegen conform --reference [good|nakstorm|retry7] [--cases …] [--json] …\n"
 "       (--transport roce, the default; --transport iwarp below)\n"
 "Runs the conformance catalogue against the adapter behind rocetarget (default port %d\n"
-"on --peer), or against the in-process reference adapter.  --dev is the old spelling of\n"
+"on --peer; --key FILE answers its challenge), or against the in-process reference adapter.  --dev is the old spelling of\n"
 "--device (until 0.2).  -i, --interface IFACE; -v, --verbose; -h, --help.  See rocegen(8), CONFORM.\n\n",
 		CTL_PORT);
 	cfi_usage(f);
@@ -59,10 +59,11 @@ static int parse_reference(const char *arg)
 static int parse_opts(int argc, char **argv, struct conform_opts *o)
 {
 	enum { O_PEER = 256, O_TARGET, O_CASES, O_JSON, O_JUNIT, O_PCAPDIR, O_REF, O_LIST, O_DEV,
-	       O_GIDX, O_SRC, O_DMAC, O_DEV_OLD, O_TR };
+	       O_GIDX, O_SRC, O_DMAC, O_DEV_OLD, O_TR, O_KEY };
 	static const struct option lo[] = {
 		{ "interface", required_argument, NULL, 'i' }, { "peer", required_argument, NULL, O_PEER },
 		{ "target", required_argument, NULL, O_TARGET }, { "cases", required_argument, NULL, O_CASES },
+		{ "key", required_argument, NULL, O_KEY },
 		{ "json", no_argument, NULL, O_JSON },           { "junit", required_argument, NULL, O_JUNIT },
 		{ "pcap-dir", required_argument, NULL, O_PCAPDIR },
 		{ "reference", optional_argument, NULL, O_REF }, { "list", no_argument, NULL, O_LIST },
@@ -85,6 +86,7 @@ static int parse_opts(int argc, char **argv, struct conform_opts *o)
 		case 'i': o->live.iface = optarg; break;
 		case O_PEER: o->live.peer = optarg; break;
 		case O_TARGET: o->live.target = optarg; break;
+		case O_KEY: o->live.key = optarg; break;
 		case O_CASES: o->pat = optarg; break;
 		case O_JSON: o->json = 1; break;
 		case O_JUNIT: o->junit = optarg; break;
@@ -112,9 +114,7 @@ static int parse_opts(int argc, char **argv, struct conform_opts *o)
 			break;
 		case 'h': usage(stdout); return 0;
 		default:
-			fprintf(stderr, GEN_NAME " conform: %s '%s' (see " GEN_NAME " conform --help)\n",
-				ch == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
-			return 2;
+			return gen_bad_opt("conform", ch, argv[optind - 1]);
 		}
 	}
 	if (optind < argc) {
@@ -122,6 +122,7 @@ static int parse_opts(int argc, char **argv, struct conform_opts *o)
 		return 2;
 	}
 	o->live.verbose = o->verbose;
+	o->live.cmd = "conform";
 	return -1;
 }
 

@@ -14,8 +14,10 @@
  * smaller while the anomaly stays) and reported with its evidence and the
  * `rocegen stress` line that replays it.
  *
- * Only the reference adapter for now: real adapters (behind rocetarget)
- * are not searched yet.
+ * A real adapter: -i IFACE --peer IP [--target HOST:PORT] --key FILE
+ * [--device NAME], each evaluation a stress run through rocetarget (its own
+ * connection), rocegen's local ACK timeout 2^18 x 4.096 us (SR_LIVE_TIMEOUT:
+ * a slow adapter's answers are not rocegen's retransmissions).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -29,6 +31,11 @@
 int gen_search_main(int argc, char **argv);
 
 #define SR_MSGS 4   /* messages per QP in one evaluation */
+#define SR_LIVE (-2)          /* mode: a real adapter behind rocetarget */
+#define SR_LIVE_TIMEOUT 18
+
+static struct cf_live_args sr_live;
+static const char *sr_dev;
 
 static const unsigned sr_mtus[] = { 256, 512, 1024, 2048, 4096 };
 
@@ -77,28 +84,27 @@ static void sr_opts(const int *w, uint64_t seed, struct st_opts *o)
 
 static int sr_evaluate(int mode, const int *w, uint64_t seed, struct sr_eval *e)
 {
-	static const uint8_t us_mac[6] = { 2, 0, 0, 0, 0, 1 }, dut_mac[6] = { 2, 0, 0, 0, 0, 2 };
-	static const uint8_t us_ip[4] = { 192, 0, 2, 1 }, dut_ip[4] = { 192, 0, 2, 2 };
 	struct st_opts o;
 	struct st_result res;
 	struct cf_io io;
-	struct st_ref *r = st_ref_new((enum st_ref_mode)mode, dut_mac, dut_ip, us_mac, us_ip);
+	struct st_ref *r = NULL;
+	struct cf_live *l = NULL;
 	int rc;
 
-	if (!r)
-		return -1;
 	sr_opts(w, seed, &o);
-	st_ref_io(r, &io);
-	memcpy(o.eth.src, us_mac, 6);
-	memcpy(o.eth.dst, dut_mac, 6);
-	o.ip.version = 4;
-	memcpy(o.ip.src, us_ip, 4);
-	memcpy(o.ip.dst, dut_ip, 4);
-	snprintf(o.our_gid, sizeof(o.our_gid), "192.0.2.1");
-	o.is_ref = 1;
+	if (mode == SR_LIVE) {
+		o.is_ref = 0;
+		o.dev = sr_dev;
+		o.timeout = SR_LIVE_TIMEOUT;
+		if (!(l = st_live_open(&sr_live, &o, &io)))
+			return -2;
+	} else if (!(r = st_ref_open(mode, &o, &io))) {
+		return -1;
+	}
 	memset(&res, 0, sizeof(res));
 	rc = st_run(&o, &io, &res, NULL);
 	st_ref_free(r);
+	cf_live_close(l);
 	memset(e, 0, sizeof(*e));
 	for (int i = 0; i < ROCE_RETX__COUNT; i++)
 		e->retx += res.retx_episodes[i];
@@ -126,9 +132,11 @@ static void sr_ops_text(unsigned ops, char *b, size_t cap)
 static void sr_usage(FILE *f)
 {
 	fprintf(f, "usage: " GEN_NAME " search --reference [good|planted] [--seed N] [--budget N] [--json]\n"
+		   "       " GEN_NAME " search -i IFACE --peer IP [--target HOST:PORT] --key FILE [--device NAME]\n"
+		   "                      [--src IP] [--dmac MAC] [--seed N] [--budget N] [--json]   (through rocetarget)\n"
 		   "  simulated annealing over QPs, queue depth, MTU, message size and operation mix;\n"
 		   "  reports the first anomaly found, shrunk, with its evidence and a stress command line\n"
-		   "  -h, --help: this text\n");
+		   "  -i, --interface IFACE; -h, --help: this text\n");
 }
 
 int gen_search_main(int argc, char **argv)
@@ -136,6 +144,10 @@ int gen_search_main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "reference", optional_argument, NULL, 'r' }, { "seed", required_argument, NULL, 's' },
 		{ "budget", required_argument, NULL, 'b' },    { "json", no_argument, NULL, 'j' },
+		{ "interface", required_argument, NULL, 'i' }, { "peer", required_argument, NULL, 'P' },
+		{ "target", required_argument, NULL, 'T' },    { "key", required_argument, NULL, 'K' },
+		{ "device", required_argument, NULL, 'D' },    { "src", required_argument, NULL, 'S' },
+		{ "dmac", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },            { NULL, 0, NULL, 0 }
 	};
 	int mode = -1, json = 0, ch, cur[P_N], best[P_N], cand[P_N], found = 0;
@@ -148,8 +160,17 @@ int gen_search_main(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+	memset(&sr_live, 0, sizeof(sr_live));
+	sr_live.cmd = "search";
+	while ((ch = getopt_long(argc, argv, ":hi:", lo, NULL)) != -1) {
 		switch (ch) {
+		case 'i': sr_live.iface = optarg; break;
+		case 'P': sr_live.peer = optarg; break;
+		case 'T': sr_live.target = optarg; break;
+		case 'K': sr_live.key = optarg; break;
+		case 'D': sr_dev = optarg; break;
+		case 'S': sr_live.src = optarg; break;
+		case 'M': sr_live.dmac = optarg; break;
 		case 'r':
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
@@ -189,15 +210,24 @@ int gen_search_main(int argc, char **argv)
 		fprintf(stderr, GEN_NAME " search: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	if (mode < 0) {
-		fprintf(stderr, GEN_NAME " search: give --reference (real adapters are not searched yet)\n");
+	if (mode < 0 && !sr_live.iface) {
+		fprintf(stderr, GEN_NAME " search: give --reference, or -i IFACE --peer IP --key FILE (an adapter behind rocetarget)\n");
 		return 2;
+	}
+	if (mode >= 0 && sr_live.iface) {
+		fprintf(stderr, GEN_NAME " search: --reference or -i IFACE, not both\n");
+		return 2;
+	}
+	if (mode < 0) {
+		if (gen_iface_missing("search", sr_live.iface))
+			return 1;
+		mode = SR_LIVE;
 	}
 	rng = seed;
 	for (int i = 0; i < P_N; i++)
 		cur[i] = sr_space[i].lo + (int)(sr_rng(&rng) % (uint64_t)(sr_space[i].hi - sr_space[i].lo + 1));
 	if (sr_evaluate(mode, cur, seed, &ce))
-		goto nomem;
+		goto fail;
 	evals = 1;
 	memcpy(best, cur, sizeof(best));
 	be = ce;
@@ -222,7 +252,7 @@ int gen_search_main(int argc, char **argv)
 				cand[p] = sr_space[p].hi;
 		}
 		if (sr_evaluate(mode, cand, seed, &ne))
-			goto nomem;
+			goto fail;
 		evals++;
 		if (ne.score >= ce.score || sr_unit(&rng) < exp((ne.score - ce.score) / (t > 0.05 ? t : 0.05))) {
 			memcpy(cur, cand, sizeof(cur));
@@ -258,7 +288,7 @@ int gen_search_main(int argc, char **argv)
 						break;
 					}
 					if (sr_evaluate(mode, cand, seed, &ne))
-						goto nomem;
+						goto fail;
 					shrink_evals++;
 					if (ne.score <= 0)
 						break;
@@ -270,15 +300,23 @@ int gen_search_main(int argc, char **argv)
 		}
 	}
 	{
-		char ops[64], repro[256];
+		char ops[64], repro[640];
 		struct st_opts o;
 
 		sr_opts(best, seed, &o);
 		sr_ops_text(o.ops, ops, sizeof(ops));
+		char where[400];
+
+		if (mode == SR_LIVE)
+			snprintf(where, sizeof(where), "-i %.40s --peer %.60s%s%.80s --key %.120s%s%.40s --ack-timeout %d",
+				 sr_live.iface, sr_live.peer ? sr_live.peer : "?", sr_live.target ? " --target " : "",
+				 sr_live.target ? sr_live.target : "", sr_live.key ? sr_live.key : "FILE",
+				 sr_dev ? " --device " : "", sr_dev ? sr_dev : "", SR_LIVE_TIMEOUT);
+		else
+			snprintf(where, sizeof(where), "--reference %s", mode == ST_REF_PLANTED ? "planted" : "good");
 		snprintf(repro, sizeof(repro),
-			 GEN_NAME " stress --reference %s --qps %u --qd %u --mtu %u --sizes %u-%u --ops %s --messages %d --seed %llu",
-			 mode == ST_REF_PLANTED ? "planted" : "good", o.qps, o.qd, o.mtu, o.size_min, o.size_max, ops,
-			 SR_MSGS, seed);
+			 GEN_NAME " stress %s --qps %u --qd %u --mtu %u --sizes %u-%u --ops %s --messages %d --seed %llu",
+			 where, o.qps, o.qd, o.mtu, o.size_min, o.size_max, ops, SR_MSGS, seed);
 		if (json) {
 			printf("{\"evaluations\": %u, \"shrink_evaluations\": %u, \"method\": \"simulated-annealing\", \"anomalies\": [",
 			       evals, shrink_evals);
@@ -303,7 +341,8 @@ int gen_search_main(int argc, char **argv)
 		}
 	}
 	return 0;
-nomem:
-	fprintf(stderr, GEN_NAME " search: no memory\n");
+fail:
+	if (mode != SR_LIVE)
+		fprintf(stderr, GEN_NAME " search: no memory\n");   /* (a real adapter's failure was said) */
 	return 1;
 }

@@ -81,6 +81,8 @@ struct st_opts {
 	int gid_index;
 	int requester;               /* --role requester: the adapter posts (stress_req.c) */
 	int victim;                  /* --victim: QP 0 alone for half the run, then beside the others */
+	unsigned victim_qd, victim_ops;   /* the victim's own depth and op mask (0: as the others) */
+	uint32_t victim_size;        /* the victim's message size (0: --sizes), may exceed size_max */
 	uint64_t interval_ns;        /* --interval: throughput bins (0: a tenth of the run) */
 	uint64_t cnp_gap_ns;         /* --cnp-gap-us: the least interval expected between CNPs of a QP */
 	uint8_t min_rnr;             /* the RNR timer code rocegen's RNR NAKs carry */
@@ -127,6 +129,11 @@ struct st_result {
 	uint64_t wire_episodes;      /* out-of-sequence episodes (one NAK each) */
 	uint64_t path_loss;          /* NAKs behind the wire model's PSN: loss rocegen did not inject */
 	char path_loss_qps[200];     /* the QPs with path loss, "qp N: n" each */
+	/* timeouts no NAK or injected fault explains (stress_qp.c): episodes, the wire's
+	 * duplicates among their resends, the packets after their first PSN */
+	uint64_t tmo_episodes, tmo_dup, tmo_oos;
+	char tmo_qps[200];           /* the QPs with such timeouts, "qp N: n" each */
+	uint64_t path_tail_dup, path_tail_oos;   /* the counters' differences they explain */
 	unsigned psn_wraps;          /* QPs whose PSN wrapped past 2^24 - 1 */
 	/* rocegen's own go-back-N, by trigger (enum roce_qp_retx): episodes and packets */
 	uint64_t retx_episodes[ROCE_RETX__COUNT], retx_pkts[ROCE_RETX__COUNT], req_pkts;
@@ -141,6 +148,7 @@ struct st_result {
 	unsigned n_tp;
 	double tp_interval;          /* s */
 	double victim_alone, victim_shared, attackers_shared;   /* bytes/s; victim_* < 0: no --victim */
+	struct st_dist vlat[2];      /* the victim's message latencies alone, beside the attackers */
 	double msg_rate;             /* messages per second of wall time */
 	const char *clock;           /* "simulated" or "monotonic" */
 	uint64_t clock_res_ns, clock_jitter_ns;
@@ -168,14 +176,20 @@ void st_pattern(uint64_t seed, unsigned qp, uint64_t msg, uint64_t from, uint8_t
 uint64_t st_sum(const uint8_t *b, size_t n);   /* = ctl_sum */
 
 /* per QP wire model of the adapter's expected PSN */
+#define ST_WIRE_RD 64                /* the last READ requests taken in order (their PSN spans) */
 struct st_wire {
 	uint32_t epsn;
+	struct { uint32_t psn, span; } rd[ST_WIRE_RD];
+	unsigned rd_h, rd_n;
 	uint64_t dup, oos, episodes;  /* what the adapter should have seen */
 	unsigned wraps;              /* times the expected PSN wrapped past 2^24 - 1 */
 	int oos_latched;
 };
 /* A request frame rocegen put on the wire (p decoded, icrc_ok 0 for a corrupted one). */
 void st_wire_req(struct st_wire *w, const struct roce_pkt *p, uint16_t mtu, int icrc_ok);
+/* The request packets the model took in order with PSNs from psn up to epsn (a READ
+ * request is one packet for all the PSNs of its responses). */
+uint64_t st_wire_pkts_since(const struct st_wire *w, uint32_t psn);
 
 /* ---- the reference adapter (stress_ref.c) ---- */
 /* ST_REF_PLANTED: a planted anomaly for `rocegen search` (a QP-cache overflow
@@ -201,7 +215,8 @@ void st_wire_req(struct st_wire *w, const struct roce_pkt *p, uint16_t mtu, int 
  * PCIe) before it answers anything, so throughput falls once the QPs in
  * use exceed N.  The engines are those of `good`. */
 enum st_ref_mode { ST_REF_GOOD = 0, ST_REF_NAKSTORM, ST_REF_BITFLIP, ST_REF_PLANTED,
-		   ST_REF_CNP_QP, ST_REF_CNP_IP, ST_REF_CNP_PORT, ST_REF_NO_CC, ST_REF_QPCACHE };
+		   ST_REF_CNP_QP, ST_REF_CNP_IP, ST_REF_CNP_PORT, ST_REF_NO_CC, ST_REF_QPCACHE,
+		   ST_REF_ISO_SHARED, ST_REF_ISO_FAIR, ST_REF_PATHLOSS };
 struct st_ref;
 struct st_ref *st_ref_new(enum st_ref_mode mode, const uint8_t dut_mac[6], const uint8_t dut_ip4[4], const uint8_t peer_mac[6],
 			  const uint8_t peer_ip4[4]);
@@ -211,6 +226,25 @@ void st_ref_set_cnp_gap(struct st_ref *r, uint64_t ns);
 uint64_t st_ref_cnp_gap(const struct st_ref *r);
 /* qpcache: the QP contexts it holds (1..ST_MAX_QPS) */
 void st_ref_set_qpcache(struct st_ref *r, unsigned n);
+/* ST_REF_ISO_SHARED / ST_REF_ISO_FAIR (`rocegen isolation`, Husky's question): an adapter
+ * whose request processing costs time — REF_ISO_PKT_NS per request packet plus its bytes
+ * at 100 Gb/s, a QP context fetch on a miss of its QP_ISO_QPC-context LRU, a stall after
+ * each RNR NAK it sends.  iso-shared: one processing stage and one context cache for every
+ * QP (attackers delay the victim); iso-fair: a stage per QP and the victim (QP 0) in a cache
+ * partition of its own (the attackers' load stays theirs).
+ * st_ref_set_iso_rnr: the attackers (QPs other than 0) answer rnr_ppm of their in-order
+ * SENDs with an RNR NAK, as receivers that post too few receives. */
+void st_ref_set_iso_rnr(struct st_ref *r, uint32_t rnr_ppm);
+/* ST_REF_PATHLOSS (`pathloss`): the path before the adapter loses every REF_PATH_DROP-th
+ * request packet; rocegen is not told (it must find the loss itself).  The number lost,
+ * for the tests: */
+uint64_t st_ref_path_dropped(const struct st_ref *r);
+/* The reference adapter at 192.0.2.2 with rocegen at 192.0.2.1, its io in *io and
+ * the addresses in o (o->is_ref set); NULL without memory. */
+struct st_ref *st_ref_open(int mode, struct st_opts *o, struct cf_io *io);
+/* A real adapter: the wire on a->iface, rocetarget on a->target (conform_live.c); its
+ * io in *io, the addresses in o; NULL after saying why (stress_main.c). */
+struct cf_live *st_live_open(const struct cf_live_args *a, struct st_opts *o, struct cf_io *io);
 void st_ref_free(struct st_ref *r);
 
 /* ---- verdicts and reports (stress_report.c) ---- */

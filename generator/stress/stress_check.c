@@ -81,6 +81,20 @@ static uint32_t req_span(const struct roce_pkt *p, uint16_t mtu)
 	return 1;
 }
 
+uint64_t st_wire_pkts_since(const struct st_wire *w, uint32_t psn)
+{
+	uint32_t back = (w->epsn - psn) & 0xffffff;
+	uint64_t n = back;
+
+	for (unsigned i = 0; i < w->rd_n; i++) {
+		uint32_t at = (w->rd[(w->rd_h + i) % ST_WIRE_RD].psn - psn) & 0xffffff;
+
+		if (at < back)
+			n -= w->rd[(w->rd_h + i) % ST_WIRE_RD].span - 1;
+	}
+	return n;
+}
+
 void st_wire_req(struct st_wire *w, const struct roce_pkt *p, uint16_t mtu, int icrc_ok)
 {
 	uint32_t d;
@@ -89,8 +103,16 @@ void st_wire_req(struct st_wire *w, const struct roce_pkt *p, uint16_t mtu, int 
 		return;                    /* dropped silently by the adapter */
 	d = (p->psn - w->epsn) & 0xffffff;
 	if (d == 0) {
-		uint32_t n = (w->epsn + req_span(p, mtu)) & 0xffffff;
+		uint32_t span = req_span(p, mtu), n = (w->epsn + span) & 0xffffff;
 
+		if (span > 1) {
+			w->rd[(w->rd_h + w->rd_n) % ST_WIRE_RD].psn = w->epsn;
+			w->rd[(w->rd_h + w->rd_n) % ST_WIRE_RD].span = span;
+			if (w->rd_n < ST_WIRE_RD)
+				w->rd_n++;
+			else
+				w->rd_h = (w->rd_h + 1) % ST_WIRE_RD;
+		}
 		w->wraps += n < w->epsn;
 		w->epsn = n;
 		w->oos_latched = 0;

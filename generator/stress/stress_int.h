@@ -53,6 +53,15 @@ struct st_qp {
 	uint32_t nak_psn;            /* the PSN of the last sequence NAK (nak_seen) */
 	int nak_seen;
 	uint64_t path_loss;          /* sequence NAKs no fault of rocegen's explains: loss on the path */
+	/* a timeout's go-back-N from tmo_from (behind the model's expected PSN: no NAK
+	 * and no injected fault announced a loss) up to tmo_to (the next new PSN then).
+	 * Either an ACK or the request at tmo_from was lost on the path; in the second
+	 * case the resends the model counts as duplicates (tmo_dup) are first copies at
+	 * the adapter, and the packets after the lost one (tmo_oos) came out of sequence */
+	int tmo_on;
+	uint64_t fault_t;            /* when an injected fault last fired on this QP (0: never) */
+	uint32_t tmo_from, tmo_to, next_new;
+	uint64_t tmo_episodes, tmo_dup, tmo_oos;
 	uint64_t cnp_last_t;         /* wire time of the QP's last CNP */
 	int ce_since_cnp;            /* a CE-marked request went out since */
 	struct st_rq *rq;            /* the adapter as requester (stress_req.c) */
@@ -92,6 +101,7 @@ struct st_run {
 	uint64_t poll_completed, poll_t;   /* the loads' completions at the last progress */
 	uint64_t *tp;                /* bytes per QP and interval: tp[qi * ST_TP_BINS + bin] */
 	uint64_t tp_ns, t_switch, t_last;   /* interval; --victim: when the attackers start */
+	uint64_t t_vlast;            /* --victim: the victim's last completion */
 	uint64_t vbytes[2], abytes;  /* the victim's bytes alone / beside; the attackers' beside */
 	int switched;
 };

@@ -22,9 +22,9 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: rocegen stress -i IFACE --peer IP [--target HOST:PORT] [--device NAME] [--gid-index N]\n"
-"                      [--src IP] [--dmac MAC] [options]\n"
-"       rocegen stress --reference [good|nakstorm|bitflip|planted|qpcache:N] [options]\n"
+"usage: rocegen stress -i IFACE --peer IP [--target HOST:PORT] --key FILE [--device NAME]\n"
+"                      [--gid-index N] [--src IP] [--dmac MAC] [options]\n"
+"       rocegen stress --reference [good|nakstorm|bitflip|planted|pathloss|qpcache:N] [options]\n"
 "       (either with --role requester [--rnr-timer N]: the adapter posts, rocegen responds)\n"
 "options: [--qps N] [--ops send,write,read,atomic] [--sizes A-B]\n"
 "                      [--qd N] [--duration S | --messages N] [--seed N] [--mtu N]\n"
@@ -183,7 +183,7 @@ static void defaults(struct cli *c)
 }
 
 enum { O_REF = 256, O_QPS, O_OPS, O_SIZES, O_QD, O_DUR, O_MSGS, O_SEED, O_MTU, O_FAULTS, O_DELAY,
-       O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS, O_PEER, O_TARGET, O_DEV, O_GIDX,
+       O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS, O_PEER, O_TARGET, O_KEY, O_DEV, O_GIDX,
        O_SRC, O_DMAC, O_ROLE, O_RNR, O_VICTIM, O_INTERVAL, O_CNPGAP, O_SWEEP, O_ACKTO, O_DEV_OLD };
 
 /* The numeric options: 0 when taken, 2 when bad, 1 when ch is not one of them. */
@@ -258,6 +258,8 @@ static int parse_ref(const char *arg, struct cli *c)
 		c->ref = 1 + ST_REF_BITFLIP;
 	else if (!strcmp(arg, "planted"))
 		c->ref = 1 + ST_REF_PLANTED;
+	else if (!strcmp(arg, "pathloss"))
+		c->ref = 1 + ST_REF_PATHLOSS;
 	else if (!strncmp(arg, "qpcache:", 8)) {
 		char *e;
 		unsigned long v = strtoul(arg + 8, &e, 10);
@@ -324,6 +326,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		{ "progress", no_argument, NULL, O_PROGRESS }, { "verbose", no_argument, NULL, 'v' },
 		{ "interface", required_argument, NULL, 'i' }, { "peer", required_argument, NULL, O_PEER },
 		{ "target", required_argument, NULL, O_TARGET }, { "device", required_argument, NULL, O_DEV },
+		{ "key", required_argument, NULL, O_KEY },
 		{ "dev", required_argument, NULL, O_DEV_OLD },     /* the old spelling */
 		{ "gid-index", required_argument, NULL, O_GIDX }, { "src", required_argument, NULL, O_SRC },
 		{ "dmac", required_argument, NULL, O_DMAC }, { "role", required_argument, NULL, O_ROLE },
@@ -352,7 +355,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
 			if (parse_ref(optarg, c))
-				return bad("--reference (good|nakstorm|bitflip|planted|qpcache:N)", optarg);
+				return bad("--reference (good|nakstorm|bitflip|planted|pathloss|qpcache:N)", optarg);
 			break;
 		case O_OPS: if (parse_ops(optarg, &c->o)) return bad("--ops", optarg); break;
 		case O_SIZES: if (parse_sizes(optarg, &c->o)) return bad("--sizes", optarg); break;
@@ -372,6 +375,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		case 'i': c->live.iface = optarg; break;
 		case O_PEER: c->live.peer = optarg; break;
 		case O_TARGET: c->live.target = optarg; break;
+		case O_KEY: c->live.key = optarg; break;
 		case O_DEV_OLD:
 			fprintf(stderr, GEN_NAME " stress: note: --dev is the old spelling of --device (until 0.2)\n");
 			/* fall through */
@@ -386,9 +390,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 			break;
 		case 'h': usage(stdout); return 0;
 		default:
-			fprintf(stderr, GEN_NAME " stress: %s '%s' (see " GEN_NAME " stress --help)\n",
-				ch == ':' ? "option needs a value:" : "unknown option", argv[optind - 1]);
-			return 2;
+			return gen_bad_opt("stress", ch, argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
@@ -396,43 +398,28 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 	return combination(c, events, n_events);
 }
 
-/* The in-process reference adapter at 192.0.2.2, rocegen at 192.0.2.1. */
-static struct st_ref *open_reference(int mode, struct st_opts *o, struct cf_io *io)
-{
-	static const uint8_t us_mac[6] = { 2, 0, 0, 0, 0, 1 }, dut_mac[6] = { 2, 0, 0, 0, 0, 2 };
-	static const uint8_t us_ip[4] = { 192, 0, 2, 1 }, dut_ip[4] = { 192, 0, 2, 2 };
-	struct st_ref *r = st_ref_new((enum st_ref_mode)mode, dut_mac, dut_ip, us_mac, us_ip);
-
-	if (!r)
-		return NULL;
-	st_ref_io(r, io);
-	memcpy(o->eth.src, us_mac, 6);
-	memcpy(o->eth.dst, dut_mac, 6);
-	o->ip.version = 4;
-	memcpy(o->ip.src, us_ip, 4);
-	memcpy(o->ip.dst, dut_ip, 4);
-	inet_ntop(AF_INET, us_ip, o->our_gid, sizeof(o->our_gid));
-	o->is_ref = 1;
-	return r;
-}
-
-/* A real adapter: the wire on IFACE, rocetarget on --target (conform_live.c). */
-static struct cf_live *open_live(struct cli *c, struct cf_io *io)
+struct cf_live *st_live_open(const struct cf_live_args *a, struct st_opts *o, struct cf_io *io)
 {
 	struct cf *cf = calloc(1, sizeof(*cf));
 	struct cf_live *l;
 
 	if (!cf)
 		return NULL;
-	c->live.verbose = c->o.verbose;
-	if ((l = cf_live_open(cf, &c->live))) {
+	if ((l = cf_live_open(cf, a))) {
 		*io = cf->io;
-		c->o.eth = cf->eth;
-		c->o.ip = cf->ip;
-		inet_ntop(AF_INET, cf->ip.src, c->o.our_gid, sizeof(c->o.our_gid));
+		o->eth = cf->eth;
+		o->ip = cf->ip;
+		inet_ntop(AF_INET, cf->ip.src, o->our_gid, sizeof(o->our_gid));
 	}
 	free(cf);
 	return l;
+}
+
+static struct cf_live *open_live(struct cli *c, struct cf_io *io)
+{
+	c->live.verbose = c->o.verbose;
+	c->live.cmd = "stress";
+	return st_live_open(&c->live, &c->o, io);
 }
 
 static int too_big(const struct st_opts *o)
@@ -450,7 +437,7 @@ static int open_adapter(struct cli *c, struct cf_io *io, struct st_ref **ref, st
 	*ref = NULL;
 	*live = NULL;
 	if (c->ref) {
-		*ref = open_reference(c->ref - 1, &c->o, io);
+		*ref = st_ref_open(c->ref - 1, &c->o, io);
 		if (*ref && c->qpcache)
 			st_ref_set_qpcache(*ref, c->qpcache);
 	} else {
@@ -584,6 +571,9 @@ int gen_stress_main(int argc, char **argv)
 		return rc;
 	memset(&res, 0, sizeof(res));
 	rc = st_run(&c.o, &io, &res, c.o.progress || isatty(2) ? stderr : NULL);
+	if (c.ref == 1 + ST_REF_PATHLOSS && ref)   /* the truth, to hold path_loss against */
+		fprintf(stderr, "reference pathloss: %llu request packets lost on the path (rocegen was not told)\n",
+			(unsigned long long)st_ref_path_dropped(ref));
 	st_ref_free(ref);
 	cf_live_close(live);
 	st_checks(&c.o, &res, rc);

@@ -103,7 +103,17 @@ static void tx_metrics(struct st_run *s, struct st_qp *q, const struct roce_pkt 
 	}
 	if (s->o->ppm[STF_CORRUPT])
 		icrc_ok = roce_icrc_verify(p, NULL) != ROCE_ICRC_BAD;
-	st_wire_req(&q->w, p, (uint16_t)s->o->mtu, icrc_ok);
+	{
+		uint64_t dup = q->w.dup;
+
+		st_wire_req(&q->w, p, (uint16_t)s->o->mtu, icrc_ok);
+		if (q->tmo_on && ((p->psn - q->tmo_from) & 0xffffff) < ((q->tmo_to - q->tmo_from) & 0xffffff))
+			q->tmo_dup += q->w.dup - dup;
+		else
+			q->tmo_on = 0;   /* past the go-back-N: new packets again */
+		if (((p->psn + 1 - q->next_new) & 0xffffff) < 0x800000)
+			q->next_new = (p->psn + 1) & 0xffffff;
+	}
 	if (q->w.episodes != before) {   /* a new episode: the adapter should NAK epsn */
 		if (q->ep_n == ST_EP_RING) {
 			q->ep_h = (q->ep_h + 1) % ST_EP_RING;
@@ -133,6 +143,8 @@ static int tx_event(struct st_run *s, struct st_qp *q, uint32_t psn, uint64_t no
 		else if (!act)
 			act = 2;
 	}
+	if (act)
+		q->fault_t = now ? now : 1;   /* an injected fault, as ROCE_QPE_FAULT */
 	if (act == 1 && !q->gap) {
 		q->gap = 1;
 		q->gap_psn = psn;
@@ -177,7 +189,24 @@ void st_event_cb(void *ctx, const struct roce_qp_event *ev)
 		fprintf(stderr, "qp %u event %d psn %u value %llu at %llu\n", qidx(s, q), ev->type,
 			ev->psn, (unsigned long long)ev->value, (unsigned long long)ev->now);
 	switch (ev->type) {
+	case ROCE_QPE_RETRANSMIT: {
+		uint32_t ahead = (q->w.epsn - ev->psn) & 0xffffff;
+		/* an injected fault within two ACK timeouts may explain it (a delayed or
+		 * reordered frame, an injected loss the engine recovers by timer) */
+		uint64_t window = 2 * (4096ull << s->o->timeout);
+		int injected = q->fault_t && ev->now - q->fault_t < window;
+
+		q->tmo_on = ev->value == ROCE_RETX_TIMEOUT && ahead && ahead < 0x800000 && !injected;
+		if (q->tmo_on) {
+			q->tmo_from = ev->psn;
+			q->tmo_to = q->next_new;
+			q->tmo_episodes++;
+			q->tmo_oos += st_wire_pkts_since(&q->w, ev->psn) - 1;
+		}
+		break;
+	}
 	case ROCE_QPE_FAULT:
+		q->fault_t = ev->now ? ev->now : 1;
 		if (ev->value == ROCE_QPF_DUP || ev->value == ROCE_QPF_ECN_CE)
 			break;
 		if (q->gap) {
@@ -211,7 +240,7 @@ void st_event_cb(void *ctx, const struct roce_qp_event *ev)
 			 * repetition, nak_per_episode's business, not a new loss) */
 			if (!expected && back && back < 0x800000 && !(q->nak_seen && q->nak_psn == ev->psn)) {
 				q->path_loss++;
-				q->w.oos += back - 1;
+				q->w.oos += st_wire_pkts_since(&q->w, ev->psn) - 1;
 				q->w.episodes++;
 				q->w.epsn = ev->psn;
 				q->w.oos_latched = 1;
@@ -378,6 +407,8 @@ void st_complete(void *ctx, const struct roce_wc *wc)
 		q->bytes += m->len;
 		st_tput_add(s, qidx(s, q), m->len, s->io->now(s->io->ctx));
 		st_dist_add(&s->res->m[STM_LAT_SEND + m->op], wc->latency_ns);
+		if (s->o->victim && q == s->qp)
+			st_dist_add(&s->res->vlat[s->switched], wc->latency_ns);
 	}
 	if (!q->in_ready) {
 		q->in_ready = 1;

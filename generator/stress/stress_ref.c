@@ -22,6 +22,12 @@
  * qpcache:N (stress.h): an LRU of N QP contexts; a miss holds everything
  * the adapter emits REF_QPC_MISS_NS more (r->busy), hits cost nothing.
  *
+ * iso-shared, iso-fair (stress.h, stress_refiso.c): request processing that
+ * costs time, shared by every QP or a stage per QP.
+ *
+ * pathloss: every REF_PATH_DROP-th request packet is lost on the path before
+ * the adapter (rocegen stress must find the loss itself: path_loss).
+ *
  * Extension for many QPs: `mr len= qp=ID` registers the MR only in that QP
  * (each engine holds at most 8 MRs); an MR without qp= goes into every QP.
  * `counters` sums the engines' statistics, per device as rxe does.
@@ -70,6 +76,20 @@ static int ref_emit(void *ctx, const uint8_t *f, uint32_t len)
 	memcpy(e->d, f, len);
 	e->len = len;
 	e->ts = (r->busy > r->now ? r->busy : r->now) + REF_WIRE_NS;
+	if (refiso_mode(r)) {
+		/* iso-fair: the victim's answer may overtake the attackers' (time order
+		 * kept by moving it before the later ones) */
+		size_t k = r->qn;
+		struct ref_frame me = *e;
+
+		me.ts = refiso_ready(r, ctx) + REF_WIRE_NS;
+		for (; k && r->q[(r->qh + k - 1) % r->qcap].ts > me.ts; k--)
+			r->q[(r->qh + k) % r->qcap] = r->q[(r->qh + k - 1) % r->qcap];
+		r->q[(r->qh + k) % r->qcap] = me;
+		r->qn++;
+		refiso_out(r, ctx, f, len);
+		return 0;
+	}
 	if (r->qn && e->ts < r->q[(r->qh + r->qn - 1) % r->qcap].ts)
 		e->ts = r->q[(r->qh + r->qn - 1) % r->qcap].ts;
 	r->qn++;
@@ -118,15 +138,16 @@ static int ref_cnp_emit(struct st_ref *r, struct ref_qp *q, const uint8_t ip4[4]
 	return rc;
 }
 
-/* qpcache: QP index i used; a miss makes the adapter busy for a context fetch. */
-static void ref_qpc_use(struct st_ref *r, int i)
+/* QP index i used: the LRU of QP contexts (qpcache, iso-*); 1 on a miss. */
+int ref_qpc_use(struct st_ref *r, int i)
 {
 	struct ref_qp *q = r->qp[i];
+	int miss = !q->cached;
 
 	if (q->cached) {
 		r->qpc_hit++;
 		if (r->lru_head == i)
-			return;
+			return 0;
 		r->qp[q->lru_prev]->lru_next = q->lru_next;   /* unlink (not the head) */
 		if (q->lru_next >= 0)
 			r->qp[q->lru_next]->lru_prev = q->lru_prev;
@@ -134,7 +155,6 @@ static void ref_qpc_use(struct st_ref *r, int i)
 			r->lru_tail = q->lru_prev;
 	} else {
 		r->qpc_miss++;
-		r->busy = (r->busy > r->now ? r->busy : r->now) + REF_QPC_MISS_NS;
 		if (r->qpc_n == r->qpc_cap) {   /* evict the least recently used */
 			struct ref_qp *t = r->qp[r->lru_tail];
 
@@ -156,6 +176,7 @@ static void ref_qpc_use(struct st_ref *r, int i)
 	r->lru_head = i;
 	if (r->lru_tail < 0)
 		r->lru_tail = i;
+	return miss;
 }
 
 /* A CE-marked request from src4 to QP q: a CNP when its scope's pacing allows. */
@@ -232,8 +253,14 @@ static int ref_send(void *ctx, const uint8_t *f, uint32_t len)
 	roce_decode(&p, NULL, ROCE_LINK_ETHERNET, f, len, len);
 	if (p.version == ROCE_VER_NONE || !p.bth_off || !(q = ref_find(r, p.dqpn)))
 		return 0;
-	if (r->mode == ST_REF_QPCACHE)
-		ref_qpc_use(r, (int)(q->qpn - REF_QPN0));
+	if (r->mode == ST_REF_QPCACHE && ref_qpc_use(r, (int)(q->qpn - REF_QPN0)))
+		r->busy = (r->busy > r->now ? r->busy : r->now) + REF_QPC_MISS_NS;   /* a context fetch */
+	if (refiso_mode(r))
+		refiso_in(r, q, len);
+	if (r->mode == ST_REF_PATHLOSS && ++r->n_path % REF_PATH_DROP == 0) {
+		r->path_dropped++;
+		return 0;   /* lost on the path: the adapter never sees it */
+	}
 	if (r->mode == ST_REF_PLANTED && r->nqp >= 24 && p.payload_len == 1024 && ++r->n_in % 61 == 0)
 		return 0;   /* the planted anomaly: lost on receipt */
 	if (r->mode == ST_REF_BITFLIP) {
@@ -490,6 +517,8 @@ static int ref_cmd_connect(struct st_ref *r, const char *l, char *rep, size_t ca
 		}
 	if (r->mode == ST_REF_NAKSTORM)
 		roce_qp_set_faults(q->qp, &r->faults);
+	if (refiso_mode(r))
+		refiso_connect(r, q);
 	return snprintf(rep, cap, "ok state=rts"), 0;
 }
 
@@ -674,7 +703,33 @@ struct st_ref *st_ref_new(enum st_ref_mode mode, const uint8_t dut_mac[6], const
 	st_ref_set_cnp_gap(r, 0);
 	r->qpc_cap = 1024;
 	r->lru_head = r->lru_tail = -1;
+	if (refiso_mode(r))
+		refiso_init(r);
 	return r;
+}
+
+struct st_ref *st_ref_open(int mode, struct st_opts *o, struct cf_io *io)
+{
+	static const uint8_t us_mac[6] = { 2, 0, 0, 0, 0, 1 }, dut_mac[6] = { 2, 0, 0, 0, 0, 2 };
+	static const uint8_t us_ip[4] = { 192, 0, 2, 1 }, dut_ip[4] = { 192, 0, 2, 2 };
+	struct st_ref *r = st_ref_new((enum st_ref_mode)mode, dut_mac, dut_ip, us_mac, us_ip);
+
+	if (!r)
+		return NULL;
+	st_ref_io(r, io);
+	memcpy(o->eth.src, us_mac, 6);
+	memcpy(o->eth.dst, dut_mac, 6);
+	o->ip.version = 4;
+	memcpy(o->ip.src, us_ip, 4);
+	memcpy(o->ip.dst, dut_ip, 4);
+	snprintf(o->our_gid, sizeof(o->our_gid), "192.0.2.1");
+	o->is_ref = 1;
+	return r;
+}
+
+uint64_t st_ref_path_dropped(const struct st_ref *r)
+{
+	return r->path_dropped;
 }
 
 void st_ref_set_qpcache(struct st_ref *r, unsigned n)

@@ -18,6 +18,11 @@
 #define REF_QPC_MISS_NS 500        /* qpcache: a QP context fetched (a PCIe round trip) */
 #define REF_RP_LINE 3.125          /* cnp-*: the reaction point's line rate, bytes/ns (25 Gb/s) */
 #define REF_RP_MIN (REF_RP_LINE / 64)
+#define REF_ISO_PKT_NS 150         /* iso-*: a request packet's fixed cost (descriptor, DMA setup) */
+#define REF_ISO_BPNS 12.5          /* iso-*: its bytes at 100 Gb/s, bytes/ns */
+#define REF_ISO_RNR_NS 20000       /* iso-*: the stage held after an RNR NAK */
+#define REF_ISO_QPC 64             /* iso-*: QP contexts on chip */
+#define REF_PATH_DROP 157          /* pathloss: one request packet in this many lost on the path */
 
 struct ref_frame {
 	uint8_t *d;
@@ -43,6 +48,7 @@ struct ref_qp {
 	uint64_t rp_next;          /* when its next request may leave */
 	int lru_prev, lru_next;    /* qpcache: the LRU list of QP indices (-1: end) */
 	int cached;
+	uint64_t busy;             /* iso-fair: its own stage answers nothing before this */
 };
 
 #define REF_CNP_PAIRS 64           /* cnp-ip: pacing states, one per peer IP */
@@ -88,10 +94,22 @@ struct st_ref {
 	int lru_head, lru_tail;    /* most and least recently used */
 	uint64_t busy;             /* qpcache: the adapter answers nothing before this */
 	uint64_t qpc_hit, qpc_miss;
+	struct roce_qpf_rule iso_rule;   /* iso-*: the attackers' RNR NAKs */
+	struct roce_qp_faults iso_faults;
+	uint64_t n_path, path_dropped;   /* pathloss: request packets seen, lost */
 };
 
 /* stress_ref.c */
 void ref_arm_qp(struct st_ref *r, struct ref_qp *q);
+int ref_qpc_use(struct st_ref *r, int i);   /* the LRU of QP contexts; 1 on a miss */
+
+/* stress_refiso.c: the iso-* modes */
+int refiso_mode(const struct st_ref *r);
+void refiso_in(struct st_ref *r, struct ref_qp *q, uint32_t len);   /* a request arrives */
+uint64_t refiso_ready(const struct st_ref *r, const struct ref_qp *q);   /* when q's answer may leave */
+void refiso_out(struct st_ref *r, struct ref_qp *q, const uint8_t *f, uint32_t len);   /* q emitted f */
+void refiso_connect(struct st_ref *r, struct ref_qp *q);
+void refiso_init(struct st_ref *r);
 
 /* stress_refload.c */
 int refload_cmd(struct st_ref *r, struct ref_qp *q, struct ref_mr *m, const char *l, char *rep,

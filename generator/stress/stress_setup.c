@@ -137,6 +137,7 @@ static int setup_qp(struct st_run *s, unsigned i, uint64_t *rng)
 	q->qpn = ST_QPN0 + i;
 	q->psn0 = st_first_psn(rng, i);
 	q->w.epsn = q->psn0;
+	q->next_new = q->psn0;
 	q->rng = st_mix(o->seed ^ st_mix(i + 1));
 	dut_psn = (uint32_t)(st_mix(*rng += 0x77) & 0xffffff);
 	if (!(q->ring = calloc(o->qd, sizeof(*q->ring))) || !(q->bufs = calloc(o->qd, s->slot)))
@@ -201,7 +202,7 @@ int st_setup(struct st_run *s)
 	const struct st_opts *o = s->o;
 	uint64_t rng = st_mix(o->seed);
 
-	s->slot = (o->size_max + 7) & ~7u;
+	s->slot = ((o->victim_size > o->size_max ? o->victim_size : o->size_max) + 7) & ~7u;
 	memcpy(s->ev, o->ev, sizeof(s->ev));
 	if (!(s->qp = calloc(s->n, sizeof(*s->qp))) || !(s->ready = calloc(s->n, sizeof(*s->ready))) ||
 	    !(s->tmp = malloc(s->slot > 8192 ? s->slot : 8192)) ||
@@ -231,12 +232,19 @@ static int more(struct st_run *s, struct st_qp *q, uint64_t now)
 	return q->posted < s->o->messages;
 }
 
+/* QP 0 with --victim and a victim workload of its own */
+static int own_victim(const struct st_run *s, const struct st_qp *q)
+{
+	return s->o->victim && q == s->qp;
+}
+
 static enum st_op pick_op(struct st_run *s, struct st_qp *q)
 {
 	unsigned n = 0, ops[ST_N_OPS], k;
+	unsigned mask = own_victim(s, q) && s->o->victim_ops ? s->o->victim_ops : s->o->ops;
 
 	for (k = 0; k < ST_N_OPS; k++)
-		if (s->o->ops & (1u << k))
+		if (mask & (1u << k))
 			ops[n++] = k;
 	return (enum st_op)ops[st_mix(q->rng += 0x1234567) % n];
 }
@@ -285,10 +293,11 @@ static void build(struct st_run *s, struct st_qp *q, struct st_msg *m, struct ro
 void st_post_more(struct st_run *s, struct st_qp *q, uint64_t now)
 {
 	const struct st_opts *o = s->o;
+	unsigned depth = own_victim(s, q) && o->victim_qd && o->victim_qd < o->qd ? o->victim_qd : o->qd;
 
 	if (st_victim_waits(s, q, now))
 		return;
-	while (more(s, q, now) && q->posted - q->completed < o->qd) {
+	while (more(s, q, now) && q->posted - q->completed < depth) {
 		struct st_msg *m = &q->ring[q->posted % o->qd];
 		struct roce_wr w;
 
@@ -296,7 +305,7 @@ void st_post_more(struct st_run *s, struct st_qp *q, uint64_t now)
 		memset(m, 0, sizeof(*m));
 		m->idx = q->posted;
 		m->op = (uint8_t)pick_op(s, q);
-		m->len = m->op == ST_ATOMIC ? 8 :
+		m->len = m->op == ST_ATOMIC ? 8 : own_victim(s, q) && o->victim_size ? o->victim_size :
 			 o->size_min + (uint32_t)(st_mix(q->rng += 0x3779) % (o->size_max - o->size_min + 1));
 		w.wr_id = m->idx;
 		build(s, q, m, &w, q->bufs + (m->idx % o->qd) * s->slot);
@@ -383,6 +392,16 @@ void st_finish(struct st_run *s)
 				snprintf(r->path_loss_qps + n, sizeof(r->path_loss_qps) - n, "%sqp %u: %llu",
 					 n ? ", " : "", i, (unsigned long long)q->path_loss);
 			r->path_loss += q->path_loss;
+		}
+		if (q->tmo_episodes) {
+			size_t n = strlen(r->tmo_qps);
+
+			if (n < sizeof(r->tmo_qps) - 24)
+				snprintf(r->tmo_qps + n, sizeof(r->tmo_qps) - n, "%sqp %u: %llu", n ? ", " : "", i,
+					 (unsigned long long)q->tmo_episodes);
+			r->tmo_episodes += q->tmo_episodes;
+			r->tmo_dup += q->tmo_dup;
+			r->tmo_oos += q->tmo_oos;
 		}
 		r->wire[STC_CNP] += q->wire_cnp;
 		rate = q->t_done > s->t0 ? (double)q->completed / (double)(q->t_done - s->t0) : 0;

@@ -37,8 +37,10 @@ void st_tput_add(struct st_run *s, unsigned qi, uint64_t bytes, uint64_t now)
 		s->t_last = now;
 	if (!s->o->victim)
 		return;
-	if (qi == 0)
+	if (qi == 0) {
 		s->vbytes[now >= s->t_switch] += bytes;
+		s->t_vlast = now;
+	}
 	else if (now >= s->t_switch)
 		s->abytes += bytes;
 }
@@ -105,7 +107,10 @@ void st_tput_finish(struct st_run *s)
 	free(v);
 	if (s->o->victim && s->t_switch > s->t0 && s->t_last > s->t_switch) {
 		r->victim_alone = (double)s->vbytes[0] * 1e9 / (double)(s->t_switch - s->t0);
-		r->victim_shared = (double)s->vbytes[1] * 1e9 / (double)(s->t_last - s->t_switch);
+		/* up to its own last completion: attackers still draining (RNR retries) after
+		 * the victim stopped posting do not dilute its rate */
+		r->victim_shared = s->t_vlast > s->t_switch ?
+				   (double)s->vbytes[1] * 1e9 / (double)(s->t_vlast - s->t_switch) : 0;
 		r->attackers_shared = (double)s->abytes * 1e9 / (double)(s->t_last - s->t_switch);
 	}
 	free(s->tp);

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * isolation.c — `rocegen isolation`: Husky's performance-isolation classes
+ * as named cases, each an attacker set against one victim flow.
+ *
+ *   rocegen isolation --reference shared|fair [--cases NAME,…] [--threshold R]
+ *                     [--duration-us N] [--seed N] [--json]
+ *
+ * A case is one `rocegen stress --victim` run (stress_tput.c): the victim,
+ * QP 0 (WRITEs of 4 KiB, one in flight), runs alone for the first half, then
+ * beside the case's attackers.  Its throughput and its median message latency
+ * beside them are held against its own solo half: the case PASSes when the
+ * throughput ratio (beside / alone) is at least R and the latency ratio
+ * (beside / alone) at most 1/R.
+ *
+ * The cases (the attackers' workload; Husky, NSDI 2023, §3):
+ *   bandwidth  8 QPs of 64 KiB WRITEs, 8 in flight: the adapter's bandwidth
+ *   rnr        8 QPs of 1 KiB SENDs, 4 in flight, half of them answered with
+ *              an RNR NAK (receivers that post too few receives)
+ *   cache      255 QPs of 64-byte WRITEs, one in flight each: more QP
+ *              contexts than the adapter's cache holds (QPC/MTT thrashing)
+ *   flood      8 QPs of 1..64-byte WRITEs, 16 in flight: small-message
+ *              packet rate (the PCIe/doorbell path)
+ *
+ * Only the in-process reference adapter so far (iso-shared breaks
+ * isolation, iso-fair holds it; stress_refiso.c): real adapters behind
+ * rocetarget are not driven yet.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gen.h"
+#include "stress.h"
+
+int gen_isolation_main(int argc, char **argv);
+
+#define ISO_VICTIM_SIZE 4096
+
+static const struct iso_case {
+	const char *name, *what;
+	unsigned attackers, qd, ops;
+	uint32_t size_min, size_max;
+	uint32_t rnr_ppm;           /* the attackers' SENDs answered with an RNR NAK */
+} iso_cases[] = {
+	{ "bandwidth", "64 KiB WRITEs, 8 in flight", 8, 8, 1u << ST_WRITE, 65536, 65536, 0 },
+	{ "rnr", "1 KiB SENDs, 4 in flight, half answered RNR", 8, 4, 1u << ST_SEND, 1024, 1024, 500000 },
+	{ "cache", "64 B WRITEs on more QPs than the context cache", 255, 1, 1u << ST_WRITE, 64, 64, 0 },
+	{ "flood", "1-64 B WRITEs, 16 in flight", 8, 16, 1u << ST_WRITE, 1, 64, 0 },
+};
+#define ISO_N (sizeof(iso_cases) / sizeof(iso_cases[0]))
+
+struct iso_res {
+	const struct iso_case *c;
+	double alone_Bps, beside_Bps, tput_ratio;
+	struct st_summary lat[2];
+	double lat_ratio;
+	int pass, ran;
+	char err[320];
+};
+
+static void iso_usage(FILE *f)
+{
+	fprintf(f, "usage: " GEN_NAME " isolation --reference shared|fair [--cases NAME,...] [--threshold R]\n"
+		   "                          [--duration-us N] [--seed N] [--json]\n"
+		   "Husky's isolation classes: a victim flow alone, then beside each case's attackers;\n"
+		   "its throughput and latency ratios against the solo run, PASS at >= R (default 0.8).\n"
+		   "Cases: bandwidth, rnr, cache, flood.  -h, --help.  See rocegen(8), ISOLATION.\n");
+}
+
+static int iso_run(int mode, const struct iso_case *c, uint64_t dur_ns, uint64_t seed, struct iso_res *out)
+{
+	struct st_opts o;
+	struct st_result res;
+	struct cf_io io;
+	struct st_ref *r;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	memset(out, 0, sizeof(*out));
+	out->c = c;
+	if (!(r = st_ref_open(mode, &o, &io))) {
+		snprintf(out->err, sizeof(out->err), "no memory");
+		return -1;
+	}
+	st_ref_set_iso_rnr(r, c->rnr_ppm);
+	o.qps = 1 + c->attackers;
+	o.qd = c->qd;
+	o.ops = c->ops;
+	o.size_min = c->size_min;
+	o.size_max = c->size_max;
+	o.victim = 1;
+	o.victim_qd = 1;
+	o.victim_ops = 1u << ST_WRITE;
+	o.victim_size = ISO_VICTIM_SIZE;
+	o.duration_ns = dur_ns;
+	o.mtu = 4096;
+	o.seed = seed;
+	o.timeout = 14;
+	o.delay_ns = 50000;
+	o.gid_index = 1;
+	o.min_rnr = 1;   /* 0.01 ms: RNR retries come quickly */
+	memset(&res, 0, sizeof(res));
+	rc = st_run(&o, &io, &res, NULL);
+	st_ref_free(r);
+	if (rc || res.victim_alone <= 0 || !res.vlat[0].n || !res.vlat[1].n) {
+		snprintf(out->err, sizeof(out->err), "the run failed%s%.200s (victim messages alone %zu, beside %zu)",
+			 res.first_error[0] ? ": " : "", res.first_error, res.vlat[0].n, res.vlat[1].n);
+		st_result_free(&res);
+		return -1;
+	}
+	out->ran = 1;
+	out->alone_Bps = res.victim_alone;
+	out->beside_Bps = res.victim_shared;
+	out->tput_ratio = res.victim_shared / res.victim_alone;
+	st_summarize(&res.vlat[0], &out->lat[0]);
+	st_summarize(&res.vlat[1], &out->lat[1]);
+	out->lat_ratio = out->lat[0].p50 ? (double)out->lat[1].p50 / (double)out->lat[0].p50 : 0;
+	st_result_free(&res);
+	return 0;
+}
+
+static int selected(const char *name, const char *list)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return 1;
+	return !list;
+}
+
+/* every name of list is a case; else the first that is not, or NULL */
+static int list_ok(const char *list, char *bad, size_t cap)
+{
+	char b[256], *save = NULL, *t;
+
+	snprintf(b, sizeof(b), "%s", list);
+	for (t = strtok_r(b, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int found = 0;
+
+		for (size_t i = 0; i < ISO_N; i++)
+			found |= !strcmp(t, iso_cases[i].name);
+		if (!found) {
+			snprintf(bad, cap, "%s", t);
+			return 0;
+		}
+	}
+	return list[0] && list[strlen(list) - 1] != ',';
+}
+
+static void iso_report(const struct iso_res *r, size_t n, double thr, int json, const char *mode)
+{
+	if (json) {
+		printf("{\"reference\":\"%s\",\"threshold\":%.3f,\"cases\":[", mode, thr);
+		for (size_t i = 0; i < n; i++) {
+			const struct iso_res *x = &r[i];
+
+			printf("%s{\"name\":\"%s\",\"attackers\":%u,\"verdict\":\"%s\"", i ? "," : "", x->c->name,
+			       x->c->attackers, x->pass ? "PASS" : "FAIL");
+			if (x->ran)
+				printf(",\"throughput_ratio\":%.4f,\"latency_ratio\":%.4f,"
+				       "\"alone\":{\"Bps\":%.0f,\"p50_us\":%.3f,\"p99_us\":%.3f,\"messages\":%llu},"
+				       "\"beside\":{\"Bps\":%.0f,\"p50_us\":%.3f,\"p99_us\":%.3f,\"messages\":%llu}",
+				       x->tput_ratio, x->lat_ratio, x->alone_Bps, (double)x->lat[0].p50 / 1e3,
+				       (double)x->lat[0].p99 / 1e3, (unsigned long long)x->lat[0].n, x->beside_Bps,
+				       (double)x->lat[1].p50 / 1e3, (double)x->lat[1].p99 / 1e3,
+				       (unsigned long long)x->lat[1].n);
+			else
+				printf(",\"error\":\"%s\"", x->err);
+			printf("}");
+		}
+		printf("]}\n");
+		return;
+	}
+	printf("isolation: the reference adapter (%s), victim QP 0 (4 KiB WRITEs, one in flight); PASS: "
+	       "throughput ratio >= %.2f and latency ratio <= %.2f\n", mode, thr, 1 / thr);
+	printf("%-10s %-9s %-48s %9s %9s %7s %9s %9s %7s  %s\n", "case", "attackers", "attack", "alone MB/s",
+	       "beside", "ratio", "p50 us", "beside", "ratio", "verdict");
+	for (size_t i = 0; i < n; i++) {
+		const struct iso_res *x = &r[i];
+
+		if (!x->ran) {
+			printf("%-10s %-9u %-48s %s  FAIL\n", x->c->name, x->c->attackers, x->c->what, x->err);
+			continue;
+		}
+		printf("%-10s %-9u %-48s %10.1f %9.1f %7.3f %9.3f %9.3f %7.3f  %s\n", x->c->name, x->c->attackers,
+		       x->c->what, x->alone_Bps / 1e6, x->beside_Bps / 1e6, x->tput_ratio,
+		       (double)x->lat[0].p50 / 1e3, (double)x->lat[1].p50 / 1e3, x->lat_ratio,
+		       x->pass ? "PASS" : "FAIL");
+	}
+}
+
+int gen_isolation_main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "reference", required_argument, NULL, 'r' }, { "cases", required_argument, NULL, 'c' },
+		{ "threshold", required_argument, NULL, 't' }, { "duration-us", required_argument, NULL, 'd' },
+		{ "seed", required_argument, NULL, 's' },      { "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },            { NULL, 0, NULL, 0 }
+	};
+	const char *cases = NULL, *mode_name = NULL;
+	struct iso_res res[ISO_N];
+	double thr = 0.8;
+	unsigned long long dur_us = 2000, seed = 1;
+	int mode = -1, json = 0, ch, fails = 0;
+	size_t n = 0;
+	char *end, bad[64];
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'r':
+			mode_name = optarg;
+			if (!strcmp(optarg, "shared"))
+				mode = ST_REF_ISO_SHARED;
+			else if (!strcmp(optarg, "fair"))
+				mode = ST_REF_ISO_FAIR;
+			else {
+				fprintf(stderr, GEN_NAME " isolation: --reference shared|fair, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'c':
+			if (!list_ok(optarg, bad, sizeof(bad))) {
+				fprintf(stderr, GEN_NAME " isolation: --cases: no case '%s' (bandwidth, rnr, cache, flood)\n",
+					bad[0] && strcmp(bad, optarg) ? bad : optarg);
+				return 2;
+			}
+			cases = optarg;
+			break;
+		case 't':
+			thr = strtod(optarg, &end);
+			if (*end || end == optarg || !(thr > 0 && thr <= 1)) {
+				fprintf(stderr, GEN_NAME " isolation: --threshold R: a ratio in (0, 1], not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'd':
+		case 's':
+			if (optarg[0] < '0' || optarg[0] > '9')
+				end = optarg;
+			else if (ch == 'd')
+				dur_us = strtoull(optarg, &end, 0);
+			else
+				seed = strtoull(optarg, &end, 0);
+			if (end == optarg || *end || (ch == 'd' && (dur_us < 100 || dur_us > 10000000))) {
+				fprintf(stderr, GEN_NAME " isolation: bad --%s '%s'%s\n", ch == 'd' ? "duration-us" : "seed",
+					optarg, ch == 'd' ? " (100 to 10000000)" : "");
+				return 2;
+			}
+			break;
+		case 'j': json = 1; break;
+		case 'h': iso_usage(stdout); return 0;
+		default:
+			return gen_bad_opt("isolation", ch, argv[optind - 1]);
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, GEN_NAME " isolation: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (mode < 0) {
+		fprintf(stderr, GEN_NAME " isolation: give --reference shared|fair (only the in-process reference adapter so far)\n");
+		return 2;
+	}
+	for (size_t i = 0; i < ISO_N; i++) {
+		struct iso_res *x = &res[n];
+
+		if (!selected(iso_cases[i].name, cases))
+			continue;
+		n++;
+		if (iso_run(mode, &iso_cases[i], dur_us * 1000, seed, x) == 0)
+			x->pass = x->tput_ratio >= thr && x->lat_ratio <= 1 / thr;
+		fails += !x->pass;
+	}
+	iso_report(res, n, thr, json, mode_name);
+	return fails ? 1 : 0;
+}
