@@ -106,7 +106,7 @@ int optctr_enable(struct nls *nl, uint32_t dev_index, const char *dev, uint32_t 
 	if (n == before)
 		return 0;            /* all on already: nothing to change */
 	if ((rc = nls_set_optional(nl, dev_index, port, idx, n)) < 0) {
-		snprintf(err, errcap, "--device-enable-optional %s/%u: the kernel refused: %s", dev, port, strerror(-rc));
+		snprintf(err, errcap, "--device-enable-optional %s/%u: STAT_SET refused: %s", dev, port, strerror(-rc));
 		return -1;
 	}
 	return 0;
