@@ -78,6 +78,7 @@ CONTRIB_GRAFANA := contrib/grafana/rocetop-dashboard.json contrib/grafana/roceto
 # order; fragments below may append to it.
 CHECK_SCRIPTS := tests/exports.sh tests/golden.sh tests/difftest.py tests/cli.sh tests/gen_cli.sh tests/install.sh tests/analysis.sh tests/iwarp_sync.sh tests/encap.sh tests/link.sh tests/rtt.sh tests/prom.sh tests/icrc.sh tests/device.sh tests/caps.sh tests/live.sh tests/tui.sh tests/gen.sh tests/rc.sh tests/frameno.sh
 CHECK_SCRIPTS += tests/device_replay.sh
+CHECK_SCRIPTS += tests/optctr.sh
 CHECK_SCRIPTS += tests/device_record.sh
 CHECK_SCRIPTS += tests/device_public.sh
 CHECK_SCRIPTS += tests/threads.sh

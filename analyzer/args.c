@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "args.h"
+#include "optctr.h"
 #include "prom.h"
 #include "seq.h"
 #include "threads.h"
@@ -18,7 +19,7 @@
 
 enum { OPT_PACKETS = 256, OPT_JSON, OPT_NOLEGACY, OPT_IWARP, OPT_ROCEPORT, OPT_PMTU, OPT_SPEED,
        OPT_MAXFLOWS, OPT_REPLAY, OPT_REALTIME, OPT_PROM, OPT_PROM_MAX, OPT_VXLAN, OPT_NODECAP,
-       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_BINDQPC, OPT_DEVNODE, OPT_NICDROP, OPT_DEVREPLAY, OPT_DEVRECORD, OPT_TOP,
+       OPT_BUFFRAMES, OPT_LINGER, OPT_RTTMEM, OPT_DEVICE, OPT_QPINT, OPT_DEVALL, OPT_BINDQPC, OPT_DEVNODE, OPT_NICDROP, OPT_DEVREPLAY, OPT_DEVRECORD, OPT_DEVOPT, OPT_TOP,
        OPT_THREADS, OPT_TIME, OPT_PMTU_OLD };
 /* the diagnosis thresholds, read by diag_option() under these names */
 enum { OPT_DIAG = 512, OPT_DIAG_END = OPT_DIAG + 4 };
@@ -63,6 +64,7 @@ static const struct option opts[] = {
 	{ "device-replay", required_argument, NULL, OPT_DEVREPLAY },
 	{ "device-record", required_argument, NULL, OPT_DEVRECORD },
 	{ "bind-qp-counters", no_argument, NULL, OPT_BINDQPC },
+	{ "device-enable-optional", required_argument, NULL, OPT_DEVOPT },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "prometheus-node-names", no_argument, NULL, OPT_DEVNODE },
 	{ "nic-drop-counters", required_argument, NULL, OPT_NICDROP },
@@ -96,6 +98,9 @@ void args_usage(FILE *f)
 		"                         --device-replay: -n+1 snapshots -d apart (default -n 1)\n"
 		"      --bind-qp-counters  bind new QPs of the --device ports to counters by QP type\n"
 		"                         (changes the system: like rdma statistic qp set ... auto type on)\n"
+		"      --device-enable-optional NAME[,NAME...]  enable these optional counters of the\n"
+		"                         --device ports, those on stay on (changes the system: like\n"
+		"                         rdma statistic set link ... optional-counters; CAP_NET_ADMIN)\n"
 		"      --prometheus-node-names  the device's port metrics under node_exporter's names too\n"
 		"  -B, --buffer-size KiB  kernel capture buffer per interface (default 32768)\n"
 		"      --buffer-frames N  ... or larger, to hold N frames of the interface's MTU\n"
@@ -374,6 +379,16 @@ static int opt_io(struct args *a, int c, const char *v)
 		return 0;
 	}
 	case OPT_BINDQPC: a->dcfg.bind_qp_counters = 1; return 0;
+	case OPT_DEVOPT: {
+		char oerr[512];
+
+		if (optctr_check_list(v, oerr, sizeof oerr) < 0) {
+			fprintf(stderr, "rocetop: %s\n", oerr);
+			return 2;
+		}
+		a->dcfg.enable_optional = v;
+		return 0;
+	}
 	case OPT_DEVNODE: a->dcfg.node_names = 1; return 0;
 	case OPT_NICDROP: a->scfg.nic_drop_counters = optarg; return 0;
 	case OPT_PACKETS: a->packets = 1; return 0;
@@ -527,6 +542,11 @@ int args_parse(struct args *a, int argc, char **argv)
 	}
 	if ((a->file && a->iface) || (!a->file && !a->iface && !a->dcfg.nspecs)) {
 		fprintf(stderr, "rocetop: give exactly one of -r FILE or -i IFACE, or --device (see --help)\n");
+		return 2;
+	}
+	if (a->dcfg.enable_optional && (!a->dcfg.nspecs || devmon_isolated())) {
+		fprintf(stderr, "rocetop: --device-enable-optional %s\n", devmon_isolated() ?
+			"changes this host's devices: not with --device-replay" : "needs --device");
 		return 2;
 	}
 	if (a->dcfg.qp_interval < 0)

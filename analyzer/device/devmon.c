@@ -11,6 +11,7 @@
 #include "devmon.h"
 #include "ctrtab.h"
 #include "nlsock.h"
+#include "optctr.h"
 
 #define MAX_PORTS 4096   /* sorted first, then capped (sysfs_ports) */
 
@@ -244,6 +245,28 @@ static void bind_qp_counters(struct devmon *m)
 	}
 }
 
+/* --device-enable-optional: the named optional counters on, each selected
+ * port; the first refusal ends it (-1, err[] set). */
+static int enable_optional(struct devmon *m, char *err, size_t errcap)
+{
+	if (!m->nl) {
+		snprintf(err, errcap, "--device-enable-optional: %s", m->nl_err);
+		return -1;
+	}
+	for (size_t i = 0; i < m->ndevs; i++) {
+		struct dm_dev *d = &m->devs[i];
+
+		for (size_t j = 0; j < d->nports; j++)
+			if (!d->have_index ||
+			    optctr_enable(m->nl, d->index, d->name, d->ports[j].port, m->cfg.enable_optional, err, errcap) < 0) {
+				if (!d->have_index)
+					snprintf(err, errcap, "--device-enable-optional %s: not known to RDMA netlink", d->name);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 /* A replayed sysfs tree or netlink recording describes another machine's
  * devices: this host's libibverbs devices of the same names are not asked. */
 static int replaying(void)
@@ -300,6 +323,10 @@ struct devmon *devmon_open(const struct devmon_cfg *cfg, char *err, size_t errca
 	}
 	if (cfg->bind_qp_counters)
 		bind_qp_counters(m);
+	if (cfg->enable_optional && enable_optional(m, err, errcap) < 0) {
+		devmon_close(m);
+		return NULL;
+	}
 	return m;
 }
 
@@ -381,7 +408,7 @@ static void add_nl_stats(struct devmon *m, struct dm_dev *d, struct dm_port *p, 
 }
 
 /* Which optional counters the port has and which are enabled (enabling them
- * changes the system: not rocetop's business).  Unanswered: none known. */
+ * changes the system: only --device-enable-optional does, optctr.c).  Unanswered: none known. */
 static void read_opt_status(struct devmon *m, struct dm_dev *d, struct dm_port *p)
 {
 	struct nlp_vec v;

@@ -35,6 +35,7 @@ struct devmon_cfg {
 	int all_counters;                      /* rates of counters that did not move too */
 	int node_names;                        /* Prometheus: node_exporter's node_infiniband_* names too */
 	int bind_qp_counters;                  /* --bind-qp-counters: STAT_SET auto type on, each port */
+	const char *enable_optional;           /* --device-enable-optional NAME,...: each port (optctr.h) */
 };
 
 struct dm_rate {

@@ -45,6 +45,7 @@ static enum mnl_attr_data_type attr_type(uint16_t t)
 	case RDMA_NLDEV_ATTR_RES_MRN: case RDMA_NLDEV_ATTR_RES_CM_IDN: case RDMA_NLDEV_ATTR_RES_CQE:
 	case RDMA_NLDEV_ATTR_RES_RKEY: case RDMA_NLDEV_ATTR_RES_LKEY: case RDMA_NLDEV_ATTR_RES_PS:
 	case RDMA_NLDEV_ATTR_NDEV_INDEX: case RDMA_NLDEV_ATTR_STAT_COUNTER_ID: case RDMA_NLDEV_ATTR_STAT_MODE:
+	case RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX:
 		return MNL_TYPE_U32;
 	case RDMA_NLDEV_ATTR_NODE_GUID: case RDMA_NLDEV_ATTR_RES_USECNT: case RDMA_NLDEV_ATTR_RES_IOVA:
 	case RDMA_NLDEV_ATTR_RES_MRLEN: case RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE:
@@ -352,6 +353,10 @@ static int fill_optstatus(const struct tb *tb, uint32_t dev, struct nlp_vec *out
 		if (!etb.a[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME] || !have || c->nctr >= NLP_PS_CTRS)
 			continue;           /* not an optional counter */
 		str(&etb, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, c->name[c->nctr], NLP_CNT_NAME);
+		have = 0;
+		c->index[c->nctr] = u32(&etb, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX, &have, 1);
+		if (!have)
+			c->index[c->nctr] = UINT32_MAX;
 		c->value[c->nctr++] = on != 0;
 	}
 	return 0;

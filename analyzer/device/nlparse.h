@@ -98,6 +98,7 @@ struct nlp_portstat {
 	uint32_t dev_index, port, have, nctr;
 	char name[NLP_PS_CTRS][NLP_CNT_NAME];
 	uint64_t value[NLP_PS_CTRS];         /* NLP_OPTSTATUS: 1 enabled, 0 disabled */
+	uint32_t index[NLP_PS_CTRS];         /* NLP_OPTSTATUS: STAT_HWCOUNTER_INDEX (UINT32_MAX: none) */
 };
 /* NLP_OPTSTATUS (STAT_GET_STATUS for DEV/PORT, what `rdma statistic mode
  * supported link` asks) fills the same struct: the port's optional

@@ -278,3 +278,40 @@ int nls_bind_qp_auto(struct nls *s, uint32_t dev_index, uint32_t port)
 	s->len = 0;
 	return gather(s);     /* the ACK (NLMSG_ERROR 0) or the error */
 }
+
+size_t nls_optional_request(void *buf, size_t cap, uint32_t seq, uint32_t dev_index, uint32_t port,
+			    const uint32_t *idx, size_t n)
+{
+	struct nlmsghdr *nlh;
+	struct nlattr *t;
+
+	/* header, DEV_INDEX, PORT_INDEX, the nest's header and 8 bytes a counter */
+	if (cap < MNL_NLMSG_HDRLEN + 3 * MNL_ATTR_HDRLEN + 8 + 8 * n)
+		return 0;
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_SET);
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	nlh->nlmsg_seq = seq;
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+	t = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	for (size_t i = 0; i < n; i++)
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX, idx[i]);
+	mnl_attr_nest_end(nlh, t);
+	return nlh->nlmsg_len;
+}
+
+int nls_set_optional(struct nls *s, uint32_t dev_index, uint32_t port, const uint32_t *idx, size_t n)
+{
+	uint8_t req[4096] __attribute__((aligned(4)));
+	size_t len;
+
+	if (s->replay)
+		return -EOPNOTSUPP;
+	if (!(len = nls_optional_request(req, sizeof req, ++s->seq, dev_index, port, idx, n)))
+		return -EMSGSIZE;
+	if (mnl_socket_sendto(s->sk, req, len) < 0)
+		return -errno;
+	s->len = 0;
+	return gather(s);     /* the STAT_SET answer, or the error */
+}

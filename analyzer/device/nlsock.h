@@ -59,6 +59,20 @@ size_t nls_bind_request(void *buf, uint32_t seq, uint32_t dev_index, uint32_t po
  * With a replay (tests), nothing is sent: -EOPNOTSUPP. */
 int nls_bind_qp_auto(struct nls *s, uint32_t dev_index, uint32_t port);
 
+/* --device-enable-optional: the request `rdma statistic set link DEV/PORT
+ * optional-counters NAME,...` sends (STAT_SET: DEV_INDEX, PORT_INDEX and a
+ * STAT_HWCOUNTERS nest of one u32 STAT_HWCOUNTER_INDEX per counter, the
+ * indexes STAT_GET_STATUS gave; NLM_F_REQUEST only: the kernel answers
+ * with a STAT_SET message or an error).  The kernel enables exactly the
+ * listed optional counters and disables the port's other optional ones
+ * (nldev_stat_set_counter_dynamic_doit).  Built into buf (cap bytes, 4-byte
+ * aligned); returns its length, 0 when it does not fit. */
+size_t nls_optional_request(void *buf, size_t cap, uint32_t seq, uint32_t dev_index, uint32_t port,
+			    const uint32_t *idx, size_t n);
+/* Sends it and waits for the answer: 0, or a negative errno (EPERM without
+ * CAP_NET_ADMIN).  With a replay nothing is sent: -EOPNOTSUPP. */
+int nls_set_optional(struct nls *s, uint32_t dev_index, uint32_t port, const uint32_t *idx, size_t n);
+
 /* "dev", "port-1", "qp-1", "cq-1", "mr-1", "cmid-1", "qpcnt-1" (cmd and device index). */
 const char *nls_file_name(uint8_t cmd, uint32_t dev_index, char *buf, size_t cap);
 

@@ -362,6 +362,78 @@ static void test_bind_request(void **state)
 	assert_int_equal(v[RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK], RDMA_COUNTER_MASK_QP_TYPE + 1);
 }
 
+/* --device-enable-optional: the STAT_SET request nldev_stat_set_doit takes
+ * for optional counters (drivers/infiniband/core/nldev.c): DEV_INDEX and
+ * PORT_INDEX (u32, required), then STAT_HWCOUNTERS whose nested attributes
+ * nldev_stat_set_counter_dynamic_doit reads each with nla_get_u32 as a
+ * counter index (STAT_HWCOUNTER_INDEX, NLA_U32 in nldev_policy).  Written
+ * out byte by byte (little-endian host, as the test machines are). */
+static void test_optional_request(void **state)
+{
+	uint8_t req[256] __attribute__((aligned(4)));
+	const uint32_t idx[2] = { 3, 40 };
+	const uint16_t type = (RDMA_NL_NLDEV << 10) + RDMA_NLDEV_CMD_STAT_SET;
+	const uint16_t nest = NLA_F_NESTED | RDMA_NLDEV_ATTR_STAT_HWCOUNTERS;
+	const uint8_t want[] = {
+		52, 0, 0, 0,                          /* nlmsg_len: 16 + 8 + 8 + 4 + 2 * 8 */
+		type & 0xff, type >> 8,               /* nlmsg_type */
+		NLM_F_REQUEST, 0,                     /* flags: no dump, no ACK (the answer is a STAT_SET message) */
+		9, 0, 0, 0,                           /* seq */
+		0, 0, 0, 0,                           /* pid */
+		8, 0, RDMA_NLDEV_ATTR_DEV_INDEX, 0, 2, 0, 0, 0,
+		8, 0, RDMA_NLDEV_ATTR_PORT_INDEX, 0, 1, 0, 0, 0,
+		20, 0, nest & 0xff, nest >> 8,
+		8, 0, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX, 0, 3, 0, 0, 0,
+		8, 0, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX, 0, 40, 0, 0, 0,
+	};
+	size_t n = nls_optional_request(req, sizeof req, 9, 2, 1, idx, 2);
+
+	(void)state;
+	assert_int_equal(n, sizeof want);
+	assert_memory_equal(req, want, sizeof want);
+	/* too small a buffer: nothing built */
+	assert_int_equal(nls_optional_request(req, sizeof want - 1, 9, 2, 1, idx, 2), 0);
+}
+
+/* STAT_GET_STATUS as nldev_stat_get_counter_status_doit lays it out: every
+ * counter with NAME and INDEX, DYNAMIC (enabled) on the optional ones only;
+ * the optional ones parse with their kernel index. */
+static void test_optstatus_index(void **state)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(msgbuf);
+	const struct nlp_portstat *ps;
+	struct nlattr *t, *e;
+	struct nlp_vec vec;
+	const char *names[3] = { "rx_write_requests", "cc_rx_ce_pkts", "rdma_tx_bytes" };
+
+	(void)state;
+	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_GET_STATUS);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 2);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	t = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	for (uint32_t i = 0; i < 3; i++) {
+		e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, names[i]);
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX, 30 + i);
+		if (i)
+			mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC, i == 1);
+		mnl_attr_nest_end(nlh, e);
+	}
+	mnl_attr_nest_end(nlh, t);
+	nlp_vec_init(&vec, NLP_OPTSTATUS);
+	assert_int_equal(nlp_parse(NLP_OPTSTATUS, msgbuf, nlh->nlmsg_len, &vec), NLP_DONE);
+	assert_int_equal(vec.n, 1);
+	ps = NLP_AT(&vec, struct nlp_portstat, 0);
+	assert_int_equal(ps->nctr, 2);
+	assert_string_equal(ps->name[0], "cc_rx_ce_pkts");
+	assert_int_equal(ps->index[0], 31);
+	assert_int_equal(ps->value[0], 1);
+	assert_string_equal(ps->name[1], "rdma_tx_bytes");
+	assert_int_equal(ps->index[1], 32);
+	assert_int_equal(ps->value[1], 0);
+	nlp_vec_free(&vec);
+}
+
 /* A port's statistics (STAT_GET for DEV/PORT, no STAT_RES): the request has
  * no STAT_RES and is not a dump; the answer (one message, as
  * stat_get_doit_default_counter lays it out) parses into one entry, a bound
@@ -466,6 +538,8 @@ int main(void)
 		cmocka_unit_test(test_qp_counters_unsupported),
 		cmocka_unit_test(test_bind_request),
 		cmocka_unit_test(test_port_stat),
+		cmocka_unit_test(test_optional_request),
+		cmocka_unit_test(test_optstatus_index),
 		cmocka_unit_test(test_fixture_qpcnt_rxe),
 		FIXTURE_TESTS
 	};
