@@ -71,11 +71,15 @@ VERBOSE = os.environ.get("DIFFTEST_VERBOSE") == "1"
 #  - UDP 1021 is RoCEv2 for libroce (pre-WinOF 5.35 drivers); tshark only
 #    knows 4791 unless told;
 #  - a UDP *source* port 69 (flow-entropy hash) makes tshark try TFTP first;
-#  - perftest's rdma_cm control messages are misread as RPC-over-RDMA.
+#  - perftest's rdma_cm control messages are misread as RPC-over-RDMA;
+#  - ib_write_lat's 2-byte RDMA WRITE payloads are handed to CRTP, which
+#    throws ("Malformed Packet: CRTP") before the InfiniBand dissector adds
+#    the ICRC (lab/roce_netem_diag_write_lat_u12.pcap: 8 frames).
 TSHARK_OPTS = [
     "-d", "udp.port==1021,infiniband",
     "--disable-protocol", "rpcordma",
     "--disable-protocol", "tftp",
+    "--disable-protocol", "crtp",
 ]
 
 # Extra options per capture: (glob relative to captures/, rocetop args, tshark args).
