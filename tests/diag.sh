@@ -273,11 +273,24 @@ fi
 
 # clean lab captures of every kind (RC, UC, UD, iWARP; SEND, WRITE, READ,
 # atomics; with and without rdma_cm; IPv6 GIDs; MTU 9000): no warning or
-# error.  The netem ones had faults injected (captures/lab/README.md): left out.
+# error.  The netem ones had faults injected (captures/lab/README.md), and
+# roce_pfc_storm carries rocegen's XOFF train: left out, and the storm's
+# capture must raise pfc_storm for priority 3 from the host side's MAC.
 python3 - "$R" captures/lab/*.pcap <<'PY' >"$T/clean.res" 2>&1
 import json, os, subprocess, sys
-R, caps = sys.argv[1], [c for c in sys.argv[2:] if "netem" not in os.path.basename(c)]
+R = sys.argv[1]
+faulted = lambda c: "netem" in os.path.basename(c) or "pfc_storm" in os.path.basename(c)
+caps = [c for c in sys.argv[2:] if not faulted(c)]
 bad = 0
+storm = [c for c in sys.argv[2:] if os.path.basename(c) == "roce_pfc_storm.pcap"]
+for c in storm:
+    out = subprocess.run([R, "-r", c, "--json"], capture_output=True, text=True).stdout.splitlines()
+    got = [(d["verdict"], d["severity"], d["subject"]) for d in json.loads(out[-1])["diagnosis"]] if out else []
+    want = ("pfc_storm", "error", "priority 3 from 52:54:00:99:00:fe")
+    if want in got:
+        print("ok   lab %s raises %s %s for %s" % (os.path.basename(c), want[1], want[0], want[2]))
+    else:
+        print("FAIL lab %s: %s, not %s" % (os.path.basename(c), got, want))
 for c in caps:
     out = subprocess.run([R, "-r", c, "--json"], capture_output=True, text=True).stdout.splitlines()
     got = [d["verdict"] for d in json.loads(out[-1])["diagnosis"] if d["severity"] != "info"] if out else ["(no summary)"]
