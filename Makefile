@@ -205,7 +205,7 @@ $(BUILD)/tools/nlrecord: tools/nlrecord.c analyzer/device/nlsock.c analyzer/devi
 
 # tests and tools that compile an analyzer file in (the flow engine)
 $(BUILD)/tests/test_flow $(BUILD)/tools/bench_flow: analyzer/flow.c analyzer/flow.h analyzer/iwstream.c analyzer/iwstream.h analyzer/ibident.c analyzer/ibident.h \
-	analyzer/diag.c analyzer/diag_rules.c analyzer/diag_pacing.c analyzer/diag.h analyzer/diag_int.h
+	analyzer/diag.c analyzer/diag_rules.c analyzer/diag_pacing.c analyzer/diag_pacing_view.c analyzer/diag.h analyzer/diag_int.h
 $(BUILD)/tests/test_pcapfile: analyzer/pcapfile.c analyzer/pcapfile.h
 # the device source's netlink parser (libmnl)
 $(BUILD)/tests/test_nlparse: analyzer/device/nlparse.c analyzer/device/nlparse.h analyzer/device/nlsock.c tests/unit/test_nlparse_fixtures.h
@@ -213,11 +213,11 @@ TEST_LIBS_test_nlparse := -lmnl
 # the device source's port MTUs (libibverbs) and their views (devout.c)
 $(BUILD)/tests/test_verbsport: analyzer/device/verbsport.c analyzer/device/verbsport.h analyzer/device/devout.c analyzer/device/devmeaning.c analyzer/device/devnode.c \
 	analyzer/device/devmon.h analyzer/json.c analyzer/qpjoin.c analyzer/pfcjoin.c analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c \
-	analyzer/diag.c analyzer/diag_rules.c analyzer/diag_pacing.c \
+	analyzer/diag.c analyzer/diag_rules.c analyzer/diag_pacing.c analyzer/diag_pacing_view.c \
 	analyzer/device/nlparse.c analyzer/device/ctrtab_rdma.c analyzer/device/ctrtab.h analyzer/device/pfc.c
 TEST_LIBS_test_verbsport := -Ianalyzer -Ianalyzer/device -libverbs -lmnl -lm
 # one QP, one row: the join of flows and device QPs
-$(BUILD)/tests/test_qpjoin: analyzer/qpjoin.c analyzer/qpjoin.h analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c analyzer/diag.c analyzer/diag_rules.c analyzer/diag_pacing.c analyzer/device/nlparse.c analyzer/device/devmon.h \
+$(BUILD)/tests/test_qpjoin: analyzer/qpjoin.c analyzer/qpjoin.h analyzer/flow.c analyzer/iwstream.c analyzer/ibident.c analyzer/diag.c analyzer/diag_rules.c analyzer/diag_pacing.c analyzer/diag_pacing_view.c analyzer/device/nlparse.c analyzer/device/devmon.h \
 	analyzer/device/ctrtab_rdma.c analyzer/device/ctrtab.h analyzer/device/devmeaning.c $(FIXCAP) tools/fixcap/fixcap.h
 TEST_LIBS_test_qpjoin := -Ianalyzer -Ianalyzer/device -Itools/fixcap -lmnl -lm
 # the driver counter table, wraps, ports past 255, counters by meaning
@@ -305,7 +305,7 @@ FUZZ_TARGETS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_
 # Harnesses of analyzer code: the analyzer files each compiles in, and libraries.
 FUZZ_EXTRA_fuzz_pcapfile := analyzer/pcapfile.c
 FUZZ_LIBS_fuzz_pcapfile := -lpcap -lz -lpthread
-FUZZ_EXTRA_fuzz_flow := analyzer/flow.c analyzer/diag.c analyzer/diag_rules.c analyzer/diag_pacing.c analyzer/diag_out.c analyzer/report.c analyzer/report_json.c analyzer/report_text.c analyzer/json.c analyzer/listing.c analyzer/iwstream.c analyzer/ibident.c
+FUZZ_EXTRA_fuzz_flow := analyzer/flow.c analyzer/diag.c analyzer/diag_rules.c analyzer/diag_pacing.c analyzer/diag_pacing_view.c analyzer/diag_out.c analyzer/report.c analyzer/report_json.c analyzer/report_text.c analyzer/json.c analyzer/listing.c analyzer/iwstream.c analyzer/ibident.c
 FUZZ_LIBS_fuzz_flow := -lm
 FUZZ_EXTRA_fuzz_netlink := analyzer/device/nlparse.c
 FUZZ_LIBS_fuzz_netlink := -Ianalyzer/device -lmnl

@@ -105,21 +105,6 @@ size_t diag_bytes(const struct diag *d)
 
 /* ---- per-flow facts --------------------------------------------------------------------- */
 
-void *dg_grow(void *p, uint32_t *cap, uint32_t need, size_t size)
-{
-	uint32_t nc = *cap ? *cap : 64;
-	uint8_t *np;
-
-	while (nc < need)
-		nc *= 2;
-	np = realloc(p, (size_t)nc * size);
-	if (!np)
-		abort();     /* as the flow table does */
-	memset(np + (size_t)*cap * size, 0, (size_t)(nc - *cap) * size);
-	*cap = nc;
-	return np;
-}
-
 /* The entry of flow f, made afresh when its slot now holds another flow. */
 static struct dg_fl *dg_fl_of(struct diag *d, struct engine *e, const struct flow *f, const struct roce_pkt *p)
 {

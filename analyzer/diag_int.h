@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include "diag.h"
 
 #define DIAG_CHAIN 8                 /* timeout waits of one PSN kept for the backoff rule */
@@ -110,6 +112,22 @@ struct diag {
 	struct dg_cpair *cpair;
 	uint32_t ncpair, cpair_cap;
 };
-void *dg_grow(void *p, uint32_t *cap, uint32_t need, size_t size);
+/* p (an array of *cap elements of size bytes) grown to hold need, doubling
+ * from 64, the new elements zeroed; aborts when memory runs out, as the flow
+ * table does.  Here, below diag.c and diag_pacing.c, which both grow arrays. */
+static inline void *dg_grow(void *p, uint32_t *cap, uint32_t need, size_t size)
+{
+	uint32_t nc = *cap ? *cap : 64;
+	uint8_t *np;
+
+	while (nc < need)
+		nc *= 2;
+	np = realloc(p, (size_t)nc * size);
+	if (!np)
+		abort();
+	memset(np + (size_t)*cap * size, 0, (size_t)(nc - *cap) * size);
+	*cap = nc;
+	return np;
+}
 
 #endif

@@ -40,6 +40,7 @@
 #include "../analyzer/diag.c"
 #include "../analyzer/diag_rules.c"
 #include "../analyzer/diag_pacing.c"
+#include "../analyzer/diag_pacing_view.c"
 
 extern char **environ;
 

@@ -47,28 +47,6 @@ struct icl {
 	uint64_t fault_at;
 };
 
-int iw_fault_parse(const char *spec, int *kind, uint64_t *at)
-{
-	const char *at_s = strchr(spec, '@');
-	size_t n = at_s ? (size_t)(at_s - spec) : strlen(spec);
-
-	*kind = IW_F_NONE;
-	for (int k = 1; k < IW_F__COUNT; k++)
-		if (strlen(iw_fault_name(k)) == n && !strncmp(spec, iw_fault_name(k), n))
-			*kind = k;
-	if (*kind == IW_F_NONE)
-		return -1;
-	*at = UINT64_MAX;
-	if (at_s) {
-		char *end;
-
-		*at = strtoull(at_s + 1, &end, 0);
-		if (*end || end == at_s + 1)
-			return -1;
-	}
-	return 0;
-}
-
 static void on_read(void *ctx, struct iw *w)
 {
 	struct icl *c = ctx;

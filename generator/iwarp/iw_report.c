@@ -6,6 +6,7 @@
  * the same as one JSON object on stdout and the text on stderr.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include "iw.h"
 
@@ -19,6 +20,28 @@ static const char *const fault_names[IW_F__COUNT] = {
 const char *iw_fault_name(int f)
 {
 	return f >= 0 && f < IW_F__COUNT ? fault_names[f] : "?";
+}
+
+int iw_fault_parse(const char *spec, int *kind, uint64_t *at)
+{
+	const char *at_s = strchr(spec, '@');
+	size_t n = at_s ? (size_t)(at_s - spec) : strlen(spec);
+
+	*kind = IW_F_NONE;
+	for (int k = 1; k < IW_F__COUNT; k++)
+		if (strlen(iw_fault_name(k)) == n && !strncmp(spec, iw_fault_name(k), n))
+			*kind = k;
+	if (*kind == IW_F_NONE)
+		return -1;
+	*at = UINT64_MAX;
+	if (at_s) {
+		char *end;
+
+		*at = strtoull(at_s + 1, &end, 0);
+		if (*end || end == at_s + 1)
+			return -1;
+	}
+	return 0;
 }
 
 const char *iw_rtr_name(int rtr)

@@ -12,6 +12,7 @@
 #include "../../analyzer/diag.c"
 #include "../../analyzer/diag_rules.c"
 #include "../../analyzer/diag_pacing.c"
+#include "../../analyzer/diag_pacing_view.c"
 
 #define T0 1700000000000000000ull
 #define US 1000ull

@@ -16,6 +16,7 @@
 #include "../../analyzer/diag.c"
 #include "../../analyzer/diag_rules.c"
 #include "../../analyzer/diag_pacing.c"
+#include "../../analyzer/diag_pacing_view.c"
 #include "../../analyzer/device/nlparse.c"
 #include "../../analyzer/qpjoin.c"
 #include "../../analyzer/device/ctrtab_rdma.c"

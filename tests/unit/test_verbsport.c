@@ -18,6 +18,7 @@
 #include "../../analyzer/diag.c"
 #include "../../analyzer/diag_rules.c"
 #include "../../analyzer/diag_pacing.c"
+#include "../../analyzer/diag_pacing_view.c"
 #include "../../analyzer/json.c"
 #include "../../analyzer/qpjoin.c"
 #include "../../analyzer/pfcjoin.c"
