@@ -40,7 +40,7 @@ DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev lib
             tcpdump tcpreplay iproute2 iputils-ping jq prometheus prometheus-alertmanager nftables \
             debhelper dpkg-dev fakeroot lintian libcap2-bin adduser debconf util-linux git \
             systemd procps time \
-            libssl-dev libcrypt-dev apache2-utils curl openssl
+            libssl-dev libcrypt-dev apache2-utils curl openssl valgrind
 
 LIB_SRCS  := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -153,7 +153,7 @@ for rec in ("node_exporter", "procfs"):
                     if v and not re.search(r"(?m)^  %s +%d " % (re.escape(name), v),
                                            text.split("device %s port %s:" % (dev, pn))[1].split("\ndevice ")[0]):
                         missing_b.append("%s/%s/%s" % (dev, pn, name))
-        chk("%s %s: no QP table, no netdev, no ethtool statistics (nothing live)" % (rec, dev),
+        chk("%s %s: no QP table, no netdev, no ethtool-S statistics (nothing live)" % (rec, dev),
             not devs[dev]["netlink"] and not devs[dev]["qps"] and
             all(not p["netdev"] and not p["ethtool"] and not p["pfc"] for p in ports.values()))
     chk("%s: every recorded counter value exact in JSON, in its group (%d files, %d wrong)" % (rec, files, bad),

@@ -363,7 +363,7 @@ for w in ("wire", "wire-lost"):
     want = {(3, False): "rx_prio3_pause", (3, True): "tx_prio3_pause", (None, False): "rx_pause_ctrl_phy"}
     got = {k: (v["counter"], v["nic"], v["wire"], v["agree"]) for k, v in pw.items()}
     exp = {k: (n, e2[n] - e1[n], cap.get(k, 0), e2[n] - e1[n] == cap.get(k, 0)) for k, n in want.items()}
-    chk("JSON %s.pcap: pause entries (counter, nic, wire, agree) %s = the ethtool files' advances and the capture's pauses %s"
+    chk("JSON %s.pcap: pause entries (counter, nic, wire, agree) %s = the recorded ethtool-S files' advances and the capture's pauses %s"
         % (w, sorted(got.values()), sorted(exp.values())), got == exp and all(v["port"] == 1 and v["meaning_name"] ==
         ("pause_frames_sent" if k[1] else "pause_frames_received") for k, v in pw.items()))
     chk("JSON %s.pcap: port mac %s from the recording's class/net/enp1s0f0np0/address" % (w, d["ports"][0]["mac"]),

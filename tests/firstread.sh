@@ -176,17 +176,17 @@ if command -v tmux >/dev/null 2>&1; then
 	# NO_COLOR (no-color.org): the same screen without a colour escape (each
 	# session on a tmux server of its own: a new session on a server being
 	# killed was seen to die with it)
-	for nc in "" 1; do
-		tmux -L "$SOCK-c$nc" -f /dev/null new-session -d -s c -x 160 -y 30 \
-			"env TERM=xterm-256color ${nc:+NO_COLOR=$nc} LANG=C.UTF-8 TZ=UTC $R -r $NETEM --speed 0; sleep 10"
+	for nocolor in "" 1; do
+		tmux -L "$SOCK-c$nocolor" -f /dev/null new-session -d -s c -x 160 -y 30 \
+			"env TERM=xterm-256color ${nocolor:+NO_COLOR=$nocolor} LANG=C.UTF-8 TZ=UTC $R -r $NETEM --speed 0; sleep 10"
 		# (the plain screen says when it is drawn; then the same with its escapes)
 		for _ in $(seq 400); do
-			tmux -L "$SOCK-c$nc" capture-pane -p -t c >"$T/colp" 2>/dev/null
+			tmux -L "$SOCK-c$nocolor" capture-pane -p -t c >"$T/colp" 2>/dev/null
 			grep -q '^SRC .*DST' "$T/colp" && grep -q 'end of capture' "$T/colp" && break
 			sleep 0.05
 		done
-		tmux -L "$SOCK-c$nc" capture-pane -e -p -t c >"$T/col$nc" 2>/dev/null
-		tmux -L "$SOCK-c$nc" kill-server 2>/dev/null
+		tmux -L "$SOCK-c$nocolor" capture-pane -e -p -t c >"$T/col$nocolor" 2>/dev/null
+		tmux -L "$SOCK-c$nocolor" kill-server 2>/dev/null
 	done
 	# a capture shorter than 0.1 s: its length in ms in the header, not "0.00 s"
 	PFC=$root/captures/analysis/pfc.pcap
