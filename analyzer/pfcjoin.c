@@ -42,7 +42,7 @@ size_t pfcjoin_compare(const struct engine *e, const struct dm_port *p, struct p
 		size_t len;
 		int have, reset;
 		char names[96];
-	} c[9][2];
+	} c[PFC_GLOBAL + 1][2];   /* 8 priorities and 802.3x, received and sent */
 	size_t n = 0;
 
 	if (!e || !p->have_mac || p->eth_err || !p->eth_base || !p->eth.names)
@@ -67,7 +67,7 @@ size_t pfcjoin_compare(const struct engine *e, const struct dm_port *p, struct p
 							 sizeof c[k][tx].names - c[k][tx].len, "%s%s",
 							 c[k][tx].len ? "+" : "", p->eth.names[i]);
 	}
-	for (unsigned k = 0; k < 9; k++)
+	for (unsigned k = 0; k <= PFC_GLOBAL; k++)
 		for (int tx = 0; tx < 2 && n < cap; tx++) {
 			uint64_t w;
 

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include "devmon.h"
 #include "flow.h"
+#include "pfc.h"
 
 struct pfcjoin_cmp {
 	unsigned prio;                       /* 0-7, or PFC_GLOBAL (802.3x) */
@@ -29,7 +30,7 @@ struct pfcjoin_cmp {
 	uint64_t wire;                       /* pause frames of that priority and direction captured */
 };
 
-#define PFCJOIN_MAX 18
+#define PFCJOIN_MAX (2 * (PFC_GLOBAL + 1))
 /* The comparisons port p allows: per priority and direction whose pause
  * frame counters the netdev has, with a first read and no reset since, and
  * where either side counted something; their number.  None without the
