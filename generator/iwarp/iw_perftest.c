@@ -239,9 +239,6 @@ static int init(struct iwpt *p, struct gen_opts *o)
 	p->tcomp = calloc(p->iters ? p->iters : 1, sizeof(*p->tcomp));
 	if (!p->buf || !p->tcomp || iw_init(&p->ctl, &p->oc, 0) || iw_init(&p->dat, &p->od, 0))
 		return -1;
-	/* siw-crc lost a first FPDU sent right after its MPA reply (RTR or
-	 * not): 100 ms before the RTR too */
-	p->ctl.rtr_delay_ms = p->dat.rtr_delay_ms = 100;
 	iwpt_chan_init(&p->ch, &p->ctl, 1, (int)o->timeout);
 	return 0;
 }

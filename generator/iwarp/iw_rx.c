@@ -476,6 +476,13 @@ int iw_init(struct iw *w, const struct gen_opts *o, int server)
 	w->fd = -1;
 	w->o = o;
 	w->server = server;
+	/* An initiator waits 100 ms between the MPA reply and its RTR.  siw
+	 * (Linux 6.1, siw_accept) sends its MPA reply before it installs the
+	 * socket callback that takes the RTR; an RTR in between is left unread
+	 * in the socket and the connection stalls with nothing more to read
+	 * (lab, siw-crc: rping's server, ucmatose's and perftest's; the first
+	 * run after siw-crc is loaded lost it every time). */
+	w->rtr_delay_ms = server ? 0 : 100;
 	w->tbuf = malloc(IW_TBUF_CAP);
 	w->rbuf = malloc(ROCE_MPA_FPDU_MAX);
 	if (!w->tbuf || !w->rbuf) {

@@ -161,9 +161,6 @@ static int ucmatose(struct gen_opts *o, int server)
 		return 2;
 	u.w.ctx = &u;
 	u.w.on_send = on_msg;
-	/* siw-crc: an RTR right after the MPA reply was seen lost (1 of 2
-	 * runs; ucmatose's server then never sends) */
-	u.w.rtr_delay_ms = server ? 0 : 100;
 	gen_signals();
 	memset(&rep, 0, sizeof(rep));
 	rc = server ? serve(&u, &rep) : converse(&u, &rep);
