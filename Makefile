@@ -364,8 +364,14 @@ INTEROP_SCRIPTS += tests/interop_iwarp_perftest.sh
 INTEROP_SCRIPTS += tests/interop_iwarp_tcp.sh
 # the diagnosis's timer verdicts on rxe: perftest -u, rping through rdma_cm (issue 24)
 INTEROP_SCRIPTS += tests/interop_diag.sh
+# Each script runs holding /tmp/softroce-lab.lock (the lab is one per machine):
+# stress_lab.sh takes the lock itself; the iWARP scripts do unless
+# IWARP_LAB_LOCKED says their caller holds it; the others are wrapped here.
+LAB_SELF_LOCKING := tests/stress_lab.sh
 interop: all
-	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; BUILD=$(BUILD) $$s; done
+	@set -e; for s in $(INTEROP_SCRIPTS); do echo "== $$s"; \
+	case " $(LAB_SELF_LOCKING) " in *" $$s "*) BUILD=$(BUILD) $$s ;; \
+	*) IWARP_LAB_LOCKED=1 BUILD=$(BUILD) flock -w 3600 /tmp/softroce-lab.lock $$s ;; esac; done
 
 # rocegen stress against the lab's rxe for 10 min with 256 QPs (outside CI)
 soak: all
