@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * qp_int.h — what the RC engine's three files share inside libroce: the QP
+ * qp_int.h — what the RC engine's four files share inside libroce: the QP
  * and its queues, and the functions one file calls in another.  Not
- * installed.
+ * installed.  The calls run down: qp.c -> qp_req.c, qp_rsp.c -> qp_core.c.
  *
- *   qp.c      setup, faults and transmit, completions and the error state,
- *             timers, input dispatch, queries, latency summaries
+ *   qp.c      names, setup, timers, input dispatch, queries, latency summaries
  *   qp_req.c  the requester: requests out, responses in, go-back-N
  *   qp_rsp.c  the responder: requests executed, ACKs/NAKs and responses out,
  *             duplicates replayed
+ *   qp_core.c events, faults and transmit, completions and the error state,
+ *             the retry budget
  *
  * The shared functions are roce__qp_*: global in libroce.a, local in
  * libroce.so (tools/libmap.sh leaves roce__* out of lib/libroce.map).
@@ -122,7 +123,7 @@ static inline enum roce_seg seg_of(uint32_t k, uint32_t n)
 	return k == n - 1 ? ROCE_SEG_LAST : ROCE_SEG_MIDDLE;
 }
 
-/* qp.c */
+/* qp_core.c */
 void roce__qp_event(struct roce_qp *qp, enum roce_qp_ev_type t, uint32_t psn, uint64_t value);
 void roce__qp_tx_emit(struct roce_qp *qp, struct roce_frame_spec *s);
 int roce__qp_rnr_fault(struct roce_qp *qp, uint32_t psn, uint8_t opcode);
@@ -131,6 +132,7 @@ void roce__qp_complete_rq(struct roce_qp *qp, const struct rq_wqe *r, enum roce_
 			 enum roce_wr_op op, uint32_t len, const struct roce_pkt *p);
 void roce__qp_error(struct roce_qp *qp, enum roce_wc_status req, enum roce_wc_status rsp);
 int roce__qp_retry_spend(struct roce_qp *qp);
+void roce__qp_hold_release(struct roce_qp *qp, uint64_t now, int reorder);
 
 /* qp_req.c */
 void roce__qp_pump(struct roce_qp *qp);
