@@ -212,6 +212,16 @@ void roce_qp_tick(struct roce_qp *qp, uint64_t now)
 	roce__qp_pump(qp);
 }
 
+int roce_qp_post_send(struct roce_qp *qp, const struct roce_wr *wr, uint64_t now)
+{
+	int rc = roce__qp_sq_post(qp, wr, now);
+
+	if (rc != 1)
+		return rc;
+	roce_qp_tick(qp, now);
+	return ROCE_OK;
+}
+
 uint64_t roce_qp_next_deadline(const struct roce_qp *qp)
 {
 	uint64_t d = UINT64_MAX;

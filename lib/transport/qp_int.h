@@ -135,6 +135,7 @@ int roce__qp_retry_spend(struct roce_qp *qp);
 void roce__qp_hold_release(struct roce_qp *qp, uint64_t now, int reorder);
 
 /* qp_req.c */
+int roce__qp_sq_post(struct roce_qp *qp, const struct roce_wr *wr, uint64_t now);
 void roce__qp_pump(struct roce_qp *qp);
 void roce__qp_go_back(struct roce_qp *qp, uint32_t psn, enum roce_qp_retx why);
 void roce__qp_req_response(struct roce_qp *qp, const struct roce_pkt *p,

@@ -399,7 +399,10 @@ void roce__qp_req_response(struct roce_qp *qp, const struct roce_pkt *p,
 		req_atomic_ack(qp, p, SQ(qp, qp->sq_head));
 }
 
-int roce_qp_post_send(struct roce_qp *qp, const struct roce_wr *wr, uint64_t now)
+/* A work request onto the send queue: 1 when queued (the caller, qp.c's
+ * roce_qp_post_send, runs the timers and the pump), ROCE_OK when flushed at
+ * once (the QP not in RTS), < 0 when refused. */
+int roce__qp_sq_post(struct roce_qp *qp, const struct roce_wr *wr, uint64_t now)
 {
 	struct sq_wqe *w;
 	uint32_t n;
@@ -431,6 +434,5 @@ int roce_qp_post_send(struct roce_qp *qp, const struct roce_wr *wr, uint64_t now
 		return ROCE_OK;
 	}
 	qp->sq_tail++;
-	roce_qp_tick(qp, now);
-	return ROCE_OK;
+	return 1;
 }
