@@ -65,7 +65,7 @@
 
 #define RDRQ (ROCE_H_RDETH | ROCE_H_DETH)
 
-static const struct roce_opinfo optab[256] = {
+const struct roce_opinfo roce__optab[256] = {
 	SENDS(0x00, "RC", 0, 0),
 	WRITES(0x00, "RC", 0),
 	READS_ATOMICS(0x00, "RC", 0, 0),
@@ -96,8 +96,7 @@ static const struct roce_opinfo optab[256] = {
 
 const struct roce_opinfo *roce_opcode_info(uint8_t opcode)
 {
-	const struct roce_opinfo *oi = &optab[opcode];
-	return oi->name ? oi : NULL;
+	return roce__opinfo(opcode);
 }
 
 const char *roce_opcode_name(uint8_t opcode)
@@ -300,7 +299,7 @@ void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end)
 	if (p->tver != 0)
 		roce__invalid(p, ROCE_L_BTH, "BTH transport version is not 0");
 
-	oi = roce_opcode_info(p->opcode);
+	oi = roce__opinfo(p->opcode);
 	if (!oi) {
 		roce__invalid(p, ROCE_L_BTH, "reserved opcode");
 		return;
