@@ -554,20 +554,32 @@ uint32_t flow_file_mask(const struct engine *e, const struct flow *f)
 	return e->flow_files && i < e->flow_files_cap ? e->flow_files[i] : 0;
 }
 
-static struct flow *flow_get(struct engine *e, uint32_t src, uint32_t dst, uint32_t qpn, int kind,
-			     uint8_t version, uint64_t ts)
+static struct flow *flow_new(struct engine *e, uint32_t src, uint32_t dst, uint32_t qpn, int kind,
+			     uint8_t version, uint64_t ts);
+
+/* The flow of the key, made when new.  The making is out of line
+ * (flow_new): the frames of a known flow then save no registers for it. */
+static inline struct flow *flow_get(struct engine *e, uint32_t src, uint32_t dst, uint32_t qpn, int kind,
+				    uint8_t version, uint64_t ts)
+{
+	struct flow *f = flow_find(e, src, dst, qpn, kind == FK_IWARP ? KEY_IWARP : 0);
+
+	if (!f)
+		return flow_new(e, src, dst, qpn, kind, version, ts);
+	note_file(e, idx_of(e, f) - 1, 0);
+	if (e->lru_head != idx_of(e, f)) {
+		lru_unlink(e, f);
+		lru_push(e, f);
+	}
+	return f;
+}
+
+static __attribute__((noinline)) struct flow *flow_new(struct engine *e, uint32_t src, uint32_t dst, uint32_t qpn,
+							int kind, uint8_t version, uint64_t ts)
 {
 	uint32_t cls = kind == FK_IWARP ? KEY_IWARP : 0, h, i;
-	struct flow *f = flow_find(e, src, dst, qpn, cls);
+	struct flow *f;
 
-	if (f) {
-		note_file(e, idx_of(e, f) - 1, 0);
-		if (e->lru_head != idx_of(e, f)) {
-			lru_unlink(e, f);
-			lru_push(e, f);
-		}
-		return f;
-	}
 	if (e->nflows < e->cfg.max_flows) {
 		if (e->nflows == e->cap) {
 			uint64_t nc = e->cap ? (uint64_t)e->cap * 2 : 1024;
