@@ -105,17 +105,17 @@ size_t diag_bytes(const struct diag *d)
 
 /* ---- per-flow facts --------------------------------------------------------------------- */
 
-/* The entry of flow f, made afresh when its slot now holds another flow. */
-static struct dg_fl *dg_fl_of(struct diag *d, struct engine *e, const struct flow *f, const struct roce_pkt *p)
+/* The per-frame lookups below are inline and their making of an entry out
+ * of line (dg_fl_new, dg_conn_new): called, the two lookups' register saves
+ * and restores cost more than their work, on every RoCE frame. */
+static __attribute__((noinline)) struct dg_fl *dg_fl_new(struct diag *d, struct engine *e, const struct flow *f,
+							  const struct roce_pkt *p, uint32_t i)
 {
-	uint32_t i = (uint32_t)(f - e->flows);
 	struct dg_fl *x;
 
 	if (i >= d->nfl)
 		d->fl = dg_grow(d->fl, &d->nfl, i + 1, sizeof *d->fl);
 	x = &d->fl[i];
-	if (x->used && x->src == f->src && x->dst == f->dst && x->qpn == f->qpn)
-		return x;
 	memset(x, 0, sizeof *x);
 	x->used = 1;
 	x->src = f->src;
@@ -133,8 +133,19 @@ static struct dg_fl *dg_fl_of(struct diag *d, struct engine *e, const struct flo
 	return x;
 }
 
+/* The entry of flow f, made afresh when its slot now holds another flow. */
+static inline struct dg_fl *dg_fl_of(struct diag *d, struct engine *e, const struct flow *f, const struct roce_pkt *p)
+{
+	uint32_t i = (uint32_t)(f - e->flows);
+	struct dg_fl *x = i < d->nfl ? &d->fl[i] : NULL;
+
+	if (x && x->used && x->src == f->src && x->dst == f->dst && x->qpn == f->qpn)
+		return x;
+	return dg_fl_new(d, e, f, p, i);
+}
+
 /* Class (DSCP, PCP) of every packet of the flow; the RoCE priorities. */
-static void dg_fl_class(struct diag *d, struct dg_fl *x, const struct roce_pkt *p, uint64_t frame)
+static inline void dg_fl_class(struct diag *d, struct dg_fl *x, const struct roce_pkt *p, uint64_t frame)
 {
 	unsigned tagged = p->n_vlan > 0, pcp = tagged ? p->vlan[0].pcp : 0;
 
@@ -149,12 +160,11 @@ static void dg_fl_class(struct diag *d, struct dg_fl *x, const struct roce_pkt *
 		d->roce_untagged++;
 }
 
-static struct dg_conn *dg_conn_of(struct diag *d, struct engine *e, const struct flow *f, struct dg_fl *x)
+static __attribute__((noinline)) struct dg_conn *dg_conn_new(struct diag *d, struct engine *e, const struct flow *f,
+							      struct dg_fl *x)
 {
 	struct dg_conn *c;
 
-	if (x->conn)
-		return &d->conn[x->conn - 1];
 	if (d->nconn >= d->conn_cap)
 		d->conn = dg_grow(d->conn, &d->conn_cap, d->nconn + 1, sizeof *d->conn);
 	c = &d->conn[d->nconn++];
@@ -165,6 +175,11 @@ static struct dg_conn *dg_conn_of(struct diag *d, struct engine *e, const struct
 	c->flow1 = (uint32_t)(f - e->flows) + 1;
 	x->conn = d->nconn;
 	return c;
+}
+
+static inline struct dg_conn *dg_conn_of(struct diag *d, struct engine *e, const struct flow *f, struct dg_fl *x)
+{
+	return x->conn ? &d->conn[x->conn - 1] : dg_conn_new(d, e, f, x);
 }
 
 static inline uint64_t dg_bin_of(const struct diag *d, const struct engine *e, uint64_t ts)

@@ -768,8 +768,9 @@ int source_wait(struct source *s, int timeout_ms)
 	return 0;
 }
 
-static void deliver(struct source *s, struct source_frame *f, const struct pcap_pkthdr *h, const u_char *data,
-		    unsigned idx)
+/* (inline, as file_frame(): every frame of a replay passes both) */
+static inline __attribute__((always_inline)) void deliver(struct source *s, struct source_frame *f,
+							   const struct pcap_pkthdr *h, const u_char *data, unsigned idx)
 {
 	const struct handle *hd = &s->h[idx];
 
@@ -804,7 +805,8 @@ static int read_error(struct source *s, struct handle *h)
 }
 
 /* pcap_next_ex() of a file, either reader. */
-static int file_frame(struct source *s, struct handle *h, struct pcap_pkthdr **ph, const u_char **data)
+static inline __attribute__((always_inline)) int file_frame(struct source *s, struct handle *h,
+							     struct pcap_pkthdr **ph, const u_char **data)
 {
 	int rc;
 
@@ -923,6 +925,11 @@ static int next_file(struct source *s, struct source_frame *f)
 				return read_error(s, h);
 			if (rc == 0)
 				return SOURCE_NONE;
+			if (s->speed <= 0 && !s->paused) {
+				/* as fast as it reads: out at once, the header not copied to be held */
+				deliver(s, f, ph, data, idx);
+				return SOURCE_FRAME;
+			}
 			s->pend_hdr = *ph;
 			s->pend_data = data;
 			s->pend_idx = idx;

@@ -12,6 +12,15 @@
 #include "roce.h"
 
 static inline uint16_t rd16(const uint8_t *b) { return (uint16_t)(b[0] << 8 | b[1]); }
+/* bth.c's opcode table; roce_opcode_info() inline, for the per-frame paths. */
+extern const struct roce_opinfo roce__optab[256];
+static inline const struct roce_opinfo *roce__opinfo(uint8_t opcode)
+{
+	const struct roce_opinfo *oi = &roce__optab[opcode];
+
+	return oi->name ? oi : NULL;
+}
+
 static inline uint32_t rd24(const uint8_t *b) { return (uint32_t)b[0] << 16 | (uint32_t)b[1] << 8 | b[2]; }
 static inline uint32_t rd32(const uint8_t *b)
 {

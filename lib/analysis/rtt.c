@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "roce.h"
+#include "internal.h"
 #include "rtt.h"
 
 #define PSN_MASK 0xffffffu
@@ -528,7 +528,7 @@ static void sweep(struct roce_rtt *r, struct roce_seq_dir *d, uint32_t end)
 static void on_request(struct roce_rtt *r, struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t ts,
 		       const struct roce_seq_verdict *v)
 {
-	const struct roce_opinfo *oi = roce_opcode_info(p->opcode);
+	const struct roce_opinfo *oi = roce__opinfo(p->opcode);
 	uint32_t psn = p->psn & PSN_MASK;
 	struct dq *q = q_of(r, d);
 	struct ent *e;

@@ -13,7 +13,7 @@
  *             PSN moves on by 1, or by a READ request's response count
  */
 #include <string.h>
-#include "roce.h"
+#include "internal.h"
 #include "seq.h"
 
 #define PSN_MASK 0xffffffu
@@ -132,10 +132,14 @@ void roce_seq_set_pmtu(struct roce_seq_dir *d, unsigned code, enum roce_seq_pmtu
 uint32_t roce_seq_pmtu(const struct roce_seq_dir *d) { return roce_seq_mtu_bytes(mtu_code(d)); }
 enum roce_seq_pmtu_src roce_seq_pmtu_source(const struct roce_seq_dir *d) { return mtu_src(d); }
 
-enum roce_seq_kind roce_seq_classify(const struct roce_pkt *p)
+/* roce_seq_classify(), with the opcode's entry in *oip (NULL when none):
+ * roce_seq_request() classifies and then needs the entry, once per frame. */
+static inline enum roce_seq_kind seq_kind(const struct roce_pkt *p, const struct roce_opinfo **oip)
 {
 	const struct roce_opinfo *oi;
 	unsigned tr = p->opcode & 0xe0;
+
+	*oip = NULL;
 
 	if (!p->bth_off || !(p->present & ROCE_LBIT(ROCE_L_BTH)) ||
 	    (p->truncated & ROCE_LBIT(ROCE_L_BTH)) || (p->invalid & ROCE_LBIT(ROCE_L_BTH)))
@@ -144,7 +148,8 @@ enum roce_seq_kind roce_seq_classify(const struct roce_pkt *p)
 		return ROCE_SEQ_CNP_PKT;
 	if (tr != ROCE_TR_RC && tr != ROCE_TR_XRC)
 		return ROCE_SEQ_NONE;
-	oi = roce_opcode_info(p->opcode);
+	oi = roce__opinfo(p->opcode);
+	*oip = oi;
 	if (!oi)
 		return ROCE_SEQ_NONE;
 	if (oi->is_request)
@@ -152,6 +157,13 @@ enum roce_seq_kind roce_seq_classify(const struct roce_pkt *p)
 	if (oi->kind == ROCE_OK_ACK || oi->kind == ROCE_OK_READ_RESP || oi->kind == ROCE_OK_ATOMIC_ACK)
 		return ROCE_SEQ_RESP;
 	return ROCE_SEQ_NONE;
+}
+
+enum roce_seq_kind roce_seq_classify(const struct roce_pkt *p)
+{
+	const struct roce_opinfo *oi;
+
+	return seq_kind(p, &oi);
 }
 
 static struct roce_seq_anom *anom(struct roce_seq_dir *d, struct roce_seq_anom **spare)
@@ -629,9 +641,8 @@ int roce_seq_request(struct roce_seq_dir *d, const struct roce_pkt *p, uint64_t 
 	int is_read;
 
 	memset(v, 0, sizeof *v);
-	if (roce_seq_classify(p) != ROCE_SEQ_REQ)
+	if (seq_kind(p, &oi) != ROCE_SEQ_REQ)
 		return -1;
-	oi = roce_opcode_info(p->opcode);
 	v->flags = ROCE_SEQ_V_REQUEST;
 	if (in & ROCE_SEQ_IN_ICRC_BAD) {
 		/* the responder drops it: nothing else of it counts */

@@ -65,7 +65,7 @@
 
 #define RDRQ (ROCE_H_RDETH | ROCE_H_DETH)
 
-static const struct roce_opinfo optab[256] = {
+const struct roce_opinfo roce__optab[256] = {
 	SENDS(0x00, "RC", 0, 0),
 	WRITES(0x00, "RC", 0),
 	READS_ATOMICS(0x00, "RC", 0, 0),
@@ -96,8 +96,7 @@ static const struct roce_opinfo optab[256] = {
 
 const struct roce_opinfo *roce_opcode_info(uint8_t opcode)
 {
-	const struct roce_opinfo *oi = &optab[opcode];
-	return oi->name ? oi : NULL;
+	return roce__opinfo(opcode);
 }
 
 const char *roce_opcode_name(uint8_t opcode)
@@ -119,21 +118,21 @@ const char *roce_opcode_name(uint8_t opcode)
 	return unk[opcode];
 }
 
+/* The length of each extended header by its ROCE_H_* bit (the bits are in
+ * wire order; ROCE_H_PAYLOAD's is 0).  A loop over the set bits: a packet
+ * has 0..2 of them, and this runs for every frame. */
+static const uint8_t ext_len_of[12] = {
+	ROCE_RDETH_LEN, ROCE_DETH_LEN, ROCE_XRCETH_LEN, ROCE_FETH_LEN, ROCE_RETH_LEN,
+	ROCE_ATOMICETH_LEN, ROCE_AETH_LEN, ROCE_ATOMICACKETH_LEN, ROCE_IMMDT_LEN, ROCE_IETH_LEN,
+	0, ROCE_CNP_RSVD_LEN,
+};
+
 unsigned roce_ext_len(uint16_t h)
 {
 	unsigned n = 0;
 
-	if (h & ROCE_H_RDETH) n += ROCE_RDETH_LEN;
-	if (h & ROCE_H_DETH) n += ROCE_DETH_LEN;
-	if (h & ROCE_H_XRCETH) n += ROCE_XRCETH_LEN;
-	if (h & ROCE_H_FETH) n += ROCE_FETH_LEN;
-	if (h & ROCE_H_RETH) n += ROCE_RETH_LEN;
-	if (h & ROCE_H_ATOMICETH) n += ROCE_ATOMICETH_LEN;
-	if (h & ROCE_H_AETH) n += ROCE_AETH_LEN;
-	if (h & ROCE_H_ATOMICACKETH) n += ROCE_ATOMICACKETH_LEN;
-	if (h & ROCE_H_IMMDT) n += ROCE_IMMDT_LEN;
-	if (h & ROCE_H_IETH) n += ROCE_IETH_LEN;
-	if (h & ROCE_H_CNP_RSVD) n += ROCE_CNP_RSVD_LEN;
+	for (h &= (1u << 12) - 1; h; h &= (uint16_t)(h - 1))
+		n += ext_len_of[__builtin_ctz(h)];
 	return n;
 }
 
@@ -215,33 +214,26 @@ static void bth_take(struct roce_pkt *p, const uint8_t *b, uint32_t have)
  * returns where they end.  An offset is recorded only when the whole
  * header was captured, so an accessor can never read past the captured
  * bytes. */
+static const size_t ext_field[10] = {
+	offsetof(struct roce_pkt, rdeth_off), offsetof(struct roce_pkt, deth_off),
+	offsetof(struct roce_pkt, xrceth_off), offsetof(struct roce_pkt, feth_off),
+	offsetof(struct roce_pkt, reth_off), offsetof(struct roce_pkt, atomiceth_off),
+	offsetof(struct roce_pkt, aeth_off), offsetof(struct roce_pkt, atomicacketh_off),
+	offsetof(struct roce_pkt, immdt_off), offsetof(struct roce_pkt, ieth_off),
+};
+
 static uint32_t ext_take(struct roce_pkt *p, uint16_t h, uint32_t cur)
 {
-#define TAKE(flag, field, len)                                    \
-	do {                                                      \
-		if (h & (flag)) {                                 \
-			if (roce__avail(p, cur) >= (len))         \
-				p->field = cur;                   \
-			else                                      \
-				roce__trunc(p, ROCE_L_EXT);       \
-			cur += (len);                             \
-		}                                                 \
-	} while (0)
-	TAKE(ROCE_H_RDETH, rdeth_off, ROCE_RDETH_LEN);
-	TAKE(ROCE_H_DETH, deth_off, ROCE_DETH_LEN);
-	TAKE(ROCE_H_XRCETH, xrceth_off, ROCE_XRCETH_LEN);
-	TAKE(ROCE_H_FETH, feth_off, ROCE_FETH_LEN);
-	TAKE(ROCE_H_RETH, reth_off, ROCE_RETH_LEN);
-	TAKE(ROCE_H_ATOMICETH, atomiceth_off, ROCE_ATOMICETH_LEN);
-	TAKE(ROCE_H_AETH, aeth_off, ROCE_AETH_LEN);
-	TAKE(ROCE_H_ATOMICACKETH, atomicacketh_off, ROCE_ATOMICACKETH_LEN);
-	TAKE(ROCE_H_IMMDT, immdt_off, ROCE_IMMDT_LEN);
-	TAKE(ROCE_H_IETH, ieth_off, ROCE_IETH_LEN);
-#undef TAKE
-	if (h & ROCE_H_CNP_RSVD) {
-		if (roce__avail(p, cur) < ROCE_CNP_RSVD_LEN)
+	/* the set bits in wire order (a loop over 0..2 of them, not a test of
+	 * all eleven); ROCE_H_CNP_RSVD has no offset field */
+	for (h &= (uint16_t)~ROCE_H_PAYLOAD; h; h &= (uint16_t)(h - 1)) {
+		unsigned bit = (unsigned)__builtin_ctz(h), len = ext_len_of[bit];
+
+		if (roce__avail(p, cur) < len)
 			roce__trunc(p, ROCE_L_EXT);
-		cur += ROCE_CNP_RSVD_LEN;
+		else if (bit < 10)
+			memcpy((char *)p + ext_field[bit], &cur, sizeof cur);
+		cur += len;
 	}
 	return cur;
 }
@@ -307,7 +299,7 @@ void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end)
 	if (p->tver != 0)
 		roce__invalid(p, ROCE_L_BTH, "BTH transport version is not 0");
 
-	oi = roce_opcode_info(p->opcode);
+	oi = roce__opinfo(p->opcode);
 	if (!oi) {
 		roce__invalid(p, ROCE_L_BTH, "reserved opcode");
 		return;

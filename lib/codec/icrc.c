@@ -59,15 +59,27 @@ static void mask_v6(uint8_t *h)
  * kilobyte: a short CRC call of its own, and loads that wait for the
  * copy's stores to retire.)  IPv4 options and IPv6 extension headers take
  * the copy. */
+static uint32_t icrc_copy(int v1, int ipv4, const uint8_t *l3, uint32_t nh, uint32_t len);
+
 static uint32_t icrc_calc(int v1, int ipv4, const uint8_t *l3, uint32_t nh, uint32_t len)
 {
 	const uint8_t *m = v1 ? mask_v1 : ipv4 ? (nh == 20 ? mask_v2_ipv4 : NULL) : (nh == 40 ? mask_v2_ipv6 : NULL);
+
+	if (m && len >= nh + (v1 ? 0 : 8) + ROCE_BTH_LEN)
+		return roce__crc32_or(CRC_LRH_ONES, l3, len, m);
+	return icrc_copy(v1, ipv4, l3, nh, len);
+}
+
+/* The masked copy of the headers, for the layouts without a mask (and
+ * frames too short for one).  A function of its own so that the usual
+ * path above does not set up its stack frame. */
+__attribute__((noinline))
+static uint32_t icrc_copy(int v1, int ipv4, const uint8_t *l3, uint32_t nh, uint32_t len)
+{
 	uint8_t hdr[8 + 60 + 8 + ROCE_BTH_LEN];
 	uint32_t fixed = ipv4 ? nh : 40, n, crc = 0;
 	uint8_t *t;
 
-	if (m && len >= nh + (v1 ? 0 : 8) + ROCE_BTH_LEN)
-		return roce__crc32_or(CRC_LRH_ONES, l3, len, m);
 	memcpy(hdr, lrh_ones, 8);
 	memcpy(hdr + 8, l3, fixed);
 	if (ipv4) {
