@@ -31,6 +31,7 @@ struct cf_live {
 	char buf[CTL_LINE_MAX];
 	size_t have;
 	struct ctl_key key;   /* of --key, len 0 without */
+	int broken;           /* the control channel failed (cf_live_broken) */
 };
 
 static uint64_t live_now(void *ctx)
@@ -97,6 +98,7 @@ static int live_line(struct cf_live *l, char *rep, size_t cap)
 		if (l->have >= sizeof(l->buf) || live_now(NULL) > end ||
 		    poll(&p, 1, 1000) < 0) {
 			snprintf(rep, cap, "control channel: no reply");
+			l->broken = 1;
 			return -1;
 		}
 		if (!p.revents)
@@ -104,6 +106,7 @@ static int live_line(struct cf_live *l, char *rep, size_t cap)
 		r = read(l->fd, l->buf + l->have, sizeof(l->buf) - l->have);
 		if (r <= 0) {
 			snprintf(rep, cap, "control channel closed");
+			l->broken = 1;
 			return -1;
 		}
 		l->have += (size_t)r;
@@ -117,6 +120,7 @@ static int live_ctl(void *ctx, const char *req, char *rep, size_t cap)
 
 	if (write(l->fd, req, n) != (ssize_t)n || write(l->fd, "\n", 1) != 1) {
 		snprintf(rep, cap, "control channel: %s", strerror(errno));
+		l->broken = 1;
 		return -1;
 	}
 	return live_line(l, rep, cap);
@@ -312,6 +316,11 @@ struct cf_live *cf_live_open(struct cf *c, const struct cf_live_args *a)
 fail:
 	cf_live_close(l);
 	return NULL;
+}
+
+int cf_live_broken(const struct cf_live *l)
+{
+	return l && l->broken;
 }
 
 void cf_live_close(struct cf_live *l)
