@@ -34,7 +34,7 @@ T=$(mktemp -d)
 NS=rtsearch$$
 PIDS=()
 cleanup() {
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done || true
 	ip netns del "$NS" 2>/dev/null || true
 	rm -rf "$T"
 }
