@@ -24,6 +24,9 @@
 #    anomaly, and it was asked 1 + 3 times (the probe, the tries).
 # 4. --time-limit: a bad value exits 2 with one line; against the reference
 #    adapter a 1-s limit stops a long search early, exit 0, "stopped" says so.
+# 5. rocetarget's port drops SYNs (nftables in the namespace, as a stalled
+#    guest network does): rocegen gives the connection up after 10 s, exit 1
+#    with "cannot reach rocetarget", in 9 to 30 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -149,6 +152,23 @@ search "$T/closed.txt"
 grep -q "^search stopped after 0 evaluations ([0-9]* s): rocetarget at 127.0.0.1:$PORT: .*control channel closed (3 tries)$" "$T/closed.txt" &&
 	[ "$rc" = 1 ] && ! grep -q "^anomaly" "$T/closed.txt" && ok "text form: $(tail -n 1 "$T/closed.txt")" ||
 	fail "text form" "exit $rc: $(cat "$T/closed.txt")"
+
+# ---- 5. a rocetarget whose SYNs are lost (a guest network that stalled): the
+# connection is given up after 10 s, not the kernel's two minutes of retries
+ip netns exec "$NS" nft -f - <<'NFT'
+table inet a28 {
+	chain inp {
+		type filter hook input priority 0;
+		tcp dport 7472 drop
+	}
+}
+NFT
+t0=$(date +%s)
+rc=0; ip netns exec "$NS" "$GEN" search -i lo --peer 127.0.0.1 --src 127.0.0.1 --dmac 00:00:00:00:00:00 \
+	--target 127.0.0.1:7472 --key "$T/key" --budget 5 --json > "$T/syn.out" 2> "$T/syn.err" || rc=$?
+t=$(( $(date +%s) - t0 ))
+[ "$rc" = 1 ] && [ "$t" -ge 9 ] && [ "$t" -le 30 ] && grep -q "cannot reach rocetarget at 127.0.0.1:7472" "$T/syn.err" &&
+	ok "SYNs lost: exit 1 after $t s, '$(head -n 1 "$T/syn.err")'" || fail "SYNs lost" "exit $rc after $t s: $(cat "$T/syn.err")"
 
 # ---- 4. --time-limit
 for a in "--time-limit 0" "--time-limit x" "--time-limit -3"; do

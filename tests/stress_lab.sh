@@ -66,7 +66,8 @@
 # 20 s, 62182 and 56094 messages, timeout_retransmission FAIL as EXPECT_REQ
 # says; 250 s for the whole script.
 #
-# Environment: STRESS_OUT=DIR keeps the JSON, JUnit XML and pcaps there;
+# Environment: STRESS_LAB_LOCKED=1 when the caller already holds the lab lock;
+# STRESS_OUT=DIR keeps the JSON, JUnit XML and pcaps there;
 # STRESS_ARGS adds options (-vv: every engine event on standard error).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -100,8 +101,10 @@ EXPECT=(
 
 OUT=${STRESS_OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
-exec 9> /tmp/softroce-lab.lock
-flock 9
+if [ "${STRESS_LAB_LOCKED:-0}" != 1 ]; then   # 1: the caller holds the lock (one session, several runs)
+	exec 9> /tmp/softroce-lab.lock
+	flock 9
+fi
 "$LAB" build > "$OUT/lab-build.log" 2>&1 || { echo "stress_lab.sh: lab build failed"; exit 1; }
 WE_UP=0
 if ! "$LAB" status > "$OUT/lab.env" 2>/dev/null; then
@@ -202,6 +205,14 @@ EXPECT_REQ=(
 "fairness=PASS"
 )
 
+# target_health: what a failed control channel leaves to look at — does vma
+# answer ping, is rocetarget still running there, its last lines
+target_health() {
+	labnet_ok "$LAB_VMA_IP" && echo "stress_lab.sh: vma answers ping" || echo "stress_lab.sh: vma does not answer ping"
+	"$LAB" exec --timeout 20 vma -- "ps | grep '[/]mnt/lab/$NAME' || echo 'rocetarget is not running'"
+	tail -n 5 "$OUT/rocetarget.log"
+}
+
 # The search (issue 28): `rocegen search` against rxe, each evaluation a
 # 4-message-per-QP stress run through rocetarget, SEARCH_BUDGET evaluations
 # (default 30) within --time-limit SEARCH_TIME s (default 600).  Asserted: the
@@ -218,7 +229,7 @@ search() {
 		--time-limit "${SEARCH_TIME:-600}" --json > "$OUT/search.json" 2> "$OUT/search.err" || rc=$?
 	echo "stress_lab.sh: rocegen search exit status $rc"
 	cat "$OUT/search.err"
-	[ "$rc" = 0 ] || { echo "BAD rocegen search exit status $rc"; cat "$OUT/search.json"; return 1; }
+	[ "$rc" = 0 ] || { echo "BAD rocegen search exit status $rc"; cat "$OUT/search.json"; target_health; return 1; }
 	python3 - "$OUT/search.json" "$LAB_VMA_ACTIVE_MTU" > "$OUT/search.repro" <<'PY' || { cat "$OUT/search.repro"; return 1; }
 import json, shlex, sys
 d = json.load(open(sys.argv[1]))

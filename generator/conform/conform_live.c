@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -22,6 +23,8 @@
 #include "tx.h"
 #include "ctl.h"
 #include "ctlauth.h"
+
+#define LIVE_CONNECT_MS 10000   /* for rocetarget's TCP connection */
 
 struct cf_live {
 	struct tx *tx;
@@ -153,6 +156,22 @@ static int live_auth(struct cf_live *l, const struct cf_live_args *a, const char
 	return 0;
 }
 
+/* connect(2) given up after ms (a guest whose network stalled answers no SYN:
+ * the kernel's own retries would take about two minutes); 0, or -1 */
+static int connect_within(int fd, const struct sockaddr *sa, socklen_t len, int ms)
+{
+	int fl = fcntl(fd, F_GETFL), err = 0;
+	socklen_t el = sizeof(err);
+	struct pollfd p = { fd, POLLOUT, 0 };
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK))
+		return -1;
+	if (connect(fd, sa, len) && (errno != EINPROGRESS || poll(&p, 1, ms) != 1 ||
+				     getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) || err))
+		return -1;
+	return fcntl(fd, F_SETFL, fl) ? -1 : 0;
+}
+
 static int tcp_connect(const char *hostport)
 {
 	char host[256], *colon;
@@ -172,7 +191,7 @@ static int tcp_connect(const char *hostport)
 		return -1;
 	for (a = ai; a; a = a->ai_next) {
 		fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
-		if (fd >= 0 && !connect(fd, a->ai_addr, a->ai_addrlen))
+		if (fd >= 0 && !connect_within(fd, a->ai_addr, a->ai_addrlen, LIVE_CONNECT_MS))
 			break;
 		if (fd >= 0)
 			close(fd);
