@@ -77,7 +77,11 @@
 # complete; at 4096 QPs the first requests of 2290 QPs never reached rxe
 # (duplicate_request 0 for 2290 resends: the burst of 4096 requests overflows
 # the lab's path into vma), so path_loss FAILs there and rocegen exits 1; the
-# role asserts the curve, not that verdict.
+# role asserts the curve, not that verdict.  The whole script with all four
+# roles, lab boot included, then took 326 s: the search found at 18 QPs, depth
+# 3, MTU 256, 4-8 KiB SENDs a sequence NAK no fault explains (rxe's
+# out_of_seq_request 1: a request lost before rxe) in 11 + 22 evaluations,
+# 43 s; the curve 229, 967, 1006, 1894 (peak), 235 messages/s, knee 4096.
 #
 # Environment: STRESS_LAB_LOCKED=1 when the caller already holds the lab lock;
 # STRESS_OUT=DIR keeps the JSON, JUnit XML and pcaps there;
