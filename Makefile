@@ -98,6 +98,9 @@ CHECK_SCRIPTS += tests/diag_live.sh
 CHECK_SCRIPTS += tests/stress_unit.sh
 # `rocegen search` (generator/search/) with the planted anomaly of the reference
 CHECK_SCRIPTS += tests/search_unit.sh
+# `rocegen search` through rocetarget when rocetarget fails (none reachable, the
+# channel closed, no RDMA device): no anomaly of it, a stated stop; --time-limit
+CHECK_SCRIPTS += tests/search_live.sh
 # `rocegen fingerprint` (generator/fingerprint/) against the reference adapter's CNP modes
 CHECK_SCRIPTS += tests/fingerprint_unit.sh
 # `rocegen stress --sweep-qps` (the QP-scalability curve, its knee) against qpcache:N; 16,384 QPs

@@ -1,6 +1,7 @@
 #!/bin/bash
-# tests/stress_lab.sh - `rocegen stress` against the soft-RoCE lab's rxe
-# (make interop; make soak runs it with STRESS_SOAK=1: 10 min, 256 QPs).
+# tests/stress_lab.sh - `rocegen stress` against the soft-RoCE lab's rxe, then
+# `rocegen search` and `rocegen stress --sweep-qps` against it (make interop;
+# make soak runs it with STRESS_SOAK=1: 10 min, 256 QPs).
 #
 #   BUILD=<build dir> tests/stress_lab.sh
 #
@@ -66,7 +67,24 @@
 # 20 s, 62182 and 56094 messages, timeout_retransmission FAIL as EXPECT_REQ
 # says; 250 s for the whole script.
 #
-# Environment: STRESS_OUT=DIR keeps the JSON, JUnit XML and pcaps there;
+# Then (issue 28) `rocegen search` against rxe and the QP-scalability curve,
+# see search() and sweep() below.  Measured 7 Dec 2026, each alone
+# (STRESS_ROLES=search, =sweep): the search found a timeout no fault explains
+# in its 11th evaluation (13 QPs, depth 4, MTU 256, 4-8 KiB SENDs), shrank it
+# in 23 more, 64 s in all, and its reproduce line replayed it (path_loss FAIL:
+# 1 timeout, qp 12); the sweep over 1..4096 QPs took 205 s with the lab's boot
+# (messages/s 72, 1071, 1037, 1358 peak, 233 at 4096: the knee), every QP
+# complete; at 4096 QPs the first requests of 2290 QPs never reached rxe
+# (duplicate_request 0 for 2290 resends: the burst of 4096 requests overflows
+# the lab's path into vma), so path_loss FAILs there and rocegen exits 1; the
+# role asserts the curve, not that verdict.  The whole script with all four
+# roles, lab boot included, then took 326 s: the search found at 18 QPs, depth
+# 3, MTU 256, 4-8 KiB SENDs a sequence NAK no fault explains (rxe's
+# out_of_seq_request 1: a request lost before rxe) in 11 + 22 evaluations,
+# 43 s; the curve 229, 967, 1006, 1894 (peak), 235 messages/s, knee 4096.
+#
+# Environment: STRESS_LAB_LOCKED=1 when the caller already holds the lab lock;
+# STRESS_OUT=DIR keeps the JSON, JUnit XML and pcaps there;
 # STRESS_ARGS adds options (-vv: every engine event on standard error).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -100,8 +118,10 @@ EXPECT=(
 
 OUT=${STRESS_OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
-exec 9> /tmp/softroce-lab.lock
-flock 9
+if [ "${STRESS_LAB_LOCKED:-0}" != 1 ]; then   # 1: the caller holds the lock (one session, several runs)
+	exec 9> /tmp/softroce-lab.lock
+	flock 9
+fi
 "$LAB" build > "$OUT/lab-build.log" 2>&1 || { echo "stress_lab.sh: lab build failed"; exit 1; }
 WE_UP=0
 if ! "$LAB" status > "$OUT/lab.env" 2>/dev/null; then
@@ -124,7 +144,7 @@ PORT=${STRESS_PORT:-$((7400 + $$ % 500))}
 TPID=
 # start_target: rocetarget in vma, listening on $PORT; 0, or 1 after its log
 start_target() {
-	"$LAB" exec --timeout $((DUR + 600)) vma -- "/mnt/lab/$NAME" --listen "$LAB_VMA_IP:$PORT" --key "/mnt/lab/$NAME.key" \
+	"$LAB" exec --timeout $((DUR + 2400)) vma -- "/mnt/lab/$NAME" --listen "$LAB_VMA_IP:$PORT" --key "/mnt/lab/$NAME.key" \
 		>> "$OUT/rocetarget.log" 2>&1 &
 	TPID=$!
 	"$LAB" exec vma -- "for i in \$(seq 100); do netstat -ltn | grep -q ':$PORT ' && exit 0; sleep 0.1; done; exit 1" ||
@@ -202,6 +222,120 @@ EXPECT_REQ=(
 "fairness=PASS"
 )
 
+# target_health: what a failed control channel leaves to look at — does vma
+# answer ping, is rocetarget still running there, its last lines
+target_health() {
+	labnet_ok "$LAB_VMA_IP" && echo "stress_lab.sh: vma answers ping" || echo "stress_lab.sh: vma does not answer ping"
+	"$LAB" exec --timeout 20 vma -- "ps | grep '[/]mnt/lab/$NAME' || echo 'rocetarget is not running'"
+	tail -n 5 "$OUT/rocetarget.log"
+}
+
+# The search (issue 28): `rocegen search` against rxe, each evaluation a
+# 4-message-per-QP stress run through rocetarget, SEARCH_BUDGET evaluations
+# (default 30) within --time-limit SEARCH_TIME s (default 600).  Asserted: the
+# JSON valid; the budget spent, or an anomaly found (the search stops at the
+# first), or stopped by the time limit — a stop for rocetarget (exit 1) fails;
+# every workload inside the space (MTU at most vma's active MTU); every score
+# the weights of its evidence (rocegen(8) SEARCH); every reproduce line runs as
+# `rocegen stress` options against rxe (exit 0 or 1, never 2), its verdicts
+# printed.  What the search found is printed for the record.
+search() {
+	local rc=0
+	"$LAB" host -- "$GEN" search -i br0 --peer "$LAB_VMA_IP" --target "$LAB_VMA_IP:$PORT" --key "$LAB_SHARED/$NAME.key" \
+		--device "$LAB_VMA_DEV" --seed "${SEARCH_SEED:-1}" --budget "${SEARCH_BUDGET:-30}" \
+		--time-limit "${SEARCH_TIME:-600}" --json > "$OUT/search.json" 2> "$OUT/search.err" || rc=$?
+	echo "stress_lab.sh: rocegen search exit status $rc"
+	cat "$OUT/search.err"
+	[ "$rc" = 0 ] || { echo "BAD rocegen search exit status $rc"; cat "$OUT/search.json"; target_health; return 1; }
+	python3 - "$OUT/search.json" "$LAB_VMA_ACTIVE_MTU" > "$OUT/search.repro" <<'PY' || { cat "$OUT/search.repro"; return 1; }
+import json, shlex, sys
+d = json.load(open(sys.argv[1]))
+mtu = int(sys.argv[2])
+bad = []
+ok = d['evaluations'] == d['budget'] or d['anomalies'] or (d['stopped'] or '').startswith('time limit')
+if not ok: bad.append('neither the budget spent, an anomaly, nor the time limit: %s' % d)
+for a in d['anomalies']:
+    w, e = a['workload'], a['evidence']
+    smax = w['size_max']
+    if not (1 <= w['qps'] <= 32 and 1 <= w['qd'] <= 16 and w['mtu'] in (256, 512, 1024, 2048, 4096) and w['mtu'] <= mtu
+            and 64 <= smax <= 16384 and smax & (smax - 1) == 0 and w['size_min'] == smax // 2 and w['messages'] == 4
+            and set(w['ops'].split(',')) <= {'send', 'write', 'read', 'atomic'}):
+        bad.append('workload outside the space: %s' % w)
+    if not (e['qps_completed'] <= w['qps'] and e['qps_error'] <= w['qps']):
+        bad.append('evidence beyond the workload: %s for %s' % (e, w))
+    base = e['retransmission_episodes'] + 0.5 * e['naks'] + 20 * e['qps_error'] + 50 * e['integrity_errors']
+    if not (a['score'] > 0 and min(abs(a['score'] - base), abs(a['score'] - base - 100)) < 0.06):
+        bad.append('score %s is not the weights of %s' % (a['score'], e))
+    argv = shlex.split(a['reproduce'])
+    if argv[:2] != ['rocegen', 'stress']:
+        bad.append('reproduce %r' % a['reproduce'])
+    print('REPRO ' + shlex.join(argv[2:]))
+for b in bad:
+    print('BAD ' + b)
+sys.exit(1 if bad else 0)
+PY
+	python3 - "$OUT/search.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print('stress_lab.sh: search against rxe: %d evaluations (+%d to shrink) of %d in %.0f s%s' % (
+    d['evaluations'], d['shrink_evaluations'], d['budget'], d['seconds'],
+    ', stopped: ' + d['stopped'] if d['stopped'] else ''))
+for a in d['anomalies']:
+    print('  anomaly score %s workload %s' % (a['score'], json.dumps(a['workload'])))
+    print('    evidence %s' % json.dumps(a['evidence']))
+    print('    reproduce %s' % a['reproduce'])
+if not d['anomalies']:
+    print('  no anomaly')
+PY
+	local line r
+	while read -r line; do
+		r=0
+		# shellcheck disable=SC2086  # the options of the reproduce line, split as shlex did
+		eval "set -- ${line#REPRO }"
+		"$LAB" host -- "$GEN" stress "$@" > "$OUT/search-replay.out" 2>&1 || r=$?
+		echo "stress_lab.sh: the reproduce line replayed: exit status $r"
+		grep -E '^ *[a-z_]+ +(PASS|FAIL|ERROR|UNSUPPORTED) ' "$OUT/search-replay.out" | sed 's/^/    /'
+		[ "$r" -le 1 ] || { echo "BAD the reproduce line is not rocegen stress options"; cat "$OUT/search-replay.out"; return 1; }
+	done < <(grep '^REPRO ' "$OUT/search.repro")
+}
+
+# The QP-scalability curve (issue 28): --sweep-qps SWEEP_QPS (default
+# 1,16,256,1024,4096), 2 messages of 64 bytes per QP at depth 1, against rxe,
+# rocegen's ACK timeout 2^22 x 4.096 us (17.2 s; SWEEP_TIMEOUT): under TCG rxe
+# answers the first requests of 4096 QPs up to 8.7 s late, and at 2^18 (1.07 s)
+# rocegen's own timeouts (30586 of them, 7 Dec 2026) piled resends onto rxe's
+# queue until 1786 QPs ran out of retries.  Asserted per point: every QP
+# completed, no integrity error, the messages the workload asks, a rate,
+# p50 <= p99; the knee one of the points or none.  The rate is of the run's
+# clock after setup, and each message's integrity check is a control round
+# trip to rocetarget in vma, which the rate includes.
+sweep() {
+	local rc=0
+	"$LAB" host -- "$GEN" stress -i br0 --peer "$LAB_VMA_IP" --target "$LAB_VMA_IP:$PORT" --key "$LAB_SHARED/$NAME.key" \
+		--device "$LAB_VMA_DEV" --sweep-qps "${SWEEP_QPS:-1,16,256,1024,4096}" --messages 2 --qd 1 --sizes 64 \
+		--ack-timeout "${SWEEP_TIMEOUT:-22}" --seed "${STRESS_SEED:-1}" --json > "$OUT/sweep.json" 2> "$OUT/sweep.err" || rc=$?
+	echo "stress_lab.sh: rocegen stress --sweep-qps exit status $rc"
+	cat "$OUT/sweep.err"
+	python3 - "$OUT/sweep.json" "${SWEEP_QPS:-1,16,256,1024,4096}" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = [int(x) for x in sys.argv[2].split(',')]
+bad = []
+pts = d['sweep']
+if [p['qps'] for p in pts] != want: bad.append('points %s' % [p['qps'] for p in pts])
+for p in pts:
+    if not (p['qps_completed'] == p['qps'] and p['integrity_errors'] == 0 and p['messages'] == p['qps'] * d['messages_per_qp']
+            and p['messages_per_s'] > 0 and 0 < p['p50_us'] <= p['p99_us']):
+        bad.append('point %s' % p)
+    print('  qps %5d  %8.0f messages/s  p50 %9.1f us  p99 %9.1f us  %s' % (p['qps'], p['messages_per_s'], p['p50_us'], p['p99_us'], p['verdict']))
+if d['knee_qps'] is not None and d['knee_qps'] not in want: bad.append('knee %s' % d['knee_qps'])
+print('stress_lab.sh: sweep against rxe: peak %s messages/s at %s QPs, knee %s' % (d['peak_messages_per_s'], d['peak_qps'], d['knee_qps']))
+for b in bad:
+    print('BAD ' + b)
+sys.exit(1 if bad else 0)
+PY
+}
+
 responder() {
 	run responder "$QPS" "$DUR" "$FAULTS" "${STRESS_TIMEOUT:-18}"
 	verdicts responder "$QPS" nak_generation_us,retransmission_us "${EXPECT[@]}"
@@ -231,8 +365,10 @@ role() {
 }
 
 rc=0
-ROLES=${STRESS_ROLES:-responder requester}
+ROLES=${STRESS_ROLES:-responder requester search sweep}
 RQ=${STRESS_REQ_QPS:-16}
 case " $ROLES " in *" responder "*) role responder || rc=1; esac
 case " $ROLES " in *" requester "*) role requester || rc=1; esac
+case " $ROLES " in *" search "*) role search || rc=1; esac
+case " $ROLES " in *" sweep "*) role sweep || rc=1; esac
 exit $rc

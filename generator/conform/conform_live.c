@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -23,6 +24,8 @@
 #include "ctl.h"
 #include "ctlauth.h"
 
+#define LIVE_CONNECT_MS 10000   /* for rocetarget's TCP connection */
+
 struct cf_live {
 	struct tx *tx;
 	struct rx *rx;
@@ -31,6 +34,7 @@ struct cf_live {
 	char buf[CTL_LINE_MAX];
 	size_t have;
 	struct ctl_key key;   /* of --key, len 0 without */
+	int broken;           /* the control channel failed (cf_live_broken) */
 };
 
 static uint64_t live_now(void *ctx)
@@ -97,6 +101,7 @@ static int live_line(struct cf_live *l, char *rep, size_t cap)
 		if (l->have >= sizeof(l->buf) || live_now(NULL) > end ||
 		    poll(&p, 1, 1000) < 0) {
 			snprintf(rep, cap, "control channel: no reply");
+			l->broken = 1;
 			return -1;
 		}
 		if (!p.revents)
@@ -104,6 +109,7 @@ static int live_line(struct cf_live *l, char *rep, size_t cap)
 		r = read(l->fd, l->buf + l->have, sizeof(l->buf) - l->have);
 		if (r <= 0) {
 			snprintf(rep, cap, "control channel closed");
+			l->broken = 1;
 			return -1;
 		}
 		l->have += (size_t)r;
@@ -117,6 +123,7 @@ static int live_ctl(void *ctx, const char *req, char *rep, size_t cap)
 
 	if (write(l->fd, req, n) != (ssize_t)n || write(l->fd, "\n", 1) != 1) {
 		snprintf(rep, cap, "control channel: %s", strerror(errno));
+		l->broken = 1;
 		return -1;
 	}
 	return live_line(l, rep, cap);
@@ -149,6 +156,22 @@ static int live_auth(struct cf_live *l, const struct cf_live_args *a, const char
 	return 0;
 }
 
+/* connect(2) given up after ms (a guest whose network stalled answers no SYN:
+ * the kernel's own retries would take about two minutes); 0, or -1 */
+static int connect_within(int fd, const struct sockaddr *sa, socklen_t len, int ms)
+{
+	int fl = fcntl(fd, F_GETFL), err = 0;
+	socklen_t el = sizeof(err);
+	struct pollfd p = { fd, POLLOUT, 0 };
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK))
+		return -1;
+	if (connect(fd, sa, len) && (errno != EINPROGRESS || poll(&p, 1, ms) != 1 ||
+				     getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) || err))
+		return -1;
+	return fcntl(fd, F_SETFL, fl) ? -1 : 0;
+}
+
 static int tcp_connect(const char *hostport)
 {
 	char host[256], *colon;
@@ -168,7 +191,7 @@ static int tcp_connect(const char *hostport)
 		return -1;
 	for (a = ai; a; a = a->ai_next) {
 		fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
-		if (fd >= 0 && !connect(fd, a->ai_addr, a->ai_addrlen))
+		if (fd >= 0 && !connect_within(fd, a->ai_addr, a->ai_addrlen, LIVE_CONNECT_MS))
 			break;
 		if (fd >= 0)
 			close(fd);
@@ -312,6 +335,11 @@ struct cf_live *cf_live_open(struct cf *c, const struct cf_live_args *a)
 fail:
 	cf_live_close(l);
 	return NULL;
+}
+
+int cf_live_broken(const struct cf_live *l)
+{
+	return l && l->broken;
 }
 
 void cf_live_close(struct cf_live *l)
