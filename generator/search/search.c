@@ -25,7 +25,8 @@
  * closed) or whose setup rocetarget refused is no anomaly: it is run again on
  * a new connection after 2 s and 6 s, and after SR_TRIES failures the search
  * stops, says why ("stopped") and exits 1 with what it has.  --time-limit S
- * stops it (exit 0) once S seconds have passed, also said.
+ * stops it (exit 0) once S seconds have passed, also said.  One evaluation
+ * lasts at most SR_LIVE_LIMIT_S; one not done by then is an anomaly.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -44,6 +45,11 @@ int gen_search_main(int argc, char **argv);
 #define SR_MSGS 4   /* messages per QP in one evaluation */
 #define SR_LIVE (-2)          /* mode: a real adapter behind rocetarget */
 #define SR_LIVE_TIMEOUT 18
+/* An evaluation against a real adapter not done after this many seconds
+ * fails (its score +100): rocegen retries RNR NAKs forever (rnr_retry 7), and
+ * an RNR storm from rxe (1.8 M RNR NAKs over 600 s, lab, 7 Dec 2026) held one
+ * evaluation, and so the search, without end. */
+#define SR_LIVE_LIMIT_S 60
 #define SR_TRIES 3            /* a live evaluation whose control channel failed: tries in all */
 
 static struct cf_live_args sr_live;
@@ -165,6 +171,7 @@ static int sr_run(int mode, const int *w, uint64_t seed, struct sr_eval *e)
 		o.is_ref = 0;
 		o.dev = sr_dev;
 		o.timeout = SR_LIVE_TIMEOUT;
+		o.limit_ns = SR_LIVE_LIMIT_S * 1000000000ull;
 		if (!(l = st_live_open(&sr_live, &o, &io)))
 			return snprintf(sr_why, sizeof(sr_why), "cannot reach rocetarget at %s", sr_target()), -2;
 	} else if (!(r = st_ref_open(mode, &o, &io))) {

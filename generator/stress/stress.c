@@ -171,6 +171,8 @@ static int loop(struct st_run *s, FILE *pf)
 		uint32_t len;
 		int r;
 
+		if (s->o->limit_ns && now - s->t0 > s->o->limit_ns)
+			return st_fail_all(s, "run limit: not done in time (an endless RNR or retry loop?)"), -1;
 		run_timers(s, now);
 		st_victim_switch(s, now);
 		post_ready(s, now);

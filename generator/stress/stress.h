@@ -86,6 +86,7 @@ struct st_opts {
 	uint64_t interval_ns;        /* --interval: throughput bins (0: a tenth of the run) */
 	uint64_t cnp_gap_ns;         /* --cnp-gap-us: the least interval expected between CNPs of a QP */
 	uint8_t min_rnr;             /* the RNR timer code rocegen's RNR NAKs carry */
+	uint64_t limit_ns;           /* 0, or the run fails every QP not done this long after its start */
 };
 
 /* a distribution of samples in ns */
