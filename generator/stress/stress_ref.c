@@ -138,47 +138,6 @@ static int ref_cnp_emit(struct st_ref *r, struct ref_qp *q, const uint8_t ip4[4]
 	return rc;
 }
 
-/* QP index i used: the LRU of QP contexts (qpcache, iso-*); 1 on a miss. */
-int ref_qpc_use(struct st_ref *r, int i)
-{
-	struct ref_qp *q = r->qp[i];
-	int miss = !q->cached;
-
-	if (q->cached) {
-		r->qpc_hit++;
-		if (r->lru_head == i)
-			return 0;
-		r->qp[q->lru_prev]->lru_next = q->lru_next;   /* unlink (not the head) */
-		if (q->lru_next >= 0)
-			r->qp[q->lru_next]->lru_prev = q->lru_prev;
-		else
-			r->lru_tail = q->lru_prev;
-	} else {
-		r->qpc_miss++;
-		if (r->qpc_n == r->qpc_cap) {   /* evict the least recently used */
-			struct ref_qp *t = r->qp[r->lru_tail];
-
-			t->cached = 0;
-			r->lru_tail = t->lru_prev;
-			if (r->lru_tail >= 0)
-				r->qp[r->lru_tail]->lru_next = -1;
-			else
-				r->lru_head = -1;
-			r->qpc_n--;
-		}
-		q->cached = 1;
-		r->qpc_n++;
-	}
-	q->lru_prev = -1;
-	q->lru_next = r->lru_head;
-	if (r->lru_head >= 0)
-		r->qp[r->lru_head]->lru_prev = i;
-	r->lru_head = i;
-	if (r->lru_tail < 0)
-		r->lru_tail = i;
-	return miss;
-}
-
 /* A CE-marked request from src4 to QP q: a CNP when its scope's pacing allows. */
 static void ref_cnp_ce(struct st_ref *r, struct ref_qp *q, const uint8_t src4[4])
 {
@@ -228,14 +187,6 @@ static struct ref_qp *ref_find(struct st_ref *r, uint32_t qpn)
 	uint32_t i = qpn - REF_QPN0;
 
 	return qpn >= REF_QPN0 && i < r->nqp && r->qp[i]->qp ? r->qp[i] : NULL;
-}
-
-void ref_arm_qp(struct st_ref *r, struct ref_qp *q)
-{
-	if (!q->armed && roce_qp_next_deadline(q->qp) != UINT64_MAX) {
-		q->armed = 1;
-		r->armed[r->narmed++] = (unsigned)(q->qpn - REF_QPN0);
-	}
 }
 
 static uint64_t ref_now(void *ctx)

@@ -99,7 +99,7 @@ struct st_ref {
 	uint64_t n_path, path_dropped;   /* pathloss: request packets seen, lost */
 };
 
-/* stress_ref.c */
+/* stress_refqp.c: below stress_ref.c, stress_refiso.c, stress_refload.c */
 void ref_arm_qp(struct st_ref *r, struct ref_qp *q);
 int ref_qpc_use(struct st_ref *r, int i);   /* the LRU of QP contexts; 1 on a miss */
 
