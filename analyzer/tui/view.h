@@ -143,6 +143,8 @@ struct tui {
 	size_t dl_active;             /* verdicts raised now */
 	int dl_worst;                 /* the most severe active one's severity, -1: none */
 	uint32_t d_cur, d_top;        /* the diagnosis screen's cursor and first row */
+	struct diag_pacing *dp;       /* CNP pacing per CNP source, of the same evaluation */
+	size_t ndp;
 	int d_prev_mode;              /* where v or Esc goes back to */
 	int help_off;                 /* help screen: first line shown */
 };
