@@ -66,10 +66,11 @@ void diag_refresh(struct tui *v, uint64_t now)
 {
 	struct diag_input in;
 	uint64_t w = mono_ns();
+	int polled = device_poll_due(v);   /* new discards are new evidence (nic_drop) */
 
 	if (!v->e)
 		return;
-	if (v->dl_valid && v->dl_frames == v->e->t.frames &&
+	if (v->dl_valid && v->dl_frames == v->e->t.frames && !polled &&
 	    (!source_live(v->src) || w - v->dl_wall < 1000000000ull))
 		return;
 	diag_forget(v);
