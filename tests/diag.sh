@@ -22,7 +22,7 @@ for b in "$R" "$MK"; do
 	fi
 done
 T=$(mktemp -d /tmp/rocetop-diag.$$.XXXXXX)
-trap 'tmux -L "rocetop-diag-$$" kill-server 2>/dev/null; rm -rf "$T"' EXIT
+trap 'for s in nd_rise nd_still pacing_port pacing_qp pdet; do tmux -L "rocetop-diag-$$-$s" kill-server 2>/dev/null; done; rm -rf "$T"' EXIT
 fails=0
 oks=0
 if ! "$MK" "$T/gen" >"$T/mk.out" 2>&1; then
@@ -266,26 +266,32 @@ fi
 # lines -b prints (pacing_port, pacing_qp; the terminal view has no
 # --threads); Enter on a flow
 # of pacing_port opens its detail, which names its CNP source's pacing
-SOCK=rocetop-diag-$$
-tm() { tmux -L "$SOCK" "$@"; }
-tui() {   # tui NAME KEYS ROCETOP-ARGS...: the replay to its end, KEYS sent, the screen in $T/NAME.screen
-	local name=$1 keys=$2 i
-	shift 2
-	tm kill-server 2>/dev/null
-	tm -f /dev/null new-session -d -s d -x 200 -y 50 "env -i PATH=$PATH TERM=screen LANG=C.UTF-8 TZ=UTC $R $*; sleep 60"
-	for i in $(seq 100); do
-		tm capture-pane -p -t d >"$T/$name.screen" 2>/dev/null
+# tui NAME KEYS REGEX ROCETOP-ARGS...: the replay to its end, KEYS sent, the
+# screen in $T/NAME.screen once it matches REGEX (at most 20 s: a loaded
+# machine, a sanitizer build).  A tmux server of its own for each (a new one
+# on a socket just killed may fail to start), killed at the end.
+tui() {
+	local name=$1 keys=$2 re=$3 i sock="rocetop-diag-$$-$1"
+	shift 3
+	tmux -L "$sock" -f /dev/null new-session -d -s d -x 200 -y 50 \
+		"env -i PATH=$PATH TERM=screen LANG=C.UTF-8 TZ=UTC $R $*; sleep 90"
+	for i in $(seq 300); do
+		tmux -L "$sock" capture-pane -p -t d >"$T/$name.screen" 2>/dev/null
 		grep -q '\[end of capture\]' "$T/$name.screen" && break
 		sleep 0.1
 	done
 	sleep 2.5   # two reads of the devices (one a second) after the end
-	for k in $keys; do tm send-keys -t d "$k"; sleep 0.5; done
-	sleep 1
-	tm capture-pane -p -t d >"$T/$name.screen"
+	for k in $keys; do tmux -L "$sock" send-keys -t d "$k"; sleep 0.5; done
+	for i in $(seq 200); do
+		tmux -L "$sock" capture-pane -p -t d >"$T/$name.screen" 2>/dev/null
+		grep -Eq -- "$re" "$T/$name.screen" && break
+		sleep 0.1
+	done
+	tmux -L "$sock" kill-server 2>/dev/null
 }
 if command -v tmux >/dev/null 2>&1; then
-	tui nd_rise v -r "$T/gen/class_symmetric.pcap" --device-replay "$T/rec_rise" --device all
-	tui nd_still v -r "$T/gen/class_symmetric.pcap" --device-replay "$T/rec_still" --device all
+	tui nd_rise v 'nic_drop +NIC' -r "$T/gen/class_symmetric.pcap" --device-replay "$T/rec_rise" --device all
+	tui nd_still v '^Diagnosis: ' -r "$T/gen/class_symmetric.pcap" --device-replay "$T/rec_still" --device all
 	if grep -Eq '^warning +nic_drop +NIC bnxt_re0, mlx5_0 .* active *$' "$T/nd_rise.screen" &&
 	   grep -q '^Diagnosis: 1 active, 0 past' "$T/nd_rise.screen" && grep -q 'discards=7' "$T/nd_rise.screen" &&
 	   grep -q '^Diagnosis: 0 active, 0 past' "$T/nd_still.screen" && ! grep -q nic_drop "$T/nd_still.screen"; then
@@ -298,22 +304,21 @@ if command -v tmux >/dev/null 2>&1; then
 	pbad=
 	for pc in pacing_port pacing_qp; do
 		"$R" -r "$T/gen/$pc.pcap" -b | sed -n '/^CNP pacing/,/^$/p' | sed -n 's/^  //p' >"$T/$pc.pace"
-		tui "$pc" v -r "$T/gen/$pc.pcap"
+		tui "$pc" v '^CNP pacing ' -r "$T/gen/$pc.pcap"
 		[ -s "$T/$pc.pace" ] && grep -q '^CNP pacing ' "$T/$pc.screen" || pbad="$pbad $pc(no CNP pacing block)"
 		while read -r line; do
 			grep -qF "  $line" "$T/$pc.screen" || pbad="$pbad $pc(lacks '$line')"
 		done <"$T/$pc.pace"
 	done
-	tui pdet Enter -r "$T/gen/pacing_port.pcap"
+	tui pdet Enter 'CNP pacing of ' -r "$T/gen/pacing_port.pcap"
 	grep -qF "CNP pacing of $(head -n 1 "$T/pacing_port.pace")" "$T/pdet.screen" || pbad="$pbad detail(no CNP pacing line)"
 	if [ -z "$pbad" ] && grep -q 'pacing port$' "$T/pacing_port.pace" && grep -q 'pacing qp$' "$T/pacing_qp.pace"; then
 		echo "ok   TUI: the v screen shows -b's CNP pacing lines (pacing_port: port; pacing_qp: qp), the connection detail its source's"
 		oks=$((oks + 1))
 	else
-		echo "FAIL TUI CNP pacing:$pbad"; sed 's/^/| /' "$T/pacing_port.screen" | head -n 14
+		echo "FAIL TUI CNP pacing:$pbad"; sed 's/^/| /' "$T/pacing_port.screen" | head -n 14; sed 's/^/| /' "$T/pdet.screen" | head -n 30
 		fails=$((fails + 1))
 	fi
-	tm kill-server 2>/dev/null
 else
 	echo "FAIL TUI: tmux not installed (make deps)"; fails=$((fails + 1))
 fi
