@@ -92,6 +92,8 @@ void diag_free(struct diag *d)
 	free(d->fl);
 	free(d->conn);
 	free(d->prio);
+	for (uint32_t i = 0; i < d->ncsrc; i++)
+		free(d->csrc[i].t);
 	free(d->csrc);
 	free(d->cpair);
 	free(d);
@@ -100,7 +102,8 @@ void diag_free(struct diag *d)
 size_t diag_bytes(const struct diag *d)
 {
 	return d ? sizeof *d + d->nfl * sizeof *d->fl + d->conn_cap * sizeof *d->conn +
-		   d->nprio * sizeof *d->prio + d->csrc_cap * sizeof *d->csrc + d->cpair_cap * sizeof *d->cpair : 0;
+		   d->nprio * sizeof *d->prio + d->csrc_cap * sizeof *d->csrc + d->cpair_cap * sizeof *d->cpair +
+		   (size_t)d->ntimes * sizeof *d->csrc->t : 0;
 }
 
 /* ---- per-flow facts --------------------------------------------------------------------- */

@@ -66,7 +66,12 @@ struct diag_cfg {
 	uint64_t pfc_watchdog_ns; /* --pfc-watchdog: continuous pause that is a storm (100 ms) */
 	uint64_t cnp_react_ns;    /* --cnp-reaction: the sender must slow within this (1 ms) */
 	uint64_t clear_ns;        /* live: a verdict with no new evidence for this long is past (10 s) */
+	/* a part of --threads (threads.c): each CNP's time kept per CNP
+	 * source, up to DIAG_CNP_TIMES per engine, so that a merged view
+	 * compares CNPs to IP pairs of different parts (diag_pacing()) */
+	int cnp_times;
 };
+#define DIAG_CNP_TIMES 262144u
 void diag_cfg_default(struct diag_cfg *c);
 /* --ack-timeout: an exponent 1..31 (4.096 us x 2^t, as perftest -u and
  * rdma_cm take it) or a time with a unit (us, ms, s).  0, or -1. */
@@ -172,12 +177,18 @@ struct diag_pacing {
 	uint64_t cnps;
 	uint32_t qps, ip_pairs, parts;
 	uint64_t qp_min_ns, xqp_min_ns, xpair_min_ns;
+	/* a merged view: CNPs to pairs of different parts compared only up to
+	 * a part's DIAG_CNP_TIMES (or not at all): "port" cannot be told */
+	int cross_cut;
 	const char *pacing;
 };
 /* The CNP sources of e (a single engine or a merged view), tol as
  * --diag-tolerance; 0, or -1 when out of memory.  free(*out). */
 int diag_pacing(const struct engine *e, double tol, struct diag_pacing **out, size_t *n);
 const struct diag_pacing *diag_pacing_find(const struct diag_pacing *v, size_t n, const uint8_t *addr);
+/* "10.0.0.2: 9 CNPs to 3 QPs of 2 IP pairs; least interval: to one QP
+ * 50.0 us, QPs of one pair 50.0 us, pairs none; pacing port" (-b, the TUI) */
+const char *diag_pacing_str(const struct diag_pacing *p, char *buf, size_t cap);
 /* The tolerance e's diagnosis uses (its --diag-tolerance). */
 double diag_tolerance(const struct engine *e);
 

@@ -79,6 +79,11 @@ struct dg_conn {
 struct dg_csrc {
 	uint32_t host, last_peer;
 	uint64_t last_ns, xpair_min;
+	/* a part of --threads (cfg.cnp_times): each CNP's time, until the
+	 * engine's DIAG_CNP_TIMES are used (cut: some were not kept) */
+	uint64_t *t;
+	uint32_t nt, tcap;
+	uint8_t cut;
 };
 struct dg_cpair {
 	uint32_t src, peer, csrc1;   /* the CNP source, the hosts it sends to, its dg_csrc + 1 */
@@ -111,6 +116,7 @@ struct diag {
 	uint32_t ncsrc, csrc_cap;
 	struct dg_cpair *cpair;
 	uint32_t ncpair, cpair_cap;
+	uint32_t ntimes;             /* CNP times kept, all sources (≤ DIAG_CNP_TIMES) */
 };
 /* p (an array of *cap elements of size bytes) grown to hold need, doubling
  * from 64, the new elements zeroed; aborts when memory runs out, as the flow

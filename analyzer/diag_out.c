@@ -105,31 +105,18 @@ static void pacing_json(FILE *o, const struct engine *e)
 	fputc(']', o);
 }
 
-static void us_text(FILE *o, const char *what, uint64_t ns1)
-{
-	if (ns1)
-		fprintf(o, "%s %.1f us", what, (double)(ns1 - 1) / 1e3);
-	else
-		fprintf(o, "%s none", what);
-}
-
 static void pacing_text(FILE *o, const struct engine *e)
 {
 	struct diag_pacing *p;
 	size_t n;
+	char b[320];
 
 	if (diag_pacing(e, diag_tolerance(e), &p, &n))
 		return;
 	if (n)
 		fputs("\nCNP pacing (the least intervals between CNPs; rocetop(8) DIAGNOSIS)\n", o);
-	for (size_t i = 0; i < n; i++) {
-		fprintf(o, "  %s: %" PRIu64 " CNPs to %" PRIu32 " QP%s of %" PRIu32 " IP pair%s; least interval:", p[i].source,
-			p[i].cnps, p[i].qps, p[i].qps == 1 ? "" : "s", p[i].ip_pairs, p[i].ip_pairs == 1 ? "" : "s");
-		us_text(o, " to one QP", p[i].qp_min_ns);
-		us_text(o, ", QPs of one pair", p[i].xqp_min_ns);
-		us_text(o, ", pairs", p[i].xpair_min_ns);
-		fprintf(o, "; pacing %s\n", p[i].pacing);
-	}
+	for (size_t i = 0; i < n; i++)
+		fprintf(o, "  %s\n", diag_pacing_str(&p[i], b, sizeof b));
 	free(p);
 }
 

@@ -2,7 +2,8 @@
 /*
  * diag_pacing.c — CNP pacing on the wire, per frame: each CNP's interval
  * since the last one to the same QP, to another QP of the same IP pair and
- * to another pair, kept per CNP source (dg_cnp_pace, fed by diag.c).
+ * to another pair, kept per CNP source (dg_cnp_pace, fed by diag.c); in a
+ * part of --threads, each CNP's time too (the pairs of other parts).
  * diag_pacing_view.c reads them out of the engines when a report asks.
  */
 #include <stdlib.h>
@@ -63,4 +64,22 @@ void dg_cnp_pace(struct diag *d, struct dg_conn *c, uint32_t src, uint32_t peer,
 	p->last_qpn = qpn;
 	s->last_ns = ts;
 	s->last_peer = peer;
+	/* a part of --threads: the time, for CNPs to pairs of other parts */
+	if (!d->cfg.cnp_times || s->cut || d->ntimes >= DIAG_CNP_TIMES) {
+		s->cut = 1;
+		return;
+	}
+	if (s->nt >= s->tcap) {
+		uint32_t nc = s->tcap ? s->tcap * 2 : 64;
+		uint64_t *nt = realloc(s->t, (size_t)nc * sizeof *nt);
+
+		if (!nt) {
+			s->cut = 1;
+			return;
+		}
+		s->t = nt;
+		s->tcap = nc;
+	}
+	s->t[s->nt++] = ts;
+	d->ntimes++;
 }

@@ -7,6 +7,8 @@
  * CNPs per QP, per IP pair or per port.  rocetop(8) DIAGNOSIS says the
  * rule; keep the two alike.  The per-frame side is diag_pacing.c.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diag_int.h"
@@ -28,6 +30,75 @@ static void dp_min(uint64_t *m, uint64_t x)
 		*m = x;
 }
 
+/* ---- CNPs to pairs of different parts (--threads) ---- */
+
+struct dp_t {
+	uint64_t t;
+	unsigned part;
+};
+
+static int dp_t_cmp(const void *a, const void *b)
+{
+	const struct dp_t *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return (int)x->part - (int)y->part;
+}
+
+/* The record of CNP source addr in part e, or NULL. */
+static const struct dg_csrc *dp_csrc(const struct engine *e, const uint8_t *addr)
+{
+	const struct diag *d = e->diag;
+
+	for (uint32_t i = 0; d && i < d->ncsrc; i++)
+		if (!memcmp(e->hosts[d->csrc[i].host].addr, addr, 16))
+			return &d->csrc[i];
+	return NULL;
+}
+
+/* Parts hold whole IP pairs (one pair, one part: roce_flow_key()), so two
+ * CNPs of s in different parts went to different pairs; the least interval
+ * between such CNPs is between two neighbours of different parts in their
+ * times sorted together.  Each part's times stop where it ran out of room
+ * (cut): only CNPs up to the earliest such end are compared, and s->cross_cut
+ * says so.  -1 when out of memory. */
+static int dp_cross_parts(struct diag_pacing *s, const struct engine *const *parts, unsigned np)
+{
+	const struct dg_csrc *cs[64];
+	uint64_t end = UINT64_MAX;
+	struct dp_t *all;
+	size_t n = 0, k = 0;
+
+	for (unsigned i = 0; i < np; i++) {
+		cs[i] = dp_csrc(parts[i], s->addr);
+		if (!cs[i])
+			continue;
+		n += cs[i]->nt;
+		if (cs[i]->cut) {
+			uint64_t last = cs[i]->nt ? cs[i]->t[cs[i]->nt - 1] : 0;
+
+			s->cross_cut = 1;
+			if (last < end)
+				end = last;
+		}
+	}
+	if (!n)
+		return 0;
+	if (!(all = malloc(n * sizeof *all)))
+		return -1;
+	for (unsigned i = 0; i < np; i++)
+		for (uint32_t j = 0; cs[i] && j < cs[i]->nt; j++)
+			if (cs[i]->t[j] <= end)
+				all[k++] = (struct dp_t){ cs[i]->t[j], i };
+	qsort(all, k, sizeof *all, dp_t_cmp);
+	for (size_t j = 1; j < k; j++)
+		if (all[j].part != all[j - 1].part)
+			dp_min(&s->xpair_min_ns, all[j].t - all[j - 1].t + 1);
+	free(all);
+	return 0;
+}
+
 static const char *dp_classify(const struct diag_pacing *s, double tol, unsigned pairs_multi_qp)
 {
 	double thr = (double)(s->qp_min_ns ? s->qp_min_ns - 1 : 0) * (1 - tol);
@@ -40,9 +111,9 @@ static const char *dp_classify(const struct diag_pacing *s, double tol, unsigned
 		return pairs_multi_qp ? "ip_pair" : "qp_or_ip_pair";
 	if (s->ip_pairs < 2)
 		return "ip_pair_or_port";
-	/* under --threads, each part holds some pairs: CNPs to pairs of
-	 * different parts were never compared */
-	if (s->parts > 1)
+	/* under --threads, CNPs to pairs of different parts compared only
+	 * in part (dp_cross_parts) */
+	if (s->parts > 1 && s->cross_cut)
 		return "ip_pair_or_port";
 	return pairs_multi_qp ? "port" : "qp_or_port";
 }
@@ -116,8 +187,14 @@ int diag_pacing(const struct engine *view, double tol, struct diag_pacing **out,
 			}
 		}
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].parts > 1 && dp_cross_parts(&v[i], parts, np)) {
+			free(v);
+			free(multi);
+			return -1;
+		}
 		v[i].pacing = dp_classify(&v[i], tol, multi[i]);
+	}
 	free(multi);
 	*out = v;
 	*nout = n;
@@ -134,4 +211,30 @@ double diag_tolerance(const struct engine *e)
 	const struct engine *p = e->nparts ? e->parts[0] : e;
 
 	return p && p->diag ? p->diag->cfg.tolerance : 0.25;
+}
+
+/* " to one QP 50.0 us" or " to one QP none", appended at *at */
+static void dp_us(char *b, size_t cap, size_t *at, const char *what, uint64_t ns1)
+{
+	int w = ns1 ? snprintf(b + *at, cap - *at, "%s %.1f us", what, (double)(ns1 - 1) / 1e3) :
+		snprintf(b + *at, cap - *at, "%s none", what);
+
+	if (w > 0)
+		*at = *at + (size_t)w < cap ? *at + (size_t)w : cap - 1;
+}
+
+const char *diag_pacing_str(const struct diag_pacing *p, char *b, size_t cap)
+{
+	size_t at;
+	int w = snprintf(b, cap, "%s: %" PRIu64 " CNPs to %" PRIu32 " QP%s of %" PRIu32 " IP pair%s; least interval:",
+			 p->source, p->cnps, p->qps, p->qps == 1 ? "" : "s", p->ip_pairs, p->ip_pairs == 1 ? "" : "s");
+
+	if (w < 0 || (size_t)w >= cap)
+		return b;
+	at = (size_t)w;
+	dp_us(b, cap, &at, " to one QP", p->qp_min_ns);
+	dp_us(b, cap, &at, ", QPs of one pair", p->xqp_min_ns);
+	dp_us(b, cap, &at, ", pairs", p->xpair_min_ns);
+	snprintf(b + at, cap - at, "; pacing %s", p->pacing);
+	return b;
 }

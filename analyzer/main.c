@@ -266,14 +266,25 @@ static void dev_diag(const void *ctx, struct diag_input *in)
 }
 
 /* A scrape reads the devices again when the last read is older than 1 s. */
-static void dev_prom(FILE *f, const void *ctx)
+static struct devmon *dev_fresh(const void *ctx)
 {
 	struct devmon *m = (struct devmon *)ctx;
 	uint64_t now = wall_ns();
 
 	if (now - m->last_ns > 1000000000ull)
 		devmon_poll(m, now);
-	devmon_prom(f, m);
+	return m;
+}
+
+static void dev_prom(FILE *f, const void *ctx)
+{
+	devmon_prom(f, dev_fresh(ctx));
+}
+
+/* A scrape's diagnosis (nic_drop): its evaluation comes before dev_prom. */
+static void dev_prom_diag(const void *ctx, struct diag_input *in)
+{
+	nicdrop_devices(dev_fresh(ctx), in);
 }
 
 /* Sleeps until t (wall clock) or a signal. */
@@ -595,8 +606,10 @@ static int setup_engine(struct app *x)
 		r->ctx.devices_json = dev_json;
 		r->ctx.devices_diag = dev_diag;
 		devmon_poll(x->dev, wall_ns());
-		if (x->prom)
+		if (x->prom) {
 			prom_extra(x->prom, dev_prom, x->dev);
+			prom_diag_devices(x->prom, dev_prom_diag, x->dev);
+		}
 	}
 	r->ctx.live = !a->file;
 	r->ctx.json_top = a->top;     /* --top: the summary's flow lists, JSON and text */

@@ -31,6 +31,7 @@
  * followed from scrape to scrape for rocetop_diagnosis_raised_total */
 #define PROM_MAX_VERDICTS 100
 #define PROM_RAISE_KEYS 4096
+#define PROM_MAX_PACING 100     /* CNP sources in the rocetop_cnp_pacing series */
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -74,6 +75,8 @@ struct prom {
 	unsigned long scrapes;
 	void (*extra)(FILE *f, const void *ctx);  /* more series (the device source) */
 	const void *extra_ctx;
+	void (*diag_in)(const void *ctx, struct diag_input *in);  /* the device view's discards (nic_drop) */
+	const void *diag_ctx;
 	const struct prom_engines *pe;  /* rocetop --threads: the merged view, or NULL */
 	struct webtls *web;             /* --web-config: TLS and basic auth, or NULL */
 	struct raises raised;
@@ -360,11 +363,11 @@ static void rtt_histograms(FILE *f, const struct engine *e, const uint32_t *top,
 }
 
 static void write_all(FILE *f, const struct engine *e, struct source *src, unsigned max_flows,
-		      const struct prom_engines *pe, struct raises *rs);
+		      const struct prom_engines *pe, struct raises *rs, const struct prom *p);
 
 void prom_write(FILE *f, const struct engine *e, struct source *src, unsigned max_flows)
 {
-	write_all(f, e, src, max_flows, NULL, NULL);
+	write_all(f, e, src, max_flows, NULL, NULL, NULL);
 }
 
 /* Capture-wide frame counts: by RoCE version, by ICRC verdict, the kinds counted apart; the
@@ -665,7 +668,7 @@ static void active_series(FILE *f, const struct diag_verdict *v)
 
 /* rocetop_diagnosis_active (bounded), rocetop_diagnosis_raised_total. */
 static void write_diagnosis(FILE *f, const struct engine *e, const struct source_stats *st, unsigned n,
-			    struct raises *rs)
+			    struct raises *rs, const struct prom *p)
 {
 	struct diag_input in;
 	struct diag_list l;
@@ -675,6 +678,8 @@ static void write_diagnosis(FILE *f, const struct engine *e, const struct source
 	int ok;
 
 	prom_diag_input(e, st, n, &in);
+	if (p && p->diag_in)
+		p->diag_in(p->diag_ctx, &in);
 	ok = !diag_evaluate(e, &in, &l);
 	if (!ok)
 		diag_list_free(&l);     /* what it made room for; nothing listed */
@@ -735,8 +740,60 @@ static void write_diagnosis(FILE *f, const struct engine *e, const struct source
 	diag_list_free(&l);
 }
 
+/* The CNP pacing of each host that sends CNPs (diag.h diag_pacing(); the
+ * JSON summary's cnp_pacing): its pacing as a label, its least intervals
+ * and its CNPs, at most PROM_MAX_PACING sources (the first the view holds). */
+static void pacing_series(FILE *f, const char *metric, const struct diag_pacing *s, const char *more)
+{
+	fprintf(f, "%s{source=\"", metric);
+	esc(f, s->source);
+	fprintf(f, "\"%s}", more);
+}
+
+static void write_pacing(FILE *f, const struct engine *e)
+{
+	static const char *const between[3] = { "one_qp", "qps_of_one_pair", "ip_pairs" };
+	struct diag_pacing *v = NULL;
+	size_t n = 0, shown;
+	char more[64];
+
+	if (diag_pacing(e, diag_tolerance(e), &v, &n))
+		n = 0;
+	shown = n < PROM_MAX_PACING ? n : PROM_MAX_PACING;
+	head(f, "rocetop_cnp_pacing_info", "gauge",
+	     "1 per host that sends CNPs, its pacer as the wire shows it: qp, ip_pair, port, or the two it "
+	     "could be, or unknown (rocetop(8) DIAGNOSIS, CNP pacing).");
+	for (size_t i = 0; i < shown; i++) {
+		snprintf(more, sizeof more, ",pacing=\"%s\"", v[i].pacing);
+		pacing_series(f, "rocetop_cnp_pacing_info", &v[i], more);
+		fputs(" 1\n", f);
+	}
+	head(f, "rocetop_cnp_pacing_least_interval_seconds", "gauge",
+	     "The least interval between consecutive CNPs of the source: to one QP, to different QPs of one "
+	     "IP pair, to different IP pairs (absent: none seen).");
+	for (size_t i = 0; i < shown; i++) {
+		const uint64_t ns1[3] = { v[i].qp_min_ns, v[i].xqp_min_ns, v[i].xpair_min_ns };
+
+		for (int k = 0; k < 3; k++) {
+			if (!ns1[k])
+				continue;
+			snprintf(more, sizeof more, ",between=\"%s\"", between[k]);
+			pacing_series(f, "rocetop_cnp_pacing_least_interval_seconds", &v[i], more);
+			fprintf(f, " %.9g\n", (double)(ns1[k] - 1) / 1e9);
+		}
+	}
+	head(f, "rocetop_cnp_pacing_cnps_total", "counter", "CNPs the source sent to the QPs the pacing is measured on.");
+	for (size_t i = 0; i < shown; i++) {
+		pacing_series(f, "rocetop_cnp_pacing_cnps_total", &v[i], "");
+		fprintf(f, " %" PRIu64 "\n", v[i].cnps);
+	}
+	one(f, "rocetop_cnp_pacing_omitted", "gauge",
+	    "CNP sources left out of the rocetop_cnp_pacing series (past " STR(PROM_MAX_PACING) ").", n - shown);
+	free(v);
+}
+
 static void write_all(FILE *f, const struct engine *e, struct source *src, unsigned max_flows,
-		      const struct prom_engines *pe, struct raises *rs)
+		      const struct prom_engines *pe, struct raises *rs, const struct prom *p)
 {
 	struct source_stats st[SOURCE_MAX_IFACES];
 	unsigned n = capture_stats(src, pe, st);
@@ -745,7 +802,8 @@ static void write_all(FILE *f, const struct engine *e, struct source *src, unsig
 	write_capture(f, src, st, n);
 	write_pause(f, e);
 	write_sums(f, e);
-	write_diagnosis(f, e, st, n, rs);
+	write_diagnosis(f, e, st, n, rs, p);
+	write_pacing(f, e);
 	write_flows(f, e, max_flows);
 }
 
@@ -843,10 +901,10 @@ static void handle_request(struct prom *p, struct client *c)
 			const struct engine *e = p->pe->view(p->pe->ctx);
 
 			if (e)
-				write_all(m, e, p->pe->capture, p->max_flows, p->pe, &p->raised);
+				write_all(m, e, p->pe->capture, p->max_flows, p->pe, &p->raised, p);
 			p->pe->release(p->pe->ctx);
 		} else if (p->e) {   /* NULL: a --device run without a capture */
-			write_all(m, p->e, p->src, p->max_flows, NULL, &p->raised);
+			write_all(m, p->e, p->src, p->max_flows, NULL, &p->raised, p);
 		}
 		if (p->extra)
 			p->extra(m, p->extra_ctx);
@@ -1118,6 +1176,12 @@ void prom_extra(struct prom *p, void (*fn)(FILE *f, const void *ctx), const void
 {
 	p->extra = fn;
 	p->extra_ctx = ctx;
+}
+
+void prom_diag_devices(struct prom *p, void (*fn)(const void *ctx, struct diag_input *in), const void *ctx)
+{
+	p->diag_in = fn;
+	p->diag_ctx = ctx;
 }
 
 void prom_web(struct prom *p, struct webtls *w)

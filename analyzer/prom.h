@@ -18,7 +18,10 @@
  * rocetop_diagnosis_active{verdict,severity,subject} series (1 active, 0
  * past), and rocetop_diagnosis_raised_total{verdict,severity}, counted from
  * scrape to scrape by the server (a verdict when first found, and again when
- * it turns active after being past).
+ * it turns active after being past).  The CNP pacing of every host that
+ * sends CNPs (diag.h diag_pacing()): rocetop_cnp_pacing_info{source,pacing},
+ * rocetop_cnp_pacing_least_interval_seconds{source,between} and
+ * rocetop_cnp_pacing_cnps_total{source}, at most 100 sources.
  */
 #ifndef ROCETOP_PROM_H
 #define ROCETOP_PROM_H
@@ -44,6 +47,10 @@ void prom_close(struct prom *p);
 const char *prom_address(const struct prom *p);
 /* fn(f, ctx) appends more series to every scrape (the device source's). */
 void prom_extra(struct prom *p, void (*fn)(FILE *f, const void *ctx), const void *ctx);
+/* fn(ctx, in) adds the device view's discards to the diagnosis of every
+ * scrape (nic_drop: nicdrop_devices()). */
+struct diag_input;
+void prom_diag_devices(struct prom *p, void (*fn)(const void *ctx, struct diag_input *in), const void *ctx);
 /* rocetop --threads: each scrape reads view(ctx) (NULL: none), then calls
  * release(ctx); the capture counters of capture's interfaces come from
  * stats(ctx, i, st).  pe must outlive p. */

@@ -151,6 +151,7 @@ struct workers *workers_new(unsigned n, const struct engine_cfg *ecfg, const str
 	w->count = count;
 	/* --rtt-memory is the whole run's: each thread gets its share */
 	mem = ecfg->rtt_mem ? ecfg->rtt_mem : ROCE_RTT_MEM_DEFAULT;
+	ec.diag.cnp_times = n > 1;    /* CNP pacing across the parts (diag.h) */
 	for (unsigned i = 0; i < n; i++) {
 		struct worker *k = &w->wk[i];
 

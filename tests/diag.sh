@@ -22,7 +22,7 @@ for b in "$R" "$MK"; do
 	fi
 done
 T=$(mktemp -d /tmp/rocetop-diag.$$.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+trap 'for s in nd_rise nd_still pacing_port pacing_qp pdet; do tmux -L "rocetop-diag-$$-$s" kill-server 2>/dev/null; done; rm -rf "$T"' EXIT
 fails=0
 oks=0
 if ! "$MK" "$T/gen" >"$T/mk.out" 2>&1; then
@@ -89,11 +89,7 @@ PY
 for ex in "$T"/gen/*.expect; do
 	name=$(basename "$ex" .expect)
 	opts=$(sed -n 's/^options //p' "$ex")
-	ths=1
-	case "$name" in   # the merged view of --threads: per-thread evidence, one diagnosis
-	timeout_mismatch|pfc_storm|cnp_ignored|not_ect|fabric_loss) ths="1 2" ;;
-	esac
-	for th in $ths; do
+	for th in 1 2; do   # the merged view of --threads: per-thread evidence, one diagnosis
 		# shellcheck disable=SC2086
 		if ! "$R" -r "$T/gen/$name.pcap" --json --threads $th $opts >"$T/$name.$th.json" 2>"$T/$name.err"; then
 			echo "FAIL $name: rocetop exited non-zero: $(cat "$T/$name.err")"
@@ -110,6 +106,52 @@ for ex in "$T"/gen/*.expect; do
 		fi
 	done
 done
+
+# --threads 2 gives what one thread gives: the JSON summary's "diagnosis" and
+# "cnp_pacing" arrays equal, element for element, on every fixture (the
+# pacing ones put their two IP pairs in different threads: CNPs to pairs of
+# different threads are compared through each thread's CNP times) and on the
+# lab's diagnosis captures, each with the options that raise its verdicts
+same_diag() {   # same_diag A.json B.json -> nothing when equal, else the difference
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.loads(open(f).read().splitlines()[-1]) for f in sys.argv[1:3])
+for k in ("diagnosis", "cnp_pacing"):
+    if a.get(k) != b.get(k) or not isinstance(a.get(k), list):
+        print("%s: one thread %s, two %s" % (k, json.dumps(a.get(k))[:600], json.dumps(b.get(k))[:600]))
+PY
+}
+th_bad= th_n=0 th_v=0 th_p=0
+for ex in "$T"/gen/*.expect; do
+	name=$(basename "$ex" .expect)
+	[ -s "$T/$name.1.json" ] && [ -s "$T/$name.2.json" ] || { th_bad="$th_bad $name(no summary)"; continue; }
+	d=$(same_diag "$T/$name.1.json" "$T/$name.2.json")
+	[ -n "$d" ] && th_bad="$th_bad $name: $d"
+	th_n=$((th_n + 1))
+	th_v=$((th_v + $(python3 -c 'import json, sys; print(len(json.loads(open(sys.argv[1]).read().splitlines()[-1])["diagnosis"]))' "$T/$name.1.json")))
+done
+p=$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])["cnp_pacing"][0]["pacing"])' "$T/pacing_port.2.json" 2>/dev/null)
+for lc in "roce_netem_diag_write_lat_u12 --ack-timeout 8" "roce_netem_diag_write_lat_u12 --ack-timeout 12" \
+	"roce_netem_diag_rping_cm --diag-tolerance 1" "roce_pfc_storm" "roce_pfc_storm --ack-timeout 14"; do
+	# shellcheck disable=SC2086
+	set -- $lc
+	c=$1
+	shift
+	for th in 1 2; do
+		"$R" -r "captures/lab/$c.pcap" --json --threads $th "$@" >"$T/lab.$th.json" 2>"$T/lab.err" || th_bad="$th_bad $c(exit: $(cat "$T/lab.err"))"
+	done
+	d=$(same_diag "$T/lab.1.json" "$T/lab.2.json")
+	[ -n "$d" ] && th_bad="$th_bad $c $*: $d"
+	th_n=$((th_n + 1))
+	th_v=$((th_v + $(python3 -c 'import json, sys; print(len(json.loads(open(sys.argv[1]).read().splitlines()[-1])["diagnosis"]))' "$T/lab.1.json")))
+done
+if [ -z "$th_bad" ] && [ "$th_n" -ge 35 ] && [ "$th_v" -ge 30 ] && [ "$p" = port ]; then
+	echo "ok   --threads 2: the diagnosis and CNP pacing arrays of $th_n replays ($th_v verdicts) equal one thread's (pacing_port: $p)"
+	oks=$((oks + 1))
+else
+	echo "FAIL --threads 2 differs from one thread ($th_n replays, $th_v verdicts, pacing_port '$p'):$th_bad"
+	fails=$((fails + 1))
+fi
 
 # --packets marks the frames each verdict names (its first and last frame, numbered in the file):
 # per fixture, the frames of each "[verdict: NAME]" mark (grep) are those of the JSON summary's
@@ -218,6 +260,69 @@ else
 	fails=$((fails + 1)); nic_drop_ok=0
 fi
 
+# the terminal view, driven in tmux: the v screen lists nic_drop from the
+# device view (rec_rise beside class_symmetric: the devices are read on
+# whichever screen is shown; none with rec_still) and shows the CNP pacing
+# lines -b prints (pacing_port, pacing_qp; the terminal view has no
+# --threads); Enter on a flow
+# of pacing_port opens its detail, which names its CNP source's pacing
+# tui NAME KEYS REGEX ROCETOP-ARGS...: the replay to its end, KEYS sent, the
+# screen in $T/NAME.screen once it matches REGEX (at most 20 s: a loaded
+# machine, a sanitizer build).  A tmux server of its own for each (a new one
+# on a socket just killed may fail to start), killed at the end.
+tui() {
+	local name=$1 keys=$2 re=$3 i sock="rocetop-diag-$$-$1"
+	shift 3
+	tmux -L "$sock" -f /dev/null new-session -d -s d -x 200 -y 50 \
+		"env -i PATH=$PATH TERM=screen LANG=C.UTF-8 TZ=UTC $R $*; sleep 90"
+	for i in $(seq 300); do
+		tmux -L "$sock" capture-pane -p -t d >"$T/$name.screen" 2>/dev/null
+		grep -q '\[end of capture\]' "$T/$name.screen" && break
+		sleep 0.1
+	done
+	sleep 2.5   # two reads of the devices (one a second) after the end
+	for k in $keys; do tmux -L "$sock" send-keys -t d "$k"; sleep 0.5; done
+	for i in $(seq 200); do
+		tmux -L "$sock" capture-pane -p -t d >"$T/$name.screen" 2>/dev/null
+		grep -Eq -- "$re" "$T/$name.screen" && break
+		sleep 0.1
+	done
+	tmux -L "$sock" kill-server 2>/dev/null
+}
+if command -v tmux >/dev/null 2>&1; then
+	tui nd_rise v 'nic_drop +NIC' -r "$T/gen/class_symmetric.pcap" --device-replay "$T/rec_rise" --device all
+	tui nd_still v '^Diagnosis: ' -r "$T/gen/class_symmetric.pcap" --device-replay "$T/rec_still" --device all
+	if grep -Eq '^warning +nic_drop +NIC bnxt_re0, mlx5_0 .* active *$' "$T/nd_rise.screen" &&
+	   grep -q '^Diagnosis: 1 active, 0 past' "$T/nd_rise.screen" && grep -q 'discards=7' "$T/nd_rise.screen" &&
+	   grep -q '^Diagnosis: 0 active, 0 past' "$T/nd_still.screen" && ! grep -q nic_drop "$T/nd_still.screen"; then
+		echo "ok   TUI v screen: nic_drop active for NIC bnxt_re0, mlx5_0 (discards=7) from the device view; none when its counters stand still"
+		oks=$((oks + 1))
+	else
+		echo "FAIL TUI v screen and nic_drop:"; sed 's/^/| /' "$T/nd_rise.screen" | head -n 16; sed 's/^/| /' "$T/nd_still.screen" | head -n 10
+		fails=$((fails + 1))
+	fi
+	pbad=
+	for pc in pacing_port pacing_qp; do
+		"$R" -r "$T/gen/$pc.pcap" -b | sed -n '/^CNP pacing/,/^$/p' | sed -n 's/^  //p' >"$T/$pc.pace"
+		tui "$pc" v '^CNP pacing ' -r "$T/gen/$pc.pcap"
+		[ -s "$T/$pc.pace" ] && grep -q '^CNP pacing ' "$T/$pc.screen" || pbad="$pbad $pc(no CNP pacing block)"
+		while read -r line; do
+			grep -qF "  $line" "$T/$pc.screen" || pbad="$pbad $pc(lacks '$line')"
+		done <"$T/$pc.pace"
+	done
+	tui pdet Enter 'CNP pacing of ' -r "$T/gen/pacing_port.pcap"
+	grep -qF "CNP pacing of $(head -n 1 "$T/pacing_port.pace")" "$T/pdet.screen" || pbad="$pbad detail(no CNP pacing line)"
+	if [ -z "$pbad" ] && grep -q 'pacing port$' "$T/pacing_port.pace" && grep -q 'pacing qp$' "$T/pacing_qp.pace"; then
+		echo "ok   TUI: the v screen shows -b's CNP pacing lines (pacing_port: port; pacing_qp: qp), the connection detail its source's"
+		oks=$((oks + 1))
+	else
+		echo "FAIL TUI CNP pacing:$pbad"; sed 's/^/| /' "$T/pacing_port.screen" | head -n 14; sed 's/^/| /' "$T/pdet.screen" | head -n 30
+		fails=$((fails + 1))
+	fi
+else
+	echo "FAIL TUI: tmux not installed (make deps)"; fails=$((fails + 1))
+fi
+
 # every verdict rocetop(8) DIAGNOSIS lists has a fixture that raises it and a
 # near miss that must not (nic_drop: the device view's, just above)
 names=$(awk '/^\.SH DIAGNOSIS/ { on = 1; next } /^\.SH / { on = 0 } on && prev == ".TP" && /^\.B [a-z_]+$/ { print $2 } { prev = $0 }' man/rocetop.8)
@@ -271,15 +376,53 @@ else
 	fails=$((fails + 1))
 fi
 
+# rocegen's responder withholding ACKs (tests/interop_diag.sh, kept as
+# roce_diag_ack_withheld_u15: vma's ib_write_bw -u 15 -t 1 against rocegen
+# server --fault drop/ack=@+3,times=3): the .log's rocegen report says how
+# many ACKs it dropped and the peer's first PSN; rocetop must count as many
+# timeout resends, all of PSN first + 3, raise no timeout_mismatch against
+# --ack-timeout 15 and one against 12 whose waits are those resends', their
+# median within ±25 % of 4.096 us x 2^15
+c=captures/lab/roce_diag_ack_withheld_u15
+"$R" -r "$c.pcap" --json --ack-timeout 15 | tail -n 1 >"$T/aw15.json"
+"$R" -r "$c.pcap" --json --ack-timeout 12 | tail -n 1 >"$T/aw12.json"
+"$R" -r "$c.pcap" --packets >"$T/aw.pk"
+if python3 - "$c.log" "$T/aw15.json" "$T/aw12.json" "$T/aw.pk" >"$T/aw.res" 2>&1 <<'PY'
+import json, re, statistics, sys
+log = open(sys.argv[1]).read()
+drops = int(re.search(r"faults fired: drop (\d+)", log).group(1))
+first = int(re.search(r"remote address: QPN 0x[0-9a-f]+ PSN 0x([0-9a-f]+)", log).group(1), 16)
+s15, s12 = (json.load(open(f)) for f in sys.argv[2:4])
+resent = [int(m.group(1)) for l in open(sys.argv[4]) if "[retransmission]" in l for m in [re.search(r" psn (\d+) ", l)] if m]
+to = sum(f["retransmission_episodes"]["timeout"] for f in s15["flows"])
+tm15 = [d for d in s15["diagnosis"] if d["verdict"] == "timeout_mismatch"]
+tm12 = [d for d in s12["diagnosis"] if d["verdict"] == "timeout_mismatch"]
+w = tm12[0]["evidence"]["waits_us"] if len(tm12) == 1 else []
+spec = 4.096 * 2 ** 15
+med = statistics.median(w) if w else 0
+print("%d ACKs withheld, %d timeout resends of PSN %s (first + 3 = %d); --ack-timeout 15: %d verdicts; 12: waits_us %s, "
+      "median %+.1f %% of %.1f us" % (drops, to, sorted(set(resent)), (first + 3) & 0xffffff, len(tm15), w,
+                                      (med - spec) / spec * 100 if med else 0, spec))
+ok = (drops >= 1 and to == drops and resent == [(first + 3) & 0xffffff] * drops and not tm15 and len(w) == drops
+      and tm12[0]["subject"].startswith("10.99.0.1 ") and abs(med - spec) <= 0.25 * spec)
+sys.exit(0 if ok else 1)
+PY
+then
+	echo "ok   lab ACKs withheld: $(cat "$T/aw.res")"; oks=$((oks + 1))
+else
+	echo "FAIL lab ACKs withheld: $(cat "$T/aw.res")"; fails=$((fails + 1))
+fi
+
 # clean lab captures of every kind (RC, UC, UD, iWARP; SEND, WRITE, READ,
 # atomics; with and without rdma_cm; IPv6 GIDs; MTU 9000): no warning or
-# error.  The netem ones had faults injected (captures/lab/README.md), and
+# error.  The netem ones had faults injected (captures/lab/README.md),
+# roce_diag_ack_withheld_u15 ACKs withheld by rocegen, and
 # roce_pfc_storm carries rocegen's XOFF train: left out, and the storm's
 # capture must raise pfc_storm for priority 3 from the host side's MAC.
 python3 - "$R" captures/lab/*.pcap <<'PY' >"$T/clean.res" 2>&1
 import json, os, subprocess, sys
 R = sys.argv[1]
-faulted = lambda c: "netem" in os.path.basename(c) or "pfc_storm" in os.path.basename(c)
+faulted = lambda c: any(k in os.path.basename(c) for k in ("netem", "pfc_storm", "ack_withheld"))
 caps = [c for c in sys.argv[2:] if not faulted(c)]
 bad = 0
 storm = [c for c in sys.argv[2:] if os.path.basename(c) == "roce_pfc_storm.pcap"]
@@ -329,13 +472,16 @@ def series(body, metric):
             r[key] = float(m.group(2))
     return r
 named = {"pfc_storm": ("pfc_storm", "error", "priority 3 from 02:00:00:00:00:fe"),
-         "timeout_mismatch": ("timeout_mismatch", "warning", "10.0.0.1 QP 0x000100 <-> 10.0.0.2 QP 0x000200")}
-near = {"pfc_train_gap": "pfc_storm", "timeout_match": "timeout_mismatch"}
-def one(name, th):
+         "timeout_mismatch": ("timeout_mismatch", "warning", "10.0.0.1 QP 0x000100 <-> 10.0.0.2 QP 0x000200"),
+         "nic_drop_rise": ("nic_drop", "warning", "NIC bnxt_re0, mlx5_0")}
+near = {"pfc_train_gap": "pfc_storm", "timeout_match": "timeout_mismatch", "nic_drop_still": "nic_drop"}
+paced = {"pacing_qp": "qp", "pacing_ip_pair": "ip_pair", "pacing_port": "port"}
+def one(name, th, extra=(), key=None):
+    key = key or name
     ex = "%s/gen/%s.expect" % (T, name)
     opts = [w for l in open(ex) if l.startswith("options ") for w in l.split()[1:]]
     sumf, errf = open(T + "/p.json", "w"), open(T + "/p.err", "w")
-    p = subprocess.Popen([R, "-r", "%s/gen/%s.pcap" % (T, name), "--json", "--threads", str(th)] + opts +
+    p = subprocess.Popen([R, "-r", "%s/gen/%s.pcap" % (T, name), "--json", "--threads", str(th)] + opts + list(extra) +
                          ["--prometheus", "127.0.0.1:0", "--linger"], stdout=sumf, stderr=errf)
     try:
         deadline = time.time() + 30
@@ -379,26 +525,48 @@ def one(name, th):
         bad.append("second scrape: raised changed to %s" % raised[1])
     if len(raised[0]) < 16:
         bad.append("%d raised_total series, want one per verdict" % len(raised[0]))
-    if name in named:
-        v, sev, subj = named[name]
+    if key in named:
+        v, sev, subj = named[key]
         if act.get(tuple(sorted({"verdict": v, "severity": sev, "subject": subj}.items()))) != 1.0:
             bad.append("no active %s for %s" % (v, subj))
-    if name in near and any(dict(k)["verdict"] == near[name] for k in act):
-        bad.append("serves %s" % near[name])
-    return bad, "%d active, %d raised" % (sum(1 for v in act.values() if v == 1), sum(raised[0].values()))
+        if raised[0].get((("severity", sev), ("verdict", v))) != 1.0:
+            bad.append("rocetop_diagnosis_raised_total{verdict=%s,severity=%s} is not 1" % (v, sev))
+    if key in near and any(dict(k)["verdict"] == near[key] for k in act):
+        bad.append("serves %s" % near[key])
+    # the CNP pacing: the summary's cnp_pacing, source by source
+    info, least, cnps = (series(bodies[0], m) for m in ("rocetop_cnp_pacing_info",
+                         "rocetop_cnp_pacing_least_interval_seconds", "rocetop_cnp_pacing_cnps_total"))
+    winfo, wleast, wcnps = {}, {}, {}
+    for c in summ["cnp_pacing"]:
+        winfo[(("pacing", c["pacing"]), ("source", c["source"]))] = 1.0
+        wcnps[(("source", c["source"]),)] = float(c["cnps"])
+        for b, j in (("one_qp", "min_interval_us"), ("qps_of_one_pair", "min_cross_qp_us"), ("ip_pairs", "min_cross_pair_us")):
+            if c[j] is not None:
+                wleast[(("between", b), ("source", c["source"]))] = c[j] / 1e6
+    if info != winfo or cnps != wcnps or least.keys() != wleast.keys() or \
+       any(abs(least[k] - wleast[k]) > 1e-9 for k in least):
+        bad.append("CNP pacing: served %s %s %s, summary %s %s %s" % (info, least, cnps, winfo, wleast, wcnps))
+    if key in paced and winfo != {(("pacing", paced[key]), ("source", "10.0.0.2")): 1.0}:
+        bad.append("CNP pacing %s, want %s for 10.0.0.2" % (winfo, paced[key]))
+    return bad, "%d active, %d raised, %d CNP sources" % (sum(1 for v in act.values() if v == 1),
+                                                          sum(raised[0].values()), len(info))
 n = nbad = 0
-for ex in sorted(glob.glob(T + "/gen/*.expect")):
-    name = os.path.basename(ex)[:-len(".expect")]
-    for th in ((1, 2) if name == "pfc_storm" else (1,)):
-        bad, what = one(name, th)
+runs = [(os.path.basename(ex)[:-len(".expect")], th, (), None) for ex in sorted(glob.glob(T + "/gen/*.expect"))
+        for th in ((1, 2) if os.path.basename(ex) in ("pfc_storm.expect", "pacing_port.expect") else (1,))]
+# nic_drop from the device view (the recordings made above for it)
+runs += [("class_symmetric", 1, ("--device-replay", T + "/" + rec, "--device", "all"), key)
+         for rec, key in (("rec_rise", "nic_drop_rise"), ("rec_still", "nic_drop_still"))]
+for name, th, extra, key in runs:
+        bad, what = one(name, th, extra, key)
         n += 1
+        key = key or name
         if bad:
             nbad += 1
-            print("FAIL prometheus %s --threads %d:" % (name, th))
+            print("FAIL prometheus %s --threads %d:" % (key, th))
             for b in bad:
                 print("  " + b)
-        elif name in named or name in near:
-            print("ok   prometheus %s --threads %d: %s" % (name, th, what))
+        elif key in named or key in near or key in paced:
+            print("ok   prometheus %s --threads %d: %s" % (key, th, what))
 if not nbad:
     print("ok   prometheus: %d replays serve their summary's verdicts, promtool-clean" % n)
 PY

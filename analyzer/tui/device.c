@@ -110,19 +110,26 @@ static int draw_pfc(struct tui *v, int y, int ymax)
 	return y;
 }
 
-static void draw_device(struct tui *v, int y0, uint64_t now)
+int device_poll_due(struct tui *v)
 {
 	struct devmon *m = v->cfg->dev;
 	uint64_t interval = (uint64_t)((v->cfg->interval > 0 ? v->cfg->interval : 1) * 1e9);
+
+	if (!m || (v->dev_polled && mono_ns() - v->dev_polled < interval))
+		return 0;
+	devmon_poll(m, wall_now());
+	v->dev_polled = mono_ns();
+	return 1;
+}
+
+static void draw_device(struct tui *v, int y0, uint64_t now)
+{
 	int y;
 
 	(void)now;
-	if (!m)
+	if (!v->cfg->dev)
 		return;
-	if (!v->dev_polled || mono_ns() - v->dev_polled >= interval) {
-		devmon_poll(m, wall_now());
-		v->dev_polled = mono_ns();
-	}
+	device_poll_due(v);
 	devqp_build(v);
 	/* the ports take at most half the screen; the QPs the rest */
 	y = draw_ports(v, y0, y0 + (LINES - 1 - y0) / 2);

@@ -23,6 +23,9 @@ void diag_forget(struct tui *v)
 	v->dl_valid = 0;
 	v->dl_active = 0;
 	v->dl_worst = -1;
+	free(v->dp);
+	v->dp = NULL;
+	v->ndp = 0;
 }
 
 /* Most severe first; the active before the past; then by first frame. */
@@ -63,16 +66,19 @@ void diag_refresh(struct tui *v, uint64_t now)
 {
 	struct diag_input in;
 	uint64_t w = mono_ns();
+	int polled = device_poll_due(v);   /* new discards are new evidence (nic_drop) */
 
 	if (!v->e)
 		return;
-	if (v->dl_valid && v->dl_frames == v->e->t.frames &&
+	if (v->dl_valid && v->dl_frames == v->e->t.frames && !polled &&
 	    (!source_live(v->src) || w - v->dl_wall < 1000000000ull))
 		return;
 	diag_forget(v);
 	input_of(v, now, &in);
 	v->dl_frames = v->e->t.frames;
 	v->dl_wall = w;
+	if (diag_pacing(v->e, diag_tolerance(v->e), &v->dp, &v->ndp) != 0)
+		v->ndp = 0;
 	if (diag_evaluate(v->e, &in, &v->dl) != 0) {
 		memset(&v->dl, 0, sizeof v->dl);
 		return;
@@ -143,10 +149,30 @@ static void selected(struct tui *v, const struct diag_verdict *d, int y, int yma
 		put(y++, 4, A_NORMAL, "%s", diag_ev_str(&d->ev[k], b, sizeof b));
 }
 
+/* The CNP pacing of each CNP source, at most max rows from y; the next row. */
+static int draw_pacing(struct tui *v, int y, int max)
+{
+	char b[320];
+	int shown;
+
+	if (!v->ndp || max < 2)
+		return y;
+	put(y++, 0, A_BOLD, "CNP pacing  (the least intervals between a source's CNPs; rocetop(8) DIAGNOSIS)");
+	shown = (int)v->ndp < max - 1 ? (int)v->ndp : max - 1;
+	if (shown < (int)v->ndp)
+		shown--;
+	for (int i = 0; i < shown; i++)
+		put(y++, 2, A_NORMAL, "%.*s", COLS - 3, diag_pacing_str(&v->dp[i], b, sizeof b));
+	if (shown < (int)v->ndp)
+		put(y++, 2, pair_attr(v, P_DIM), "and %zu more CNP sources (the JSON summary lists every one)",
+		    v->ndp - (size_t)shown);
+	return y;
+}
+
 static void draw_diag(struct tui *v, int y0, uint64_t now)
 {
 	const struct diag_list *l = &v->dl;
-	int ymax = LINES - 1, list_h, sw, y;
+	int ymax = LINES - 1, list_h, sw, y, pace_h = v->ndp ? (v->ndp < 4 ? (int)v->ndp + 2 : 6) : 0;
 
 	(void)now;
 	put(y0, 0, A_BOLD, "Diagnosis: %zu active, %zu past  (most severe first; rocetop(8) DIAGNOSIS has the rules)",
@@ -154,12 +180,13 @@ static void draw_diag(struct tui *v, int y0, uint64_t now)
 	if (!l->n) {
 		put(y0 + 2, 2, A_NORMAL, "%s", v->dl_valid ? "no verdict: nothing the rules look for has been seen" :
 		    "the diagnosis could not be made (out of memory)");
+		draw_pacing(v, y0 + 4, ymax - (y0 + 4));
 		return;
 	}
 	if (v->d_cur >= l->n)
 		v->d_cur = (uint32_t)l->n - 1;
 	/* the list takes what the evidence below leaves, at least 3 rows */
-	list_h = ymax - (y0 + 2) - 12;
+	list_h = ymax - (y0 + 2) - 12 - pace_h;
 	if (list_h < 3)
 		list_h = 3;
 	if (list_h > (int)l->n)
@@ -197,6 +224,8 @@ static void draw_diag(struct tui *v, int y0, uint64_t now)
 	}
 	attrset(A_NORMAL);
 	y = y0 + 2 + list_h + 1;
+	if (pace_h && y + pace_h < ymax)
+		y = draw_pacing(v, y, pace_h - 1) + 1;
 	if (y < ymax)
 		selected(v, &l->v[v->d_cur], y, ymax);
 }
@@ -217,6 +246,14 @@ void diag_of_conn(struct tui *v, struct dlines *L, const struct flow *f, const s
 			ln(L, sev_attr(v, d->severity, d->active), "  diagnosis: %s (%s, %s, frames %" PRIu64 "-%" PRIu64
 			   "): %s", diag_name(d->id), diag_severity_name(d->severity), d->active ? "active" : "past",
 			   d->first_frame, d->last_frame, d->text);
+	}
+	/* the CNP pacing of either end that sends CNPs */
+	for (size_t i = 0; f && i < v->ndp; i++) {
+		char b[320];
+
+		if ((f->src < v->e->nhosts && !memcmp(v->e->hosts[f->src].addr, v->dp[i].addr, 16)) ||
+		    (f->dst < v->e->nhosts && !memcmp(v->e->hosts[f->dst].addr, v->dp[i].addr, 16)))
+			ln(L, A_NORMAL, "  CNP pacing of %s", diag_pacing_str(&v->dp[i], b, sizeof b));
 	}
 }
 

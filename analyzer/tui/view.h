@@ -143,6 +143,8 @@ struct tui {
 	size_t dl_active;             /* verdicts raised now */
 	int dl_worst;                 /* the most severe active one's severity, -1: none */
 	uint32_t d_cur, d_top;        /* the diagnosis screen's cursor and first row */
+	struct diag_pacing *dp;       /* CNP pacing per CNP source, of the same evaluation */
+	size_t ndp;
 	int d_prev_mode;              /* where v or Esc goes back to */
 	int help_off;                 /* help screen: first line shown */
 };
@@ -219,6 +221,10 @@ void draw_table(struct tui *v, int y0, uint64_t now);
 void open_detail_of(struct tui *v, uint32_t i);
 /* Evaluates the verdicts again when the frames or the clock moved on. */
 void diag_refresh(struct tui *v, uint64_t now);
+/* The devices (--device) read again when the last read is older than the
+ * interval, whichever screen is shown (the diagnosis reads their
+ * discards: nic_drop); 1 when read. */
+int device_poll_due(struct tui *v);
 void diag_forget(struct tui *v);
 /* The v key from another screen: opens the diagnosis; from it, goes back. */
 void diag_toggle(struct tui *v);
