@@ -299,8 +299,18 @@ difftest: all
 # ---- fuzzing -----------------------------------------------------------------
 
 FUZZ_CC := clang
-FUZZ_FLAGS := -std=gnu11 -g -O1 $(LIB_INC) -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
+FUZZ_COMMON := -std=gnu11 -g -O1 $(LIB_INC) -Ianalyzer -Ianalyzer/device -D_GNU_SOURCE
+FUZZ_FLAGS := $(FUZZ_COMMON) -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_*.c)))
+# libroce and the analyzer files the harnesses compile in are built once for
+# all of them (same instrumentation: fuzzer-no-link is libFuzzer's coverage
+# without its main), not once per harness; each harness links every libroce
+# object, as when it compiled the sources in.
+FUZZ_OBJDIR := $(BUILD)/fuzzobj
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_OBJDIR)/%.o)
+$(FUZZ_OBJDIR)/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_COMMON) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
 
 # Harnesses of analyzer code: the analyzer files each compiles in, and libraries.
 FUZZ_EXTRA_fuzz_pcapfile := analyzer/pcapfile.c
@@ -308,12 +318,18 @@ FUZZ_LIBS_fuzz_pcapfile := -lpcap -lz -lpthread
 FUZZ_EXTRA_fuzz_flow := analyzer/flow.c analyzer/diag.c analyzer/diag_rules.c analyzer/diag_pacing.c analyzer/diag_pacing_view.c analyzer/diag_out.c analyzer/report.c analyzer/report_json.c analyzer/report_text.c analyzer/json.c analyzer/listing.c analyzer/iwstream.c analyzer/ibident.c
 FUZZ_LIBS_fuzz_flow := -lm
 FUZZ_EXTRA_fuzz_netlink := analyzer/device/nlparse.c
-FUZZ_LIBS_fuzz_netlink := -Ianalyzer/device -lmnl
+FUZZ_LIBS_fuzz_netlink := -lmnl
+fuzz_extra_objs = $(patsubst %.c,$(FUZZ_OBJDIR)/%.o,$(FUZZ_EXTRA_$(1)))
+FUZZ_EXTRA_OBJS := $(sort $(foreach t,$(FUZZ_TARGETS),$(call fuzz_extra_objs,$(notdir $(t)))))
+-include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_EXTRA_OBJS:.o=.d)
+# (explicit prerequisites, so that make builds the objects rather than taking
+# them for intermediates of the pattern rule)
+$(foreach t,$(FUZZ_TARGETS),$(eval $(t): $(FUZZ_LIB_OBJS) $(call fuzz_extra_objs,$(notdir $(t)))))
 
 .SECONDEXPANSION:
-$(BUILD)/fuzz/%: fuzz/%.c $(LIB_SRCS) lib/roce.h $$(FUZZ_EXTRA_$$*) $(wildcard analyzer/*.h)
+$(BUILD)/fuzz/%: fuzz/%.c lib/roce.h $(wildcard analyzer/*.h analyzer/device/*.h)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Ianalyzer -o $@ $< $(LIB_SRCS) $(FUZZ_EXTRA_$*) $(FUZZ_LIBS_$*)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_OBJS) $(call fuzz_extra_objs,$*) $(FUZZ_LIBS_$*)
 
 fuzz: $(FUZZ_TARGETS)
 	@echo "fuzzers: $(FUZZ_TARGETS)  (run e.g. $(firstword $(FUZZ_TARGETS)) fuzz/corpus)"
