@@ -45,6 +45,12 @@ DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev lib
 LIB_SRCS  := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB_PIC   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
+# With SAN=1 libroce.a takes the position-independent objects of libroce.so
+# (one object set instead of two: the sanitized build is for the tests, not
+# for speed); the normal build keeps non-PIC objects for its programs.
+ifeq ($(SAN),1)
+  LIB_OBJS := $(LIB_PIC)
+endif
 # analyzer/*/ holds the TUI (analyzer/tui/) and the device source (analyzer/device/:
 # RDMA netlink through libmnl, sysfs, ethtool)
 ANA_SRCS  := $(sort $(wildcard analyzer/*.c analyzer/*/*.c))
