@@ -123,7 +123,7 @@ PLUGIN :=
 # rocetarget (libibverbs) and the conform catalogue's in-process test
 -include target/target.mk
 
-.PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
+.PHONY: all lib check check-build-normal check-build-san check-build-fuzz unit check-one run bench fuzz fuzz-smoke install clean deps \
         have-deps golden difftest interop fixtures bench-gen bench-prom bench-lab bench-live bench-stress soak \
         dist-build print-public-headers print-programs print-plugin print-contrib-prom \
         print-contrib-grafana deb check-deb
@@ -280,14 +280,22 @@ check-one: all $(UNIT_BINS)
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CHECK_SLOW := tests/gen.sh tests/live.sh tests/tui.sh tests/rc.sh
 check: have-deps
-	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all $(UNIT_BINS)
-	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) BUILD=build-san SAN=1 CFLAGS="-O1 -g" all \
-	  $(subst $(BUILD)/,build-san/,$(UNIT_BINS))
-	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) fuzz
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-normal check-build-san check-build-fuzz
 	@tests/run.sh -j $(CHECK_JOBS) -b $(BUILD):0 -b build-san:1 -- \
 	  $(filter $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
 	  $(filter-out $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
 	  $(UNIT_BINS:$(BUILD)/%=%) $(patsubst $(BUILD)/fuzz/%,fuzz:%,$(FUZZ_TARGETS))
+
+# The three builds of check side by side in one jobserver (-j CHECK_JOBS in
+# all): one build's serial tail (its last links) overlaps the others' compiles.
+# They write apart: $(BUILD)/ (its fuzzobj/ and fuzz/ too) and build-san/.
+check-build-normal:
+	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+check-build-san:
+	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 CFLAGS="-O1 -g" all \
+	  $(subst $(BUILD)/,build-san/,$(UNIT_BINS))
+check-build-fuzz:
+	@$(MAKE) --no-print-directory fuzz
 
 unit: all $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
