@@ -276,13 +276,15 @@ check-one: all $(UNIT_BINS)
 # Every test, normally and under ASan+UBSan, plus short fuzz runs: both
 # builds first, then tests/run.sh runs the independent jobs side by side
 # (CHECK_JOBS at once; each script runs its two builds back to back).
-# The slowest scripts go first so the pool drains evenly.
+# The slowest scripts go first, slowest first (in CHECK_SLOW's order), so the
+# pool drains evenly: a long job started last would run alone at the end.
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-CHECK_SLOW := tests/gen.sh tests/live.sh tests/tui.sh tests/rc.sh
+CHECK_SLOW := tests/difftest.py tests/gen.sh tests/examples.py tests/diag.sh tests/cli.sh \
+              tests/rc.sh tests/gen_cli.sh tests/live.sh tests/tui.sh
 check: have-deps
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-normal check-build-san check-build-fuzz
 	@tests/run.sh -j $(CHECK_JOBS) -b $(BUILD):0 -b build-san:1 -- \
-	  $(filter $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
+	  $(filter $(CHECK_SCRIPTS),$(CHECK_SLOW)) \
 	  $(filter-out $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
 	  $(UNIT_BINS:$(BUILD)/%=%) $(patsubst $(BUILD)/fuzz/%,fuzz:%,$(FUZZ_TARGETS))
 
