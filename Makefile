@@ -279,14 +279,17 @@ check-one: all $(UNIT_BINS)
 # The slowest scripts go first, slowest first (in CHECK_SLOW's order), so the
 # pool drains evenly: a long job started last would run alone at the end.
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-CHECK_SLOW := tests/difftest.py tests/gen.sh tests/examples.py tests/diag.sh tests/cli.sh \
-              tests/rc.sh tests/gen_cli.sh tests/live.sh tests/tui.sh
+CHECK_SLOW := tests/difftest.py tests/gen.sh tests/examples.py tests/diag.sh tests/plugin.sh \
+              tests/cli.sh tests/rc.sh tests/gen_cli.sh tests/live.sh tests/tui.sh
+# unit binaries that take long under the sanitizers start with the scripts
+CHECK_SLOW_UNITS := $(BUILD)/tests/test_pcapfile
 check: have-deps
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-normal check-build-san check-build-fuzz
 	@tests/run.sh -j $(CHECK_JOBS) -b $(BUILD):0 -b build-san:1 -- \
 	  $(filter $(CHECK_SCRIPTS),$(CHECK_SLOW)) \
+	  $(patsubst $(BUILD)/%,%,$(filter $(UNIT_BINS),$(CHECK_SLOW_UNITS))) \
 	  $(filter-out $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
-	  $(UNIT_BINS:$(BUILD)/%=%) $(patsubst $(BUILD)/fuzz/%,fuzz:%,$(FUZZ_TARGETS))
+	  $(patsubst $(BUILD)/%,%,$(filter-out $(CHECK_SLOW_UNITS),$(UNIT_BINS))) $(patsubst $(BUILD)/fuzz/%,fuzz:%,$(FUZZ_TARGETS))
 
 # The three builds of check side by side in one jobserver (-j CHECK_JOBS in
 # all): one build's serial tail (its last links) overlaps the others' compiles.
