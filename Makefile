@@ -45,6 +45,12 @@ DEB_PKGS := gcc make pkg-config python3 clang libclang-rt-14-dev libpcap-dev lib
 LIB_SRCS  := $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB_PIC   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
+# With SAN=1 libroce.a takes the position-independent objects of libroce.so
+# (one object set instead of two: the sanitized build is for the tests, not
+# for speed); the normal build keeps non-PIC objects for its programs.
+ifeq ($(SAN),1)
+  LIB_OBJS := $(LIB_PIC)
+endif
 # analyzer/*/ holds the TUI (analyzer/tui/) and the device source (analyzer/device/:
 # RDMA netlink through libmnl, sysfs, ethtool)
 ANA_SRCS  := $(sort $(wildcard analyzer/*.c analyzer/*/*.c))
@@ -120,7 +126,7 @@ PLUGIN :=
 # rocetarget (libibverbs) and the conform catalogue's in-process test
 -include target/target.mk
 
-.PHONY: all lib check unit check-one run bench fuzz fuzz-smoke install clean deps \
+.PHONY: all lib check check-build-normal check-build-san check-build-fuzz unit check-one run bench fuzz fuzz-smoke install clean deps \
         have-deps golden difftest interop fixtures bench-gen bench-prom bench-lab bench-live bench-stress soak \
         dist-build print-public-headers print-programs print-plugin print-contrib-prom \
         print-contrib-grafana deb check-deb
@@ -273,18 +279,31 @@ check-one: all $(UNIT_BINS)
 # Every test, normally and under ASan+UBSan, plus short fuzz runs: both
 # builds first, then tests/run.sh runs the independent jobs side by side
 # (CHECK_JOBS at once; each script runs its two builds back to back).
-# The slowest scripts go first so the pool drains evenly.
+# The slowest scripts go first, slowest first (in CHECK_SLOW's order), so the
+# pool drains evenly: a long job started last would run alone at the end.
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-CHECK_SLOW := tests/gen.sh tests/live.sh tests/tui.sh tests/rc.sh
+CHECK_SLOW := tests/difftest.py tests/gen.sh tests/examples.py tests/diag.sh tests/plugin.sh \
+              tests/cli.sh tests/rc.sh tests/gen_cli.sh tests/live.sh tests/tui.sh
+# unit binaries that take long under the sanitizers start with the scripts
+CHECK_SLOW_UNITS := $(BUILD)/tests/test_pcapfile
 check: have-deps
-	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all $(UNIT_BINS)
-	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) BUILD=build-san SAN=1 CFLAGS="-O1 -g" all \
-	  $(subst $(BUILD)/,build-san/,$(UNIT_BINS))
-	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) fuzz
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-normal check-build-san check-build-fuzz
 	@tests/run.sh -j $(CHECK_JOBS) -b $(BUILD):0 -b build-san:1 -- \
-	  $(filter $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
+	  $(filter $(CHECK_SCRIPTS),$(CHECK_SLOW)) \
+	  $(patsubst $(BUILD)/%,%,$(filter $(UNIT_BINS),$(CHECK_SLOW_UNITS))) \
 	  $(filter-out $(CHECK_SLOW),$(CHECK_SCRIPTS)) \
-	  $(UNIT_BINS:$(BUILD)/%=%) $(patsubst $(BUILD)/fuzz/%,fuzz:%,$(FUZZ_TARGETS))
+	  $(patsubst $(BUILD)/%,%,$(filter-out $(CHECK_SLOW_UNITS),$(UNIT_BINS))) $(patsubst $(BUILD)/fuzz/%,fuzz:%,$(FUZZ_TARGETS))
+
+# The three builds of check side by side in one jobserver (-j CHECK_JOBS in
+# all): one build's serial tail (its last links) overlaps the others' compiles.
+# They write apart: $(BUILD)/ (its fuzzobj/ and fuzz/ too) and build-san/.
+check-build-normal:
+	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+check-build-san:
+	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 CFLAGS="-O1 -g" all \
+	  $(subst $(BUILD)/,build-san/,$(UNIT_BINS))
+check-build-fuzz:
+	@$(MAKE) --no-print-directory fuzz
 
 unit: all $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
@@ -302,8 +321,18 @@ difftest: all
 # ---- fuzzing -----------------------------------------------------------------
 
 FUZZ_CC := clang
-FUZZ_FLAGS := -std=gnu11 -g -O1 $(LIB_INC) -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
+FUZZ_COMMON := -std=gnu11 -g -O1 $(LIB_INC) -Ianalyzer -Ianalyzer/device -D_GNU_SOURCE
+FUZZ_FLAGS := $(FUZZ_COMMON) -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_*.c)))
+# libroce and the analyzer files the harnesses compile in are built once for
+# all of them (same instrumentation: fuzzer-no-link is libFuzzer's coverage
+# without its main), not once per harness; each harness links every libroce
+# object, as when it compiled the sources in.
+FUZZ_OBJDIR := $(BUILD)/fuzzobj
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_OBJDIR)/%.o)
+$(FUZZ_OBJDIR)/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_COMMON) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
 
 # Harnesses of analyzer code: the analyzer files each compiles in, and libraries.
 FUZZ_EXTRA_fuzz_pcapfile := analyzer/pcapfile.c
@@ -311,12 +340,18 @@ FUZZ_LIBS_fuzz_pcapfile := -lpcap -lz -lpthread
 FUZZ_EXTRA_fuzz_flow := analyzer/flow.c analyzer/diag.c analyzer/diag_rules.c analyzer/diag_pacing.c analyzer/diag_pacing_view.c analyzer/diag_out.c analyzer/report.c analyzer/report_json.c analyzer/report_text.c analyzer/json.c analyzer/listing.c analyzer/iwstream.c analyzer/ibident.c
 FUZZ_LIBS_fuzz_flow := -lm
 FUZZ_EXTRA_fuzz_netlink := analyzer/device/nlparse.c
-FUZZ_LIBS_fuzz_netlink := -Ianalyzer/device -lmnl
+FUZZ_LIBS_fuzz_netlink := -lmnl
+fuzz_extra_objs = $(patsubst %.c,$(FUZZ_OBJDIR)/%.o,$(FUZZ_EXTRA_$(1)))
+FUZZ_EXTRA_OBJS := $(sort $(foreach t,$(FUZZ_TARGETS),$(call fuzz_extra_objs,$(notdir $(t)))))
+-include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_EXTRA_OBJS:.o=.d)
+# (explicit prerequisites, so that make builds the objects rather than taking
+# them for intermediates of the pattern rule)
+$(foreach t,$(FUZZ_TARGETS),$(eval $(t): $(FUZZ_LIB_OBJS) $(call fuzz_extra_objs,$(notdir $(t)))))
 
 .SECONDEXPANSION:
-$(BUILD)/fuzz/%: fuzz/%.c $(LIB_SRCS) lib/roce.h $$(FUZZ_EXTRA_$$*) $(wildcard analyzer/*.h)
+$(BUILD)/fuzz/%: fuzz/%.c lib/roce.h $(wildcard analyzer/*.h analyzer/device/*.h)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Ianalyzer -o $@ $< $(LIB_SRCS) $(FUZZ_EXTRA_$*) $(FUZZ_LIBS_$*)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_OBJS) $(call fuzz_extra_objs,$*) $(FUZZ_LIBS_$*)
 
 fuzz: $(FUZZ_TARGETS)
 	@echo "fuzzers: $(FUZZ_TARGETS)  (run e.g. $(firstword $(FUZZ_TARGETS)) fuzz/corpus)"

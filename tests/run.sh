@@ -17,7 +17,9 @@
 #
 # Each job's runs share a directory, TEST_SHARED (run_job()).
 #
-# At the end, the 10 slowest jobs (where make check's time goes).
+# At the end, the 10 slowest jobs (where make check's time goes), each with
+# its CPU time: a job whose CPU time is far below its wall time waits rather
+# than works.
 #
 # Exit status: 0 when every job passed, 1 otherwise.
 set -u
@@ -70,22 +72,26 @@ now() { date +%s.%N; }
 declare -A pid_job pid_start pid_log
 failed=()
 times=()
+cpu_all=0
 i=0
 running=0
 start_all=$(now)
 
 reap() {
-	local pid rc
+	local pid rc cpu
 	wait -n -p pid
 	rc=$?
 	local job=${pid_job[$pid]} log=${pid_log[$pid]}
 	local secs
 	secs=$(awk -v a="${pid_start[$pid]}" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}')
-	times+=("$secs $job")
+	cpu=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } }
+		END { printf "%.1f", s }' "$log.cpu" 2>/dev/null)
+	times+=("$secs ${cpu:-?} $job")
+	cpu_all=$(awk -v a="$cpu_all" -v b="${cpu:-0}" 'BEGIN{printf "%.1f", a+b}')
 	if [ "$rc" = 0 ]; then
-		printf 'ok    %6ss  %s\n' "$secs" "$job"
+		printf 'ok    %6ss (cpu %6ss)  %s\n' "$secs" "${cpu:-?}" "$job"
 	else
-		printf 'FAIL  %6ss  %s (exit %s); its output:\n' "$secs" "$job" "$rc"
+		printf 'FAIL  %6ss (cpu %6ss)  %s (exit %s); its output:\n' "$secs" "${cpu:-?}" "$job" "$rc"
 		sed 's/^/    /' "$log"
 		failed+=("$job")
 	fi
@@ -97,7 +103,10 @@ for job in "$@"; do
 	while [ "$running" -ge "$jobs_max" ]; do reap; done
 	i=$((i + 1))
 	log="$logdir/$i.log"
-	run_job "$job" >"$log" 2>&1 &
+	# the job's CPU time (user + sys of everything it ran and waited for), beside
+	# its wall time: a job far below its wall time waits (sleeps, timeouts)
+	{ run_job "$job"; rc=$?; times >"$log.cpu"; exit "$rc"; } \
+		>"$log" 2>&1 &
 	pid_job[$!]=$job; pid_start[$!]=$(now); pid_log[$!]=$log
 	running=$((running + 1))
 done
@@ -105,11 +114,12 @@ while [ "$running" -gt 0 ]; do reap; done
 
 total=$(awk -v a="$start_all" -v b="$(now)" 'BEGIN{printf "%.0f", b-a}')
 if [ $# -gt 1 ]; then
-	echo "slowest jobs (wall seconds, both builds):"
-	printf '%s\n' "${times[@]}" | sort -rn | head -n 10 | awk '{ printf "  %7.1f  %s\n", $1, $2 }'
+	echo "slowest jobs (wall seconds, both builds; CPU seconds):"
+	printf '%s\n' "${times[@]}" | sort -rn | head -n 10 |
+		awk '{ printf "  %7.1f  cpu %7s  %s\n", $1, $2, $3 }'
 fi
 if [ ${#failed[@]} -gt 0 ]; then
-	echo "check: ${#failed[@]} of $# jobs failed in ${total}s: ${failed[*]}"
+	echo "check: ${#failed[@]} of $# jobs failed in ${total}s (cpu ${cpu_all}s): ${failed[*]}"
 	exit 1
 fi
-echo "check: all $# jobs passed in ${total}s (builds: ${builds[*]})"
+echo "check: all $# jobs passed in ${total}s, cpu ${cpu_all}s (builds: ${builds[*]})"
