@@ -69,17 +69,8 @@ void dg_cnp_pace(struct diag *d, struct dg_conn *c, uint32_t src, uint32_t peer,
 		s->cut = 1;
 		return;
 	}
-	if (s->nt >= s->tcap) {
-		uint32_t nc = s->tcap ? s->tcap * 2 : 64;
-		uint64_t *nt = realloc(s->t, (size_t)nc * sizeof *nt);
-
-		if (!nt) {
-			s->cut = 1;
-			return;
-		}
-		s->t = nt;
-		s->tcap = nc;
-	}
+	if (s->nt >= s->tcap)
+		s->t = dg_grow(s->t, &s->tcap, s->nt + 1, sizeof *s->t);
 	s->t[s->nt++] = ts;
 	d->ntimes++;
 }

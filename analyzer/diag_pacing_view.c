@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diag_int.h"
+
+#define DP_PARTS_MAX 64   /* the parts of a merged view read (threads.h's WORKERS_MAX) */
 #include "flow.h"
 
 /* ---- per source over the parts of a view ---- */
@@ -65,7 +67,7 @@ static const struct dg_csrc *dp_csrc(const struct engine *e, const uint8_t *addr
  * says so.  -1 when out of memory. */
 static int dp_cross_parts(struct diag_pacing *s, const struct engine *const *parts, unsigned np)
 {
-	const struct dg_csrc *cs[64];
+	const struct dg_csrc *cs[DP_PARTS_MAX];
 	uint64_t end = UINT64_MAX;
 	struct dp_t *all;
 	size_t n = 0, k = 0;
@@ -120,7 +122,7 @@ static const char *dp_classify(const struct diag_pacing *s, double tol, unsigned
 
 int diag_pacing(const struct engine *view, double tol, struct diag_pacing **out, size_t *nout)
 {
-	const struct engine *parts[64];
+	const struct engine *parts[DP_PARTS_MAX];
 	unsigned np = 0, *multi = NULL;
 	struct diag_pacing *v = NULL;
 	size_t n = 0, cap = 0;
@@ -128,7 +130,7 @@ int diag_pacing(const struct engine *view, double tol, struct diag_pacing **out,
 	*out = NULL;
 	*nout = 0;
 	if (view->nparts)
-		for (unsigned i = 0; i < view->nparts && i < 64; i++)
+		for (unsigned i = 0; i < view->nparts && i < DP_PARTS_MAX; i++)
 			parts[np++] = view->parts[i];
 	else
 		parts[np++] = view;

@@ -34,10 +34,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "ctl.h"
 #include "gen.h"
+#include "session.h"
 #include "stress.h"
 
 int gen_search_main(int argc, char **argv);
@@ -69,14 +69,6 @@ static const struct { const char *name; int lo, hi; } sr_space[P_N] = {
 static int sr_hi(int p)
 {
 	return p == P_MTU ? sr_mtu_hi : sr_space[p].hi;
-}
-
-static double sr_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 struct sr_eval {
@@ -261,7 +253,7 @@ int gen_search_main(int argc, char **argv)
 	struct sr_eval ce, be, ne;
 	uint64_t rng;
 	char *end;
-	double t = 2.0, t0 = sr_now();
+	double t = 2.0, t0 = (double)sess_now() / 1e9;
 	int rc;
 
 	optind = 1;
@@ -355,7 +347,7 @@ int gen_search_main(int argc, char **argv)
 	found = be.score > 0;
 	/* annealing: a neighbour changes one or two parameters, a step scaled by the temperature */
 	while (!found && evals < budget) {
-		if (limit && sr_now() - t0 >= (double)limit) {
+		if (limit && (double)sess_now() / 1e9 - t0 >= (double)limit) {
 			snprintf(sr_stop, sizeof(sr_stop), "time limit of %llu s reached", limit);
 			break;
 		}
@@ -432,7 +424,7 @@ report:
 	{
 		char ops[64], repro[640];
 		struct st_opts o;
-		double secs = sr_now() - t0;
+		double secs = (double)sess_now() / 1e9 - t0;
 
 		sr_opts(best, seed, &o);
 		sr_ops_text(o.ops, ops, sizeof(ops));
