@@ -150,21 +150,21 @@ static int setup_xmrs(struct st_run *s, struct st_qp *q)
 			free(rep);
 			return -1;
 		}
-		for (unsigned j = 0; j < k && part; j++, q->n_xmr++) {
+		for (unsigned j = 0; j < k; j++, q->n_xmr++) {
 			struct st_xmr *x = &q->xmr[q->n_xmr];
-			char *next = strstr(part, " ; ");
+			char *next = part ? strstr(part, " ; ") : NULL;
 
 			if (next)
 				*next = 0;
-			x->id = (unsigned)ctl_u64(part, "mr", 0);
+			if (!part || strncmp(part, "ok", 2) || !(x->id = (unsigned)ctl_u64(part, "mr", 0))) {
+				snprintf(s->res->first_error, sizeof(s->res->first_error),
+					 "control: mr %u of %u: %.150s", q->n_xmr + 1, n, part ? part : "no reply");
+				free(rep);
+				return -1;
+			}
 			x->rkey = (uint32_t)ctl_u64(part, "rkey", 0);
 			x->va = ctl_u64(part, "va", 0);
 			part = next ? next + 3 : NULL;
-		}
-		if (!part && q->n_xmr < n) {
-			free(rep);
-			return snprintf(s->res->first_error, sizeof(s->res->first_error),
-					"control: mr: %u replies for %u MRs", q->n_xmr, n), -1;
 		}
 	}
 	free(rep);
