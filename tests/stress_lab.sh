@@ -342,7 +342,9 @@ PY
 # isolates the victim is what the run measures, not what it asserts: the exit
 # status is 0 or 1 as the verdicts say.  Asserted: the JSON valid and live;
 # every case ran (no error) with victim messages alone and beside; the
-# victim's solo throughput > 0; the ratios the alone/beside figures give; each
+# victim's solo throughput > 0; the attackers completed messages, and in the rnr
+# case rocegen retried after RNR NAKs (rocetarget's 2-receive sink works); the
+# ratios the alone/beside figures give; each
 # verdict the rule (throughput ratio >= R and p50 latency ratio <= 1/R) and
 # the exit status 1 exactly when one FAILs.  The table is printed for the record.
 isolation() {
@@ -382,10 +384,15 @@ for c in d['cases']:
     rule = 'PASS' if c['throughput_ratio'] >= thr and c['latency_ratio'] <= 1 / thr else 'FAIL'
     if c['verdict'] != rule:
         bad.append('%s: %s, the rule says %s' % (c['name'], c['verdict'], rule))
+    if c['attacker_messages'] <= 0 or (c['name'] == 'rnr' and c['rnr_retries'] <= 0):
+        bad.append('%s: the attackers completed %d messages, %d RNR retries' % (c['name'], c['attacker_messages'],
+                   c['rnr_retries']))
     print('  %-9s %3d attackers  alone %8.3f MB/s p50 %9.1f us p99 %9.1f us (%5d msgs)  beside %8.3f MB/s p50 %9.1f us p99 %9.1f us (%5d msgs)  '
-          'throughput %.3f  p50 %.3f  p99 %.3f  %s' % (c['name'], c['attackers'], a['Bps'] / 1e6, a['p50_us'], a['p99_us'],
+          'throughput %.3f  p50 %.3f  p99 %.3f  %s  (attackers %d msgs, RNR retries %d, timeout retries %d)' % (
+          c['name'], c['attackers'], a['Bps'] / 1e6, a['p50_us'], a['p99_us'],
           a['messages'], b['Bps'] / 1e6, b['p50_us'], b['p99_us'], b['messages'], c['throughput_ratio'],
-          c['latency_ratio'], c['latency_p99_ratio'], c['verdict']))
+          c['latency_ratio'], c['latency_p99_ratio'], c['verdict'], c['attacker_messages'], c['rnr_retries'],
+          c['timeout_retries']))
 fails = sum(c['verdict'] == 'FAIL' for c in d['cases'])
 if rc != (1 if fails else 0):
     bad.append('exit %d with %d FAIL' % (rc, fails))

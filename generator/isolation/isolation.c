@@ -81,6 +81,7 @@ struct iso_res {
 	double alone_Bps, beside_Bps, tput_ratio;
 	struct st_summary lat[2];
 	double lat_ratio, p99_ratio;
+	uint64_t att_msgs, rnr, tmo;   /* the attackers' messages; rocegen's RNR and timeout retries */
 	int pass, ran;
 	char err[320];
 };
@@ -118,6 +119,9 @@ static int iso_result(struct st_result *res, int rc, struct iso_res *out)
 	st_summarize(&res->vlat[1], &out->lat[1]);
 	out->lat_ratio = out->lat[0].p50 ? (double)out->lat[1].p50 / (double)out->lat[0].p50 : 0;
 	out->p99_ratio = out->lat[0].p99 ? (double)out->lat[1].p99 / (double)out->lat[0].p99 : 0;
+	out->att_msgs = res->messages - res->vlat[0].n - res->vlat[1].n;
+	out->rnr = res->retx_episodes[ROCE_RETX_RNR];
+	out->tmo = res->retx_episodes[ROCE_RETX_TIMEOUT];
 	return 0;
 }
 
@@ -247,11 +251,13 @@ static void iso_report(const struct iso_res *r, size_t n, double thr, int json, 
 			if (x->ran)
 				printf(",\"throughput_ratio\":%.4f,\"latency_ratio\":%.4f,\"latency_p99_ratio\":%.4f,"
 				       "\"alone\":{\"Bps\":%.0f,\"p50_us\":%.3f,\"p99_us\":%.3f,\"messages\":%llu},"
-				       "\"beside\":{\"Bps\":%.0f,\"p50_us\":%.3f,\"p99_us\":%.3f,\"messages\":%llu}",
+				       "\"beside\":{\"Bps\":%.0f,\"p50_us\":%.3f,\"p99_us\":%.3f,\"messages\":%llu},"
+				       "\"attacker_messages\":%llu,\"rnr_retries\":%llu,\"timeout_retries\":%llu",
 				       x->tput_ratio, x->lat_ratio, x->p99_ratio, x->alone_Bps, (double)x->lat[0].p50 / 1e3,
 				       (double)x->lat[0].p99 / 1e3, (unsigned long long)x->lat[0].n, x->beside_Bps,
 				       (double)x->lat[1].p50 / 1e3, (double)x->lat[1].p99 / 1e3,
-				       (unsigned long long)x->lat[1].n);
+				       (unsigned long long)x->lat[1].n, (unsigned long long)x->att_msgs,
+				       (unsigned long long)x->rnr, (unsigned long long)x->tmo);
 			else
 				printf(",\"error\":\"%s\"", iso_plain(x->err));
 			printf("}");
