@@ -87,7 +87,7 @@ PY
 # bad options: exit 2, one line
 for args in "" "--reference bogus" "--reference fair --cases nope" "--reference fair --cases rnr," \
 	"--reference fair --threshold 0" "--reference fair --threshold 1.5" "--reference fair --duration-us 5" \
-	"--reference fair extra" "--reference fair --cases mr" "--reference fair -i lo --peer 10.0.0.1"; do
+	"--reference fair extra" "--reference fair --cases mr" "--reference fair -i lo --peer 10.0.0.1" "-i lo"; do
 	rc=0
 	# shellcheck disable=SC2086
 	"$GEN" isolation $args > /dev/null 2> "$T/err" || rc=$?

@@ -41,7 +41,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ctl.h"
 #include "gen.h"
 #include "stress.h"
 
@@ -288,16 +287,6 @@ static void iso_report(const struct iso_res *r, size_t n, double thr, int json, 
 	}
 }
 
-static const char *iso_target(void)
-{
-	static char t[300];
-
-	if (iso_live.target)
-		return iso_live.target;
-	snprintf(t, sizeof(t), "%.200s:%d", iso_live.peer ? iso_live.peer : "?", CTL_PORT);
-	return t;
-}
-
 int gen_isolation_main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -388,6 +377,10 @@ int gen_isolation_main(int argc, char **argv)
 			"--reference or -i IFACE, not both");
 		return 2;
 	}
+	if (iso_live.iface && !iso_live.peer) {
+		fprintf(stderr, GEN_NAME " isolation: -i IFACE needs --peer IP (the adapter's address)\n");
+		return 2;
+	}
 	if (mode >= 0 && cases && selected("mr", cases)) {
 		fprintf(stderr, GEN_NAME " isolation: the mr case needs a real adapter (the reference models no MR cache)\n");
 		return 2;
@@ -405,9 +398,11 @@ int gen_isolation_main(int argc, char **argv)
 		n++;
 		if ((rc = iso_run(mode, &iso_cases[i], dur_us * 1000, seed, x)) == -2) {
 			/* rocetarget's reachability, not the adapter's isolation: nothing to report */
+			char t[300];
+
 			if (x->err[0])
-				fprintf(stderr, GEN_NAME " isolation: rocetarget at %s: %s (case %s)\n", iso_target(),
-					x->err, iso_cases[i].name);
+				fprintf(stderr, GEN_NAME " isolation: rocetarget at %s: %s (case %s)\n",
+					cf_live_target(&iso_live, t, sizeof(t)), x->err, iso_cases[i].name);
 			return 1;
 		}
 		if (rc == 0)
