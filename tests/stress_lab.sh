@@ -347,6 +347,12 @@ PY
 # ratios the alone/beside figures give; each
 # verdict the rule (throughput ratio >= R and p50 latency ratio <= 1/R) and
 # the exit status 1 exactly when one FAILs.  The table is printed for the record.
+# Measured 7 Dec 2026 (STRESS_ROLES=isolation, 96 s with the lab's boot): every
+# case FAILs at 0.8 — rxe under TCG serves the victim's 4 KiB WRITEs behind
+# the attackers' work: victim throughput ratio (beside / alone) bandwidth
+# 0.015, rnr 0.213, cache 0.065, flood 0.051, mr 0.140; p50 latency ratio
+# 235, 15.4, 69.3, 44.5, 16.9 (alone p50 0.2-0.36 ms); the rnr attackers
+# 2201 RNR retries, no timeout retries in any case.
 isolation() {
 	local rc=0
 	"$LAB" host -- "$GEN" isolation -i br0 --peer "$LAB_VMA_IP" --target "$LAB_VMA_IP:$PORT" --key "$LAB_SHARED/$NAME.key" \
