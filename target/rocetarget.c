@@ -12,7 +12,8 @@
  *
  * `load` hands a QP to the workload loop of tload.c (the adapter as
  * requester of `rocegen stress --role requester`), which runs between
- * control lines.
+ * control lines; so does `recv … sink=1` (sink_run: a QP's receives posted
+ * again as they complete, for `rocegen isolation`'s rnr case).
  *
  *   rocetarget --listen ADDR:PORT --key FILE [--once] [-v]
  *

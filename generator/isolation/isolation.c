@@ -30,7 +30,7 @@
  * The in-process reference adapter (iso-shared breaks isolation, iso-fair
  * holds it; stress_refiso.c) or a real one behind rocetarget, each case on a
  * connection of its own.  Against a real adapter the run is scaled for rxe
- * under emulation (iso_live): 4 s per case (2 alone, 2 beside), MTU 1024, the
+ * under emulation (ISO_LIVE_*): 4 s per case (2 alone, 2 beside), MTU 1024, the
  * ACK timeout 2^18 x 4.096 us, bandwidth at depth 2; the rnr attackers' adapter
  * QPs hold 2 receives that rocetarget posts again itself as they complete
  * (`recv … sink=1`), so their SENDs beyond 2 get RNR NAKs with a 0.01 ms timer;
