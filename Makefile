@@ -107,6 +107,9 @@ CHECK_SCRIPTS += tests/search_unit.sh
 # `rocegen search` through rocetarget when rocetarget fails (none reachable, the
 # channel closed, no RDMA device): no anomaly of it, a stated stop; --time-limit
 CHECK_SCRIPTS += tests/search_live.sh
+# `rocegen isolation` through rocetarget when rocetarget fails (no RDMA device, a
+# wrong key, nothing listening): one line, exit 1, no case reported
+CHECK_SCRIPTS += tests/isolation_live.sh
 # `rocegen fingerprint` (generator/fingerprint/) against the reference adapter's CNP modes
 CHECK_SCRIPTS += tests/fingerprint_unit.sh
 # `rocegen stress --sweep-qps` (the QP-scalability curve, its knee) against qpcache:N; 16,384 QPs

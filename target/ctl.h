@@ -17,7 +17,13 @@
  *   connect qp= rqpn= rpsn= rgid=IP [psn= mtu= timeout= retry= rnr_retry= min_rnr=
  *           max_rd= max_dest_rd= gid_index= hop=]
  *                                           ok state=rts            (INIT, RTR, RTS by hand)
- *   recv qp= mr= len= [off= n= wr=]         ok                      (n receives of len bytes)
+ *   recv qp= mr= len= [off= n= wr= sink=1]  ok                      (n receives of len bytes;
+ *                                                                    sink=1: rocetarget posts each
+ *                                                                    again as it completes, itself,
+ *                                                                    between control lines — at
+ *                                                                    most n held, never polled for;
+ *                                                                    one sink per QP; the reference
+ *                                                                    adapter of stress_ref.c has none)
  *   post qp= op=send|write|read|cmp_swap|fetch_add mr= len= [off= rva= rkey= cmp= swap=
  *           wr= imm= n=]                    ok      (n: the same request n times)
  *   poll qp= [max=]                         ok n= wc=WR,STATUS,OP,LEN ...   (never waits)

@@ -12,7 +12,8 @@
  *
  * `load` hands a QP to the workload loop of tload.c (the adapter as
  * requester of `rocegen stress --role requester`), which runs between
- * control lines.
+ * control lines; so does `recv … sink=1` (sink_run: a QP's receives posted
+ * again as they complete, for `rocegen isolation`'s rnr case).
  *
  *   rocetarget --listen ADDR:PORT --key FILE [--once] [-v]
  *
@@ -52,6 +53,12 @@ struct tmr {
 struct tqp {
 	struct ibv_qp *qp;
 	struct ibv_cq *cq;
+	/* `recv … sink=1`: rocetarget takes the QP's receive completions itself
+	 * between control lines and posts each receive again, so the QP never holds
+	 * more than the n receives asked for (a receiver that posts too few) */
+	int sink;
+	unsigned sink_mr;
+	uint64_t sink_off, sink_len, sink_wr0, sink_n;
 };
 
 static struct {
@@ -63,6 +70,8 @@ static struct {
 	struct tmr mr[MAX_OBJ];
 	struct tqp qp[MAX_OBJ];
 	int mr_free, qp_free;      /* no free slot below these (the search for one starts there) */
+	unsigned sinks[MAX_OBJ];   /* the QP ids with a receive sink, nsinks of them */
+	unsigned nsinks;
 	int verbose;
 	struct ctl_key key;
 } T;
@@ -128,6 +137,7 @@ static void destroy_all(void)
 	memset(T.qp, 0, sizeof(T.qp));
 	memset(T.mr, 0, sizeof(T.mr));
 	T.mr_free = T.qp_free = 1;
+	T.nsinks = 0;
 }
 
 static int mtu_enum(int mtu)
@@ -373,6 +383,15 @@ static void cmd_connect(const char *l)
 	rep("ok state=rts");
 }
 
+/* One receive of len bytes at off of m, wr id wr; 0 or the errno of ibv_post_recv. */
+static int post_recv(struct tqp *q, struct tmr *m, uint64_t off, uint64_t len, uint64_t wr)
+{
+	struct ibv_sge sg = { .addr = (uintptr_t)(m->buf + off), .length = (uint32_t)len, .lkey = m->mr->lkey };
+	struct ibv_recv_wr w = { .wr_id = ((uint64_t)OP_RECV << 56) | wr, .sg_list = &sg, .num_sge = 1 }, *bad;
+
+	return ibv_post_recv(q->qp, &w, &bad);
+}
+
 static void cmd_recv(const char *l)
 {
 	struct tqp *q = get_qp(l);
@@ -380,6 +399,7 @@ static void cmd_recv(const char *l)
 	uint64_t off = ctl_u64(l, "off", 0), len = ctl_u64(l, "len", 0);
 	unsigned n = (unsigned)ctl_u64(l, "n", 1);
 	uint64_t wr = ctl_u64(l, "wr", 0);
+	int sink = ctl_u64(l, "sink", 0) != 0;
 
 	if (!m)
 		return;
@@ -387,19 +407,54 @@ static void cmd_recv(const char *l)
 		rep("err beyond the mr");
 		return;
 	}
+	if (sink && (q->sink || !n)) {
+		rep("err sink: the qp has one already, or n=0");
+		return;
+	}
 	for (unsigned i = 0; i < n; i++) {
-		struct ibv_sge sg = { .addr = (uintptr_t)(m->buf + off + i * len),
-				      .length = (uint32_t)len, .lkey = m->mr->lkey };
-		struct ibv_recv_wr w = { .wr_id = ((uint64_t)OP_RECV << 56) | (wr + i),
-					 .sg_list = &sg, .num_sge = 1 }, *bad;
-		int e = ibv_post_recv(q->qp, &w, &bad);
+		int e = post_recv(q, m, off + i * len, len, wr + i);
 
 		if (e) {
 			rep("err ibv_post_recv: %s", strerror(e));
 			return;
 		}
 	}
+	if (sink) {
+		q->sink = 1;
+		q->sink_mr = (unsigned)(m - T.mr);
+		q->sink_off = off;
+		q->sink_len = len;
+		q->sink_wr0 = wr;
+		q->sink_n = n;
+		T.sinks[T.nsinks++] = (unsigned)(q - T.qp);
+	}
 	rep("ok");
+}
+
+/* One round over the receive sinks: every receive completion taken and its
+ * receive posted again (a failed one is not: the QP is in error); the number
+ * taken. */
+static int sink_run(void)
+{
+	int busy = 0;
+
+	for (unsigned k = 0; k < T.nsinks; k++) {
+		struct tqp *q = &T.qp[T.sinks[k]];
+		struct ibv_wc wc[16];
+		int n = ibv_poll_cq(q->cq, 16, wc);
+
+		for (int i = 0; i < n; i++) {
+			uint64_t wr = wc[i].wr_id & 0xffffffffffffffull;
+
+			if ((wc[i].wr_id >> 56) != OP_RECV || wc[i].status != IBV_WC_SUCCESS ||
+			    wr - q->sink_wr0 >= q->sink_n)
+				continue;
+			post_recv(q, &T.mr[q->sink_mr], q->sink_off + (wr - q->sink_wr0) * q->sink_len,
+				  q->sink_len, wr);
+			busy++;
+		}
+	}
+	return busy;
 }
 
 static void cmd_post(const char *l)
@@ -688,12 +743,12 @@ static int next_line(int fd, char *line, size_t cap, size_t *have)
 
 	while (!(nl = memchr(line, '\n', *have))) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int busy = tload_run(), r;
+		int busy = tload_run() + sink_run(), r;
 		ssize_t n;
 
 		if (*have >= cap - 1)
 			*have = 0;   /* an overlong line: dropped */
-		r = poll(&p, 1, tload_active() ? (busy ? 0 : 1) : -1);
+		r = poll(&p, 1, tload_active() || T.nsinks ? (busy ? 0 : 1) : -1);
 		if (r < 0 && errno != EINTR)
 			return -1;
 		if (r <= 0)

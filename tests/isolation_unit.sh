@@ -12,7 +12,8 @@
 #    exit 0.  Seeds 1 and 2.
 # 2. Every verdict is the rule recomputed from the JSON's own figures (throughput
 #    ratio >= R and latency ratio <= 1/R), the ratios are the alone/beside figures
-#    recomputed, both halves saw victim messages; with --threshold 0.95 the
+#    recomputed, both halves saw victim messages, the attackers completed
+#    messages, RNR retries in the rnr case only; with --threshold 0.95 the
 #    verdicts follow the rule again and the exit status is 1 exactly when one FAILs.
 # 3. --cases selects; bad options exit 2 with one line.
 set -euo pipefail
@@ -55,6 +56,9 @@ def check(name, thr, want=None):
         if abs(tr - c['throughput_ratio']) > 1e-3 or abs(lr - c['latency_ratio']) > 1e-3:
             bad.append('%s %s: ratios %s/%s, recomputed %.4f/%.4f' % (name, c['name'], c['throughput_ratio'],
                                                                   c['latency_ratio'], tr, lr))
+        if c['attacker_messages'] <= 0 or (c['name'] == 'rnr') != (c['rnr_retries'] > 0):
+            bad.append('%s %s: attackers %d messages, %d RNR retries' % (name, c['name'], c['attacker_messages'],
+                                                                         c['rnr_retries']))
         rule = 'PASS' if c['throughput_ratio'] >= thr and c['latency_ratio'] <= 1 / thr else 'FAIL'
         if c['verdict'] != rule or (want and c['verdict'] != want):
             bad.append('%s %s: %s (throughput %.3f, latency %.3f), the rule says %s%s' %
@@ -83,7 +87,7 @@ PY
 # bad options: exit 2, one line
 for args in "" "--reference bogus" "--reference fair --cases nope" "--reference fair --cases rnr," \
 	"--reference fair --threshold 0" "--reference fair --threshold 1.5" "--reference fair --duration-us 5" \
-	"--reference fair extra"; do
+	"--reference fair extra" "--reference fair --cases mr" "--reference fair -i lo --peer 10.0.0.1" "-i lo"; do
 	rc=0
 	# shellcheck disable=SC2086
 	"$GEN" isolation $args > /dev/null 2> "$T/err" || rc=$?

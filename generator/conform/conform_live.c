@@ -293,6 +293,15 @@ static int live_wire(struct cf_live *l, const struct cf *c, const char *iface)
 	return 0;
 }
 
+const char *cf_live_target(const struct cf_live_args *a, char *buf, size_t cap)
+{
+	if (a->target)
+		snprintf(buf, cap, "%.250s", a->target);
+	else
+		snprintf(buf, cap, "%.200s:%d", a->peer ? a->peer : "?", CTL_PORT);
+	return buf;
+}
+
 struct cf_live *cf_live_open(struct cf *c, const struct cf_live_args *a)
 {
 	struct cf_live *l;
@@ -316,10 +325,7 @@ struct cf_live *cf_live_open(struct cf *c, const struct cf_live_args *a)
 	}
 	if (live_wire(l, c, a->iface))
 		goto fail;
-	if (a->target)
-		snprintf(tgt, sizeof(tgt), "%s", a->target);
-	else
-		snprintf(tgt, sizeof(tgt), "%.200s:%d", a->peer, CTL_PORT);
+	cf_live_target(a, tgt, sizeof(tgt));
 	if ((l->fd = tcp_connect(tgt)) < 0) {
 		fprintf(stderr, GEN_NAME " %s: cannot reach rocetarget at %s\n", a->cmd, tgt);
 		goto fail;

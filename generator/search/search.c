@@ -112,10 +112,7 @@ static const char *sr_target(void)
 {
 	static char t[300];
 
-	if (sr_live.target)
-		return sr_live.target;
-	snprintf(t, sizeof(t), "%.200s:%d", sr_live.peer ? sr_live.peer : "?", CTL_PORT);
-	return t;
+	return cf_live_target(&sr_live, t, sizeof(t));
 }
 
 /* rocetarget's health and the adapter's active MTU: a connection, hello, open;

@@ -87,6 +87,14 @@ struct st_opts {
 	uint64_t cnp_gap_ns;         /* --cnp-gap-us: the least interval expected between CNPs of a QP */
 	uint8_t min_rnr;             /* the RNR timer code rocegen's RNR NAKs carry */
 	uint64_t limit_ns;           /* 0, or the run fails every QP not done this long after its start */
+	/* `rocegen isolation` against a real adapter: */
+	int nocheck;                 /* completions not checked against the adapter's memory one by one
+				      * (no control round trip per message; a SEND QP then needs sink_recvs) */
+	unsigned sink_recvs;         /* --victim: the receives of each attacker QP, a rocetarget sink
+				      * (recv sink=1, target/ctl.h) reposting them itself; fewer than qd
+				      * gives RNR NAKs (connect min_rnr=min_rnr); 0: qd, reposted by the checks */
+	unsigned xmrs;               /* --victim: 4 KiB MRs of each attacker QP its WRITEs spread over
+				      * (a multiple of qd; 0: none, the QP's own MR) */
 };
 
 /* a distribution of samples in ns */

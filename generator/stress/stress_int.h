@@ -19,6 +19,7 @@ struct st_msg {
 	uint32_t slot;               /* write slot or receive buffer */
 	uint64_t roff;               /* READ: offset in the read area */
 	uint64_t expect;             /* ATOMIC: the original value expected */
+	uint32_t xmr;                /* WRITE to the QP's extra MR xmr - 1 (0: its own MR) */
 };
 
 struct st_run;
@@ -65,6 +66,12 @@ struct st_qp {
 	uint64_t cnp_last_t;         /* wire time of the QP's last CNP */
 	int ce_since_cnp;            /* a CE-marked request went out since */
 	struct st_rq *rq;            /* the adapter as requester (stress_req.c) */
+	struct st_xmr {              /* o->xmrs extra MRs on the adapter (4 KiB each) */
+		unsigned id;
+		uint32_t rkey;
+		uint64_t va;
+	} *xmr;
+	unsigned n_xmr;
 };
 
 struct st_hent {

@@ -291,14 +291,14 @@ static int qctl(struct st_run *s, const char *req, char *rep, size_t cap)
 	return rc;
 }
 
-/* The adapter's bytes [off, off+len) against want; 0 when equal. */
-static int check_remote(struct st_run *s, struct st_qp *q, const char *what, uint32_t psn, uint64_t off,
-			const uint8_t *want, uint32_t len)
+/* The adapter's bytes [off, off+len) of its MR mr against want; 0 when equal. */
+static int check_remote(struct st_run *s, struct st_qp *q, unsigned mr, const char *what, uint32_t psn,
+			uint64_t off, const uint8_t *want, uint32_t len)
 {
 	char rep[CTL_RD_MAX * 2 + 64], req[128];
 	uint64_t got;
 
-	snprintf(req, sizeof(req), "sum mr=%u off=%" PRIu64 " len=%u", q->dut_mr, off, len);
+	snprintf(req, sizeof(req), "sum mr=%u off=%" PRIu64 " len=%u", mr, off, len);
 	if (qctl(s, req, rep, sizeof(rep)))
 		return fail_qp(s, q, 0, "qp %u: %s: %s", qidx(s, q), req, rep), -1;
 	got = ctl_u64(rep, "sum", 0);
@@ -307,7 +307,7 @@ static int check_remote(struct st_run *s, struct st_qp *q, const char *what, uin
 	for (uint32_t o = 0; o < len; o += 2048) {
 		uint32_t n = len - o < 2048 ? len - o : 2048;
 
-		snprintf(req, sizeof(req), "rd mr=%u off=%" PRIu64 " len=%u", q->dut_mr, off + o, n);
+		snprintf(req, sizeof(req), "rd mr=%u off=%" PRIu64 " len=%u", mr, off + o, n);
 		if (qctl(s, req, rep, sizeof(rep)) || strncmp(rep, "ok hex=", 7) ||
 		    ctl_unhex(rep + 7, s->tmp, n) != (long)n)
 			break;
@@ -355,20 +355,25 @@ static void check_send(struct st_run *s, struct st_qp *q, const struct st_msg *m
 		return;
 	}
 	if (!part[1] || ctl_u64(part[1], "sum", 0) != st_sum(buf, m->len))
-		check_remote(s, q, "send", psn, off, buf, m->len);   /* names the byte */
+		check_remote(s, q, q->dut_mr, "send", psn, off, buf, m->len);   /* names the byte */
 }
 
 static void check_msg(struct st_run *s, struct st_qp *q, const struct st_msg *m, const struct roce_wc *wc)
 {
 	uint8_t *buf = q->bufs + (m->idx % s->o->qd) * s->slot;
 
+	if (s->o->nocheck)
+		return;
 	switch (m->op) {
 	case ST_SEND:
 		check_send(s, q, m, wc->psn, buf);
 		break;
 	case ST_WRITE:
-		check_remote(s, q, "write", wc->psn, off_write(s, (uint32_t)(m->idx % s->o->qd)), buf,
-			     m->len);
+		if (m->xmr)
+			check_remote(s, q, q->xmr[m->xmr - 1].id, "write", wc->psn, 0, buf, m->len);
+		else
+			check_remote(s, q, q->dut_mr, "write", wc->psn,
+				     off_write(s, (uint32_t)(m->idx % s->o->qd)), buf, m->len);
 		break;
 	case ST_READ:
 		st_pattern(s->o->seed, qidx(s, q), READ_AREA_MSG, m->roff, s->tmp, m->len);

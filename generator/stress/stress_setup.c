@@ -124,13 +124,61 @@ static int fill_read_area(struct st_run *s, struct st_qp *q, unsigned i)
 		   hex);
 }
 
+#define ST_XMR_LEN 4096u
+#define ST_XMR_BATCH 64u            /* MRs registered per control round trip (multi) */
+
+/* o->xmrs MRs of ST_XMR_LEN for attacker QP q, registered ST_XMR_BATCH at a time */
+static int setup_xmrs(struct st_run *s, struct st_qp *q)
+{
+	unsigned n = s->o->xmrs;
+	char req[ST_XMR_BATCH * 32], *rep;
+
+	if (n % s->o->qd)
+		return snprintf(s->res->first_error, sizeof(s->res->first_error),
+				"%u extra MRs per QP: not a multiple of the depth %u", n, s->o->qd), -1;
+	if (!(q->xmr = calloc(n, sizeof(*q->xmr))) || !(rep = malloc(CTL_LINE_MAX)))
+		return snprintf(s->res->first_error, sizeof(s->res->first_error), "no memory"), -1;
+	while (q->n_xmr < n) {
+		unsigned k = n - q->n_xmr < ST_XMR_BATCH ? n - q->n_xmr : ST_XMR_BATCH;
+		size_t o = (size_t)snprintf(req, sizeof(req), "multi");
+		char *part = rep;
+
+		for (unsigned j = 0; j < k; j++)
+			o += (size_t)snprintf(req + o, sizeof(req) - o, "%s mr len=%u access=w", j ? " ;" : "",
+					      ST_XMR_LEN);
+		if (st_ctl(s, rep, CTL_LINE_MAX, "%s", req)) {
+			free(rep);
+			return -1;
+		}
+		for (unsigned j = 0; j < k; j++, q->n_xmr++) {
+			struct st_xmr *x = &q->xmr[q->n_xmr];
+			char *next = part ? strstr(part, " ; ") : NULL;
+
+			if (next)
+				*next = 0;
+			if (!part || strncmp(part, "ok", 2) || !(x->id = (unsigned)ctl_u64(part, "mr", 0))) {
+				snprintf(s->res->first_error, sizeof(s->res->first_error),
+					 "control: mr %u of %u: %.150s", q->n_xmr + 1, n, part ? part : "no reply");
+				free(rep);
+				return -1;
+			}
+			x->rkey = (uint32_t)ctl_u64(part, "rkey", 0);
+			x->va = ctl_u64(part, "va", 0);
+			part = next ? next + 3 : NULL;
+		}
+	}
+	free(rep);
+	return 0;
+}
+
 static int setup_qp(struct st_run *s, unsigned i, uint64_t *rng)
 {
 	const struct st_opts *o = s->o;
 	struct st_qp *q = &s->qp[i];
 	uint64_t mrlen = st_off_atomic(s) + 8;
 	uint32_t dut_psn;
-	char rep[512];
+	char rep[512], rnr[32] = "";
+	int attacker = o->victim && i > 0, sink = attacker && o->sink_recvs;
 
 	q->s = s;
 	q->hkey = UINT64_MAX;
@@ -151,12 +199,15 @@ static int setup_qp(struct st_run *s, unsigned i, uint64_t *rng)
 	q->dut_mr = (unsigned)ctl_u64(rep, "mr", 0);
 	q->rkey = (uint32_t)ctl_u64(rep, "rkey", 0);
 	q->va = ctl_u64(rep, "va", 0);
+	if (sink)   /* the RNR timer the adapter's RNR NAKs carry */
+		snprintf(rnr, sizeof(rnr), " min_rnr=%u", o->min_rnr);
 	if (st_ctl(s, rep, sizeof(rep),
-		"connect qp=%u rqpn=0x%x rpsn=%u psn=%u rgid=%s mtu=%u timeout=%u retry=7 rnr_retry=7",
-		q->dut_qp, q->qpn, q->psn0, dut_psn, o->our_gid, o->mtu, o->timeout) ||
+		"connect qp=%u rqpn=0x%x rpsn=%u psn=%u rgid=%s mtu=%u timeout=%u retry=7 rnr_retry=7%s",
+		q->dut_qp, q->qpn, q->psn0, dut_psn, o->our_gid, o->mtu, o->timeout, rnr) ||
 	    fill_read_area(s, q, i) ||
-	    st_ctl(s, rep, sizeof(rep), "recv qp=%u mr=%u len=%u off=%" PRIu64 " n=%u wr=0", q->dut_qp,
-		q->dut_mr, s->slot, st_off_recv(s, 0), o->qd))
+	    st_ctl(s, rep, sizeof(rep), "recv qp=%u mr=%u len=%u off=%" PRIu64 " n=%u wr=0%s", q->dut_qp,
+		q->dut_mr, s->slot, st_off_recv(s, 0), sink ? o->sink_recvs : o->qd, sink ? " sink=1" : "") ||
+	    (attacker && o->xmrs && setup_xmrs(s, q)))
 		return -1;
 	return engine(s, q, i, dut_psn);
 }
@@ -264,6 +315,14 @@ static void build(struct st_run *s, struct st_qp *q, struct st_msg *m, struct ro
 		w->op = m->op == ST_SEND ? ROCE_WR_SEND : ROCE_WR_WRITE;
 		m->slot = m->op == ST_SEND ? (uint32_t)(q->sends++ % o->qd) : (uint32_t)(m->idx % o->qd);
 		w->remote_va = q->va + s->slot + (uint64_t)m->slot * s->slot;
+		if (m->op == ST_WRITE && q->n_xmr && m->len <= ST_XMR_LEN) {
+			/* an MR congruent to the slot: the WRITEs in flight never share one */
+			uint32_t j = m->slot + o->qd * (uint32_t)(x % (q->n_xmr / o->qd));
+
+			m->xmr = j + 1;
+			w->rkey = q->xmr[j].rkey;
+			w->remote_va = q->xmr[j].va;
+		}
 		break;
 	case ST_READ:
 		memset(buf, 0xee, m->len);
@@ -427,6 +486,7 @@ void st_teardown(struct st_run *s)
 		free(s->qp[i].mem);
 		free(s->qp[i].ring);
 		free(s->qp[i].bufs);
+		free(s->qp[i].xmr);
 	}
 	free(s->qp);
 	free(s->ready);
