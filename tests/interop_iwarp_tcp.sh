@@ -41,80 +41,31 @@ iwlab_enter interop_iwarp_tcp "$@"
 iwlab_session interop_iwarp_tcp
 fails=0
 
-resets() {
-	"$L" counters vma | sed -n 's/^tcp\.EstabResets=//p'
+# vma's TCP counter NAME (/proc/net/snmp, through `lab counters`)
+vma_tcp() {
+	"$L" counters vma | sed -n "s/^tcp\.$1=//p"
 }
 
-# rst_case MODE "ROCEGEN ARGS"
-rst_case() {
-	local mode=$1 args=$2 name=rst-$1 gpid rc grc r0 r1 res
+# ucm_case KIND MODE COUNTER "GUEST CMD" "ROCEGEN ARGS": the guest's ucmatose on
+# vma, rocegen's ucmatose client against it, vma's TCP COUNTER before and
+# after, then the verdict of KIND (rst or loss) on the report
+ucm_case() {
+	local kind=$1 mode=$2 ctr=$3 gcmd=$4 args=$5 name=$1-$2 gpid rc grc r0 r1 res
 	"$L" up --mode "$mode" >/dev/null || { echo "FAIL $name: lab up --mode $mode"; fails=$((fails + 1)); return; }
-	r0=$(resets)
-	"$L" exec --timeout 60 vma -- "ucmatose -C 4" >"$T/$name.guest" 2>&1 &
+	r0=$(vma_tcp "$ctr")
+	"$L" exec --timeout 90 vma -- "$gcmd" >"$T/$name.guest" 2>&1 &
 	gpid=$!
 	"$L" exec vma -- 'for i in $(seq 150); do rdma res show cm_id | grep -q LISTEN && exit 0; sleep 0.1; done; exit 1' >/dev/null
 	# shellcheck disable=SC2086
-	"$L" host -- timeout 60 "$G" client --transport iwarp --oob cm --app ucmatose --peer "$PEER" --iters 4 \
-		--timeout 20 --json --fault tcp-rst@2 $args >"$T/$name.json" 2>"$T/$name.err"
+	"$L" host -- timeout 90 "$G" client --transport iwarp --oob cm --app ucmatose --peer "$PEER" --json $args \
+		>"$T/$name.json" 2>"$T/$name.err"
 	rc=$?
 	wait "$gpid"
 	grc=$?
-	r1=$(resets)
-	res=$(python3 - "$T/$name.json" "$T/$name.guest" "$rc" "$grc" "${r0:-x}" "${r1:-x}" <<'PY'
+	r1=$(vma_tcp "$ctr")
+	res=$(python3 - "$kind" "$T/$name.json" "$T/$name.guest" "$rc" "$grc" "${r0:-x}" "${r1:-x}" <<'PY'
 import json, sys
-jf, gf, rc, grc, r0, r1 = sys.argv[1:7]
-try:
-    d = json.load(open(jf))
-except Exception as e:
-    print("FAIL no report (%s)" % e); sys.exit(0)
-g = open(gf, errors="replace").read()
-bad = []
-t = d["tcp"]
-if int(rc) != 1: bad.append("rocegen exit %s, want 1" % rc)
-if not t["rst_tx"] or t["cut_bytes"] <= 0: bad.append("no RST sent mid-FPDU: %s" % t)
-if d["msgs_rx"]["send"] != 4: bad.append("received %d of ucmatose's 4 messages" % d["msgs_rx"]["send"])
-if d["faults"]["tcp-rst"] != 1: bad.append("faults fired %s" % d["faults"])
-if not (r0.isdigit() and r1.isdigit() and int(r1) - int(r0) == 1):
-    bad.append("vma's tcp.EstabResets %s -> %s, want +1" % (r0, r1))
-if int(grc) != 0 or "return status 0" not in g:
-    bad.append("ucmatose exit %s%s" % (grc, " (timed out: siw hung)" if grc == "124" else ""))
-print("%s RST after %d of the FPDU's bytes, replies sent whole before it %d, vma EstabResets %s -> %s, ucmatose exit %s%s" % (
-    "FAIL" if bad else "ok", t["cut_bytes"], d["fpdu"]["tx"] - d["fpdu"]["rtr_tx"], r0, r1, grc,
-    (": " + "; ".join(bad)) if bad else ""))
-PY
-)
-	echo "${res%% *} ucmatose -C 4 ($mode) / rocegen client --fault tcp-rst@2 $args: ${res#* }"
-	case $res in
-	ok*) ;;
-	*) fails=$((fails + 1)); tail -4 "$T/$name.guest" | sed 's/^/     ucmatose: /' ;;
-	esac
-}
-
-rst_case siw ""
-rst_case siw-crc "--crc --rtr write"
-
-retrans() {
-	"$L" counters vma | sed -n 's/^tcp\.RetransSegs=//p'
-}
-
-# loss_case MODE "ROCEGEN ARGS"
-loss_case() {
-	local mode=$1 args=$2 name=loss-$1 gpid rc grc r0 r1 res
-	"$L" up --mode "$mode" >/dev/null || { echo "FAIL $name: lab up --mode $mode"; fails=$((fails + 1)); return; }
-	r0=$(retrans)
-	"$L" exec --timeout 90 vma -- "ucmatose -C 200 -S 4000" >"$T/$name.guest" 2>&1 &
-	gpid=$!
-	"$L" exec vma -- 'for i in $(seq 150); do rdma res show cm_id | grep -q LISTEN && exit 0; sleep 0.1; done; exit 1' >/dev/null
-	# shellcheck disable=SC2086
-	"$L" host -- timeout 90 "$G" client --transport iwarp --oob cm --app ucmatose --peer "$PEER" --iters 200 \
-		--size 4000 --timeout 30 --json --fault tcp-loss=5% $args >"$T/$name.json" 2>"$T/$name.err"
-	rc=$?
-	wait "$gpid"
-	grc=$?
-	r1=$(retrans)
-	res=$(python3 - "$T/$name.json" "$T/$name.guest" "$rc" "$grc" "${r0:-x}" "${r1:-x}" <<'PY'
-import json, sys
-jf, gf, rc, grc, r0, r1 = sys.argv[1:7]
+kind, jf, gf, rc, grc, r0, r1 = sys.argv[1:8]
 try:
     d = json.load(open(jf))
 except Exception as e:
@@ -122,28 +73,43 @@ except Exception as e:
 g = open(gf, errors="replace").read()
 bad = []
 t, f = d["tcp"], d["fpdu"]
-if int(rc) != 0: bad.append("rocegen exit %s (%s)" % (rc, d.get("why")))
-if d["msgs_rx"]["send"] != 200 or d["completed"] != 200:
-    bad.append("received %d of ucmatose's 200 messages, completed %d" % (d["msgs_rx"]["send"], d["completed"]))
-if not d["mpa"]["crc"] or f["crc_bad"] or f["marker_bad"]: bad.append("CRC %s, bad %d, markers bad %d" % (d["mpa"]["crc"], f["crc_bad"], f["marker_bad"]))
-if d["term_rx"] or d["term_tx"]: bad.append("a Terminate")
-if d["faults"]["tcp-loss"] != 1 or t["rcv_ooopack"] < 1: bad.append("tcp-loss %d, out of order %d" % (d["faults"]["tcp-loss"], t["rcv_ooopack"]))
-if not (r0.isdigit() and r1.isdigit() and int(r1) > int(r0)):
-    bad.append("vma's tcp.RetransSegs %s -> %s, want growth" % (r0, r1))
+grew = int(r1) - int(r0) if r0.isdigit() and r1.isdigit() else None
+if kind == "rst":
+    if int(rc) != 1: bad.append("rocegen exit %s, want 1" % rc)
+    if not t["rst_tx"] or t["cut_bytes"] <= 0: bad.append("no RST sent mid-FPDU: %s" % t)
+    if d["msgs_rx"]["send"] != 4: bad.append("received %d of ucmatose's 4 messages" % d["msgs_rx"]["send"])
+    if d["faults"]["tcp-rst"] != 1: bad.append("faults fired %s" % d["faults"])
+    if grew != 1: bad.append("vma's tcp.EstabResets %s -> %s, want +1" % (r0, r1))
+    what = "RST after %d of the FPDU's bytes, replies sent whole before it %d, vma EstabResets %s -> %s" % (
+        t["cut_bytes"], f["tx"] - f["rtr_tx"], r0, r1)
+else:
+    if int(rc) != 0: bad.append("rocegen exit %s (%s)" % (rc, d.get("why")))
+    if d["msgs_rx"]["send"] != 200 or d["completed"] != 200:
+        bad.append("received %d of ucmatose's 200 messages, completed %d" % (d["msgs_rx"]["send"], d["completed"]))
+    if not d["mpa"]["crc"] or f["crc_bad"] or f["marker_bad"]:
+        bad.append("CRC %s, bad %d, markers bad %d" % (d["mpa"]["crc"], f["crc_bad"], f["marker_bad"]))
+    if d["term_rx"] or d["term_tx"]: bad.append("a Terminate")
+    if d["faults"]["tcp-loss"] != 1 or t["rcv_ooopack"] < 1:
+        bad.append("tcp-loss %d, out of order %d" % (d["faults"]["tcp-loss"], t["rcv_ooopack"]))
+    if not grew or grew < 1: bad.append("vma's tcp.RetransSegs %s -> %s, want growth" % (r0, r1))
+    what = "200 SENDs each way, CRC on, %d FPDUs received with 0 bad CRCs, %d received out of order, " \
+        "vma RetransSegs %s -> %s" % (f["rx"], t["rcv_ooopack"], r0, r1)
 if int(grc) != 0 or "return status 0" not in g:
-    bad.append("ucmatose exit %s%s" % (grc, " (timed out)" if grc == "124" else ""))
-print("%s 200 SENDs each way, CRC on, %d FPDUs received with 0 bad CRCs, %d received out of order, vma RetransSegs %s -> %s, ucmatose exit %s%s" % (
-    "FAIL" if bad else "ok", f["rx"], t["rcv_ooopack"], r0, r1, grc, (": " + "; ".join(bad)) if bad else ""))
+    bad.append("ucmatose exit %s%s" % (grc, " (timed out: siw hung)" if grc == "124" else ""))
+print("%s %s, ucmatose exit %s%s" % ("FAIL" if bad else "ok", what, grc, (": " + "; ".join(bad)) if bad else ""))
 PY
 )
-	echo "${res%% *} ucmatose -C 200 -S 4000 ($mode) / rocegen client --fault tcp-loss=5% $args: ${res#* }"
+	echo "${res%% *} $gcmd ($mode) / rocegen client $args: ${res#* }"
 	case $res in
 	ok*) ;;
 	*) fails=$((fails + 1)); tail -4 "$T/$name.guest" | sed 's/^/     ucmatose: /' ;;
 	esac
 }
 
-loss_case siw-crc "--crc --rtr write"
+R="--iters 4 --timeout 20 --fault tcp-rst@2"
+ucm_case rst siw EstabResets "ucmatose -C 4" "$R"
+ucm_case rst siw-crc EstabResets "ucmatose -C 4" "$R --crc --rtr write"
+ucm_case loss siw-crc RetransSegs "ucmatose -C 200 -S 4000" "--iters 200 --size 4000 --timeout 30 --fault tcp-loss=5% --crc --rtr write"
 "$L" up --mode siw >/dev/null 2>&1 || true
 
 echo "interop_iwarp_tcp: $fails failed"

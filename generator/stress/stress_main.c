@@ -189,6 +189,18 @@ enum { O_REF = 256, O_QPS, O_OPS, O_SIZES, O_QD, O_DUR, O_MSGS, O_SEED, O_MTU, O
        O_SRC, O_DMAC, O_ROLE, O_RNR, O_VICTIM, O_INTERVAL, O_CNPGAP, O_SWEEP, O_ACKTO, O_DEV_OLD,
        O_RNRRETRY, O_LIMIT };
 
+/* Seconds (a decimal above 0, at most max) → ns; 0, or -1 when bad. */
+static int secs_ns(const char *arg, double max, uint64_t *ns)
+{
+	char *e;
+	double d = strtod(arg, &e);
+
+	if (e == arg || *e || d <= 0 || d > max)
+		return -1;
+	*ns = (uint64_t)(d * 1e9);
+	return 0;
+}
+
 /* The numeric options: 0 when taken, 2 when bad, 1 when ch is not one of them. */
 static int opt_number(int ch, const char *arg, struct cli *c)
 {
@@ -207,14 +219,7 @@ static int opt_number(int ch, const char *arg, struct cli *c)
 			return bad("--qd (1..32)", arg);
 		c->o.qd = (unsigned)v;
 		return 0;
-	case O_DUR: {
-		double d = strtod(arg, &e);
-
-		if (e == arg || *e || d <= 0 || d > 86400)
-			return bad("--duration", arg);
-		c->o.duration_ns = (uint64_t)(d * 1e9);
-		return 0;
-	}
+	case O_DUR: return secs_ns(arg, 86400, &c->o.duration_ns) ? bad("--duration", arg) : 0;
 	case O_MSGS: if (!num_ok || !v) return bad("--messages", arg); c->o.messages = v; return 0;
 	case O_SEED: if (!num_ok) return bad("--seed", arg); c->o.seed = v; return 0;
 	case O_MTU:
@@ -223,28 +228,14 @@ static int opt_number(int ch, const char *arg, struct cli *c)
 		c->o.mtu = (unsigned)v;
 		return 0;
 	case O_DELAY: if (!num_ok) return bad("--delay-us", arg); c->o.delay_ns = v * 1000; return 0;
-	case O_INTERVAL: {
-		double d = strtod(arg, &e);
-
-		if (e == arg || *e || d <= 0 || d > 3600)
-			return bad("--interval", arg);
-		c->o.interval_ns = (uint64_t)(d * 1e9);
-		return 0;
-	}
+	case O_INTERVAL: return secs_ns(arg, 3600, &c->o.interval_ns) ? bad("--interval", arg) : 0;
 	case O_CNPGAP: if (!num_ok) return bad("--cnp-gap-us", arg); c->o.cnp_gap_ns = v * 1000; return 0;
 	case O_RNRRETRY:
 		if (!num_ok || v > 7)
 			return bad("--rnr-retry (0..7, 7: without end)", arg);
 		c->o.rnr_retry = (uint8_t)v;
 		return 0;
-	case O_LIMIT: {
-		double d = strtod(arg, &e);
-
-		if (e == arg || *e || d <= 0 || d > 86400)
-			return bad("--time-limit", arg);
-		c->o.limit_ns = (uint64_t)(d * 1e9);
-		return 0;
-	}
+	case O_LIMIT: return secs_ns(arg, 86400, &c->o.limit_ns) ? bad("--time-limit", arg) : 0;
 	case O_RNR:
 		if (!num_ok || v > 31)
 			return bad("--rnr-timer (0..31)", arg);
