@@ -93,6 +93,7 @@ GEN=$BUILD/bin/rocegen
 [ -x "$GEN" ] || { echo "iwarp_conv: $GEN not built" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "iwarp_conv: python3 needed" >&2; exit 2; }
 command -v nft >/dev/null || { echo "iwarp_conv: nft (nftables) needed" >&2; exit 2; }
+command -v tcpdump >/dev/null || { echo "iwarp_conv: tcpdump needed" >&2; exit 2; }
 
 if [ "$(id -u)" != 0 ]; then
 	echo "skip iwarp_conv.sh (needs root for network namespaces)"
