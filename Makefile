@@ -102,6 +102,7 @@ CHECK_SCRIPTS += tests/diag_live.sh
 
 # `rocegen stress` against the in-process reference adapter (generator/stress/)
 CHECK_SCRIPTS += tests/stress_unit.sh
+CHECK_SCRIPTS += tests/stress_rnr.sh
 # `rocegen search` (generator/search/) with the planted anomaly of the reference
 CHECK_SCRIPTS += tests/search_unit.sh
 # `rocegen search` through rocetarget when rocetarget fails (none reachable, the

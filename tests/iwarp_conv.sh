@@ -65,7 +65,19 @@
 #                     side (WRITE: client -> server; READ: the responses):
 #                     a clean run with markers and CRC, the sender's TCP
 #                     retransmitted (TCP_INFO), segments really dropped, no
-#                     CRC or marker error on either side.
+#                     CRC or marker error on either side;
+#        tcp-loss     rocegen's own --fault tcp-loss=5% (a socket filter
+#                     drops 5 % of the segments with data the side receives):
+#                     200 WRITEs with the server dropping, 200 READs with both
+#                     sides dropping (markers both ways, CRC, MSS 536): a
+#                     clean run (every message completed, data verified, no
+#                     CRC or marker error either side), each dropping side's
+#                     fault counted and its TCP saw segments out of order
+#                     (TCP_INFO rcv_ooopack), and a capture on the server's
+#                     veth (tcpdump) holds retransmissions — data segments
+#                     starting below the highest sequence already seen — in
+#                     each direction towards a dropping side, and its sender's
+#                     TCP_INFO counted retransmissions.
 #
 # Prints "ok"/"FAIL" per check; exit 1 when any check fails.
 set -u
@@ -81,6 +93,7 @@ GEN=$BUILD/bin/rocegen
 [ -x "$GEN" ] || { echo "iwarp_conv: $GEN not built" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "iwarp_conv: python3 needed" >&2; exit 2; }
 command -v nft >/dev/null || { echo "iwarp_conv: nft (nftables) needed" >&2; exit 2; }
+command -v tcpdump >/dev/null || { echo "iwarp_conv: tcpdump needed" >&2; exit 2; }
 
 if [ "$(id -u)" != 0 ]; then
 	echo "skip iwarp_conv.sh (needs root for network namespaces)"
@@ -161,6 +174,39 @@ def nsdelta(name):
         out[ns] = {k: b[k] - a.get(k, 0) for k in b if b[k] != a.get(k, 0)}
     return out
 tcpnote = {}
+B = sys.argv[2] if len(sys.argv) > 2 else ""
+def pcap_retx(path, server_ip):
+    # TCP data segments (Ethernet, IPv4) starting below the highest sequence
+    # number already seen in their direction: the sender's retransmissions
+    import socket, struct
+    d = open(path, "rb").read()
+    be = d[:4] in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d")
+    e = ">" if be else "<"
+    off, hi, out = 24, {}, {"to_a": 0, "to_b": 0}
+    while off + 16 <= len(d):
+        incl = struct.unpack(e + "I", d[off + 8:off + 12])[0]
+        p = d[off + 16:off + 16 + incl]
+        off += 16 + incl
+        if len(p) < 34 or p[12:14] != b"\x08\x00" or p[23] != 6:
+            continue
+        ihl = (p[14] & 15) * 4
+        tot = struct.unpack(">H", p[16:18])[0]
+        t = p[14 + ihl:]
+        if len(t) < 20:
+            continue
+        seq = struct.unpack(">I", t[4:8])[0]
+        dlen = tot - ihl - (t[12] >> 4) * 4
+        if dlen <= 0:
+            continue
+        key = "to_b" if socket.inet_ntoa(p[30:34]) == server_ip else "to_a"
+        if key in hi and ((seq - hi[key][0]) & 0xffffffff) < ((hi[key][1] - hi[key][0]) & 0xffffffff):
+            out[key] += 1
+        if key not in hi:
+            hi[key] = [seq, seq]
+        end = (seq + dlen) & 0xffffffff
+        if ((end - hi[key][0]) & 0xffffffff) > ((hi[key][1] - hi[key][0]) & 0xffffffff):
+            hi[key][1] = end
+    return out
 def check(name, crc, src, what):
     bad = []
     def want(cond, msg):
@@ -258,6 +304,22 @@ def check(name, crc, src, what):
                 want(r["fpdu"]["crc_bad"] == 0 and r["fpdu"]["marker_bad"] == 0, "%s: CRC bad %d, markers bad %d" %
                      (side, r["fpdu"]["crc_bad"], r["fpdu"]["marker_bad"]))
             tcpnote[name] = ", %d segments dropped, %s retransmitted %d" % (dropped, v, sender["tcp"]["retrans"])
+        elif k == "tcploss":    # v: the dropping sides (c, s); the capture shows the repairs
+            rtx = pcap_retx("%s/%s-cap.pcap" % (T, name), B)
+            for side, r, o, into in (("client", c, s, "to_a"), ("server", s, c, "to_b")):
+                if side[0] not in v:
+                    continue
+                want(r["faults"]["tcp-loss"] == 1 and r["tcp"]["loss_pct"] == 5, "%s: tcp-loss fired %d at %s %%" %
+                     (side, r["faults"]["tcp-loss"], r["tcp"]["loss_pct"]))
+                want(r["tcp"]["rcv_ooopack"] >= 1, "%s: no segment out of order (rcv_ooopack 0)" % side)
+                want(rtx[into] >= 1, "the capture holds no retransmission towards the %s" % side)
+                want(o["tcp"]["retrans"] >= 1, "the %s's peer retransmitted %d" % (side, o["tcp"]["retrans"]))
+            for side, r in (("client", c), ("server", s)):
+                want(r["fpdu"]["crc_bad"] == 0 and r["fpdu"]["marker_bad"] == 0 and r["fpdu"]["markers_rx"] > 0,
+                     "%s: CRC bad %d, markers bad %d, markers received %d" % (side, r["fpdu"]["crc_bad"],
+                     r["fpdu"]["marker_bad"], r["fpdu"]["markers_rx"]))
+            tcpnote[name] = ", captured retransmissions to server %d / to client %d, out of order at server %d / client %d" % (
+                rtx["to_b"], rtx["to_a"], s["tcp"]["rcv_ooopack"], c["tcp"]["rcv_ooopack"])
         elif k == "irdord":     # client ORD,IRD announced; server IRD: what each side negotiated
             cord, cird, sird = (int(x) for x in v.split(","))
             cm, sm = c["mpa"], s["mpa"]
@@ -421,4 +483,24 @@ loss "loss-write" "$NSB" "tcp dport 5044" client "--op write $S --markers" "--op
 loss "loss-read" "$NSA" "tcp sport 5044" server "--op read $S --markers --mss 536" "--op read $S --markers --crc --mss 536" \
 	good reads
 
-python3 "$T/check.py" "$T"
+# tcplossrun NAME "SERVER ARGS" "CLIENT ARGS" CHECKS...: with the server's veth captured
+tcplossrun() {
+	local name=$1 sargs=$2 cargs=$3 tpid
+	shift 3
+	ip netns exec "$NSB" tcpdump -i "$VB" -U -s 128 -w "$T/$name-cap.pcap" tcp port 5044 2>"$T/$name-cap.log" &
+	tpid=$!
+	for _ in $(seq 250); do
+		grep -q "listening on" "$T/$name-cap.log" 2>/dev/null && break
+		sleep 0.02
+	done
+	run "$name" "$sargs" "$cargs" "$@"
+	sleep 0.2
+	kill -INT "$tpid" 2>/dev/null
+	wait "$tpid"
+}
+L="--markers --mss 536 --size 8192 --iters 200"
+tcplossrun "tcp-loss-write" "--op write $L --fault tcp-loss=5%" "--op write $L --crc" good crc markers "tcploss=s"
+tcplossrun "tcp-loss-read" "--op read $L --fault tcp-loss=5%" "--op read $L --crc --fault tcp-loss=5%" good reads \
+	"tcploss=cs"
+
+python3 "$T/check.py" "$T" "$B"

@@ -9,8 +9,8 @@
 #    packet is lost on receipt): for every seed tried the annealing finds it
 #    within 400 evaluations; the shrunk workload lies in the planted corner
 #    (MTU 1024, >= 24 QPs, messages over 1 KiB) and is minimal in queue depth
-#    and operations; the evidence shows the recovery; the "reproduce" line,
-#    run, FAILs path_loss (NAKs no injected fault explains, per QP) while
+#    and operations; the evidence shows the recovery; the "reproduce" line
+#    carries the evaluations' finite --rnr-retry 6 and, run, FAILs path_loss (NAKs no injected fault explains, per QP) while
 #    counters_vs_wire, with the path loss attributed, PASSes; the same seed gives the same answer.
 # 2. --reference good: no anomaly in the whole budget; a fault mix rocegen
 #    injected (drops, duplicates, reorders, corruption) is no path loss.
@@ -49,6 +49,9 @@ for s in (1, 2, 4, 5, 6, 7):
     need(a['score'] > 0 and a['evidence']['retransmission_episodes'] + a['evidence']['naks'] > 0, 'seed %d: evidence %s' % (s, a))
     argv = shlex.split(a['reproduce'])
     need(argv[:3] == ['rocegen', 'stress', '--reference'], 'seed %d: reproduce %r' % (s, a['reproduce']))
+    # the evaluation's finite RNR retry count (search.c SR_RNR_RETRY), so the replay ends as it did
+    need(argv[argv.index('--rnr-retry') + 1:][:1] == ['6'] if '--rnr-retry' in argv else False,
+         'seed %d: no --rnr-retry 6 in %r' % (s, a['reproduce']))
     r = subprocess.run([GEN] + argv[1:], capture_output=True, text=True)
     need(r.returncode == 1 and re.search(r'path_loss +FAIL +[1-9]\d* sequence NAKs .*: qp \d+: [1-9]', r.stdout) and re.search(r'counters_vs_wire +PASS', r.stdout), 'seed %d: replay exit %d' % (s, r.returncode))
 # injected faults are not path loss: a drop/dup/reorder/corrupt mix attributes none

@@ -155,6 +155,7 @@ static int iso_run(int mode, const struct iso_case *c, uint64_t dur_ns, uint64_t
 	o.delay_ns = 50000;
 	o.gid_index = 1;
 	o.min_rnr = 1;   /* 0.01 ms: RNR retries come quickly */
+	o.rnr_retry = 7; /* and without end: the RNR attackers keep their load */
 	if (iso_live.iface) {
 		o.qd = c->live_qd;
 		o.mtu = ISO_LIVE_MTU;

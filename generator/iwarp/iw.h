@@ -47,10 +47,12 @@ enum iw_fault {
 	IW_F_TERMINATE,      /* Terminate sent mid-stream, then close  → the peer closes */
 	IW_F_TCP_RST,        /* half an FPDU mid-message, then a TCP RST → the peer drops it, reports the reset */
 	IW_F_ZERO_WINDOW,    /* server: stops reading, its window closes → the sender holds its data, resumes */
+	IW_F_TCP_LOSS,       /* either: drops P % of the segments it receives → the peer's TCP retransmits them */
 	IW_F__COUNT
 };
 const char *iw_fault_name(int f);
 const char *iw_rtr_name(int rtr);
+/* KIND[@N] (at: N, or UINT64_MAX); tcp-loss=P% (at: P in parts per million).  0 or -1. */
 int iw_fault_parse(const char *spec, int *kind, uint64_t *at);
 
 struct iw_mr {
@@ -82,6 +84,7 @@ struct iw_tcp {
 	uint32_t cut_bytes;         /* tcp-rst: the bytes of the cut FPDU that went out */
 	uint32_t partial_bytes;     /* a reset came: bytes of an unfinished FPDU dropped */
 	int rst_tx, reset_rx;
+	uint32_t loss_ppm;          /* tcp-loss: the part of received segments with payload dropped */
 };
 
 struct iw;
@@ -172,8 +175,9 @@ int iw_send_ulpdu(struct iw *w, const uint8_t *ulpdu, uint32_t len);
 int iw_pump(struct iw *w, int timeout_ms);
 
 /* ---- iw_tcp.c ---------------------------------------------------------------- */
-/* Socket options a fault needs before listen/connect (zero-window: SO_RCVBUF). */
-void iw_tcp_prepare(struct iw *w, int fd);
+/* Socket options a fault needs before listen/connect (zero-window: SO_RCVBUF;
+ * tcp-loss: the socket filter).  0, or -1 with why. */
+int iw_tcp_prepare(struct iw *w, int fd);
 /* tcp-rst: the first half of this FPDU, then the RST; always -1 (why set). */
 int iw_tcp_cut(struct iw *w, const uint8_t *fpdu, uint32_t n);
 /* zero-window: IW_STALL_MS without reading. */
@@ -181,6 +185,17 @@ void iw_tcp_stall(struct iw *w);
 /* recv() said ECONNRESET: the figures and why. */
 void iw_tcp_reset_rx(struct iw *w);
 uint64_t iw_tcp_retrans(const struct iw *w);
+
+/* ---- iw_tcploss.c ------------------------------------------------------------- */
+/* "P%" → parts per million (0 < P <= 50).  0 or -1. */
+int iw_tcp_loss_parse(const char *arg, uint64_t *ppm);
+/* A parsed tcp-loss fault becomes the stream's loss_ppm (kind and at cleared:
+ * it spoils no message). */
+void iw_tcp_loss_take(struct iw *w, int *kind, uint64_t *at);
+/* The dropping socket filter on fd (before connect or listen).  0, or -1 with why. */
+int iw_tcp_loss_attach(struct iw *w, int fd);
+/* TCP_INFO's segments received out of order on our socket (0 once closed). */
+uint64_t iw_tcp_ooo(const struct iw *w);
 
 /* ---- iw_rx.c (and the message senders) ------------------------------------- */
 /* The stream before its connection: buffers, MSNs, the MPA receiver feeding

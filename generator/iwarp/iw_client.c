@@ -16,6 +16,8 @@
  * close, and the report.  --fault KIND[@N] spoils message N (default: the
  * middle one); the client then waits for the server's Terminate and close
  * (tcp-rst: iw_tcp.c cuts message N with a TCP RST, nothing is awaited).
+ * --fault tcp-loss=P% spoils no message: iw_tcploss.c drops P % of the
+ * segments the client receives, and the run must end clean.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -245,13 +247,15 @@ int iw_client_main(struct gen_opts *o)
 	if (o->n_fault > 1 || (o->n_fault && (iw_fault_parse(o->fault[0], &c.fault, &c.fault_at) ||
 					      c.fault == IW_F_ZERO_WINDOW))) {
 		fprintf(stderr, GEN_NAME " client: --fault: one of bad-crc, bad-marker, bad-stag, bad-offset, "
-			"msn-gap, bad-qn, oversize, terminate, tcp-rst, optionally @N (zero-window is the server's)\n");
+			"msn-gap, bad-qn, oversize, terminate, tcp-rst, optionally @N (zero-window is the server's); "
+			"or tcp-loss=P%%\n");
 		return 2;
 	}
-	if (c.fault_at == UINT64_MAX)
-		c.fault_at = c.iters / 2;
 	if (iw_init(&c.w, o, 0))
 		return 2;
+	iw_tcp_loss_take(&c.w, &c.fault, &c.fault_at);
+	if (c.fault_at == UINT64_MAX)
+		c.fault_at = c.fault ? c.iters / 2 : UINT64_MAX;
 	c.msg = malloc(c.size + 64);
 	if (!c.msg)
 		return 2;

@@ -177,7 +177,7 @@ static int port_of(const struct gen_opts *o)
 	return o->port >= 0 ? o->port : IW_DEFAULT_PORT;
 }
 
-static void set_mss(struct iw *w, int fd)
+static int set_mss(struct iw *w, int fd)
 {
 	int one = 1;
 
@@ -185,7 +185,7 @@ static void set_mss(struct iw *w, int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (w->o->mss > 0)
 		setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &w->o->mss, sizeof(w->o->mss));
-	iw_tcp_prepare(w, fd);
+	return iw_tcp_prepare(w, fd);
 }
 
 static int tcp_connect(struct iw *w)
@@ -200,7 +200,8 @@ static int tcp_connect(struct iw *w)
 	w->fd = socket(ss.ss_family, SOCK_STREAM, 0);
 	if (w->fd < 0)
 		return fail(w, "socket", errno);
-	set_mss(w, w->fd);
+	if (set_mss(w, w->fd))
+		return -1;
 	if (connect(w->fd, (struct sockaddr *)&ss, sl))
 		return fail(w, "connect", errno);
 	return 0;
@@ -218,7 +219,10 @@ static int tcp_accept(struct iw *w)
 	if (lfd < 0)
 		return fail(w, "socket", errno);
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	set_mss(w, lfd);
+	if (set_mss(w, lfd)) {
+		close(lfd);
+		return -1;
+	}
 	if (bind(lfd, (struct sockaddr *)&ss, sl) || listen(lfd, 1)) {
 		fail(w, "bind/listen", errno);
 		close(lfd);

@@ -14,7 +14,7 @@
 
 static const char *const fault_names[IW_F__COUNT] = {
 	"none", "bad-crc", "bad-marker", "bad-stag", "bad-offset", "msn-gap", "bad-qn", "oversize", "terminate",
-	"tcp-rst", "zero-window",
+	"tcp-rst", "zero-window", "tcp-loss",
 };
 
 const char *iw_fault_name(int f)
@@ -24,15 +24,17 @@ const char *iw_fault_name(int f)
 
 int iw_fault_parse(const char *spec, int *kind, uint64_t *at)
 {
-	const char *at_s = strchr(spec, '@');
-	size_t n = at_s ? (size_t)(at_s - spec) : strlen(spec);
+	const char *at_s = strchr(spec, '@'), *eq = strchr(spec, '=');
+	size_t n = strcspn(spec, "@=");
 
 	*kind = IW_F_NONE;
 	for (int k = 1; k < IW_F__COUNT; k++)
 		if (strlen(iw_fault_name(k)) == n && !strncmp(spec, iw_fault_name(k), n))
 			*kind = k;
-	if (*kind == IW_F_NONE)
+	if (*kind == IW_F_NONE || (*kind == IW_F_TCP_LOSS) != (eq != NULL))
 		return -1;
+	if (*kind == IW_F_TCP_LOSS)
+		return at_s ? -1 : iw_tcp_loss_parse(eq + 1, at);
 	*at = UINT64_MAX;
 	if (at_s) {
 		char *end;
@@ -120,6 +122,9 @@ static void report_text(FILE *f, const struct iw_report *r)
 		fprintf(f, ", RST sent after %u bytes of an FPDU", w->tcp.cut_bytes);
 	if (w->tcp.reset_rx)
 		fprintf(f, ", reset by the peer with %u bytes of an FPDU unplaced", w->tcp.partial_bytes);
+	if (w->tcp.loss_ppm)
+		fprintf(f, ", dropping %.2f %% of the segments with data received (tcp-loss), %" PRIu64
+			" received out of order", (double)w->tcp.loss_ppm / 1e4, iw_tcp_ooo(w));
 	fprintf(f, "\n");
 	term_text(f, "sent", &w->term_tx);
 	term_text(f, "received", &w->term_rx);
@@ -178,9 +183,10 @@ static void report_json(FILE *f, const struct iw_report *r)
 		fprintf(f, "%s\"%s\":%" PRIu64, k > 1 ? "," : "", fault_names[k], w->st.faults[k]);
 	fprintf(f, "},");
 	fprintf(f, "\"tcp\":{\"retrans\":%" PRIu64 ",\"max_send_block_ms\":%" PRIu64 ",\"stall_ms\":%" PRIu64
-		",\"rst_tx\":%s,\"cut_bytes\":%u,\"reset_rx\":%s,\"partial_bytes\":%u},", iw_tcp_retrans(w),
+		",\"rst_tx\":%s,\"cut_bytes\":%u,\"reset_rx\":%s,\"partial_bytes\":%u,\"loss_pct\":%.4f,"
+		"\"rcv_ooopack\":%" PRIu64 "},", iw_tcp_retrans(w),
 		w->tcp.max_block_ms, w->tcp.stall_ms, w->tcp.rst_tx ? "true" : "false", w->tcp.cut_bytes,
-		w->tcp.reset_rx ? "true" : "false", w->tcp.partial_bytes);
+		w->tcp.reset_rx ? "true" : "false", w->tcp.partial_bytes, (double)w->tcp.loss_ppm / 1e4, iw_tcp_ooo(w));
 	jterm(f, "term_tx", &w->term_tx);
 	jterm(f, "term_rx", &w->term_rx);
 	fprintf(f, "\"peer_closed\":%s,\"why\":\"%s\"}\n", w->eof ? "true" : "false", r->ok ? "" : (r->why ? r->why : ""));

@@ -10,7 +10,8 @@
  * with a Terminate (iw_rx.c) — until the client closes.  The report gives
  * the CRC-32 of the SEND payloads received and of the region at the end.
  * --fault zero-window[@N] (iw_tcp.c): after N messages (default: half of
- * --iters, else 1) it stops reading for IW_STALL_MS.
+ * --iters, else 1) it stops reading for IW_STALL_MS; --fault tcp-loss=P%
+ * (iw_tcploss.c) drops P % of the segments with data it receives.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -110,11 +111,12 @@ int iw_server_main(struct gen_opts *o)
 	if (iw_init(&v.w, o, 1))
 		return 2;
 	if (o->n_fault > 1 || (o->n_fault && (iw_fault_parse(o->fault[0], &v.w.fault, &v.w.fault_at) ||
-					      v.w.fault != IW_F_ZERO_WINDOW))) {
-		fprintf(stderr, GEN_NAME " server: --fault: zero-window[@N] (the others are the client's)\n");
+					      (v.w.fault != IW_F_ZERO_WINDOW && v.w.fault != IW_F_TCP_LOSS)))) {
+		fprintf(stderr, GEN_NAME " server: --fault: zero-window[@N] or tcp-loss=P%% (the others are the client's)\n");
 		iw_free(&v.w);
 		return 2;
 	}
+	iw_tcp_loss_take(&v.w, &v.w.fault, &v.w.fault_at);
 	if (v.w.fault && v.w.fault_at == UINT64_MAX)
 		v.w.fault_at = o->have_iters && o->iters > 1 ? o->iters / 2 : 1;
 	v.w.fault_armed = v.w.fault != IW_F_NONE;

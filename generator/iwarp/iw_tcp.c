@@ -19,10 +19,13 @@
  *                data, probe the window and go on where it stopped: every
  *                message complete, markers and CRC right.
  *
- * Segment loss is not a fault of ours: TCP hides it from the socket.  The
- * report gives TCP_INFO's retransmissions, so a run over a lossy path
- * (tests/iwarp_conv.sh drops segments with nftables) shows that TCP
- * repaired them while MPA saw no bad CRC and no bad marker.
+ *   tcp-loss     (either side, --fault tcp-loss=P%) iw_tcploss.c: a socket
+ *                filter drops P % of the segments with payload we receive.
+ *
+ * TCP hides segment loss from the socket.  The report gives TCP_INFO's
+ * retransmissions, so a run over a lossy path (tcp-loss, or
+ * tests/iwarp_conv.sh's nftables drops) shows that TCP repaired them while
+ * MPA saw no bad CRC and no bad marker.
  */
 #include <errno.h>
 #include <linux/sockios.h>
@@ -38,12 +41,13 @@
 
 #define STALL_RCVBUF 4096
 
-void iw_tcp_prepare(struct iw *w, int fd)
+int iw_tcp_prepare(struct iw *w, int fd)
 {
 	int rb = STALL_RCVBUF;
 
 	if (w->fault == IW_F_ZERO_WINDOW)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rb, sizeof(rb));
+	return w->tcp.loss_ppm ? iw_tcp_loss_attach(w, fd) : 0;
 }
 
 uint64_t iw_tcp_retrans(const struct iw *w)

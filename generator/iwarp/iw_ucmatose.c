@@ -14,7 +14,8 @@
  * of the messages it received (both sides send sess_fill()'s messages, so
  * the two CRCs agree when every byte arrived).  The client's --fault
  * tcp-rst[@N] (iw_tcp.c) cuts its reply N (default: the middle one) with a
- * TCP RST.  Reported as iw_report.c does.
+ * TCP RST; --fault tcp-loss=P% (either side, iw_tcploss.c) drops P % of the
+ * segments with data it receives.  Reported as iw_report.c does.
  */
 #include <poll.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ struct uc {
 	uint64_t iters, rx, sent, short_rx;
 	uint8_t *rq;
 	uint32_t crc;
-	int fault;                  /* client: --fault tcp-rst[@N] on our reply N */
+	int fault;                  /* client: --fault tcp-rst[@N] on our reply N (tcp-loss: in u.w.tcp) */
 	uint64_t fault_at;
 };
 
@@ -148,17 +149,18 @@ static int ucmatose(struct gen_opts *o, int server)
 		o->ord = 1;
 	u.size = o->have_size ? (uint32_t)o->size : 100;
 	u.iters = o->have_iters ? o->iters : 10;
-	if (o->n_fault > 1 || (o->n_fault && (server || iw_fault_parse(o->fault[0], &u.fault, &u.fault_at) ||
-					      u.fault != IW_F_TCP_RST))) {
-		fprintf(stderr, GEN_NAME " %s: --fault: ucmatose's client takes tcp-rst[@N] only\n",
-			server ? "server" : "client");
+	if (o->n_fault > 1 || (o->n_fault && (iw_fault_parse(o->fault[0], &u.fault, &u.fault_at) ||
+					      (u.fault != IW_F_TCP_LOSS && (server || u.fault != IW_F_TCP_RST))))) {
+		fprintf(stderr, GEN_NAME " %s: --fault: ucmatose takes tcp-loss=P%% (either side) or tcp-rst[@N] "
+			"(the client)\n", server ? "server" : "client");
 		return 2;
 	}
-	if (u.fault && u.fault_at == UINT64_MAX)
-		u.fault_at = u.iters / 2;
 	u.rq = calloc(1, u.size + 64);
 	if (!u.rq || iw_init(&u.w, o, server))
 		return 2;
+	iw_tcp_loss_take(&u.w, &u.fault, &u.fault_at);
+	if (u.fault && u.fault_at == UINT64_MAX)
+		u.fault_at = u.iters / 2;
 	u.w.ctx = &u;
 	u.w.on_send = on_msg;
 	gen_signals();

@@ -46,10 +46,18 @@ int gen_search_main(int argc, char **argv);
 #define SR_LIVE (-2)          /* mode: a real adapter behind rocetarget */
 #define SR_LIVE_TIMEOUT 18
 /* An evaluation against a real adapter not done after this many seconds
- * fails (its score +100): rocegen retries RNR NAKs forever (rnr_retry 7), and
- * an RNR storm from rxe (1.8 M RNR NAKs over 600 s, lab, 7 Dec 2026) held one
+ * fails (its score +100): an RNR storm from rxe (1.8 M RNR NAKs over 600 s,
+ * lab, 7 Dec 2026, when rocegen retried RNR NAKs without end) held one
  * evaluation, and so the search, without end. */
 #define SR_LIVE_LIMIT_S 60
+/* The RNR retry count of every evaluation's QPs (rocegen's and the
+ * adapter's), and of its reproduce line: 6, the largest finite one (7 is
+ * "without end"), so an RNR storm ends the QP in error (an anomaly, scored as
+ * one) after 7 RNR NAKs in a row rather than only at SR_LIVE_LIMIT_S, and the
+ * replay ends as the evaluation did. */
+#define SR_RNR_RETRY 6
+#define SR_STR2(x) #x
+#define SR_STR(x) SR_STR2(x)
 #define SR_TRIES 3            /* a live evaluation whose control channel failed: tries in all */
 
 static struct cf_live_args sr_live;
@@ -106,6 +114,7 @@ static void sr_opts(const int *w, uint64_t seed, struct st_opts *o)
 	o->delay_ns = 50000;
 	o->gid_index = 1;
 	o->min_rnr = 12;
+	o->rnr_retry = SR_RNR_RETRY;
 }
 
 static const char *sr_target(void)
@@ -435,8 +444,10 @@ report:
 		else
 			snprintf(where, sizeof(where), "--reference %s", mode == ST_REF_PLANTED ? "planted" : "good");
 		snprintf(repro, sizeof(repro),
-			 GEN_NAME " stress %s --qps %u --qd %u --mtu %u --sizes %u-%u --ops %s --messages %d --seed %llu",
-			 where, o.qps, o.qd, o.mtu, o.size_min, o.size_max, ops, SR_MSGS, seed);
+			 GEN_NAME " stress %s --qps %u --qd %u --mtu %u --sizes %u-%u --ops %s --messages %d --seed %llu"
+			 " --rnr-retry %d%s",   /* as the evaluation ran: finite RNR retries; live, its time limit */
+			 where, o.qps, o.qd, o.mtu, o.size_min, o.size_max, ops, SR_MSGS, seed, SR_RNR_RETRY,
+			 mode == SR_LIVE ? " --time-limit " SR_STR(SR_LIVE_LIMIT_S) : "");
 		if (json) {
 			printf("{\"evaluations\": %u, \"shrink_evaluations\": %u, \"method\": \"simulated-annealing\", "
 			       "\"budget\": %llu, \"seconds\": %.1f, \"stopped\": ", evals, shrink_evals, budget, secs);

@@ -95,6 +95,8 @@ struct st_opts {
 				      * gives RNR NAKs (connect min_rnr=min_rnr); 0: qd, reposted by the checks */
 	unsigned xmrs;               /* --victim: 4 KiB MRs of each attacker QP its WRITEs spread over
 				      * (a multiple of qd; 0: none, the QP's own MR) */
+	uint8_t rnr_retry;           /* --rnr-retry: RNR NAKs a requester retries in a row (7: without end),
+				      * rocegen's own and the adapter's QPs */
 };
 
 /* a distribution of samples in ns */
@@ -225,7 +227,10 @@ uint64_t st_wire_pkts_since(const struct st_wire *w, uint32_t psn);
  * use exceed N.  The engines are those of `good`. */
 enum st_ref_mode { ST_REF_GOOD = 0, ST_REF_NAKSTORM, ST_REF_BITFLIP, ST_REF_PLANTED,
 		   ST_REF_CNP_QP, ST_REF_CNP_IP, ST_REF_CNP_PORT, ST_REF_NO_CC, ST_REF_QPCACHE,
-		   ST_REF_ISO_SHARED, ST_REF_ISO_FAIR, ST_REF_PATHLOSS };
+		   ST_REF_ISO_SHARED, ST_REF_ISO_FAIR, ST_REF_PATHLOSS, ST_REF_NORECV };
+/* ST_REF_NORECV (`norecv`): a responder that never posts a receive (it takes
+ * `recv` and posts nothing), so every SEND is answered with an RNR NAK; the
+ * requester's --rnr-retry decides whether the QP ends in error. */
 struct st_ref;
 struct st_ref *st_ref_new(enum st_ref_mode mode, const uint8_t dut_mac[6], const uint8_t dut_ip4[4], const uint8_t peer_mac[6],
 			  const uint8_t peer_ip4[4]);

@@ -121,6 +121,8 @@ void st_event_cb(void *ctx, const struct roce_qp_event *ev);
 void st_complete(void *ctx, const struct roce_wc *wc);
 uint64_t st_off_atomic(const struct st_run *s);
 uint64_t st_off_recv(const struct st_run *s, uint32_t k);
+/* QP i among the failing ones (--pcap-dir keeps their frames), once */
+void st_mark_failing(struct st_result *r, unsigned i);
 /* stress_setup.c */
 extern const uint8_t st_fault_kind[STF_EXACT];
 uint64_t st_mix(uint64_t x);

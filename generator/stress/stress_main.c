@@ -5,7 +5,7 @@
  * (stress_report.c).
  *
  *   rocegen stress -i IFACE --peer IP [--target HOST:PORT] [--device NAME] …
- *   rocegen stress --reference [good|nakstorm|bitflip] [--qps N] [--ops send,write,read,atomic]
+ *   rocegen stress --reference [good|nakstorm|bitflip|…] [--qps N] [--ops send,write,read,atomic]
  *                  [--sizes A-B] [--qd N] [--duration S | --messages N]
  *                  [--seed N] [--mtu N] [--faults SPEC] [--event SPEC]…
  *                  [--json] [--junit FILE] [--pcap-dir DIR] [-v]
@@ -24,13 +24,14 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: rocegen stress -i IFACE --peer IP [--target HOST:PORT] --key FILE [--device NAME]\n"
 "                      [--gid-index N] [--src IP] [--dmac MAC] [options]\n"
-"       rocegen stress --reference [good|nakstorm|bitflip|planted|pathloss|qpcache:N] [options]\n"
+"       rocegen stress --reference [good|nakstorm|bitflip|planted|pathloss|norecv|qpcache:N] [options]\n"
 "       (either with --role requester [--rnr-timer N]: the adapter posts, rocegen responds)\n"
 "options: [--qps N] [--ops send,write,read,atomic] [--sizes A-B]\n"
 "                      [--qd N] [--duration S | --messages N] [--seed N] [--mtu N]\n"
 "                      [--faults 'drop=P%%,dup=P%%,reorder=P%%,corrupt=P%%,ce=P%%,delay=P%%,rnr=P%%,lose=P%%']\n"
 "                      [--delay-us N] [--event qp=Q,psn=OFF,iter=K,kind=drop|dup]…\n"
-"                      [--ack-timeout E] [--rnr-timer N] [--victim] [--interval S]\n"
+"                      [--ack-timeout E] [--rnr-timer N] [--rnr-retry N] [--time-limit S]\n"
+"                      [--victim] [--interval S]\n"
 "                      [--cnp-gap-us N] [--json] [--junit FILE] [--pcap-dir DIR] [--progress] [-v]\n"
 "                      [--sweep-qps N,N,...]  (one run per QP count: messages/s, latency, the knee)\n"
 "Many RC QPs against an adapter (the adapter as responder), a seeded fault mix on the\n"
@@ -180,11 +181,25 @@ static void defaults(struct cli *c)
 	c->o.delay_ns = 50000;
 	c->o.gid_index = 1;
 	c->o.min_rnr = 12;
+	c->o.rnr_retry = 7;
 }
 
 enum { O_REF = 256, O_QPS, O_OPS, O_SIZES, O_QD, O_DUR, O_MSGS, O_SEED, O_MTU, O_FAULTS, O_DELAY,
        O_EVENT, O_TIMEOUT, O_JSON, O_JUNIT, O_PCAP, O_PROGRESS, O_PEER, O_TARGET, O_KEY, O_DEV, O_GIDX,
-       O_SRC, O_DMAC, O_ROLE, O_RNR, O_VICTIM, O_INTERVAL, O_CNPGAP, O_SWEEP, O_ACKTO, O_DEV_OLD };
+       O_SRC, O_DMAC, O_ROLE, O_RNR, O_VICTIM, O_INTERVAL, O_CNPGAP, O_SWEEP, O_ACKTO, O_DEV_OLD,
+       O_RNRRETRY, O_LIMIT };
+
+/* Seconds (a decimal above 0, at most max) → ns; 0, or -1 when bad. */
+static int secs_ns(const char *arg, double max, uint64_t *ns)
+{
+	char *e;
+	double d = strtod(arg, &e);
+
+	if (e == arg || *e || d <= 0 || d > max)
+		return -1;
+	*ns = (uint64_t)(d * 1e9);
+	return 0;
+}
 
 /* The numeric options: 0 when taken, 2 when bad, 1 when ch is not one of them. */
 static int opt_number(int ch, const char *arg, struct cli *c)
@@ -204,14 +219,7 @@ static int opt_number(int ch, const char *arg, struct cli *c)
 			return bad("--qd (1..32)", arg);
 		c->o.qd = (unsigned)v;
 		return 0;
-	case O_DUR: {
-		double d = strtod(arg, &e);
-
-		if (e == arg || *e || d <= 0 || d > 86400)
-			return bad("--duration", arg);
-		c->o.duration_ns = (uint64_t)(d * 1e9);
-		return 0;
-	}
+	case O_DUR: return secs_ns(arg, 86400, &c->o.duration_ns) ? bad("--duration", arg) : 0;
 	case O_MSGS: if (!num_ok || !v) return bad("--messages", arg); c->o.messages = v; return 0;
 	case O_SEED: if (!num_ok) return bad("--seed", arg); c->o.seed = v; return 0;
 	case O_MTU:
@@ -220,15 +228,14 @@ static int opt_number(int ch, const char *arg, struct cli *c)
 		c->o.mtu = (unsigned)v;
 		return 0;
 	case O_DELAY: if (!num_ok) return bad("--delay-us", arg); c->o.delay_ns = v * 1000; return 0;
-	case O_INTERVAL: {
-		double d = strtod(arg, &e);
-
-		if (e == arg || *e || d <= 0 || d > 3600)
-			return bad("--interval", arg);
-		c->o.interval_ns = (uint64_t)(d * 1e9);
-		return 0;
-	}
+	case O_INTERVAL: return secs_ns(arg, 3600, &c->o.interval_ns) ? bad("--interval", arg) : 0;
 	case O_CNPGAP: if (!num_ok) return bad("--cnp-gap-us", arg); c->o.cnp_gap_ns = v * 1000; return 0;
+	case O_RNRRETRY:
+		if (!num_ok || v > 7)
+			return bad("--rnr-retry (0..7, 7: without end)", arg);
+		c->o.rnr_retry = (uint8_t)v;
+		return 0;
+	case O_LIMIT: return secs_ns(arg, 86400, &c->o.limit_ns) ? bad("--time-limit", arg) : 0;
 	case O_RNR:
 		if (!num_ok || v > 31)
 			return bad("--rnr-timer (0..31)", arg);
@@ -260,6 +267,8 @@ static int parse_ref(const char *arg, struct cli *c)
 		c->ref = 1 + ST_REF_PLANTED;
 	else if (!strcmp(arg, "pathloss"))
 		c->ref = 1 + ST_REF_PATHLOSS;
+	else if (!strcmp(arg, "norecv"))
+		c->ref = 1 + ST_REF_NORECV;
 	else if (!strncmp(arg, "qpcache:", 8)) {
 		char *e;
 		unsigned long v = strtoul(arg + 8, &e, 10);
@@ -331,6 +340,8 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 		{ "gid-index", required_argument, NULL, O_GIDX }, { "src", required_argument, NULL, O_SRC },
 		{ "dmac", required_argument, NULL, O_DMAC }, { "role", required_argument, NULL, O_ROLE },
 		{ "rnr-timer", required_argument, NULL, O_RNR }, { "victim", no_argument, NULL, O_VICTIM },
+		{ "rnr-retry", required_argument, NULL, O_RNRRETRY },
+		{ "time-limit", required_argument, NULL, O_LIMIT },
 		{ "interval", required_argument, NULL, O_INTERVAL },
 		{ "cnp-gap-us", required_argument, NULL, O_CNPGAP },
 		{ "sweep-qps", required_argument, NULL, O_SWEEP },
@@ -355,7 +366,7 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
 			if (parse_ref(optarg, c))
-				return bad("--reference (good|nakstorm|bitflip|planted|pathloss|qpcache:N)", optarg);
+				return bad("--reference (good|nakstorm|bitflip|planted|pathloss|norecv|qpcache:N)", optarg);
 			break;
 		case O_OPS: if (parse_ops(optarg, &c->o)) return bad("--ops", optarg); break;
 		case O_SIZES: if (parse_sizes(optarg, &c->o)) return bad("--sizes", optarg); break;

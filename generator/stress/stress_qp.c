@@ -65,6 +65,11 @@ static void fail_qp(struct st_run *s, struct st_qp *q, int integrity, const char
 		va_end(ap);
 		fputc('\n', stderr);
 	}
+	st_mark_failing(r, i);
+}
+
+void st_mark_failing(struct st_result *r, unsigned i)
+{
 	for (unsigned k = 0; k < r->n_failing; k++)
 		if (r->failing_qp[k] == i)
 			return;

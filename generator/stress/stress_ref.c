@@ -28,6 +28,9 @@
  * pathloss: every REF_PATH_DROP-th request packet is lost on the path before
  * the adapter (rocegen stress must find the loss itself: path_loss).
  *
+ * norecv: no receive is ever posted (`recv` answers ok, posts nothing), so
+ * every SEND gets an RNR NAK (rocegen stress --rnr-retry).
+ *
  * Extension for many QPs: `mr len= qp=ID` registers the MR only in that QP
  * (each engine holds at most 8 MRs); an MR without qp= goes into every QP.
  * `counters` sums the engines' statistics, per device as rxe does.
@@ -512,7 +515,7 @@ static int ref_cmd_recv(struct st_ref *r, struct ref_qp *q, const char *l, char 
 
 	if (!m || off + len * n > m->len)
 		return snprintf(rep, cap, "err bad mr or range"), -1;
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n && r->mode != ST_REF_NORECV; i++)
 		if (roce_qp_post_recv(q->qp, wr + i, m->buf + off + i * len, (uint32_t)len, r->now))
 			return snprintf(rep, cap, "err receive queue full"), -1;
 	return snprintf(rep, cap, "ok"), 0;

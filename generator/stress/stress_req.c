@@ -228,8 +228,8 @@ static int req_setup_qp(struct st_run *s, unsigned i, uint64_t *rng)
 		return -1;
 	q->dut_mr = (unsigned)ctl_u64(rep, "mr", 0);
 	if (st_ctl(s, rep, sizeof(rep),
-		   "connect qp=%u rqpn=0x%x rpsn=%u psn=%u rgid=%s mtu=%u timeout=%u retry=7 rnr_retry=7",
-		   q->dut_qp, q->qpn, q->psn0, dut_psn, o->our_gid, o->mtu, o->timeout))
+		   "connect qp=%u rqpn=0x%x rpsn=%u psn=%u rgid=%s mtu=%u timeout=%u retry=7 rnr_retry=%u",
+		   q->dut_qp, q->qpn, q->psn0, dut_psn, o->our_gid, o->mtu, o->timeout, o->rnr_retry))
 		return -1;
 	return req_engine(s, q, i, dut_psn);
 }

@@ -97,6 +97,7 @@ static int engine(struct st_run *s, struct st_qp *q, unsigned i, uint32_t dut_ps
 
 	st_attr_base(s, q, dut_psn, &a);
 	a.timeout = s->o->timeout;
+	a.rnr_retry = s->o->rnr_retry;
 	a.sq_depth = s->o->qd;
 	a.rq_depth = 1;
 	if (st_qp_open(s, q, i, &a, &ops))
@@ -202,8 +203,8 @@ static int setup_qp(struct st_run *s, unsigned i, uint64_t *rng)
 	if (sink)   /* the RNR timer the adapter's RNR NAKs carry */
 		snprintf(rnr, sizeof(rnr), " min_rnr=%u", o->min_rnr);
 	if (st_ctl(s, rep, sizeof(rep),
-		"connect qp=%u rqpn=0x%x rpsn=%u psn=%u rgid=%s mtu=%u timeout=%u retry=7 rnr_retry=7%s",
-		q->dut_qp, q->qpn, q->psn0, dut_psn, o->our_gid, o->mtu, o->timeout, rnr) ||
+		"connect qp=%u rqpn=0x%x rpsn=%u psn=%u rgid=%s mtu=%u timeout=%u retry=7 rnr_retry=%u%s",
+		q->dut_qp, q->qpn, q->psn0, dut_psn, o->our_gid, o->mtu, o->timeout, o->rnr_retry, rnr) ||
 	    fill_read_area(s, q, i) ||
 	    st_ctl(s, rep, sizeof(rep), "recv qp=%u mr=%u len=%u off=%" PRIu64 " n=%u wr=0%s", q->dut_qp,
 		q->dut_mr, s->slot, st_off_recv(s, 0), sink ? o->sink_recvs : o->qd, sink ? " sink=1" : "") ||
@@ -388,6 +389,7 @@ void st_fail_all(struct st_run *s, const char *why)
 	for (unsigned i = 0; i < s->n; i++)
 		if (!s->qp[i].done) {
 			s->qp[i].err = 1;
+			st_mark_failing(s->res, i);   /* its frames are the evidence (an endless RNR loop) */
 			if (!s->res->first_error[0])
 				snprintf(s->res->first_error, sizeof(s->res->first_error), "qp %u: %s", i,
 					 why);
