@@ -295,6 +295,8 @@ static void fp_report_json(const struct fp *f, const struct fp_verdict *v, const
 		printf("\"reaction\": {\"rate_cut\": %.3f, \"reaction_us\": %.3f, \"measured\": true, \"requests\": %llu, "
 		       "\"gap_before_ns\": %.0f, \"gap_after_ns\": %.0f",
 		       rp->rate_cut, rp->reaction_us, (unsigned long long)rp->n, rp->base_ns, rp->after_ns);
+	if (rp->measured)   /* the cut as measured, below the threshold too (negative: faster) */
+		printf(", \"cut_measured\": %.3f", rp->after_ns > 0 ? 1.0 - rp->base_ns / rp->after_ns : 0.0);
 	printf(", \"counters_moved\": ");
 	fp_json_moved(o->r0, o->r1);
 	printf("}, \"evidence\": {\"request_gap_us\": %.3f, \"phase_us\": %.0f, \"quiet_us\": %.0f, \"scope_ratio\": %.1f, "
@@ -305,6 +307,9 @@ static void fp_report_json(const struct fp *f, const struct fp_verdict *v, const
 		       (unsigned long long)f->naks[ph]);
 		for (int i = 0; i < FP_QPS; i++)
 			printf("%s%llu", i ? ", " : "", (unsigned long long)f->cnp[ph][i]);
+		printf("], \"acks_per_qp\": [");
+		for (int i = 0; i < FP_QPS; i++)
+			printf("%s%llu", i ? ", " : "", (unsigned long long)f->acks[ph][i]);
 		printf("], \"min_interval_us_per_qp\": [");
 		for (int i = 0; i < FP_QPS; i++)
 			if (f->q[i].min_gap[ph])

@@ -56,7 +56,7 @@ struct fp {
 	uint32_t rkey;
 	uint64_t va;
 	int phase;
-	uint64_t cnp[FP_PH_N][FP_QPS], naks[FP_PH_N], ce[FP_PH_N], sent[FP_PH_N];
+	uint64_t cnp[FP_PH_N][FP_QPS], acks[FP_PH_N][FP_QPS], naks[FP_PH_N], ce[FP_PH_N], sent[FP_PH_N];
 	uint64_t *gaps;              /* solo: QP 0's intervals */
 	size_t ngaps, capgaps;
 	char err[320];               /* what failed (a control request and its reply) */

@@ -102,10 +102,12 @@ static void fp_rx(struct fp *f, const uint8_t *b, uint32_t len, uint64_t ts)
 			f->naks[f->phase]++;
 			q->resp_next = p.psn;
 			q->have_resp = 1;
-		} else if (t == ROCE_AETH_ACK &&
-			   (!q->have_resp || !roce_psn_before((p.psn + 1) & 0xffffff, q->resp_next))) {
-			q->resp_next = (p.psn + 1) & 0xffffff;
-			q->have_resp = 1;
+		} else if (t == ROCE_AETH_ACK) {
+			f->acks[f->phase][i]++;
+			if (!q->have_resp || !roce_psn_before((p.psn + 1) & 0xffffff, q->resp_next)) {
+				q->resp_next = (p.psn + 1) & 0xffffff;
+				q->have_resp = 1;
+			}
 		}
 	}
 }
