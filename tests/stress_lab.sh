@@ -429,10 +429,15 @@ PY
 # from rxe); the three conform cases UNSUPPORTED.  The reaction (rxe ignores
 # CNPs: rate_cut about 0) is printed, not asserted: under TCG the gaps
 # between rxe's requests are a few us, at the capture's 1-us resolution.
-# Measured 7 Dec 2026: of the 8012 requests (one per us in solo and mixed)
-# rxe counted 3273 (rcvd_pkts): a TCG guest drops most of such a burst
-# before rxe, each drop a sequence NAK (out_of_seq_request 7 = 7 NAKs), and
-# each phase starts again from the PSN rxe's last ACK or NAK names.
+# Measured 7 Dec 2026 (two runs, STRESS_ROLES=fingerprint, about 80 s each
+# with the lab's boot): of the 8012 requests (one per us in solo and mixed)
+# rxe counted 3273 and 4232 (rcvd_pkts): a TCG guest drops much of such a
+# burst before rxe, each episode a sequence NAK (out_of_seq_request 7 = 7
+# NAKs both times), and each phase starts again from the PSN rxe's last ACK
+# or NAK names; sent_pkts 2493 and 3756 = the ACKs + NAKs seen; QP 2 from
+# 10.99.0.253 ACKed 418 and 416 times; as requester rxe's WRITEs came 4 us
+# apart before and after the CNP (rate_cut 0), its rcvd_pkts +600 for our
+# 600 ACKs and the CNP (the CNP not counted).
 fingerprint() {
 	local rc=0 s2=${FP_SOURCE2:-10.99.0.253}
 	"$LAB" host -- ip addr add "$s2/24" dev br0 || { echo "BAD cannot add $s2 to br0"; return 1; }
