@@ -382,7 +382,7 @@ static void fp_usage(FILE *out)
 		     "  CE-marked requests in exact patterns, three QPs over two IP pairs (--source2: a second\n"
 		     "  address of ours on IF): does the adapter send CNPs, their least interval, whether it\n"
 		     "  paces them per QP, per IP pair or per port, whether a CNP accompanies a sequence NAK;\n"
-		     "  then its rate after one CNP.  -h, --help: this text.  See rocegen(8).\n");
+		     "  then its rate after one CNP.  -i, --interface IF; -h, --help: this text.  See rocegen(8).\n");
 }
 
 static int fp_parse_ref(const char *arg, int *mode, uint64_t *gap)
