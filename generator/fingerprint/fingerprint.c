@@ -168,13 +168,7 @@ static int fp_send_ack(struct fp *f, uint32_t dqpn, uint32_t psn, uint32_t msn, 
 	uint8_t b[128];
 	int n;
 
-	memset(&s, 0, sizeof(s));
-	s.version = ROCE_VER_V2;
-	memcpy(s.eth.src, f->us_mac, 6);
-	memcpy(s.eth.dst, f->dut_mac, 6);
-	s.ip.version = 4;
-	memcpy(s.ip.src, f->q[0].src, 4);
-	memcpy(s.ip.dst, f->dut_ip, 4);
+	fp_spec(f, &s, 0);
 	if (cnp) {
 		roce_spec_cnp(&s, dqpn);
 	} else {

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "conform.h"
+#include "stress.h"
 
 #define FP_QPS 3
 #define FP_QPN0 0x2000u
@@ -57,11 +58,12 @@ struct fp {
 	uint64_t va;
 	int phase;
 	uint64_t cnp[FP_PH_N][FP_QPS], acks[FP_PH_N][FP_QPS], naks[FP_PH_N], ce[FP_PH_N], sent[FP_PH_N];
-	uint64_t *gaps;              /* solo: QP 0's intervals */
-	size_t ngaps, capgaps;
+	struct st_dist gaps;         /* solo: QP 0's intervals */
 	char err[320];               /* what failed (a control request and its reply) */
 };
 
+/* A frame spec from us (QP qi's address) to the adapter, the rest zero. */
+void fp_spec(const struct fp *f, struct roce_frame_spec *s, unsigned qi);
 /* One control request; 0 with rep "ok …", else -1 with f->err set. */
 int fp_ctl(struct fp *f, char *rep, size_t cap, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The MR and the three QPs (after "reset"), then the three phases: 0, or -1

@@ -80,18 +80,8 @@ static void fp_rx(struct fp *f, const uint8_t *b, uint32_t len, uint64_t ts)
 
 			if (!q->min_gap[f->phase] || g < q->min_gap[f->phase])
 				q->min_gap[f->phase] = g;
-			if (f->phase == FP_PH_SOLO && i == 0) {
-				if (f->ngaps == f->capgaps) {
-					size_t nc = f->capgaps ? 2 * f->capgaps : 256;
-					uint64_t *ng = realloc(f->gaps, nc * sizeof(*ng));
-
-					if (!ng)
-						return;
-					f->gaps = ng;
-					f->capgaps = nc;
-				}
-				f->gaps[f->ngaps++] = g;
-			}
+			if (f->phase == FP_PH_SOLO && i == 0)
+				st_dist_add(&f->gaps, g);
 		}
 		q->last_cnp = ts;
 		q->have_cnp = 1;
@@ -139,7 +129,18 @@ static int fp_wait(struct fp *f, uint64_t until)
 	}
 }
 
-/* An RDMA WRITE Only of QP qi at its next PSN, CE-marked when ce. */
+void fp_spec(const struct fp *f, struct roce_frame_spec *s, unsigned qi)
+{
+	memset(s, 0, sizeof(*s));
+	s->version = ROCE_VER_V2;
+	memcpy(s->eth.src, f->us_mac, 6);
+	memcpy(s->eth.dst, f->dut_mac, 6);
+	s->ip.version = 4;
+	memcpy(s->ip.src, f->q[qi].src, 4);
+	memcpy(s->ip.dst, f->dut_ip, 4);
+}
+
+/* An RDMA WRITE Only of QP qi at PSN psn, CE-marked when ce. */
 static int fp_send(struct fp *f, unsigned qi, uint32_t psn, int ce)
 {
 	static const uint8_t pay[FP_PAYLOAD];
@@ -147,13 +148,7 @@ static int fp_send(struct fp *f, unsigned qi, uint32_t psn, int ce)
 	uint8_t b[256];
 	int n;
 
-	memset(&s, 0, sizeof(s));
-	s.version = ROCE_VER_V2;
-	memcpy(s.eth.src, f->us_mac, 6);
-	memcpy(s.eth.dst, f->dut_mac, 6);
-	s.ip.version = 4;
-	memcpy(s.ip.src, f->q[qi].src, 4);
-	memcpy(s.ip.dst, f->dut_ip, 4);
+	fp_spec(f, &s, qi);
 	s.ip.ecn = ce ? 3 : 2;
 	s.sport = (uint16_t)(0xc000 + qi);
 	s.bth.opcode = ROCE_OP_WRITE_ONLY;
@@ -260,8 +255,8 @@ int fp_probe(struct fp *f)
 
 void fp_free(struct fp *f)
 {
-	free(f->gaps);
-	f->gaps = NULL;
+	free(f->gaps.v);
+	memset(&f->gaps, 0, sizeof(f->gaps));
 }
 
 int fp_u64cmp(const void *a, const void *b)
@@ -281,10 +276,10 @@ void fp_decide(struct fp *f, struct fp_verdict *v)
 	v->pair_a = f->cnp[FP_PH_MIXED][0] + f->cnp[FP_PH_MIXED][1];
 	v->pair_b = f->cnp[FP_PH_MIXED][2];
 	v->with_nak = f->naks[FP_PH_NAK] && f->cnp[FP_PH_NAK][0] > 0;
-	if (f->ngaps) {
-		qsort(f->gaps, f->ngaps, sizeof(*f->gaps), fp_u64cmp);
-		v->min_ns = f->gaps[0];
-		v->p50_ns = f->gaps[f->ngaps / 2];
+	if (f->gaps.n) {
+		qsort(f->gaps.v, f->gaps.n, sizeof(*f->gaps.v), fp_u64cmp);
+		v->min_ns = f->gaps.v[0];
+		v->p50_ns = f->gaps.v[f->gaps.n / 2];
 	}
 	v->verdict = "PASS";
 	if (!v->solo && !v->pair_a && !v->pair_b) {
