@@ -20,7 +20,8 @@
 # 3. The reaction point (the adapter as requester, 600 WRITEs, one CNP after
 #    200): the cnp-* modes halve their rate (cut 0.5 within 0.05, the gap
 #    between requests doubles, the reaction under 20 us); good and no-cc do
-#    not react (cut 0, no reaction time).
+#    not react (cut 0, no reaction time); the control load (the same 600
+#    WRITEs without a CNP) shows no cut in any mode.
 # 4. The text report says the same; bad options exit 2 with one line.
 # 5. The live path's plumbing (root, rocetarget built; no RDMA device here):
 #    two namespaces joined by a veth, rocetarget (no device) in one; rocegen
@@ -60,6 +61,8 @@ for v in runs:
          '%s: CE counted %r' % (v, ev['counters']))
     rp = d['reaction']
     need(rp['measured'] is True and rp['requests'] == 600, '%s: reaction %r' % (v, rp))
+    # the control load (the same, no CNP) does not slow down on the reference
+    need(rp['control_cut'] == 0 and (rp['rate_cut'] == 0 or rp['rate_cut'] == rp['cut_measured']), '%s: control %r' % (v, rp))
     if mode in ('cnp-qp', 'cnp-ip', 'cnp-port'):
         # the reaction point halves its rate on a CNP (alpha = 1)
         need(abs(rp['rate_cut'] - 0.5) <= 0.05 and 0 < rp['reaction_us'] < 20 and

@@ -23,8 +23,9 @@
  * WRITEs of 1 KiB on one QP (`load`), rocegen ACKs each at once and sends
  * one CNP after 200 have come: the median gap between requests before
  * against after (past the 32 following the CNP) gives the rate cut (20 %
- * or more is a reaction), the time from the CNP to the last request before
- * the first gap 1.5 times the old one the reaction time.
+ * or more, and 20 % more than a control load's — the same 600 WRITEs just
+ * before, no CNP — is a reaction), the time from the CNP to the last request
+ * before the first gap 1.5 times the old one the reaction time.
  *
  * The reference adapter: stress_ref.c's cnp-* modes (which exist to test
  * the classifier) and `good`, whose CNPs come from lib/qp's responder (per
@@ -145,6 +146,8 @@ struct fp_rp {
 	uint64_t n, t_cnp;
 	uint64_t *ts;                    /* arrival of each request */
 	double base_ns, after_ns, rate_cut, reaction_us;
+	double cut;                      /* 1 - base/after as measured, 0 when not slower */
+	double control_cut;              /* the same of the control load, without a CNP */
 	int reacted;
 };
 
@@ -185,10 +188,10 @@ static int fp_send_ack(struct fp *f, uint32_t dqpn, uint32_t psn, uint32_t msn, 
 }
 
 /* The adapter posts RP_MSGS WRITEs of 1 KiB to us on one QP; we ACK each at
- * once and send one CNP after RP_CNP_AT have arrived: the median gap between
- * requests before it against after the first gap RP_WIDE times the baseline
- * gives the rate cut, the time from the CNP to that gap the reaction. */
-static int fp_reaction(struct fp *f, struct fp_rp *rp)
+ * once and, when cnp, send one CNP after RP_CNP_AT have arrived: the median
+ * gap between requests before that point against after it gives the cut
+ * (rp->cut; fp_react() decides against the control load's). */
+static int fp_reaction(struct fp *f, struct fp_rp *rp, int cnp)
 {
 	char rep[512];
 	unsigned id, mr;
@@ -228,7 +231,7 @@ static int fp_reaction(struct fp *f, struct fp_rp *rp)
 		rp->ts[rp->n++] = ts;
 		if (fp_send_ack(f, dut_qpn, p.psn, ++msn, 0))
 			return -1;
-		if (rp->n == RP_CNP_AT) {
+		if (cnp && rp->n == RP_CNP_AT) {
 			rp->t_cnp = f->io->now(f->io->ctx);
 			if (fp_send_ack(f, dut_qpn, 0, 0, 1))
 				return -1;
@@ -241,14 +244,25 @@ static int fp_reaction(struct fp *f, struct fp_rp *rp)
 	 * posted): a cut of RP_MIN_CUT or more is a reaction */
 	rp->base_ns = fp_median_gap(rp->ts, RP_CNP_AT / 4, RP_CNP_AT);
 	rp->after_ns = fp_median_gap(rp->ts, RP_CNP_AT + 32, rp->n);
-	rp->rate_cut = rp->after_ns > 0 && rp->after_ns > rp->base_ns ? 1.0 - rp->base_ns / rp->after_ns : 0;
-	rp->reacted = rp->rate_cut >= RP_MIN_CUT;
+	rp->cut = rp->after_ns > 0 && rp->after_ns > rp->base_ns ? 1.0 - rp->base_ns / rp->after_ns : 0;
+	return 0;
+}
+
+/* The cut after the CNP is a reaction when it is RP_MIN_CUT or more and
+ * exceeds the control load's (the same load, no CNP: an adapter whose rate
+ * drifts by itself, as rxe's under TCG, slows there as much) by as much; the
+ * reaction time from the CNP to the last request before the first gap
+ * RP_WIDE times the baseline. */
+static void fp_react(struct fp_rp *rp, const struct fp_rp *control)
+{
+	rp->control_cut = control->measured ? control->cut : 0;
+	rp->reacted = rp->cut >= RP_MIN_CUT && rp->cut - rp->control_cut >= RP_MIN_CUT;
+	rp->rate_cut = rp->reacted ? rp->cut : 0;
 	for (uint64_t i = RP_CNP_AT; rp->reacted && i < rp->n; i++)
 		if ((double)(rp->ts[i] - rp->ts[i - 1]) >= RP_WIDE * rp->base_ns) {
 			rp->reaction_us = rp->ts[i - 1] > rp->t_cnp ? (double)(rp->ts[i - 1] - rp->t_cnp) / 1e3 : 0;
 			break;
 		}
-	return 0;
 }
 
 static double us(uint64_t ns)
@@ -289,8 +303,8 @@ static void fp_report_json(const struct fp *f, const struct fp_verdict *v, const
 		printf("\"reaction\": {\"rate_cut\": %.3f, \"reaction_us\": %.3f, \"measured\": true, \"requests\": %llu, "
 		       "\"gap_before_ns\": %.0f, \"gap_after_ns\": %.0f",
 		       rp->rate_cut, rp->reaction_us, (unsigned long long)rp->n, rp->base_ns, rp->after_ns);
-	if (rp->measured)   /* the cut as measured, below the threshold too (negative: faster) */
-		printf(", \"cut_measured\": %.3f", rp->after_ns > 0 ? 1.0 - rp->base_ns / rp->after_ns : 0.0);
+	if (rp->measured)   /* the cuts as measured, below the threshold too */
+		printf(", \"cut_measured\": %.3f, \"control_cut\": %.3f", rp->cut, rp->control_cut);
 	printf(", \"counters_moved\": ");
 	fp_json_moved(o->r0, o->r1);
 	printf("}, \"evidence\": {\"request_gap_us\": %.3f, \"phase_us\": %.0f, \"quiet_us\": %.0f, \"scope_ratio\": %.1f, "
@@ -361,8 +375,9 @@ static void fp_report_text(const struct fp *f, const struct fp_verdict *v, const
 	if (!rp->measured)
 		printf("  reaction       not measured (%llu of %d requests came)\n", (unsigned long long)rp->n, RP_MSGS);
 	else if (!rp->reacted)
-		printf("  reaction       none: one CNP after %d of %d WRITEs, the gap between requests %.0f ns before, %.0f after\n",
-		       RP_CNP_AT, RP_MSGS, rp->base_ns, rp->after_ns);
+		printf("  reaction       none: one CNP after %d of %d WRITEs, the gap between requests %.0f ns before, %.0f after "
+		       "(cut %.0f %%; the control load without a CNP %.0f %%)\n",
+		       RP_CNP_AT, RP_MSGS, rp->base_ns, rp->after_ns, 100 * rp->cut, 100 * rp->control_cut);
 	else
 		printf("  reaction       rate cut %.0f %% %.2f us after one CNP (the gap between requests %.0f ns before, %.0f after)\n",
 		       100 * rp->rate_cut, rp->reaction_us, rp->base_ns, rp->after_ns);
@@ -542,7 +557,7 @@ int gen_fingerprint_main(int argc, char **argv)
 	struct cf_io io;
 	struct fp f;
 	struct fp_verdict v;
-	struct fp_rp rp;
+	struct fp_rp rp, ctl;
 	struct fp_cli c;
 	struct fp_out o = { adapter, &c0, &c1, &r0, &r1 };
 
@@ -550,6 +565,7 @@ int gen_fingerprint_main(int argc, char **argv)
 		return rc;
 	memset(&f, 0, sizeof(f));
 	memset(&rp, 0, sizeof(rp));
+	memset(&ctl, 0, sizeof(ctl));
 	f.io = &io;
 	if (c.mode >= 0) {
 		if (!(r = st_ref_new((enum st_ref_mode)c.mode, dut_mac, dut_ip, us_mac, us_ip))) {
@@ -572,10 +588,11 @@ int gen_fingerprint_main(int argc, char **argv)
 			goto out;
 	}
 	if (fp_setup(&f) || fp_read_ctrs(&f, &c0) || fp_probe(&f) || fp_read_ctrs(&f, &c1) ||
-	    fp_read_ctrs(&f, &r0) || fp_reaction(&f, &rp) || fp_read_ctrs(&f, &r1)) {
+	    fp_read_ctrs(&f, &r0) || fp_reaction(&f, &ctl, 0) || fp_reaction(&f, &rp, 1) || fp_read_ctrs(&f, &r1)) {
 		fprintf(stderr, GEN_NAME " fingerprint: the probe failed: %s\n", f.err[0] ? f.err : "the wire failed");
 		rc = 1;
 	} else {
+		fp_react(&rp, &ctl);
 		fp_decide(&f, &v);
 		if (c.json)
 			fp_report_json(&f, &v, &rp, &o);
@@ -591,6 +608,7 @@ out:
 	}
 	fp_free(&f);
 	free(rp.ts);
+	free(ctl.ts);
 	st_ref_free(r);
 	cf_live_close(lv);
 	if (udp >= 0)
