@@ -20,7 +20,7 @@ CFLAGS  ?= -O2 -g
 # per header), analysis (sequence and stream engines), transport (RC engine).
 LIB_DIRS   := lib/link lib/codec lib/analysis lib/transport
 LIB_INC    := -Ilib $(addprefix -I,$(LIB_DIRS))
-GEN_INC    := -Igenerator $(addprefix -Igenerator/,tx conv conform iwarp stress) -Itarget
+GEN_INC    := -Igenerator $(addprefix -Igenerator/,tx conv conform iwarp stress fingerprint) -Itarget
 BASECFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE $(LIB_INC) -fno-strict-aliasing
 ifeq ($(SAN),1)
   BASECFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

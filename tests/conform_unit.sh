@@ -12,6 +12,15 @@
 #    storm, resp.rnr FAILs (the duplicated RNR NAK answers the retry).
 # 3. --reference retry7 (retry_cnt 7 = forever, as rxe): req.retry7 FAILs.
 # Every other case keeps its verdict, so a FAIL is the case's own finding.
+# resp.cnp-scope and resp.cnp-nak need three QPs, which conform_ref.c's
+# one-QP reference will not make: UNSUPPORTED there (saying so).
+# 4. The congestion cases against the stress reference's CC modes (--reference
+#    cnp-qp|cnp-ip|cnp-port|no-cc, stress_ref.c), both ways: resp.cnp-scope
+#    PASS with the mode's scope (qp, ip_pair, port) or UNSUPPORTED (no-cc, no
+#    CNP); resp.cnp-nak PASS saying a CNP accompanies the NAK in cnp-qp only,
+#    does not in cnp-ip/cnp-port, UNSUPPORTED in no-cc; each finding equal
+#    to `rocegen fingerprint --reference MODE --json`'s (one classifier,
+#    fp_probe.c), and an evidence pcap holding the probe's frames.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -33,7 +42,9 @@ names = [c['name'] for c in d['cases']]
 if len(names) < 26:
     bad.append('only %d cases' % len(names))
 for c in d['cases']:
-    want = over.get(c['name'], 'UNSUPPORTED' if c['name'] == 'req.cnp-rate' else 'PASS')
+    want = over.get(c['name'], 'UNSUPPORTED' if c['name'] in ('req.cnp-rate', 'resp.cnp-scope', 'resp.cnp-nak') else 'PASS')
+    if c['name'].startswith('resp.cnp-') and 'would not make' not in c['detail']:
+        bad.append('%s: %s, expected the reason (the one-QP reference)' % (c['name'], c['detail']))
     if c['verdict'] != want:
         bad.append('%s: %s (%s), expected %s' % (c['name'], c['verdict'], c['detail'], want))
     p = c.get('pcap')
@@ -41,7 +52,8 @@ for c in d['cases']:
         bad.append('%s: no evidence pcap' % c['name'])
     else:
         b = open(p, 'rb').read()
-        if len(b) < 24 + 16 or struct.unpack('<I', b[:4])[0] != 0xa1b2c3d4:
+        # (the one-QP reference refuses resp.cnp-*'s QPs before any frame)
+        if len(b) < 24 + (0 if c['name'].startswith('resp.cnp-') else 16) or struct.unpack('<I', b[:4])[0] != 0xa1b2c3d4:
             bad.append('%s: evidence pcap empty or not a pcap' % c['name'])
 s = ET.parse(xmlf).getroot()
 if int(s.get('tests')) != len(names) or len(s.findall('testcase')) != len(names):
@@ -62,6 +74,45 @@ PY
 run good
 run nakstorm resp.psn-gap=FAIL resp.rnr=FAIL
 run retry7 req.retry7=FAIL
+
+# 4. the congestion cases against the stress reference's CC modes
+for m in cnp-qp cnp-ip cnp-port no-cc; do
+	"$GEN" conform --reference "$m" --cases resp.cnp-scope,resp.cnp-nak --json --pcap-dir "$T/cc-$m" > "$T/cc-$m.json"
+	"$GEN" fingerprint --reference "$m" --json > "$T/fp-$m.json"
+done
+python3 - "$T" <<'PY'
+import json, os, re, sys
+T = sys.argv[1]
+scope = {'cnp-qp': 'qp', 'cnp-ip': 'ip_pair', 'cnp-port': 'port', 'no-cc': None}
+bad, seen = [], []
+for m, want in scope.items():
+    d = {c['name']: c for c in json.load(open(os.path.join(T, 'cc-%s.json' % m)))['cases']}
+    fp = json.load(open(os.path.join(T, 'fp-%s.json' % m)))
+    s, n = d['resp.cnp-scope'], d['resp.cnp-nak']
+    if want is None:
+        if s['verdict'] != 'UNSUPPORTED' or n['verdict'] != 'UNSUPPORTED' or fp['verdict'] != 'UNSUPPORTED':
+            bad.append('%s: %s / %s / fingerprint %s' % (m, s['verdict'], n['verdict'], fp['verdict']))
+        if s['metrics']['cnps']['value'] != 0:
+            bad.append('%s: CNPs %r' % (m, s['metrics']))
+    else:
+        g = re.match(r'CNP pacing scope (\S+):', s['detail'])
+        if s['verdict'] != 'PASS' or not g or g.group(1) != want or fp['cnp']['pacing'] != want:
+            bad.append('%s: scope %s %r, fingerprint %r, want %s' % (m, s['verdict'], s['detail'], fp['cnp']['pacing'], want))
+        if s['metrics']['cnps']['value'] != fp['cnp']['sent']:
+            bad.append('%s: %r CNPs, fingerprint %d' % (m, s['metrics']['cnps'], fp['cnp']['sent']))
+        w = m == 'cnp-qp'
+        said = 'a CNP accompanies the sequence NAK' if w else 'a CNP does not accompany the sequence NAK'
+        if n['verdict'] != 'PASS' or not n['detail'].startswith(said) or fp['cnp']['with_nak'] != w or \
+           n['metrics']['with_nak']['value'] != w or n['metrics']['naks']['value'] < 3:
+            bad.append('%s: cnp-nak %s %r, fingerprint with_nak %r' % (m, n['verdict'], n['detail'], fp['cnp']['with_nak']))
+    for c in (s, n):
+        if not c.get('pcap') or os.path.getsize(c['pcap']) < 24 + 16 * 8000:
+            bad.append('%s %s: evidence pcap %r' % (m, c['name'], c.get('pcap')))
+    seen.append('%s %s/%s' % (m, s['verdict'] if want is None else want, n['verdict'] if want is None else ('with NAK' if m == 'cnp-qp' else 'no CNP with NAK')))
+if bad:
+    print('conform congestion cases:'); [print('  ' + b) for b in bad]; sys.exit(1)
+print('conform congestion cases: ' + '; '.join(seen))
+PY
 
 # the exit status says FAIL; --cases selects; the text table names the verdict
 set +e

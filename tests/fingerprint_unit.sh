@@ -20,8 +20,15 @@
 # 3. The reaction point (the adapter as requester, 600 WRITEs, one CNP after
 #    200): the cnp-* modes halve their rate (cut 0.5 within 0.05, the gap
 #    between requests doubles, the reaction under 20 us); good and no-cc do
-#    not react (cut 0, no reaction time).
+#    not react (cut 0, no reaction time); the control load (the same 600
+#    WRITEs without a CNP) shows no cut in any mode.
 # 4. The text report says the same; bad options exit 2 with one line.
+# 5. The live path's plumbing (root, rocetarget built; no RDMA device here):
+#    two namespaces joined by a veth, rocetarget (no device) in one; rocegen
+#    fingerprint from the other exits 1 with one line when --source2 is not an
+#    address of its interface (it cannot bind UDP 4791 there), and, once it
+#    is, with rocetarget's own refusal ("err no RDMA device").  The probe
+#    against rxe: tests/stress_lab.sh's fingerprint role (make interop).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -54,6 +61,8 @@ for v in runs:
          '%s: CE counted %r' % (v, ev['counters']))
     rp = d['reaction']
     need(rp['measured'] is True and rp['requests'] == 600, '%s: reaction %r' % (v, rp))
+    # the control load (the same, no CNP) does not slow down on the reference
+    need(rp['control_cut'] == 0 and (rp['rate_cut'] == 0 or rp['rate_cut'] == rp['cut_measured']), '%s: control %r' % (v, rp))
     if mode in ('cnp-qp', 'cnp-ip', 'cnp-port'):
         # the reaction point halves its rate on a CNP (alpha = 1)
         need(abs(rp['rate_cut'] - 0.5) <= 0.05 and 0 < rp['reaction_us'] < 20 and
@@ -95,9 +104,47 @@ grep -q "reaction       rate cut 50 % " "$T/text" || { cat "$T/text"; exit 1; }
 "$GEN" fingerprint --reference good | grep -q "reaction       none" || { echo "good: a reaction"; exit 1; }
 "$GEN" fingerprint --reference no-cc | grep -q "UNSUPPORTED" || { echo "no-cc text"; exit 1; }
 
-for a in "--bogus" "--reference" "--reference nosuch" "--reference no-cc:5" "--reference cnp-qp:0" "--reference cnp-qp:x" "--reference cnp-ip extra" ""; do
+for a in "--bogus" "--reference" "--reference nosuch" "--reference no-cc:5" "--reference cnp-qp:0" "--reference cnp-qp:x" "--reference cnp-ip extra" "" \
+	 "--source2 10.0.0.3" "--reference cnp-qp --source2 10.0.0.3" "--reference good -i lo" "-i lo --peer 127.0.0.1" \
+	 "-i lo --peer 127.0.0.1 --source2 x" "-i lo --peer 127.0.0.1 --source2 10.0.0.3 --json extra"; do
 	rc=0; "$GEN" fingerprint $a > /dev/null 2> "$T/err" || rc=$?
 	[ "$rc" = 2 ] && [ "$(wc -l < "$T/err")" = 1 ] || { echo "fingerprint $a: exit $rc"; cat "$T/err"; exit 1; }
 done
 "$GEN" fingerprint --help | grep -q "usage: rocegen fingerprint" || { echo "fingerprint --help"; exit 1; }
 echo "fingerprint: bad options refused"
+
+# 5. the live path: --source2 must be ours; rocetarget's refusal passed on
+TGT=$BUILD/bin/rocetarget
+if [ "$(id -u)" != 0 ] || [ ! -x "$TGT" ]; then
+	echo "fingerprint: live path skipped (needs root and rocetarget)"
+	exit 0
+fi
+NS=rtfp$$
+TPID=
+live_cleanup() {
+	set +e
+	[ -n "$TPID" ] && { kill "$TPID" 2>/dev/null; wait "$TPID" 2>/dev/null; }
+	ip netns del "${NS}a" 2>/dev/null
+	ip netns del "${NS}b" 2>/dev/null
+	rm -rf "$T"
+}
+trap live_cleanup EXIT
+ip netns add "${NS}a"; ip netns add "${NS}b"
+ip link add "fa$$" netns "${NS}a" type veth peer name "fb$$" netns "${NS}b"
+ip -n "${NS}a" addr add 10.77.0.1/24 dev "fa$$"; ip -n "${NS}a" link set "fa$$" up
+ip -n "${NS}b" addr add 10.77.0.2/24 dev "fb$$"; ip -n "${NS}b" link set "fb$$" up
+head -c 32 /dev/urandom > "$T/key"; chmod 600 "$T/key"
+ip netns exec "${NS}b" "$TGT" --listen 10.77.0.2:7471 --key "$T/key" 2> "$T/tgt.log" &
+TPID=$!
+for _ in $(seq 50); do grep -q listening "$T/tgt.log" && break; sleep 0.1; done
+live() { # expect-regex
+	rc=0
+	ip netns exec "${NS}a" "$GEN" fingerprint -i "fa$$" --peer 10.77.0.2 --target 10.77.0.2:7471 --key "$T/key" \
+		--source2 10.77.0.3 --json > "$T/live.out" 2> "$T/live.err" || rc=$?
+	[ "$rc" = 1 ] && [ ! -s "$T/live.out" ] && [ "$(wc -l < "$T/live.err")" = 1 ] && grep -q "$1" "$T/live.err" ||
+		{ echo "fingerprint live: exit $rc, want 1 and '$1'"; cat "$T/live.out" "$T/live.err"; exit 1; }
+	echo "fingerprint live: $(cat "$T/live.err")"
+}
+live "source2 10.77.0.3: cannot bind UDP 4791 there"
+ip -n "${NS}a" addr add 10.77.0.3/24 dev "fa$$"
+live "rocetarget: err no RDMA device"

@@ -97,6 +97,43 @@ static int eng_emit(void *ctx, const uint8_t *f, uint32_t len)
 	return raw_send(ctx, f, len);
 }
 
+/* c's io with every frame also in the case's evidence pcap (cf_record_io) */
+static uint64_t rec_now(void *ctx)
+{
+	return cf_now(ctx);
+}
+
+static int rec_send(void *ctx, const uint8_t *f, uint32_t len)
+{
+	return raw_send(ctx, f, len);
+}
+
+static int rec_recv(void *ctx, uint8_t *buf, uint32_t cap, uint32_t *len, uint64_t *ts, uint64_t deadline)
+{
+	struct cf *c = ctx;
+	int g = c->io.recv(c->io.ctx, buf, cap, len, ts, deadline);
+
+	if (g == 1)
+		record(c, buf, *len, *ts);
+	return g;
+}
+
+static int rec_ctl(void *ctx, const char *req, char *rep, size_t cap)
+{
+	struct cf *c = ctx;
+
+	return c->io.ctl(c->io.ctx, req, rep, cap);
+}
+
+void cf_record_io(struct cf *c, struct cf_io *io)
+{
+	io->now = rec_now;
+	io->send = rec_send;
+	io->recv = rec_recv;
+	io->ctl = rec_ctl;
+	io->ctx = c;
+}
+
 void cf_spec(struct cf *c, struct roce_frame_spec *s, uint8_t opcode, uint32_t psn)
 {
 	roce_qp_frame_spec(c->qp, s);

@@ -91,6 +91,9 @@ struct cf {
 	struct roce_eth_spec eth;    /* ours as src, the DUT's as dst */
 	struct roce_ip_spec ip;
 	char our_gid[64];            /* IPv4 text (the DUT maps it) */
+	uint8_t src2[4];             /* --source2: a second address of ours (another IP pair) */
+	struct cf_io fpio;           /* io recording into the evidence pcap (cf_record_io) */
+	int have_src2;
 	char dev[64];
 	int gid_index;
 	int dut_mtu;                 /* active MTU the DUT reported */
@@ -139,6 +142,9 @@ int cf_ctl(struct cf *c, char *rep, size_t cap, const char *fmt, ...)
 int cf_connect(struct cf *c, const struct cf_conn *k);
 /* A spec addressed to the DUT's QP with opcode and PSN (AckReq 0, pad derived). */
 void cf_spec(struct cf *c, struct roce_frame_spec *s, uint8_t opcode, uint32_t psn);
+/* An io that is c's own with every frame also in the case's evidence pcap
+ * (for a case that drives the wire through another module: fp_probe.c). */
+void cf_record_io(struct cf *c, struct cf_io *io);
 int cf_send(struct cf *c, const struct roce_frame_spec *s);
 /* Waits for the next RC/CNP frame addressed to our QPN until deadline (ns
  * on the io clock); 1 with c->rx, 0 on timeout, -1 error. */
@@ -161,6 +167,10 @@ int cf_state(struct cf *c, char *buf, size_t cap);
 
 /* ---- the reference adapter (conform_ref.c) ---- */
 enum cf_ref_mode { CF_REF_GOOD = 0, CF_REF_NAKSTORM, CF_REF_RETRY7 };
+/* --reference cnp-qp|cnp-ip|cnp-port|no-cc: the stress reference adapter
+ * (stress_ref.c, many QPs, congestion-control modes), mode CF_REF_STRESS + its
+ * enum st_ref_mode, for the congestion cases */
+#define CF_REF_STRESS 16
 struct cf_ref;
 /* A reference adapter at dut_eth.src/dut_ip.src talking to peer_eth.src/peer_ip.src. */
 struct cf_ref *cf_ref_new(enum cf_ref_mode mode, const uint8_t dut_mac[6], const uint8_t dut_ip4[4],

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "conform.h"
+#include "fp.h"
 
 #define MS 1000000ull
 #define RSP_WAIT (1000 * MS)     /* a response that must come */
@@ -862,6 +863,94 @@ static void resp_ecn_cnp(struct cf *c)
 	cf_pass(c, "%u CNP(s) for %u CE-marked requests", cnps, n);
 }
 
+/* resp.cnp-scope and resp.cnp-nak: the congestion fingerprint's probe and
+ * rules (fp_probe.c, as `rocegen fingerprint` runs them): three QPs, QPs 0
+ * and 1 from our address, QP 2 from --source2 (without it from ours too:
+ * then a scope of one IP pair and one of the port look alike).  0 with *v,
+ * or -1 with the verdict set: UNSUPPORTED when the adapter would not make
+ * the three QPs (conform_ref.c's one-QP reference), else ERROR. */
+static int cnp_probe(struct cf *c, struct fp *f, struct fp_verdict *v)
+{
+	int made;
+
+	memset(f, 0, sizeof(*f));
+	cf_record_io(c, &c->fpio);
+	f->io = &c->fpio;
+	f->tm = c->is_reference ? &fp_timing_reference : &fp_timing_live;
+	memcpy(f->us_mac, c->eth.src, 6);
+	memcpy(f->dut_mac, c->eth.dst, 6);
+	memcpy(f->dut_ip, c->ip.dst, 4);
+	memcpy(f->q[0].src, c->ip.src, 4);
+	memcpy(f->q[1].src, c->ip.src, 4);
+	memcpy(f->q[2].src, c->have_src2 ? c->src2 : c->ip.src, 4);
+	made = fp_setup(f);
+	if (!made)
+		made = fp_probe(f);
+	if (made) {
+		if (strstr(f->err, "'qp' → 'err "))
+			cf_unsup(c, "the adapter would not make the probe's %d QPs (%s)", FP_QPS, f->err);
+		else
+			cf_error(c, "%s", f->err);
+		fp_free(f);
+		return -1;
+	}
+	fp_decide(f, v);
+	cf_metric(c, "cnps", (double)v->sent, "");
+	return 0;
+}
+
+static void resp_cnp_scope(struct cf *c)
+{
+	struct fp f;
+	struct fp_verdict v;
+	const char *scope;
+
+	if (cnp_probe(c, &f, &v))
+		return;
+	cf_metric(c, "cnps_solo", (double)v.solo, "");
+	cf_metric(c, "cnps_pair_a", (double)v.pair_a, "");
+	cf_metric(c, "cnps_pair_b", (double)v.pair_b, "");
+	if (v.min_ns)
+		cf_metric(c, "cnp_min_gap", (double)v.min_ns / 1e3, "us");
+	scope = !v.pacing || c->have_src2 || strcmp(v.pacing, "port") ? v.pacing : "ip_pair or port";
+	if (!strcmp(v.verdict, "UNSUPPORTED"))
+		cf_unsup(c, "no CNP for %llu CE-marked requests on 3 QPs: no congestion notification point, no pacing to scope",
+			 (unsigned long long)(f.ce[FP_PH_SOLO] + f.ce[FP_PH_MIXED]));
+	else if (!strcmp(v.verdict, "FAIL"))
+		cf_fail(c, "%s", v.why);
+	else
+		cf_pass(c, "CNP pacing scope %s: %s (solo QP 0 %llu CNPs; mixed: pair %u.%u.%u.%u %llu, pair %u.%u.%u.%u %llu; least interval %.1f us)%s",
+			scope, v.why, (unsigned long long)v.solo, f.q[0].src[0], f.q[0].src[1], f.q[0].src[2], f.q[0].src[3],
+			(unsigned long long)v.pair_a, f.q[2].src[0], f.q[2].src[1], f.q[2].src[2], f.q[2].src[3],
+			(unsigned long long)v.pair_b, (double)v.min_ns / 1e3,
+			c->have_src2 ? "" : " (no --source2: QP 2 from the same address)");
+	fp_free(&f);
+}
+
+static void resp_cnp_nak(struct cf *c)
+{
+	struct fp f;
+	struct fp_verdict v;
+
+	if (cnp_probe(c, &f, &v))
+		return;
+	cf_metric(c, "naks", (double)f.naks[FP_PH_NAK], "");
+	cf_metric(c, "cnps_beside_naks", (double)f.cnp[FP_PH_NAK][0], "");
+	cf_metric(c, "with_nak", v.with_nak, "");
+	if (!strcmp(v.verdict, "UNSUPPORTED"))
+		cf_unsup(c, "no CNP for %llu CE-marked requests: no congestion notification point, so no CNP with a NAK to look for "
+			 "(%llu sequence NAKs, %llu CNPs beside them)",
+			 (unsigned long long)(f.ce[FP_PH_SOLO] + f.ce[FP_PH_MIXED]), (unsigned long long)f.naks[FP_PH_NAK],
+			 (unsigned long long)f.cnp[FP_PH_NAK][0]);
+	else if (!f.naks[FP_PH_NAK])
+		cf_fail(c, "%d PSN gaps (no request CE-marked) got no sequence NAK", FP_NAKS);
+	else
+		cf_pass(c, "a CNP %s the sequence NAK: %llu CNPs beside %llu sequence NAKs for %d PSN gaps, no request CE-marked",
+			v.with_nak ? "accompanies" : "does not accompany", (unsigned long long)f.cnp[FP_PH_NAK][0],
+			(unsigned long long)f.naks[FP_PH_NAK], FP_NAKS);
+	fp_free(&f);
+}
+
 /* ======================= requester cases (the DUT asks) ======================= */
 
 static int req_conn(struct cf *c, uint8_t timeout, uint8_t retry, uint8_t rnr_retry)
@@ -1292,6 +1381,8 @@ const struct cf_case cf_cases[] = {
 	{ "resp.psn-wrap", "responder", "PSNs wrapping from 0xffffff to 0 are in order", resp_psn_wrap },
 	{ "resp.mtu-pad", "responder", "every path MTU up to the active one, every pad count", resp_mtu_pad },
 	{ "resp.ecn-cnp", "responder", "ECN-CE-marked requests get CNPs (delay, spacing measured)", resp_ecn_cnp },
+	{ "resp.cnp-scope", "responder", "CNP pacing scope: per QP, per IP pair or per port (3 QPs, 2 IP pairs)", resp_cnp_scope },
+	{ "resp.cnp-nak", "responder", "whether a CNP accompanies a sequence NAK (informational)", resp_cnp_nak },
 	{ "req.ack-timeout", "requester", "a withheld ACK: retransmission after the local ACK timeout", req_ack_timeout },
 	{ "req.seq-nak", "requester", "a sequence-error NAK: go-back-N from the NAKed PSN", req_seq_nak },
 	{ "req.rnr", "requester", "an RNR NAK: retry after its timer", req_rnr },

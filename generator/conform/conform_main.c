@@ -7,7 +7,7 @@
  *   rocegen conform -i IFACE --peer IP [--target HOST:PORT] [--device NAME]
  *                   [--gid-index N] [--cases PATTERN] [--json] [--junit FILE]
  *                   [--pcap-dir DIR] [--list] [-v]
- *   rocegen conform --reference [good|nakstorm|retry7] …
+ *   rocegen conform --reference [good|nakstorm|retry7|cnp-qp|cnp-ip|cnp-port|no-cc] …
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,12 +19,13 @@
 #include <sys/stat.h>
 #include "conform.h"
 #include "conform_iwarp.h"
+#include "stress.h"
 #include "gen.h"
 #include "ctl.h"
 
 struct conform_opts {
 	struct cf_live_args live;
-	const char *pat, *junit, *dev, *pcap_dir;
+	const char *pat, *junit, *dev, *pcap_dir, *source2;
 	int json, list, ref, gidx, verbose;
 };
 
@@ -33,8 +34,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: rocegen conform -i IFACE --peer IP [--target HOST:PORT] --key FILE [--device NAME] [--gid-index N]\n"
 "                       [--cases PATTERN[,PATTERN…]] [--json] [--junit FILE] [--pcap-dir DIR]\n"
-"                       [--src IP] [--dmac MAC] [--list] [-v]\n"
-"       rocegen conform --reference [good|nakstorm|retry7] [--cases …] [--json] …\n"
+"                       [--src IP] [--dmac MAC] [--source2 IP] [--list] [-v]\n"
+"       rocegen conform --reference [good|nakstorm|retry7|cnp-qp|cnp-ip|cnp-port|no-cc] [--cases …] [--json] …\n"
 "       (--transport roce, the default; --transport iwarp below)\n"
 "Runs the conformance catalogue against the adapter behind rocetarget (default port %d\n"
 "on --peer; --key FILE answers its challenge), or against the in-process reference adapter.  --dev is the old spelling of\n"
@@ -45,13 +46,18 @@ static void usage(FILE *f)
 
 static int parse_reference(const char *arg)
 {
+	static const char *const cc[] = { "cnp-qp", "cnp-ip", "cnp-port", "no-cc" };
+
 	if (!arg || !strcmp(arg, "good"))
 		return CF_REF_GOOD;
 	if (!strcmp(arg, "nakstorm"))
 		return CF_REF_NAKSTORM;
 	if (!strcmp(arg, "retry7"))
 		return CF_REF_RETRY7;
-	fprintf(stderr, GEN_NAME " conform: --reference good|nakstorm|retry7\n");
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(arg, cc[i]))
+			return CF_REF_STRESS + ST_REF_CNP_QP + i;
+	fprintf(stderr, GEN_NAME " conform: --reference good|nakstorm|retry7|cnp-qp|cnp-ip|cnp-port|no-cc\n");
 	return -1;
 }
 
@@ -59,7 +65,7 @@ static int parse_reference(const char *arg)
 static int parse_opts(int argc, char **argv, struct conform_opts *o)
 {
 	enum { O_PEER = 256, O_TARGET, O_CASES, O_JSON, O_JUNIT, O_PCAPDIR, O_REF, O_LIST, O_DEV,
-	       O_GIDX, O_SRC, O_DMAC, O_DEV_OLD, O_TR, O_KEY };
+	       O_GIDX, O_SRC, O_DMAC, O_DEV_OLD, O_TR, O_KEY, O_SRC2 };
 	static const struct option lo[] = {
 		{ "interface", required_argument, NULL, 'i' }, { "peer", required_argument, NULL, O_PEER },
 		{ "target", required_argument, NULL, O_TARGET }, { "cases", required_argument, NULL, O_CASES },
@@ -70,6 +76,7 @@ static int parse_opts(int argc, char **argv, struct conform_opts *o)
 		{ "device", required_argument, NULL, O_DEV },    { "gid-index", required_argument, NULL, O_GIDX },
 		{ "dev", required_argument, NULL, O_DEV_OLD },   /* the old spelling, until 0.2 */
 		{ "src", required_argument, NULL, O_SRC },       { "dmac", required_argument, NULL, O_DMAC },
+		{ "source2", required_argument, NULL, O_SRC2 },
 		{ "transport", required_argument, NULL, O_TR },
 		{ "verbose", no_argument, NULL, 'v' },           { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -99,6 +106,7 @@ static int parse_opts(int argc, char **argv, struct conform_opts *o)
 		case O_GIDX: o->gidx = atoi(optarg); break;
 		case O_SRC: o->live.src = optarg; break;
 		case O_DMAC: o->live.dmac = optarg; break;
+		case O_SRC2: o->source2 = optarg; break;
 		case 'v': o->verbose++; break;
 		case O_TR:   /* iwarp went to conform_iwarp.c */
 			if (strcmp(optarg, "roce")) {
@@ -145,22 +153,33 @@ static int case_selected(const char *name, const char *pat)
 	return 0;
 }
 
-/* The in-process reference adapter at 192.0.2.2, us at 192.0.2.1. */
-static struct cf_ref *open_reference(struct cf *c, int mode)
+/* The in-process reference adapter at 192.0.2.2, us at 192.0.2.1 and
+ * 192.0.2.3 (the second address); conform_ref.c's, or for the cnp-* and
+ * no-cc modes stress_ref.c's (*sr). */
+static struct cf_ref *open_reference(struct cf *c, int mode, struct st_ref **sr)
 {
 	static const uint8_t us_mac[6] = { 2, 0, 0, 0, 0, 1 }, dut_mac[6] = { 2, 0, 0, 0, 0, 2 };
-	static const uint8_t us_ip[4] = { 192, 0, 2, 1 }, dut_ip[4] = { 192, 0, 2, 2 };
-	struct cf_ref *rf = cf_ref_new((enum cf_ref_mode)mode, dut_mac, dut_ip, us_mac, us_ip);
+	static const uint8_t us_ip[4] = { 192, 0, 2, 1 }, dut_ip[4] = { 192, 0, 2, 2 }, us_ip2[4] = { 192, 0, 2, 3 };
+	struct cf_ref *rf = NULL;
 
-	if (!rf)
-		return NULL;
-	cf_ref_io(rf, &c->io);
+	*sr = NULL;
+	if (mode >= CF_REF_STRESS) {
+		if (!(*sr = st_ref_new((enum st_ref_mode)(mode - CF_REF_STRESS), dut_mac, dut_ip, us_mac, us_ip)))
+			return NULL;
+		st_ref_io(*sr, &c->io);
+	} else {
+		if (!(rf = cf_ref_new((enum cf_ref_mode)mode, dut_mac, dut_ip, us_mac, us_ip)))
+			return NULL;
+		cf_ref_io(rf, &c->io);
+	}
 	c->is_reference = 1;
 	memcpy(c->eth.src, us_mac, 6);
 	memcpy(c->eth.dst, dut_mac, 6);
 	c->ip.version = 4;
 	memcpy(c->ip.src, us_ip, 4);
 	memcpy(c->ip.dst, dut_ip, 4);
+	memcpy(c->src2, us_ip2, 4);
+	c->have_src2 = 1;
 	return rf;
 }
 
@@ -283,6 +302,7 @@ int gen_conform_main(int argc, char **argv)
 	static struct cf_run run;
 	struct conform_opts o;
 	struct cf_ref *rf = NULL;
+	struct st_ref *sr = NULL;
 	struct cf_live *lv = NULL;
 	int rc;
 
@@ -303,11 +323,19 @@ int gen_conform_main(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	c.verbose = o.verbose;
 	c.pcap_dir = o.pcap_dir;
+	if (o.source2) {
+		if (o.ref >= 0 || inet_pton(AF_INET, o.source2, c.src2) != 1) {
+			fprintf(stderr, GEN_NAME " conform: --source2 %s: %s\n", o.source2,
+				o.ref >= 0 ? "not with --reference (it has its own)" : "not an IPv4 address");
+			return 2;
+		}
+		c.have_src2 = 1;
+	}
 	if (o.ref >= 0)
-		rf = open_reference(&c, o.ref);
+		rf = open_reference(&c, o.ref, &sr);
 	else
 		lv = cf_live_open(&c, &o.live);
-	if (!rf && !lv)
+	if (!rf && !sr && !lv)
 		return 2;
 	if (open_target(&c, &o) || run_cases(&c, &o, &run))
 		rc = 2;
@@ -315,6 +343,7 @@ int gen_conform_main(int argc, char **argv)
 		rc = report(&c, &o, &run);
 	if (rf)
 		cf_ref_free(rf);
+	st_ref_free(sr);
 	cf_live_close(lv);
 	return rc;
 }
