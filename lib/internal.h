@@ -89,7 +89,7 @@ enum roce__next_kind {
 	ROCE_NEXT_IB_BTH,      /* a BTH at off; len runs through the ICRC */
 };
 
-/* 16 bytes: returned in two registers, which matters on the per-frame path. */
+/* 16 bytes, so that it is returned in two registers. */
 struct roce__next {
 	uint8_t kind;          /* enum roce__next_kind */
 	uint16_t type;         /* ETHERTYPE: the EtherType; FRAME: the link type */
@@ -98,7 +98,8 @@ struct roce__next {
 };
 
 /* A FRAME's link type that decode.c does not decode: p is only set to the
- * frame's bytes with every layer cleared (erf.c's bad records, IB link packets). */
+ * frame's bytes with every layer cleared (an ERF record with a bad header,
+ * an IB link packet: erf.c fills in the rest). */
 #define ROCE__LINK_NONE 0xffff
 
 static inline struct roce__next roce__next_none(void)
@@ -156,9 +157,9 @@ void roce__fields_ib(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 void roce__fields_vcrc(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 /* link/erf.c: an ERF record.  roce__erf_open() reads the record's header
  * into *r and returns the frame in it (FRAME, at an offset in the record;
- * of ROCE__LINK_NONE when there is nothing to decode: a bad header, an IB
- * link packet); roce__erf_close() adds the record's facts to p once that
- * frame is decoded. */
+ * its type is ROCE__LINK_NONE when there is nothing to decode);
+ * roce__erf_close() adds the record's facts to p once that frame is
+ * decoded. */
 struct roce__erf_rec {
 	struct roce_erf e;
 	int bad;                /* the header: 0 good, 1 truncated, 2 invalid (why) */

@@ -132,7 +132,8 @@ static void decode_ethertype(struct roce_pkt *p, const struct roce_cfg *cfg, uin
 			     uint32_t off, uint32_t end);
 
 /* Goes on with the layer that a decoder below this file found after its
- * own (they return it rather than call back up here), until none is left. */
+ * own (they return it rather than call back up here), until none is left:
+ * a native IB packet's BTH, then IPoIB, then the datagram in it. */
 static inline void decode_next(struct roce_pkt *p, const struct roce_cfg *cfg, struct roce__next n)
 {
 	for (;;) {
@@ -560,8 +561,8 @@ static __attribute__((noinline)) void decode_inner(struct roce_pkt *p, const str
 
 /* An ERF record: erf.c reads its header, the frame in it is decoded, then
  * erf.c adds the record's facts. */
-static __attribute__((noinline)) void decode_erf(struct roce_pkt *p, const struct roce_cfg *cfg, const uint8_t *data,
-		       uint32_t caplen, uint32_t wirelen)
+static __attribute__((noinline)) void decode_erf(struct roce_pkt *p, const struct roce_cfg *cfg,
+						 const uint8_t *data, uint32_t caplen, uint32_t wirelen)
 {
 	struct roce__erf_rec r;
 	struct roce__next n = roce__erf_open(&r, data, caplen, wirelen);
