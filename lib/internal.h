@@ -76,11 +76,51 @@ int roce__crc_select(const char *crc32_name, const char *crc32c_name);
 
 /* ---- decoder hooks --------------------------------------------------------
  * off is where the protocol starts, end where it ends on the wire (may be
- * beyond caplen).  Each hook records present/truncated/invalid itself. */
+ * beyond caplen).  Each hook records present/truncated/invalid itself.
+ *
+ * The link decoders (link/: encap.c, erf.c, ib.c, ipoib.c) and bth.c decode
+ * their own layer and return the layer that follows it; decode.c goes on
+ * with that one.  So nothing below decode.c calls back up into it. */
+enum roce__next_kind {
+	ROCE_NEXT_NONE,        /* nothing more to decode here */
+	ROCE_NEXT_FRAME,       /* a whole frame of link type `type` at off: len bytes on
+				* the wire, cap of them captured */
+	ROCE_NEXT_ETHERTYPE,   /* what follows EtherType `type`: off, len bytes */
+	ROCE_NEXT_IB_BTH,      /* a BTH at off; len runs through the ICRC */
+};
+
+/* 16 bytes, so that it is returned in two registers. */
+struct roce__next {
+	uint8_t kind;          /* enum roce__next_kind */
+	uint16_t type;         /* ETHERTYPE: the EtherType; FRAME: the link type */
+	uint32_t off, len;     /* the next layer's bytes: from off, len of them on the wire */
+	uint32_t cap;          /* FRAME: how many of the len bytes were captured */
+};
+
+/* A FRAME's link type that decode.c does not decode: p is only set to the
+ * frame's bytes with every layer cleared (an ERF record with a bad header,
+ * an IB link packet: erf.c fills in the rest). */
+#define ROCE__LINK_NONE 0xffff
+
+static inline struct roce__next roce__next_none(void)
+{
+	return (struct roce__next){ .kind = ROCE_NEXT_NONE };
+}
+
+static inline struct roce__next roce__next_at(enum roce__next_kind kind, uint16_t type,
+					      uint32_t off, uint32_t end)
+{
+	return (struct roce__next){ .kind = (uint8_t)kind, .type = type, .off = off, .len = end - off };
+}
 
 /* bth.c: BTH, extended headers, payload and ICRC position; off = BTH,
- * end = end of the ICRC on the wire. */
+ * end = end of the ICRC on the wire.  Then, for a native IB packet (only
+ * such carries IPoIB), roce__ib_payload_ipoib() says whether its payload
+ * (p->payload_off, p->payload_len) may be IPoIB: the dispatcher asks
+ * rather than roce__decode_ib returning it, which would cost every RoCE
+ * frame a few instructions for what only native IB needs. */
 void roce__decode_ib(struct roce_pkt *p, uint32_t off, uint32_t end);
+int roce__ib_payload_ipoib(const struct roce_pkt *p);
 
 /* l2.c: MAC control (PAUSE/PFC), CN-TAG/CNM, LLDP.  Returns 1 when the
  * ethertype is one of its own, 0 otherwise. */
@@ -88,30 +128,46 @@ int roce__decode_l2(struct roce_pkt *p, uint16_t ethertype, uint32_t off, uint32
 /* tcp.c: the TCP header and, when it carries iWARP, MPA/DDP/RDMAP. */
 void roce__decode_tcp(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off, uint32_t end);
 /* decode.c: one frame, without touching p->encap (which says whether the
- * GRE/VXLAN hooks may decapsulate: only while its kind is NONE).  Returns
- * ROCE_EUNSUP for a link type it does not know. */
+ * GRE/VXLAN hooks may decapsulate: only while its kind is NONE) or p->erf.
+ * Returns ROCE_EUNSUP for a link type it does not know.  (fields.c decodes
+ * a mirror's outer frame again with it.) */
 int roce__decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
 		       const uint8_t *data, uint32_t caplen, uint32_t wirelen);
 /* link/encap.c: GRE at off (IP protocol 47); VXLAN header at off (UDP
- * payload); whether dport is a VXLAN port; the inner frame's decode. */
+ * payload); both only record the mirror in p->encap.  Once the outer frame
+ * is decoded, roce__decap() keeps the outer frame's facts in p->encap and
+ * returns the inner frame (FRAME, at an offset in the outer p->data), or
+ * NONE when the mirror header was cut short or invalid. */
 void roce__decode_gre(struct roce_pkt *p, uint32_t off, uint32_t end);
 void roce__decode_udp_encap(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t udp_off);
-void roce__decap(struct roce_pkt *p, const struct roce_cfg *cfg);
+struct roce__next roce__decap(struct roce_pkt *p);
 /* Native IB sizes shared by link/ib.c, ib_conv.c, ib_build.c and ipoib.c:
  * the LRH, the VCRC that ends a packet, the IPoIB encapsulation header. */
 #define IB_LRH_LEN 8
 #define IB_VCRC_LEN 2
 #define IPOIB_HLEN 4
 
-/* link/ib.c: a native IB packet, LRH at offset 0, end = end of the VCRC. */
-void roce__decode_lrh(struct roce_pkt *p, uint32_t end);
+/* link/ib.c: a native IB packet, LRH at offset 0, end = end of the VCRC.
+ * Returns the BTH (IB_BTH, after the GRH when there is one), a raw
+ * packet's datagram (ETHERTYPE), or NONE. */
+struct roce__next roce__decode_lrh(struct roce_pkt *p, uint32_t end);
 /* icrc.c: the IB ICRC (LRH with VL as ones, GRH masked, BTH byte 4 as ones). */
 int roce__icrc_ib(const struct roce_pkt *p, uint32_t *icrc);
 void roce__fields_ib(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 void roce__fields_vcrc(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
-/* link/erf.c: the whole roce_decode() of an ERF record. */
-int roce__decode_erf(struct roce_pkt *p, const struct roce_cfg *cfg, const uint8_t *data,
-		     uint32_t caplen, uint32_t wirelen);
+/* link/erf.c: an ERF record.  roce__erf_open() reads the record's header
+ * into *r and returns the frame in it (FRAME, at an offset in the record;
+ * its type is ROCE__LINK_NONE when there is nothing to decode);
+ * roce__erf_close() adds the record's facts to p once that frame is
+ * decoded. */
+struct roce__erf_rec {
+	struct roce_erf e;
+	int bad;                /* the header: 0 good, 1 truncated, 2 invalid (why) */
+	const char *why;
+};
+struct roce__next roce__erf_open(struct roce__erf_rec *r, const uint8_t *data, uint32_t caplen,
+				 uint32_t wirelen);
+void roce__erf_close(struct roce_pkt *p, const struct roce__erf_rec *r);
 void roce__fields_erf(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 /* mad.c: a UD SEND to QP1 whose payload starts at p->payload_off. */
 void roce__decode_mad(struct roce_pkt *p);
@@ -119,13 +175,12 @@ void roce__decode_mad(struct roce_pkt *p);
 void roce__decode_mgmt(struct roce_pkt *p);
 void roce__fields_mgmt(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 void roce__summary_mgmt(const struct roce_pkt *p, char *buf, size_t cap, size_t *n);
-/* link/ipoib.c: IPoIB in a native IB UD SEND (payload at p->payload_off). */
-void roce__decode_ipoib(struct roce_pkt *p);
+/* link/ipoib.c: the IPoIB header of an IB payload at off, len bytes (the
+ * payload bth.c said may be IPoIB); returns the datagram after it
+ * (ETHERTYPE) or NONE when the payload is not IPoIB. */
+struct roce__next roce__decode_ipoib(struct roce_pkt *p, uint32_t off, uint32_t len);
 void roce__fields_ipoib(const struct roce_pkt *p, roce_field_cb cb, void *ctx);
 void roce__summary_ipoib(const struct roce_pkt *p, char *buf, size_t cap, size_t *n);
-/* decode.c: what follows an EtherType at off (IPv4, IPv6, ARP, ...), with
- * the default configuration. */
-void roce__decode_ethertype(struct roce_pkt *p, uint16_t et, uint32_t off, uint32_t end);
 
 /* ---- field walker hooks ---------------------------------------------------- */
 

@@ -239,14 +239,6 @@ static uint32_t ext_take(struct roce_pkt *p, uint16_t h, uint32_t cur)
 }
 
 /* Payload and pad: what is left from cur before the ICRC; then the MADs of QP1 and QP0. */
-/* IPoIB connected mode (RFC 4755): every message on its RC or UC connection
- * starts with the IPoIB header, so a SEND_FIRST or SEND_ONLY (no immediate)
- * carries it; the message's other packets do not. */
-static int ipoib_cm_opcode(uint8_t op)
-{
-	return op == 0x00 || op == 0x04 || op == 0x20 || op == 0x24;
-}
-
 static void payload_take(struct roce_pkt *p, const struct roce_opinfo *oi, uint32_t cur)
 {
 	p->payload_off = cur;
@@ -268,8 +260,24 @@ static void payload_take(struct roce_pkt *p, const struct roce_opinfo *oi, uint3
 		roce__decode_mad(p);
 	else if ((p->opcode & 0xfe) == 0x64 && p->dqpn == 0 && p->deth_off)
 		roce__decode_mgmt(p);      /* QP0: subnet management */
-	else if (p->version == ROCE_VER_IB && ((p->opcode == 0x64 && p->deth_off) || ipoib_cm_opcode(p->opcode)))
-		roce__decode_ipoib(p);     /* IP over IB: datagram mode (UD), connected mode (RC, UC) */
+}
+
+/* IPoIB connected mode (RFC 4755): every message on its RC or UC connection
+ * starts with the IPoIB header, so a SEND_FIRST or SEND_ONLY (no immediate)
+ * carries it; the message's other packets do not. */
+static int ipoib_cm_opcode(uint8_t op)
+{
+	return op == 0x00 || op == 0x04 || op == 0x20 || op == 0x24;
+}
+
+/* After roce__decode_ib: whether the payload may be IP over IB, datagram
+ * mode (a UD SEND_ONLY to a QP other than 0 and 1, whose payloads are the
+ * MADs above) or connected mode (RC, UC).  payload_off is set only once
+ * payload_take ran; the dispatcher goes on with ipoib.c. */
+int roce__ib_payload_ipoib(const struct roce_pkt *p)
+{
+	return p->payload_off && p->version == ROCE_VER_IB &&
+	       ((p->opcode == 0x64 && p->deth_off && p->dqpn > 1) || ipoib_cm_opcode(p->opcode));
 }
 
 /* ---- decoding the transport headers ---------------------------------------

@@ -128,6 +128,34 @@ static void set_trailer(struct roce_pkt *p, uint32_t dgram_end, uint32_t frame_e
 	}
 }
 
+static void decode_ethertype(struct roce_pkt *p, const struct roce_cfg *cfg, uint16_t et,
+			     uint32_t off, uint32_t end);
+
+/* Goes on with the layer that a decoder below this file found after its
+ * own (they return it rather than call back up here), until none is left:
+ * a native IB packet's BTH, then IPoIB, then the datagram in it. */
+static inline void decode_next(struct roce_pkt *p, const struct roce_cfg *cfg, struct roce__next n)
+{
+	for (;;) {
+		switch (n.kind) {
+		case ROCE_NEXT_IB_BTH:
+			roce__decode_ib(p, n.off, n.off + n.len);
+			if (!roce__ib_payload_ipoib(p))
+				return;
+			/* the datagram in IPoIB with the default configuration:
+			 * nothing in it is taken for RoCE, a mirror or iWARP */
+			cfg = NULL;
+			n = roce__decode_ipoib(p, p->payload_off, p->payload_len);
+			break;
+		case ROCE_NEXT_ETHERTYPE:
+			decode_ethertype(p, cfg, n.type, n.off, n.off + n.len);
+			return;
+		default:
+			return;
+		}
+	}
+}
+
 static __attribute__((noinline)) void decode_udp(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t off, uint32_t end)
 {
 	const uint8_t *b = p->data + off;
@@ -406,11 +434,6 @@ static void decode_ethertype(struct roce_pkt *p, const struct roce_cfg *cfg, uin
 	}
 }
 
-void roce__decode_ethertype(struct roce_pkt *p, uint16_t et, uint32_t off, uint32_t end)
-{
-	decode_ethertype(p, NULL, et, off, end);
-}
-
 /* A trailing Ethernet FCS is recognised by verifying it: bytes after the
  * datagram are otherwise padding. */
 static void check_fcs(struct roce_pkt *p)
@@ -443,28 +466,6 @@ static void decode_raw_ip(struct roce_pkt *p, const struct roce_cfg *cfg, uint32
 	default:
 		roce__invalid(p, ROCE_L_LINK, "raw packet is neither IPv4 nor IPv6");
 	}
-}
-
-/* Raw InfiniBand datagrams after a valid LRH (IBTA vol 1 5.3): LNH 1 an
- * IPv6 packet, LNH 0 the 4-byte raw header (reserved 16 | EtherType 16)
- * and a packet of that EtherType; no ICRC, the VCRC at end. */
-static void decode_raw_ib(struct roce_pkt *p, const struct roce_cfg *cfg, uint32_t end)
-{
-	const uint32_t off = 8;      /* after the LRH */
-
-	if (p->lnh == 1) {
-		p->ethertype = ROCE_ETH_IPV6;
-		decode_ipv6(p, cfg, off, end);
-		return;
-	}
-	if (end < off + 4)
-		return;
-	if (roce__avail(p, off) < 4) {
-		roce__trunc(p, ROCE_L_LRH);
-		return;
-	}
-	p->rwh_off = off;
-	decode_ethertype(p, cfg, rd16(p->data + off + 2), off + 4, end);
 }
 
 static inline __attribute__((always_inline)) int
@@ -533,9 +534,7 @@ decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
 		decode_ipv6(p, cfg, 0, end);
 		break;
 	case ROCE_LINK_INFINIBAND:
-		roce__decode_lrh(p, end);
-		if (p->lnh < 2 && p->vcrc_off)   /* raw, with a PktLen that holds */
-			decode_raw_ib(p, cfg, p->vcrc_off);
+		decode_next(p, cfg, roce__decode_lrh(p, end));
 		break;
 	default:
 		return ROCE_EUNSUP;
@@ -549,23 +548,46 @@ int roce__decode_frame(struct roce_pkt *p, const struct roce_cfg *cfg, int linkt
 	return decode_frame(p, cfg, linktype, data, caplen, wirelen);
 }
 
+/* A mirror's inner frame, once the outer is decoded.  Only one level: the
+ * GRE/VXLAN hooks run only while p->encap.kind is NONE, so a tunnel inside
+ * the inner frame is left as it is. */
+static __attribute__((noinline)) void decode_inner(struct roce_pkt *p, const struct roce_cfg *cfg)
+{
+	struct roce__next n = roce__decap(p);
+
+	if (n.kind == ROCE_NEXT_FRAME)
+		decode_frame(p, cfg, n.type, p->encap.outer + n.off, n.cap, n.len);
+}
+
+/* An ERF record: erf.c reads its header, the frame in it is decoded, then
+ * erf.c adds the record's facts. */
+static __attribute__((noinline)) void decode_erf(struct roce_pkt *p, const struct roce_cfg *cfg,
+						 const uint8_t *data, uint32_t caplen, uint32_t wirelen)
+{
+	struct roce__erf_rec r;
+	struct roce__next n = roce__erf_open(&r, data, caplen, wirelen);
+
+	decode_frame(p, cfg, n.type, data + n.off, n.cap, n.len);
+	roce__erf_close(p, &r);
+}
+
 int roce_decode(struct roce_pkt *p, const struct roce_cfg *cfg, int linktype,
 		const uint8_t *data, uint32_t caplen, uint32_t wirelen)
 {
-	int rc;
+	int rc = ROCE_OK;
 
 	/* only the kind: the rest is cleared by the hook that finds a mirror
 	 * header (plain frames do not pay for clearing it) */
 	p->encap.kind = ROCE_ENCAP_NONE;
 	p->erf.present = 0;
 	if (linktype == ROCE_LINK_ERF)
-		rc = roce__decode_erf(p, cfg, data, caplen, wirelen);
+		decode_erf(p, cfg, data, caplen, wirelen);
 	else
 		rc = decode_frame(p, cfg, linktype, data, caplen, wirelen);
 	if (rc)
 		return rc;
 	if (p->encap.kind)
-		roce__decap(p, cfg);
+		decode_inner(p, cfg);
 	if (p->invalid)
 		return ROCE_EINVAL;
 	if (p->truncated)

@@ -4,8 +4,9 @@
  * RFC 2890) carrying ERSPAN type I/II (protocol 0x88BE), ERSPAN type III
  * (0x22EB) or transparent Ethernet bridging (0x6558), and VXLAN (RFC 7348,
  * UDP 4789; Linux's default 8472).  The decoder finds them under the outer
- * IP/UDP and then decodes the inner frame as if it had been captured
- * directly (roce__decap); the mirror's own facts stay in p->encap.
+ * IP/UDP; once the outer frame is decoded, roce__decap says where the inner
+ * frame is and decode.c decodes it as if it had been captured directly; the
+ * mirror's own facts stay in p->encap.
  *
  * GRE:        C(1) R(1) K(1) S(1) rsv(9) Ver(3) | Protocol(16)
  *             [Checksum(16) Reserved(16)] [Key(32)] [Sequence(32)]
@@ -259,7 +260,9 @@ static uint32_t inner_len(const uint8_t *d, uint32_t cap, int lt)
 	return 0;
 }
 
-void roce__decap(struct roce_pkt *p, const struct roce_cfg *cfg)
+/* After the outer frame's decode: keeps its facts in p->encap and returns
+ * the inner frame, which decode.c then decodes as if captured directly. */
+struct roce__next roce__decap(struct roce_pkt *p)
 {
 	struct roce_encap e = p->encap;
 	uint32_t icap, iwire, est;
@@ -272,7 +275,7 @@ void roce__decap(struct roce_pkt *p, const struct roce_cfg *cfg)
 	p->encap.outer_ip_version = p->ip_version;
 	e = p->encap;
 	if (!e.inner_off)
-		return;       /* the mirror header itself was cut short or invalid */
+		return roce__next_none();   /* the mirror header itself was cut short or invalid */
 	icap = (p->caplen < e.inner_end ? p->caplen : e.inner_end);
 	icap = icap > e.inner_off ? icap - e.inner_off : 0;
 	iwire = e.inner_end - e.inner_off;
@@ -284,7 +287,8 @@ void roce__decap(struct roce_pkt *p, const struct roce_cfg *cfg)
 		iwire = est;
 	e.inner_truncated = icap < iwire;
 	p->encap = e;
-	roce__decode_frame(p, cfg, e.inner_linktype, e.outer + e.inner_off, icap, iwire);
+	return (struct roce__next){ .kind = ROCE_NEXT_FRAME, .type = (uint16_t)e.inner_linktype,
+				    .off = e.inner_off, .len = iwire, .cap = icap };
 }
 
 /* ---- fields ---------------------------------------------------------------- */

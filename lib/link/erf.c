@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * erf.c — Endace ERF records (LINKTYPE_ERF 197), as ibdump and DAG cards
- * write them; the record's frame is then decoded as if captured directly.
+ * write them.  roce__erf_open reads the record's header and returns where its
+ * frame is; decode.c decodes that frame as if captured directly, and
+ * roce__erf_close then adds the record's own facts.
  *
  *  0  timestamp (8, little-endian: seconds << 32 | binary fraction)
  *  8  type (bit 7: an extension header follows) | flags (0x03 interface,
@@ -91,45 +93,61 @@ static void ib_link(struct roce_pkt *p)
 		roce__seen(p, ROCE_L_LRH);
 }
 
-int roce__decode_erf(struct roce_pkt *p, const struct roce_cfg *cfg, const uint8_t *data,
-		     uint32_t caplen, uint32_t wirelen)
+/* The record's header into r; returns the frame it holds, for decode.c to
+ * decode as if captured directly.  A bad header or an IB link packet has no
+ * frame to decode: ROCE__LINK_NONE (roce__erf_close says what it is). */
+struct roce__next roce__erf_open(struct roce__erf_rec *r, const uint8_t *data, uint32_t caplen,
+				 uint32_t wirelen)
 {
-	struct roce_erf e = { 0 };
-	const char *why = NULL;
-	uint32_t end, icap, iwire;
-	int lt = -1, bad;
+	struct roce_erf *e = &r->e;
+	struct roce__next n = { .kind = ROCE_NEXT_FRAME, .type = ROCE__LINK_NONE };
+	uint32_t end;
+	int lt = -1;
 
-	e.present = 1;
-	e.rec = data;
-	bad = erf_header(&e, data, caplen, &lt, &why);
-	if (bad) {
-		roce__decode_frame(p, cfg, -1, data, caplen, wirelen);   /* clears p */
+	memset(r, 0, sizeof *r);
+	e->present = 1;
+	e->rec = data;
+	r->bad = erf_header(e, data, caplen, &lt, &r->why);
+	if (r->bad) {
+		n.cap = caplen;       /* the record itself, decoded no further */
+		n.len = wirelen;
+		return n;
+	}
+	end = caplen < e->rlen ? caplen : e->rlen;
+	n.off = e->hdr_len;
+	n.cap = end > e->hdr_len ? end - e->hdr_len : 0;
+	n.len = e->wlen;
+	if (e->type == ERF_ETH)
+		n.len = erf_fcs(e, data + e->hdr_len, n.cap, e->wlen);
+	if (n.cap > n.len)
+		n.cap = n.len;        /* DAG records are padded to rlen */
+	if (e->type != ERF_IB_LINK)
+		n.type = (uint16_t)lt;
+	return n;
+}
+
+/* After the frame's decode: the record's own facts. */
+void roce__erf_close(struct roce_pkt *p, const struct roce__erf_rec *r)
+{
+	const struct roce_erf *e = &r->e;
+
+	if (r->bad) {
 		p->linktype = ROCE_LINK_ERF;
-		p->erf = e;
-		if (bad == 1)
+		p->erf = *e;
+		if (r->bad == 1)
 			roce__trunc(p, ROCE_L_ERF);
 		else
-			roce__invalid(p, ROCE_L_ERF, why);
-		return ROCE_OK;
+			roce__invalid(p, ROCE_L_ERF, r->why);
+		return;
 	}
-	end = caplen < e.rlen ? caplen : e.rlen;
-	icap = end > e.hdr_len ? end - e.hdr_len : 0;
-	iwire = e.wlen;
-	if (e.type == ERF_ETH)
-		iwire = erf_fcs(&e, data + e.hdr_len, icap, e.wlen);
-	if (icap > iwire)
-		icap = iwire;         /* DAG records are padded to rlen */
-	roce__decode_frame(p, cfg, lt == ROCE_LINK_INFINIBAND && e.type == ERF_IB_LINK ? -1 : lt,
-			   data + e.hdr_len, icap, iwire);
-	p->erf = e;
-	if (e.type == ERF_ETH && e.fcs_status == ROCE_ICRC_UNCHECKED && e.wlen >= 4)
+	p->erf = *e;
+	if (e->type == ERF_ETH && e->fcs_status == ROCE_ICRC_UNCHECKED && e->wlen >= 4)
 		roce__trunc(p, ROCE_L_FCS);       /* the FCS was not captured */
-	if (e.type == ERF_IB_LINK) {
+	if (e->type == ERF_IB_LINK) {
 		p->linktype = ROCE_LINK_INFINIBAND;
 		ib_link(p);
 	}
 	roce__seen(p, ROCE_L_ERF);
-	return ROCE_OK;
 }
 
 void roce__fields_erf(const struct roce_pkt *p, roce_field_cb cb, void *ctx)

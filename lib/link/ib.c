@@ -2,7 +2,8 @@
 /*
  * ib.c — native InfiniBand (IBTA vol 1, 7.7 LRH, 7.8 ICRC/VCRC, 8.3 GRH):
  * what LINKTYPE_INFINIBAND (247) and ERF type 21 carry.  Then BTH and the
- * extended headers exactly as for RoCE (bth.c).
+ * extended headers exactly as for RoCE (bth.c), or a raw packet's datagram
+ * (decode.c): roce__decode_lrh returns which, and decode.c goes on.
  *
  * LRH (8):  VL(4) LVer(4) | SL(4) rsv(2) LNH(2) | DLID(16) | rsv(5) PktLen(11) | SLID(16)
  *           LNH 0 raw, 1 IPv6 raw, 2 IBA local (BTH next), 3 IBA global (GRH next)
@@ -20,18 +21,19 @@
 #include "internal.h"
 
 
-static void decode_ib_grh(struct roce_pkt *p, uint32_t off, uint32_t end)
+/* The GRH of an LNH 3 packet at off; returns the BTH after it. */
+static struct roce__next decode_ib_grh(struct roce_pkt *p, uint32_t off, uint32_t end)
 {
 	const uint8_t *b = p->data + off;
 
 	p->grh_off = off;
 	if (end - off < ROCE_GRH_LEN + ROCE_BTH_LEN + ROCE_ICRC_LEN) {
 		roce__invalid(p, ROCE_L_GRH, "packet too short for a GRH and a BTH");
-		return;
+		return roce__next_none();
 	}
 	if (roce__avail(p, off) < ROCE_GRH_LEN) {
 		roce__trunc(p, ROCE_L_GRH);
-		return;
+		return roce__next_none();
 	}
 	roce__seen(p, ROCE_L_GRH);
 	p->dscp = (uint8_t)((b[0] & 15) << 2 | b[1] >> 6);
@@ -39,12 +41,31 @@ static void decode_ib_grh(struct roce_pkt *p, uint32_t off, uint32_t end)
 	p->ttl = b[7];
 	if (b[6] != 0x1b) {
 		roce__invalid(p, ROCE_L_GRH, "GRH next header is not 0x1B (IBA transport)");
-		return;
+		return roce__next_none();
 	}
-	roce__decode_ib(p, off + ROCE_GRH_LEN, end);
+	return roce__next_at(ROCE_NEXT_IB_BTH, 0, off + ROCE_GRH_LEN, end);
 }
 
-void roce__decode_lrh(struct roce_pkt *p, uint32_t end)
+/* Raw InfiniBand datagrams after a valid LRH (IBTA vol 1 5.3): LNH 1 an
+ * IPv6 packet, LNH 0 the 4-byte raw header (reserved 16 | EtherType 16)
+ * and a packet of that EtherType; no ICRC, the VCRC at end. */
+static struct roce__next decode_raw(struct roce_pkt *p, uint32_t end)
+{
+	const uint32_t off = IB_LRH_LEN;
+
+	if (p->lnh == 1)
+		return roce__next_at(ROCE_NEXT_ETHERTYPE, ROCE_ETH_IPV6, off, end);
+	if (end < off + 4)
+		return roce__next_none();
+	if (roce__avail(p, off) < 4) {
+		roce__trunc(p, ROCE_L_LRH);
+		return roce__next_none();
+	}
+	p->rwh_off = off;
+	return roce__next_at(ROCE_NEXT_ETHERTYPE, rd16(p->data + off + 2), off + 4, end);
+}
+
+struct roce__next roce__decode_lrh(struct roce_pkt *p, uint32_t end)
 {
 	const uint8_t *b = p->data;
 	uint32_t ib_end;
@@ -55,11 +76,11 @@ void roce__decode_lrh(struct roce_pkt *p, uint32_t end)
 	p->ib_link = 0;
 	if (end < IB_LRH_LEN) {
 		roce__invalid(p, ROCE_L_LRH, "packet shorter than an LRH");
-		return;
+		return roce__next_none();
 	}
 	if (p->caplen < IB_LRH_LEN) {
 		roce__trunc(p, ROCE_L_LRH);
-		return;
+		return roce__next_none();
 	}
 	roce__seen(p, ROCE_L_LRH);
 	p->vl = b[0] >> 4;
@@ -72,20 +93,21 @@ void roce__decode_lrh(struct roce_pkt *p, uint32_t end)
 	ib_end = (uint32_t)p->pktlen * 4;
 	if (ib_end < IB_LRH_LEN || ib_end + IB_VCRC_LEN != end) {
 		roce__invalid(p, ROCE_L_LRH, "LRH PktLen disagrees with the packet length");
-		return;
+		return roce__next_none();
 	}
 	p->vcrc_off = ib_end;
 	if (roce__avail(p, ib_end) < IB_VCRC_LEN)
 		roce__trunc(p, ROCE_L_LRH);
 	if (p->lnh < 2)
-		return;       /* raw packets: decode.c decodes what they carry */
+		return decode_raw(p, ib_end);
 	p->version = ROCE_VER_IB;
 	if (p->lnh == 3)
-		decode_ib_grh(p, IB_LRH_LEN, ib_end);
-	else if (ib_end < IB_LRH_LEN + ROCE_BTH_LEN + ROCE_ICRC_LEN)
+		return decode_ib_grh(p, IB_LRH_LEN, ib_end);
+	if (ib_end < IB_LRH_LEN + ROCE_BTH_LEN + ROCE_ICRC_LEN) {
 		roce__invalid(p, ROCE_L_BTH, "packet too short for a BTH");
-	else
-		roce__decode_ib(p, IB_LRH_LEN, ib_end);
+		return roce__next_none();
+	}
+	return roce__next_at(ROCE_NEXT_IB_BTH, 0, IB_LRH_LEN, ib_end);
 }
 
 uint16_t roce_vcrc16(const void *buf, size_t len)

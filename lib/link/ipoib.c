@@ -26,19 +26,20 @@
 #define ARP_HW_INFINIBAND 32
 #define IB_HWADDR_LEN 20
 
-void roce__decode_ipoib(struct roce_pkt *p)
+/* The IPoIB header of a payload at off, len bytes: the datagram after it
+ * is decode.c's, as after an Ethernet header of that EtherType. */
+struct roce__next roce__decode_ipoib(struct roce_pkt *p, uint32_t off, uint32_t len)
 {
-	uint32_t off = p->payload_off, end = p->payload_off + p->payload_len;
 	uint16_t type;
 
-	if (p->payload_len < IPOIB_HLEN || roce__avail(p, off) < IPOIB_HLEN)
-		return;
+	if (len < IPOIB_HLEN || roce__avail(p, off) < IPOIB_HLEN)
+		return roce__next_none();
 	type = rd16(p->data + off);
 	if (rd16(p->data + off + 2) != 0 ||
 	    (type != ROCE_ETH_IPV4 && type != ROCE_ETH_IPV6 && type != ROCE_ETH_ARP))
-		return;
+		return roce__next_none();
 	p->ipoib_off = off;
-	roce__decode_ethertype(p, type, off + IPOIB_HLEN, end);
+	return roce__next_at(ROCE_NEXT_ETHERTYPE, type, off + IPOIB_HLEN, off + len);
 }
 
 /* The ARP packet after the IPoIB header, when it is IPoIB's: sizes and
