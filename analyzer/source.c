@@ -25,6 +25,15 @@
  * per frame.  (Immediate mode makes libpcap use TPACKET_V2 slots of the
  * snaplen each, 9 KiB, ~3,500 frames in 32 MiB, and a wakeup per frame: on a
  * veth pair it dropped a quarter of what tcpdump kept.)
+ * The blocks a wakeup finds are read in one source_batch(): pcap_dispatch()
+ * passes each frame where it lies in its block, which goes back to the
+ * kernel once its last frame has been passed (source_next() uses
+ * pcap_next_ex(), whose Linux version copies every frame out of the ring
+ * first: the block may be handed back before its caller is done).  What is
+ * copied per frame is its 24-byte pcap header, into the source_frame (its time
+ * stamp made the source's precision).  The ring's geometry is libpcap's:
+ * 256 KiB blocks (it sizes them for its largest snapshot length), -B bytes
+ * of them; only their count and the block timeout are ours to set.
  *
  * Drop counters are read with PACKET_STATISTICS on the handle's socket
  * (not pcap_stats(): the kernel resets them on each read and libpcap keeps

@@ -103,8 +103,8 @@ cpu() {
 	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ c += $1 } END { if (NR) printf "%.4f", c / 1e9; else exit 1 }' ||
 		awk -v t="$TCK" '{ printf "%.3f", ($14 + $15) / t }' "/proc/$1/stat" 2>/dev/null || echo 0
 }
-# csw PID: its voluntary context switches (wakeups)
-csw() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
+# csw PID: its voluntary context switches (wakeups), all its threads
+csw() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'; }
 
 # wait_for FILE PATTERN: until a line matches (at most 5 s)
 wait_for() {
@@ -137,9 +137,9 @@ send() {
 }
 
 # one SENDER KIND [ROCETOP OPTIONS]: KIND tcpdump|rocetop;
-# prints "sender_pps captured dropped cpu_s wakeups"
+# prints "sender_pps captured dropped cpu_s wakeups cpu_s_with_start"
 one() {
-	local sender=$1 kind=$2 pps cap drop c w c0 w0
+	local sender=$1 kind=$2 pps cap drop c w c0 w0 ct
 	shift 2
 	if [ "$kind" = tcpdump ]; then
 		ip netns exec "$NSB" tcpdump -n -i "$VB" -B 32768 -w /dev/null >"$T/cap.out" 2>"$T/cap.err" &
@@ -155,7 +155,8 @@ one() {
 	w0=$(csw "$CPID")
 	pps=$(send "$sender")
 	sleep 0.3                # the last block's timeout
-	c=$(awk -v a="$(cpu "$CPID")" -v b="$c0" 'BEGIN { printf "%.4f", a - b }')
+	ct=$(cpu "$CPID")
+	c=$(awk -v a="$ct" -v b="$c0" 'BEGIN { printf "%.4f", a - b }')
 	w=$(($(csw "$CPID") - w0))
 	kill -INT "$CPID"
 	wait "$CPID"
@@ -166,7 +167,7 @@ one() {
 	else
 		read -r cap drop < <(tail -n 1 "$T/cap.out" | jq -r '"\(.frames) \(.capture.dropped)"')
 	fi
-	echo "${pps:-0} ${cap:-0} ${drop:-0} $c ${w:-0}"
+	echo "${pps:-0} ${cap:-0} ${drop:-0} $c ${w:-0} $ct"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print 0 }'; }
@@ -179,15 +180,16 @@ rcpu() {
 	( "$@" >"$T/rep.out" 2>"$T/rep.err"; times ) | tail -n 1 |
 		awk '{ for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); c += a[1] * 60 + a[2] } printf "%.4f", c }'
 }
-# replay BIN [OPTIONS]: "frames 0 0 cpu_s 0" of rocetop -r (the saved flood)
-# -b --json; as the live rows leave the start out, the CPU time is less that
-# of the same command stopping at the first frame (-c 1: start, summary)
+# replay BIN [OPTIONS]: "frames 0 0 cpu_s 0 cpu_s_with_start" of rocetop -r
+# (the saved flood) -b --json; as the live rows leave the start out, cpu_s
+# is less the CPU time of the same command stopping at the first frame (-c 1:
+# start, summary)
 replay() {
 	local bin=$1 c0 c
 	shift
 	c0=$(rcpu "$bin" -r "$T/flood.pcap" -b --json -c 1 "$@")
 	c=$(rcpu "$bin" -r "$T/flood.pcap" -b --json "$@")
-	echo "$(tail -n 1 "$T/rep.out" | jq -r .frames) 0 0 $(awk -v a="$c" -v b="$c0" 'BEGIN { printf "%.4f", a - b }') 0"
+	echo "$(tail -n 1 "$T/rep.out" | jq -r .frames) 0 0 $(awk -v a="$c" -v b="$c0" 'BEGIN { printf "%.4f", a - b }') 0 $c"
 }
 
 # the replay's frames: a flood at the top rate, saved by tcpdump
@@ -244,15 +246,22 @@ col() { awk -v k="$2" '{ print $k }' "$1" | median; }
 # CPU seconds per million frames captured, per run
 cpurun() { awk '$2 > 0 { print $4 / $2 * 1e6 }' "$1"; }
 cpum() { cpurun "$1" | median; }
+# the same with the start (the capture's, the ring's allocation; the replay's)
+cpuall() { awk '$2 > 0 { print $6 / $2 * 1e6 }' "$1" | median; }
 # live over replay CPU per frame, per run (the same run's replay), median and spread
-lvr() { paste <(cpurun "$1") <(awk '$1 > 0 { print $4 / $1 * 1e6 }' "$2") | awk '$2 > 0 { print $1 / $2 }' >"$T/lvr"; }
+# (COLUMN 6: the CPU times with the start)
+lvr() { # LIVE REPLAY [COLUMN]
+	paste <(awk -v k="${3:-4}" '$2 > 0 { print $k / $2 }' "$1") <(awk -v k="${3:-4}" '$1 > 0 { print $k / $1 }' "$2") |
+		awk '$2 > 0 { print $1 / $2 }' >"$T/lvr"
+}
 row() { # LABEL FILE
-	[ -s "$2" ] && printf '  %-58s %11.0f %8.0f %9.2f (%s) %8.0f\n' "$1" "$(col "$2" 1)" "$(col "$2" 3)" "$(cpum "$2")" \
-		"$(cpurun "$2" | spread)" "$(col "$2" 5)"
+	[ -s "$2" ] && printf '  %-58s %11.0f %8.0f %9.2f (%s) %8.2f %8.0f\n' "$1" "$(col "$2" 1)" "$(col "$2" 3)" "$(cpum "$2")" \
+		"$(cpurun "$2" | spread)" "$(cpuall "$2")" "$(col "$2" 5)"
 }
 reprow() { # LABEL FILE
-	[ -s "$2" ] && printf '  %-58s %11s %8s %9.2f (%s)\n' "$1" "$(col "$2" 1)" "" \
-		"$(awk '$1 > 0 { print $4 / $1 * 1e6 }' "$2" | median)" "$(awk '$1 > 0 { print $4 / $1 * 1e6 }' "$2" | spread)"
+	[ -s "$2" ] && printf '  %-58s %11s %8s %9.2f (%s) %8.2f\n' "$1" "$(col "$2" 1)" "" \
+		"$(awk '$1 > 0 { print $4 / $1 * 1e6 }' "$2" | median)" "$(awk '$1 > 0 { print $4 / $1 * 1e6 }' "$2" | spread)" \
+		"$(awk '$1 > 0 { print $6 / $1 * 1e6 }' "$2" | median)"
 }
 ratio() { awk -v a="$(col "$1" 1)" -v b="$(col "$2" 1)" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 ratio1=$(ratio "$T/rocetop" "$T/tcpdump")
@@ -265,6 +274,10 @@ lvr "$T/rocetop" "$T/replay"
 lr1=$(median <"$T/lvr") lr1s=$(spread <"$T/lvr")
 lvr "$T/t2" "$T/replay2"
 lr2=$(median <"$T/lvr") lr2s=$(spread <"$T/lvr")
+lvr "$T/rocetop" "$T/replay" 6
+la1=$(median <"$T/lvr") la1s=$(spread <"$T/lvr")
+lvr "$T/t2" "$T/replay2" 6
+la2=$(median <"$T/lvr") la2s=$(spread <"$T/lvr")
 lrv=$(awk -v r="$lr1" 'BEGIN { print (r > 0 && r <= 1.5) ? "PASS" : "MISS" }')
 
 fig=$BUILD/bench/live-figures.txt
@@ -272,7 +285,7 @@ mkdir -p "$BUILD/bench"
 {
 printf 'live capture on a veth pair, rocegen flood --tx mmsg (16 QPs, 64-byte payload), %s s a run, median of %s runs (lowest-highest)\n' "$DUR" "$RUNS"
 printf '  load before the runs: %s; after: %s\n' "$LOAD" "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '  %-58s %11s %8s %22s %8s\n' "capturing" "sender fr/s" "dropped" "cpu s/Mframe" "wakeups"
+printf '  %-58s %11s %8s %22s %8s %8s\n' "capturing" "sender fr/s" "dropped" "cpu s/Mframe" "+start" "wakeups"
 row "tcpdump -B 32768 -w /dev/null" "$T/tcpdump"
 row "rocetop -b --json" "$T/rocetop"
 row "rocetop -b --json, sender at $FIXED_PPS/s" "$T/fixed"
@@ -294,11 +307,16 @@ printf '  sender rate under rocetop / under tcpdump: %s, with --threads 2: %s (t
 [ -s "$T/erocetop" ] && printf '  ERSPAN: sender rate under rocetop / under tcpdump: %s\n' "$(ratio "$T/erocetop" "$T/etcpdump")"
 printf '  live CPU per frame at the top rate / replay'"'"'s, same run: %.2f (%s) (target <= 1.5: %s), with --threads 2: %.2f (%s)\n' \
 	"$lr1" "$lr1s" "$lrv" "$lr2" "$lr2s"
+printf '  the same with the start (ring allocation; the replay'"'"'s start and summary): %.2f (%s), with --threads 2: %.2f (%s)\n' \
+	"$la1" "$la1s" "$la2" "$la2s"
 if [ -n "$BEFORE" ]; then
-	lvr "$T/brocetop" "$T/breplay"
-	printf '  before: live / replay CPU per frame: %.2f (%s)' "$(median <"$T/lvr")" "$(spread <"$T/lvr")"
-	lvr "$T/bt2" "$T/breplay2"
-	printf ', with --threads 2: %.2f (%s)\n' "$(median <"$T/lvr")" "$(spread <"$T/lvr")"
+	for k in 4 6; do
+		lvr "$T/brocetop" "$T/breplay" $k
+		printf '  before: live / replay CPU per frame%s: %.2f (%s)' "$([ $k = 6 ] && echo ', with the start')" \
+			"$(median <"$T/lvr")" "$(spread <"$T/lvr")"
+		lvr "$T/bt2" "$T/breplay2" $k
+		printf ', with --threads 2: %.2f (%s)\n' "$(median <"$T/lvr")" "$(spread <"$T/lvr")"
+	done
 fi
 printf '  dropped at the top rate: rocetop %s, tcpdump %s\n' "$topd" "$td"
 } | tee "$fig"
