@@ -321,6 +321,68 @@ fi
 printf '  dropped at the top rate: rocetop %s, tcpdump %s\n' "$topd" "$td"
 } | tee "$fig"
 
+# Instructions per frame (callgrind: repeatable where CPU time is not, on a
+# loaded machine): rocetop -i -b --json while the sender holds CG_PPS
+# frames/s for 2 s, less the same capture's count with no frames (its start,
+# the ring, the summary); tcpdump saves the same frames beside it, and
+# rocetop -r -b --json reads them, less its run with -c 1.  User space only:
+# the kernel's side (poll, the ring's blocks; the replay's read()) is not
+# counted.  (valgrind has no AVX-512: the CRC runs its PCLMULQDQ path here.)
+CG_PPS=${CG_PPS:-20000}
+# cg_total OUTFILE: the instructions callgrind counted
+cg_total() { callgrind_annotate "$1" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'; }
+# cg_live BIN PPS: "frames instructions" of a live capture (PPS 0: no sender)
+cg_live() {
+	local bin=$1 pps=$2 cap=""
+	ip netns exec "$NSB" valgrind --tool=callgrind --callgrind-out-file="$T/cg.live" "$bin" -i "$VB" -b -d 100 --json \
+		>"$T/cg.out" 2>"$T/cg.err" &
+	CPID=$!
+	if [ "$pps" -gt 0 ]; then
+		ip netns exec "$NSB" tcpdump -n -i "$VB" -B 32768 -w "$T/cg.pcap" >/dev/null 2>"$T/cgt.err" &
+		cap=$!
+		wait_for "$T/cgt.err" "listening on"
+	fi
+	sleep 4           # valgrind's start
+	if [ "$pps" -gt 0 ]; then
+		ip netns exec "$NSA" "$GEN" flood -i "$VA" --dst 10.97.0.2 --tx mmsg --qps 16 --payload-size 64 --duration 2 \
+			--pps "$pps" >/dev/null 2>&1
+	else
+		sleep 2
+	fi
+	sleep 0.5
+	kill -INT "$CPID"
+	[ -n "$cap" ] && kill -INT "$cap" && wait "$cap"
+	wait "$CPID"
+	CPID=""
+	echo "$(tail -n 1 "$T/cg.out" | jq -r .frames) $(cg_total "$T/cg.live")"
+}
+# cg_replay BIN [-c 1]: "frames instructions" of rocetop -r (the frames saved above)
+cg_replay() {
+	local bin=$1
+	shift
+	valgrind --tool=callgrind --callgrind-out-file="$T/cg.rep" "$bin" -r "$T/cg.pcap" -b --json "$@" >"$T/cg.out" 2>/dev/null
+	echo "$(tail -n 1 "$T/cg.out" | jq -r .frames) $(cg_total "$T/cg.rep")"
+}
+# cg_row LABEL BIN: instructions per frame, live and replay
+cg_row() {
+	local li lf l0 rf ri r0
+	read -r _ l0 < <(cg_live "$2" 0)
+	read -r lf li < <(cg_live "$2" "$CG_PPS")
+	read -r _ r0 < <(cg_replay "$2" -c 1)
+	read -r rf ri < <(cg_replay "$2")
+	awk -v lab="$1" -v lf="$lf" -v li="$li" -v l0="$l0" -v rf="$rf" -v ri="$ri" -v r0="$r0" 'BEGIN {
+		if (lf > 0 && rf > 0)
+			printf "  %s: live %.0f instructions a frame (%d frames), replay of the same frames %.0f: %.2fx\n",
+			       lab, (li - l0) / lf, lf, (ri - r0) / rf, ((li - l0) / lf) / ((ri - r0) / rf) }'
+}
+if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; then
+	{
+		printf 'instructions per frame (callgrind, user space), rocegen flood at %s frames/s for 2 s:\n' "$CG_PPS"
+		cg_row "rocetop" "$R"
+		[ -z "$BEFORE" ] || cg_row "before" "$BEFORE"
+	} | tee -a "$fig"
+fi
+
 rc=0
 awk -v r="$ratio1" 'BEGIN { exit !(r >= 0.8) }' || { echo "bench/live: ratio $ratio1 below 0.8"; rc=1; }
 [ "${fd%.*}" = 0 ] || { echo "bench/live: $fd frames dropped at $FIXED_PPS frames/s"; rc=1; }
