@@ -3,7 +3,8 @@
  * source.h — rocetop's capture sources: one or more live interfaces through
  * libpcap, polled together, or a capture file replayed as fast as possible
  * or paced on its timestamps.  Frames come out one at a time, like
- * pcap_next_ex(); what was captured can be saved (-w) as it is read.
+ * pcap_next_ex(), or in batches to a callback (source_batch(): live, read in
+ * place in the ring); what was captured can be saved (-w) as it is read.
  *
  *   open (root or CAP_NET_RAW) → drop privileges (-Z) → open the -w file →
  *   shed every capability → source_next() … → source_close()
