@@ -446,19 +446,24 @@ static void mirror_time(struct roce_mirror_clock *mc, int nsec, struct source_fr
 	fr->hdr.ts.tv_usec = (suseconds_t)(nsec ? t % 1000000000ull : t % 1000000000ull / 1000);
 }
 
+static int feed_frame(void *ctx, struct source_frame *fr)
+{
+	struct feed *fd = ctx;
+	struct roce_pkt p;
+
+	roce_decode(&p, fd->cfg, fr->linktype, fr->data, fr->caplen, fr->len);
+	mirror_time(fd->mclock, source_nsec(fd->src), fr, &p);
+	engine_packet(fd->eng, &p, fr->ts_ns, fr->caplen, fr->len);
+	return 0;
+}
+
+/* The terminal view's frames: SOURCE_FRAME when any came. */
 static int feed(void *ctx, unsigned max)
 {
 	struct feed *fd = ctx;
-	struct source_frame fr;
-	struct roce_pkt p;
-	int c = SOURCE_FRAME;
+	int c = source_batch(fd->src, max, feed_frame, fd);
 
-	for (unsigned i = 0; i < max && (c = source_next(fd->src, &fr)) == SOURCE_FRAME; i++) {
-		roce_decode(&p, fd->cfg, fr.linktype, fr.data, fr.caplen, fr.len);
-		mirror_time(fd->mclock, source_nsec(fd->src), &fr, &p);
-		engine_packet(fd->eng, &p, fr.ts_ns, fr.caplen, fr.len);
-	}
-	return c;
+	return c > 0 ? SOURCE_FRAME : c;
 }
 
 static void progress(struct run *r, uint64_t frames, int done)
@@ -496,6 +501,7 @@ struct app {
 	struct vmarks vm;             /* --packets of a file: the frames the verdicts name */
 	int engine_up;
 	uint64_t no;                  /* frames read */
+	int ended;                    /* -n reached */
 	char err[PCAP_ERRBUF_SIZE + 256];
 };
 
@@ -665,6 +671,9 @@ static int one_frame(struct app *x, struct source_frame *fr)
 	struct args *a = &x->a;
 	struct run *r = &x->run;
 	struct roce_pkt p;
+	/* live, snapshots go by the frames' own capture times (the kernel's
+	 * clock, before --time mirror): no clock read per frame */
+	uint64_t now = fr->ts_ns;
 
 	/* with workers, frames are decoded on their threads; --time mirror
 	 * needs the decoded frame here, before it is handed over */
@@ -686,7 +695,7 @@ static int one_frame(struct app *x, struct source_frame *fr)
 		return 0;
 	}
 	/* -n reached: this frame belongs after the last snapshot */
-	if (r->snapshots && maybe_snapshot(r, x->src, a->file ? fr->ts_ns : wall_ns()))
+	if (r->snapshots && maybe_snapshot(r, x->src, a->file ? fr->ts_ns : now))
 		return 1;
 	if (r->wk) {
 		workers_push(r->wk, fr);
@@ -724,11 +733,22 @@ static int direct_loop(struct app *x)
 	return 0;
 }
 
+/* source_batch()'s callback: one frame; nonzero to stop. */
+static int read_frame(void *ctx, struct source_frame *fr)
+{
+	struct app *x = ctx;
+
+	x->no++;
+	x->ended = one_frame(x, fr);
+	return x->ended || stop;
+}
+
+#define READ_BATCH 8192   /* frames per source_batch(): live, some ring blocks */
+
 /* Frames until the end, -c, -n, a signal or an error: 0 or 1. */
 static int read_loop(struct app *x)
 {
 	struct args *a = &x->a;
-	struct source_frame fr;
 	int c;
 
 	x->lst.out = a->packets ? stdout : NULL;
@@ -738,8 +758,10 @@ static int read_loop(struct app *x)
 		return live_threads_loop(&x->run, x->src, maybe_snapshot);
 	if (x->run.wk && workers_is_direct(x->run.wk))
 		return direct_loop(x);
-	while (!stop && (a->count < 0 || (long long)x->no < a->count)) {
-		c = source_next(x->src, &fr);
+	while (!stop && !x->ended && (a->count < 0 || (long long)x->no < a->count)) {
+		c = source_batch(x->src, READ_BATCH, read_frame, x);
+		if (c > 0)
+			continue;
 		if (c == SOURCE_NONE) {
 			/* live: quiet; paced replay: not due yet */
 			if (!a->packets && maybe_snapshot(&x->run, x->src, a->file ? source_now(x->src) : wall_ns()))
@@ -748,13 +770,8 @@ static int read_loop(struct app *x)
 		}
 		if (c == SOURCE_EOF)
 			break;
-		if (c < 0) {
-			read_error(x);
-			return 1;
-		}
-		x->no++;
-		if (one_frame(x, &fr))
-			break;
+		read_error(x);
+		return 1;
 	}
 	return 0;
 }

@@ -3,7 +3,8 @@
  * source.h — rocetop's capture sources: one or more live interfaces through
  * libpcap, polled together, or a capture file replayed as fast as possible
  * or paced on its timestamps.  Frames come out one at a time, like
- * pcap_next_ex(); what was captured can be saved (-w) as it is read.
+ * pcap_next_ex(), or in batches to a callback (source_batch(): live, read in
+ * place in the ring); what was captured can be saved (-w) as it is read.
  *
  *   open (root or CAP_NET_RAW) → drop privileges (-Z) → open the -w file →
  *   shed every capability → source_next() … → source_close()
@@ -94,6 +95,17 @@ int source_write_failed(const struct source *s); /* source_error() names the -w 
 
 /* The next frame.  Waits at most cfg.timeout_ms when nothing is ready. */
 int source_next(struct source *s, struct source_frame *f);
+/* A batch of frames: fn(ctx, frame) for each, at most max of them, until fn
+ * returns nonzero (the frames after that one stay unread).  Live, each
+ * interface's ring is read with pcap_dispatch(): the blocks it holds ready,
+ * every frame passed where it lies in the ring (pcap_next_ex() must copy each
+ * one out, since its block may go back to the kernel before the caller is done
+ * with it), the frame valid only during its call of fn; when no block is
+ * ready, waits at most cfg.timeout_ms.  A file: source_next() max times.
+ * Returns the frames given to fn (> 0), or SOURCE_NONE, SOURCE_EOF or
+ * SOURCE_ERR as source_next() does. */
+typedef int (*source_frame_fn)(void *ctx, struct source_frame *f);
+int source_batch(struct source *s, unsigned max, source_frame_fn fn, void *ctx);
 /* Polls the handles and the watched descriptors for at most timeout_ms;
  * calls the watchers that are readable.  Returns 1 when a frame may be
  * ready, 0 otherwise. */

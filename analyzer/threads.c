@@ -21,7 +21,7 @@
 
 #define RING_BYTES (8u << 20)         /* per replay thread; a record is at most 40 B + snaplen */
 #define PUBLISH_EVERY 64              /* records between handing a ring's new end over */
-#define LIVE_BATCH 256                /* frames read per hold of the engine's lock */
+#define LIVE_BATCH 4096               /* frames read per hold of the engine's lock (some ring blocks) */
 #define LIVE_WAIT_MS 100
 #define DIRECT_CHECK 256              /* frames between looks at the stop flag */
 
@@ -306,31 +306,38 @@ static void ring_drain(struct ring *q)
 
 /* ---- live: fanout groups ----------------------------------------------------------------- */
 
+/* source_batch()'s callback: one frame into the thread's engine, where it
+ * lies in the ring; nonzero when -c is reached. */
+static int live_frame(void *ctx, struct source_frame *fr)
+{
+	struct worker *k = ctx;
+	struct workers *w = k->w;
+	uint64_t nth = w->count ? atomic_fetch_add(&w->taken, 1) + 1 : 0;
+
+	if (w->count && nth > w->count) {
+		atomic_store(&w->stop, 1);
+		return 1;
+	}
+	analyse(k, fr->linktype, fr->data, fr->caplen, fr->len, fr->ts_ns, fr->ts_ns);
+	/* the -c'th frame ends the capture (not the frame after it, which
+	 * may never come: threads.sh's live replay waited a minute) */
+	if (nth == w->count && nth) {
+		atomic_store(&w->stop, 1);
+		return 1;
+	}
+	return 0;
+}
+
 static void *live_thread(void *arg)
 {
 	struct worker *k = arg;
 	struct workers *w = k->w;
-	struct source_frame fr;
 
 	while (!atomic_load(&w->stop)) {
-		int c = SOURCE_NONE;
+		int c;
 
 		pthread_mutex_lock(&k->hold);
-		for (unsigned i = 0; i < LIVE_BATCH && (c = source_next(k->src, &fr)) == SOURCE_FRAME; i++) {
-			uint64_t nth = w->count ? atomic_fetch_add(&w->taken, 1) + 1 : 0;
-
-			if (w->count && nth > w->count) {
-				atomic_store(&w->stop, 1);
-				break;
-			}
-			analyse(k, fr.linktype, fr.data, fr.caplen, fr.len, fr.ts_ns, fr.ts_ns);
-			/* the -c'th frame ends the capture (not the frame after it, which
-			 * may never come: threads.sh's live replay waited a minute) */
-			if (nth == w->count && nth) {
-				atomic_store(&w->stop, 1);
-				break;
-			}
-		}
+		c = source_batch(k->src, LIVE_BATCH, live_frame, k);
 		pthread_mutex_unlock(&k->hold);
 		/* the lock is not fair: step aside while a snapshot takes the engines */
 		while (atomic_load(&w->want) && !atomic_load(&w->stop))

@@ -17,7 +17,9 @@
 # --prometheus-max-flows bound; snapshots come every -d 0.5 on a quiet
 # link; a stopped rocetop with a small ring counts every frame as analysed
 # or dropped (JSON "capture", rocetop_capture_*_total); -s 128 leaves ICRC
-# unchecked, not bad; and a few errors are checked.
+# unchecked, not bad; a busy link (30,000 frames) is analysed to the frame
+# with fewer than one wakeup per 100 frames, and -c stops inside a ring
+# block exactly; and a few errors are checked.
 #
 # Prints "ok"/"FAIL" lines; exits 1 when a check fails, 0 with "skipped" when
 # it cannot run here (not root, no ip(8), no network namespaces).
@@ -421,6 +423,53 @@ if [ "$(jq -c "$q" <<<"$full")" = "$(jq -c "$q" <<<"$got")" ] && [ "$(jq '.icrc.
 	ok "-s 128: $(jq -c .icrc <<<"$got"): ICRC unchecked rather than bad on cut frames, totals as with full frames"
 else
 	fail "-s 128" "full: $(jq -c "$q" <<<"$full")" "-s 128: $(jq -c "[.frames, $q]" <<<"$got")" "$(cat "$T/e")"
+fi
+
+# ---- a busy link: read a block at a time, every frame counted, -c exact inside a block ----------
+# 30,000 frames at 30,000/s: every one analysed (a frame more may be a stray
+# one), with a wakeup per ring block (a block is handed over full or after
+# 20 ms), not per frame: fewer than one wakeup per 100 frames.  Then -c 1000
+# during the same flood stops at exactly 1000 frames, in the middle of a block.
+# wakeups PID: voluntary context switches of all its threads
+wakeups() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'; }
+ip netns exec "$NB" "$R" -i vB1 -b --json -d 100 >"$T/busy.json" 2>"$T/e" &
+RPID=$!
+wait_socket "$RPID"
+w0=$(wakeups "$RPID")
+ip netns exec "$NA" "$G" flood -i vA1 --src 10.95.0.1 --dst 10.95.0.2 --dmac "$macB1" --count 30000 \
+	--pps 30000 2>"$T/g" >/dev/null
+sleep 0.3
+w=$(($(wakeups "$RPID") - w0))
+kill -INT "$RPID"
+wait "$RPID"
+rc=$?
+RPID=""
+sent=$(sed -n 's/.* frames=\([0-9]*\) .* drops=\([0-9]*\) .*/\1 \2/p' "$T/g" | awk '{ print $1 - $2 }')
+read -r frames dropped < <(tail -n 1 "$T/busy.json" | jq -r '[.frames, .capture.dropped] | @tsv')
+if [ "$rc" = 0 ] && [ "${sent:-0}" -ge 29000 ] && [ "${dropped:-1}" = 0 ] && [ "${frames:-0}" -ge "$sent" ] &&
+	[ "$frames" -le $((sent + 2)) ] && [ "$w" -lt $((sent / 100)) ]; then
+	ok "busy link: $frames of $sent frames analysed, none dropped, with $w wakeups (fewer than one per 100 frames)"
+else
+	fail "busy link read per block" "exit $rc, sent '$sent', analysed '$frames', dropped '$dropped', wakeups $w" "$(cat "$T/e" "$T/g")"
+fi
+ip netns exec "$NB" "$R" -i vB1 -b --json -c 1000 >"$T/c.json" 2>"$T/e" &
+RPID=$!
+wait_socket "$RPID"
+ip netns exec "$NA" "$G" flood -i vA1 --src 10.95.0.1 --dst 10.95.0.2 --dmac "$macB1" --count 30000 \
+	--pps 30000 2>"$T/g" >/dev/null
+for _ in $(seq 100); do
+	kill -0 "$RPID" 2>/dev/null || break
+	sleep 0.1
+done
+kill -INT "$RPID" 2>/dev/null && echo "rocetop -c 1000 had not stopped by itself" >>"$T/e"
+wait "$RPID"
+rc=$?
+RPID=""
+frames=$(tail -n 1 "$T/c.json" | jq -r .frames)
+if [ "$rc" = 0 ] && [ "$frames" = 1000 ] && [ ! -s "$T/e" ]; then
+	ok "busy link: -c 1000 stopped by itself at $frames frames"
+else
+	fail "-c 1000 on a busy link" "exit $rc, frames '$frames'" "$(cat "$T/e")"
 fi
 
 # ---- errors ---------------------------------------------------------------------------------
