@@ -57,8 +57,9 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-10}
 
 # One job: every build in turn; stops at the first failure.
 # TEST_SHARED: a directory the job's runs (one per build) share, for what
-# does not depend on the build (difftest.py keeps tshark's output there);
-# it goes with the logs.
+# does not depend on the build (difftest.py keeps tshark's output there
+# unless TEST_CACHE, which make check sets to a directory of the build tree,
+# keeps it from one make check to the next); it goes with the logs.
 run_job() {
 	local job=$1 b build san
 	export TEST_SHARED="$logdir/shared.${job//[^A-Za-z0-9_.-]/_}"
