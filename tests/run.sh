@@ -95,7 +95,7 @@ kind_of() {
 
 declare -A pid_job pid_start pid_log pid_kind
 declare -A n_kind=([cpu]=0 [waits]=0 [timing]=0)
-declare -A tag=([cpu]= [waits]=" (waits)" [timing]=" (timing)")
+declare -A tag=([cpu]="" [waits]=" (waits)" [timing]=" (timing)")
 failed=()
 times=()
 cpu_all=0
