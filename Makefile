@@ -283,16 +283,25 @@ check-one: all $(UNIT_BINS)
 # Every test, normally and under ASan+UBSan, plus short fuzz runs: both
 # builds first, then tests/run.sh runs the independent jobs side by side
 # (CHECK_JOBS at once; each script runs its two builds back to back).
+# TEST_CACHE ($(BUILD)/testcache) keeps what does not depend on our code from
+# one make check to the next: difftest.py's tshark decodes, keyed on tshark,
+# its plugins and preferences, its arguments and the capture's bytes.
 # The slowest scripts go first, slowest first (in CHECK_SLOW's order), so the
 # pool drains evenly: a long job started last would run alone at the end.
+# The scripts marked "# run.sh: timing" (rate checks) lead: while they run, no
+# job runs beyond CHECK_JOBS; then the ones marked "# run.sh: waits" (they
+# mostly wait) run beside the CHECK_JOBS others, up to CHECK_WAIT_JOBS of them.
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-CHECK_SLOW := tests/difftest.py tests/gen.sh tests/examples.py tests/diag.sh tests/plugin.sh \
-              tests/cli.sh tests/rc.sh tests/gen_cli.sh tests/live.sh tests/tui.sh
+CHECK_WAIT_JOBS ?= $(CHECK_JOBS)
+CHECK_SLOW := tests/gen.sh tests/rc.sh tests/tui.sh \
+              tests/difftest.py tests/examples.py tests/diag.sh tests/plugin.sh \
+              tests/search_live.sh tests/device.sh tests/live.sh tests/diag_live.sh \
+              tests/invariance.sh tests/cli.sh tests/gen_cli.sh
 # unit binaries that take long under the sanitizers start with the scripts
 CHECK_SLOW_UNITS := $(BUILD)/tests/test_pcapfile
 check: have-deps
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-normal check-build-san check-build-fuzz
-	@tests/run.sh -j $(CHECK_JOBS) -b $(BUILD):0 -b build-san:1 -- \
+	@TEST_CACHE=$(abspath $(BUILD))/testcache tests/run.sh -j $(CHECK_JOBS) -w $(CHECK_WAIT_JOBS) -b $(BUILD):0 -b build-san:1 -- \
 	  $(filter $(CHECK_SCRIPTS),$(CHECK_SLOW)) \
 	  $(patsubst $(BUILD)/%,%,$(filter $(UNIT_BINS),$(CHECK_SLOW_UNITS))) \
 	  $(filter-out $(CHECK_SLOW),$(CHECK_SCRIPTS)) \

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run.sh: waits
 # tests/device.sh — the device source (rocetop --device), without RDMA hardware:
 #   1. replay: sysfs files and RDMA netlink replies recorded from the lab's
 #      Linux 6.1 rdma_rxe guests (tests/fixtures/device/, ROCETOP_SYSFS_ROOT and

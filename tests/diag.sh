@@ -30,62 +30,11 @@ if ! "$MK" "$T/gen" >"$T/mk.out" 2>&1; then
 	exit 1
 fi
 
-check() {   # check NAME JSON -> prints the result, status
-	python3 - "$T/gen/$1.expect" "$2" <<'PY'
-import json, re, sys
-exp, out = sys.argv[1], sys.argv[2]
-s = json.loads(open(out).read().splitlines()[-1])
-diag = s.get("diagnosis")
-if not isinstance(diag, list):
-    print("  no diagnosis array"); sys.exit(1)
-for d in diag:
-    for k in ("verdict", "severity", "subject", "first_frame", "last_frame", "evidence", "text"):
-        if k not in d:
-            print(f"  {d.get('verdict')}: no {k}"); sys.exit(1)
-bad = checked = 0
-def get(o, path):
-    for p in path.split("."):
-        o = o[int(p)] if isinstance(o, list) else o[p]
-    return o
-for line in open(exp):
-    line = line.strip()
-    if not line or line[0] == "#" or line.startswith("options"):
-        continue
-    w = line.split(None, 2)
-    w = w[:2] + (re.findall(r'\S+?=(?:"[^"]*"|\S+)', w[2]) if len(w) > 2 else [])
-    if w[0] == "pacing":
-        m = [p for p in s.get("cnp_pacing", []) if p["source"] == w[1]]
-    else:
-        m = [d for d in diag if d["verdict"] == w[1]]
-    checked += 1
-    if w[0] == "none":
-        if m:
-            print(f"  {w[1]} raised: {m[0]['subject']}: {m[0]['text']}"); bad += 1
-        continue
-    ok = False
-    for d in m:
-        good = True
-        for kv in w[2:]:
-            k, want = kv.split("=", 1)
-            try:
-                got = get(d, k)
-            except (KeyError, IndexError, TypeError):
-                good = False; break
-            if want.startswith("~"):
-                good = isinstance(got, str) and got.startswith(want[1:])
-            else:
-                wv = json.loads(want)
-                good = abs(got - wv) < 1e-6 if isinstance(wv, float) and isinstance(got, (int, float)) else got == wv
-            if not good:
-                break
-        ok = ok or good
-    if not ok:
-        print(f"  {w[1]}: not raised as {' '.join(w[2:])}; got {json.dumps(m)}"); bad += 1
-print(f"{checked} expectations")
-sys.exit(1 if bad else 0)
-PY
-}
-
+# Every rocetop run first (each fixture with one thread and two, and
+# --packets; the lab's diagnosis captures with one thread and two), then one
+# Python holds them all against their expectations (a Python start per check
+# cost more than the checks): the lines it prints ("ok   ..."/"FAIL ...") are
+# counted below.
 for ex in "$T"/gen/*.expect; do
 	name=$(basename "$ex" .expect)
 	opts=$(sed -n 's/^options //p' "$ex")
@@ -94,91 +43,179 @@ for ex in "$T"/gen/*.expect; do
 		if ! "$R" -r "$T/gen/$name.pcap" --json --threads $th $opts >"$T/$name.$th.json" 2>"$T/$name.err"; then
 			echo "FAIL $name: rocetop exited non-zero: $(cat "$T/$name.err")"
 			fails=$((fails + 1))
-			continue
-		fi
-		if check "$name" "$T/$name.$th.json" >"$T/$name.res" 2>&1; then
-			oks=$((oks + 1))
-			[ "$th" = 1 ] && echo "ok   $name: $(tail -n 1 "$T/$name.res")"
-		else
-			echo "FAIL $name (--threads $th $opts)"
-			cat "$T/$name.res"
-			fails=$((fails + 1))
+			: >"$T/$name.$th.bad"
 		fi
 	done
 done
-
 # --threads 2 gives what one thread gives: the JSON summary's "diagnosis" and
 # "cnp_pacing" arrays equal, element for element, on every fixture (the
 # pacing ones put their two IP pairs in different threads: CNPs to pairs of
 # different threads are compared through each thread's CNP times) and on the
 # lab's diagnosis captures, each with the options that raise its verdicts
-same_diag() {   # same_diag A.json B.json -> nothing when equal, else the difference
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-a, b = (json.loads(open(f).read().splitlines()[-1]) for f in sys.argv[1:3])
-for k in ("diagnosis", "cnp_pacing"):
-    if a.get(k) != b.get(k) or not isinstance(a.get(k), list):
-        print("%s: one thread %s, two %s" % (k, json.dumps(a.get(k))[:600], json.dumps(b.get(k))[:600]))
-PY
-}
-th_bad= th_n=0 th_v=0 th_p=0
-for ex in "$T"/gen/*.expect; do
-	name=$(basename "$ex" .expect)
-	[ -s "$T/$name.1.json" ] && [ -s "$T/$name.2.json" ] || { th_bad="$th_bad $name(no summary)"; continue; }
-	d=$(same_diag "$T/$name.1.json" "$T/$name.2.json")
-	[ -n "$d" ] && th_bad="$th_bad $name: $d"
-	th_n=$((th_n + 1))
-	th_v=$((th_v + $(python3 -c 'import json, sys; print(len(json.loads(open(sys.argv[1]).read().splitlines()[-1])["diagnosis"]))' "$T/$name.1.json")))
-done
-p=$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])["cnp_pacing"][0]["pacing"])' "$T/pacing_port.2.json" 2>/dev/null)
+: >"$T/th_bad" && : >"$T/labruns"
+i=0
 for lc in "roce_netem_diag_write_lat_u12 --ack-timeout 8" "roce_netem_diag_write_lat_u12 --ack-timeout 12" \
 	"roce_netem_diag_rping_cm --diag-tolerance 1" "roce_pfc_storm" "roce_pfc_storm --ack-timeout 14"; do
 	# shellcheck disable=SC2086
 	set -- $lc
 	c=$1
 	shift
+	i=$((i + 1))
 	for th in 1 2; do
-		"$R" -r "captures/lab/$c.pcap" --json --threads $th "$@" >"$T/lab.$th.json" 2>"$T/lab.err" || th_bad="$th_bad $c(exit: $(cat "$T/lab.err"))"
+		"$R" -r "captures/lab/$c.pcap" --json --threads $th "$@" >"$T/lab$i.$th.json" 2>"$T/lab.err" ||
+			echo " $c(exit: $(cat "$T/lab.err"))" >>"$T/th_bad"
 	done
-	d=$(same_diag "$T/lab.1.json" "$T/lab.2.json")
-	[ -n "$d" ] && th_bad="$th_bad $c $*: $d"
-	th_n=$((th_n + 1))
-	th_v=$((th_v + $(python3 -c 'import json, sys; print(len(json.loads(open(sys.argv[1]).read().splitlines()[-1])["diagnosis"]))' "$T/lab.1.json")))
+	echo "lab$i $lc" >>"$T/labruns"
 done
-if [ -z "$th_bad" ] && [ "$th_n" -ge 35 ] && [ "$th_v" -ge 30 ] && [ "$p" = port ]; then
-	echo "ok   --threads 2: the diagnosis and CNP pacing arrays of $th_n replays ($th_v verdicts) equal one thread's (pacing_port: $p)"
-	oks=$((oks + 1))
-else
-	echo "FAIL --threads 2 differs from one thread ($th_n replays, $th_v verdicts, pacing_port '$p'):$th_bad"
-	fails=$((fails + 1))
-fi
-
 # --packets marks the frames each verdict names (its first and last frame, numbered in the file):
-# per fixture, the frames of each "[verdict: NAME]" mark (grep) are those of the JSON summary's
+# per fixture, the frames of each "[verdict: NAME]" mark are those of the JSON summary's
 # verdicts of that name, and a near miss marks none
-marked=0 vm_fail=0
+: >"$T/pk_bad"
 for ex in "$T"/gen/*.expect; do
 	name=$(basename "$ex" .expect)
 	opts=$(sed -n 's/^options //p' "$ex")
 	[ -s "$T/$name.1.json" ] || continue
 	# shellcheck disable=SC2086
 	"$R" -r "$T/gen/$name.pcap" --packets $opts >"$T/$name.pk" 2>"$T/$name.pkerr" || {
-		echo "FAIL $name --packets: $(cat "$T/$name.pkerr")"; vm_fail=$((vm_fail + 1)); continue; }
-	got=$(grep -o '^[0-9]\+ .*\[verdict: [a-z_]\+\]' "$T/$name.pk" | awk '{ n = $1; while (match($0, /\[verdict: [a-z_]+\]/)) {
-		print substr($0, RSTART + 10, RLENGTH - 11), n; $0 = substr($0, RSTART + RLENGTH) } }' | sort -u)
-	want=$(python3 -c '
-import json, sys
-d = json.loads(open(sys.argv[1]).read().splitlines()[-1])["diagnosis"]
-for v in d:
-    for f in {v["first_frame"], v["last_frame"]} - {0}:
-        print(v["verdict"], f)' "$T/$name.1.json" | sort -u)
-	if [ "$got" = "$want" ]; then
-		[ -n "$got" ] && marked=$((marked + 1))
-	else
-		echo "FAIL $name --packets marks:"; diff <(echo "$want") <(echo "$got") | sed 's/^/  /'
-		vm_fail=$((vm_fail + 1))
-	fi
+		echo "FAIL $name --packets: $(cat "$T/$name.pkerr")"; echo "$name" >>"$T/pk_bad"; rm -f "$T/$name.pk"; }
 done
+python3 - "$T" <<'PY' >"$T/fix.res" 2>&1
+import glob, json, os, re, sys
+T = sys.argv[1]
+def last(f):
+    return json.loads(open(f).read().splitlines()[-1])
+def get(o, path):
+    for p in path.split("."):
+        o = o[int(p)] if isinstance(o, list) else o[p]
+    return o
+def check(exp, out):   # -> (ok, lines): NAME.expect held against a JSON summary
+    s = last(out)
+    diag = s.get("diagnosis")
+    if not isinstance(diag, list):
+        return False, ["  no diagnosis array"]
+    for d in diag:
+        for k in ("verdict", "severity", "subject", "first_frame", "last_frame", "evidence", "text"):
+            if k not in d:
+                return False, [f"  {d.get('verdict')}: no {k}"]
+    bad = checked = 0
+    lines = []
+    for line in open(exp):
+        line = line.strip()
+        if not line or line[0] == "#" or line.startswith("options"):
+            continue
+        w = line.split(None, 2)
+        w = w[:2] + (re.findall(r'\S+?=(?:"[^"]*"|\S+)', w[2]) if len(w) > 2 else [])
+        if w[0] == "pacing":
+            m = [p for p in s.get("cnp_pacing", []) if p["source"] == w[1]]
+        else:
+            m = [d for d in diag if d["verdict"] == w[1]]
+        checked += 1
+        if w[0] == "none":
+            if m:
+                lines.append(f"  {w[1]} raised: {m[0]['subject']}: {m[0]['text']}"); bad += 1
+            continue
+        ok = False
+        for d in m:
+            good = True
+            for kv in w[2:]:
+                k, want = kv.split("=", 1)
+                try:
+                    got = get(d, k)
+                except (KeyError, IndexError, TypeError):
+                    good = False; break
+                if want.startswith("~"):
+                    good = isinstance(got, str) and got.startswith(want[1:])
+                else:
+                    wv = json.loads(want)
+                    good = abs(got - wv) < 1e-6 if isinstance(wv, float) and isinstance(got, (int, float)) else got == wv
+                if not good:
+                    break
+            ok = ok or good
+        if not ok:
+            lines.append(f"  {w[1]}: not raised as {' '.join(w[2:])}; got {json.dumps(m)}"); bad += 1
+    lines.append(f"{checked} expectations")
+    return not bad, lines
+def same_diag(a, b):   # -> "" when equal, else the difference
+    a, b = last(a), last(b)
+    r = ""
+    for k in ("diagnosis", "cnp_pacing"):
+        if a.get(k) != b.get(k) or not isinstance(a.get(k), list):
+            r += "%s: one thread %s, two %s" % (k, json.dumps(a.get(k))[:600], json.dumps(b.get(k))[:600])
+    return r
+def nonempty(f):
+    return os.path.exists(f) and os.path.getsize(f) > 0
+names = sorted(os.path.basename(e)[:-len(".expect")] for e in glob.glob(T + "/gen/*.expect"))
+quiet_oks = 0   # --threads 2's checks that passed: counted, not printed
+for name in names:
+    exp = "%s/gen/%s.expect" % (T, name)
+    opts = " ".join(w for l in open(exp) if l.startswith("options ") for w in l.split()[1:])
+    for th in (1, 2):
+        if os.path.exists("%s/%s.%d.bad" % (T, name, th)):
+            continue
+        try:
+            ok, lines = check(exp, "%s/%s.%d.json" % (T, name, th))
+        except Exception as e:   # noqa: BLE001 (no summary line, bad JSON): the check fails
+            ok, lines = False, ["  %s" % e]
+        if ok:
+            if th == 1:
+                print("ok   %s: %s" % (name, lines[-1]))
+            else:
+                quiet_oks += 1
+        else:
+            print("FAIL %s (--threads %d %s)" % (name, th, opts))
+            print("\n".join(lines))
+# --threads 2 against one thread
+th_bad, th_n, th_v = open(T + "/th_bad").read().replace("\n", ""), 0, 0
+runs = [(name, "%s/%s.1.json" % (T, name), "%s/%s.2.json" % (T, name), "(no summary)") for name in names]
+runs += [(" ".join(l.split()[1:]), "%s/%s.1.json" % (T, l.split()[0]), "%s/%s.2.json" % (T, l.split()[0]), None)
+         for l in open(T + "/labruns")]
+for what, a, b, nosum in runs:
+    try:
+        if nosum and not (nonempty(a) and nonempty(b)):
+            th_bad += " %s%s" % (what, nosum)
+            continue
+        d = same_diag(a, b)
+        if d:
+            th_bad += " %s%s %s" % (what, ":" if nosum else "", d)
+        th_n += 1
+        th_v += len(last(a)["diagnosis"])
+    except Exception as e:   # noqa: BLE001
+        th_bad += " %s: %s" % (what, e)
+try:
+    p = last(T + "/pacing_port.2.json")["cnp_pacing"][0]["pacing"]
+except Exception:   # noqa: BLE001
+    p = ""
+if not th_bad and th_n >= 35 and th_v >= 30 and p == "port":
+    print("ok   --threads 2: the diagnosis and CNP pacing arrays of %d replays (%d verdicts) equal one thread's (pacing_port: %s)" % (th_n, th_v, p))
+else:
+    print("FAIL --threads 2 differs from one thread (%d replays, %d verdicts, pacing_port '%s'):%s" % (th_n, th_v, p, th_bad))
+# --packets marks against the JSON summary's verdicts
+marked, vm_fail = 0, len(open(T + "/pk_bad").read().split())
+for name in names:
+    pk = "%s/%s.pk" % (T, name)
+    if not nonempty("%s/%s.1.json" % (T, name)) or not os.path.exists(pk):
+        continue
+    got = set()
+    for line in open(pk):
+        m = re.match(r"(\d+) ", line)
+        if m:
+            got |= {(v, int(m.group(1))) for v in re.findall(r"\[verdict: ([a-z_]+)\]", line)}
+    want = {(v["verdict"], f) for v in last("%s/%s.1.json" % (T, name))["diagnosis"]
+            for f in {v["first_frame"], v["last_frame"]} - {0}}
+    if got == want:
+        marked += 1 if got else 0
+    else:
+        print("FAIL %s --packets marks: want %s, got %s" % (name, sorted(want), sorted(got)))
+        vm_fail += 1
+print("marks %d %d %d" % (marked, vm_fail, quiet_oks))
+PY
+grep -v '^marks ' "$T/fix.res"
+oks=$((oks + $(grep -c '^ok ' "$T/fix.res")))
+fails=$((fails + $(grep -c '^FAIL ' "$T/fix.res")))
+read -r _ marked vm_fail quiet_oks < <(grep '^marks ' "$T/fix.res") || { echo "FAIL the fixtures' checks did not finish"; fails=$((fails + 1)); }
+oks=$((oks + ${quiet_oks:-0}))
+# the --packets failures were counted above, and the marks' FAIL lines: counted as one below
+fails=$((fails - $(grep -c ' --packets marks: ' "$T/fix.res")))
 n_tm=$(grep -c '\[verdict: timeout_mismatch\]$' "$T/timeout_mismatch.pk")
 n_near=$(grep -c '\[verdict: ' "$T/timeout_match.pk")
 if [ "$vm_fail" = 0 ] && [ "$marked" -ge 10 ] && [ "$n_tm" = 2 ] && [ "$n_near" = 0 ]; then
@@ -280,7 +317,9 @@ tui() {
 		grep -q '\[end of capture\]' "$T/$name.screen" && break
 		sleep 0.1
 	done
-	sleep 2.5   # two reads of the devices (one a second) after the end
+	case " $* " in   # two reads of the devices (one a second) after the end
+	*" --device-replay "*) sleep 2.5 ;;
+	esac
 	for k in $keys; do tmux -L "$sock" send-keys -t d "$k"; sleep 0.5; done
 	for i in $(seq 200); do
 		tmux -L "$sock" capture-pane -p -t d >"$T/$name.screen" 2>/dev/null

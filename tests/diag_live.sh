@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# run.sh: waits
 # diag_live.sh — a verdict raised, cleared and raised again over time in
 # live mode (rocetop(8) DIAGNOSIS: "active"), seen at once by the JSON
 # snapshots (rocetop -i --json -d 1: each snapshot's "diagnosis") and by

@@ -46,6 +46,7 @@ while a decoder is being written; the summary then says so).
 import concurrent.futures
 import decimal
 import fnmatch
+import glob
 import hashlib
 import ipaddress
 import json
@@ -56,6 +57,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zlib
 
@@ -590,16 +592,34 @@ def write_pcap(path, hdr, recs):
 # tests/run.sh runs this script for the normal and then the sanitizer build
 # in one job and gives both runs one directory, TEST_SHARED: tshark's output
 # does not depend on the build, so the second run takes the first one's
-# (keyed by tshark's binary, the arguments and the bytes of the capture read;
-# the directory goes with the job).  Run alone, tshark runs every time.
-TSHARK_CACHE = os.environ.get("TEST_SHARED")
+# (keyed by tshark's binary, its plugins and preferences, the arguments and the
+# bytes of the capture read; the directory goes with the job).  make check also
+# gives TEST_CACHE, a directory in the build tree that outlives the job: the
+# next make check runs tshark only on what changed.  Run alone, tshark runs
+# every time.
+TSHARK_CACHE = os.environ.get("TEST_CACHE") or os.environ.get("TEST_SHARED")
+# what else tshark reads that changes its decodes (a plugin of ours installed
+# by make check-deb; a user's preferences or decode-as rules)
+TSHARK_READS = ["/usr/lib/*/wireshark/plugins/**", "/usr/local/lib/*/wireshark/plugins/**",
+                os.path.expanduser("~/.local/lib/wireshark/plugins/**"),
+                os.path.expanduser("~/.config/wireshark/*"), "/etc/wireshark/*"]
+
+
+_TSHARK_STATE = []
+_TSHARK_LOCK = threading.Lock()
 
 
 def _tshark_key(cmd):
-    h = hashlib.sha256()
-    exe = shutil.which(cmd[0]) or cmd[0]
-    st = os.stat(exe)
-    h.update(("%s %d %d\0" % (exe, st.st_size, st.st_mtime_ns)).encode())
+    with _TSHARK_LOCK:
+        if not _TSHARK_STATE:
+            exe = shutil.which(cmd[0]) or cmd[0]
+            for f in [exe] + sorted(f for g in TSHARK_READS for f in glob.glob(g, recursive=True)):
+                try:
+                    st = os.stat(f)
+                except OSError:     # a dangling link: tshark reads nothing there
+                    continue
+                _TSHARK_STATE.append("%s %d %d\0" % (f, st.st_size, st.st_mtime_ns))
+    h = hashlib.sha256("".join(_TSHARK_STATE).encode())
     for i, a in enumerate(cmd[1:], 1):
         if cmd[i - 1] == "-r":
             with open(a, "rb") as f:
@@ -617,9 +637,11 @@ def run(cmd):
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     r = (p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"))
     if key and p.returncode == 0:
-        with open(key + ".tmp", "w") as f:
+        os.makedirs(TSHARK_CACHE, exist_ok=True)
+        tmp = "%s.%d.%d.tmp" % (key, os.getpid(), threading.get_ident())
+        with open(tmp, "w") as f:
             json.dump(r, f)
-        os.replace(key + ".tmp", key)
+        os.replace(tmp, key)
     return r
 
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# run.sh: timing
 #
 # gen.sh — rocegen's tests: frames, floods, the transmit/receive layer.
 #

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# run.sh: waits
 #
 # live.sh — rocetop on live interfaces, end to end, in network namespaces
 # this script makes (and removes) itself: nothing is sent anywhere else.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# run.sh: timing
 #
 # rc.sh — `rocegen client` against `rocegen server` across a veth pair
 # between two network namespaces this script makes (root; skipped without).

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# run.sh: waits
 # tests/search_live.sh - `rocegen search` through rocetarget when rocetarget,
 # not the adapter, fails: no anomaly is made of it, the search stops and says
 # why (the lab run against rxe once ended after 930 s with "cannot reach

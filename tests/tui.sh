@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
+# run.sh: timing
 #
 # tui.sh — rocetop's terminal view, driven in tmux: a replay of
 # roce_send_bw_netem.pcap; keys sent with send-keys, the screen read with
