@@ -182,7 +182,7 @@ def pcap_retx(path, server_ip):
     d = open(path, "rb").read()
     be = d[:4] in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d")
     e = ">" if be else "<"
-    off, hi, out = 24, {}, {"to_a": 0, "to_b": 0}
+    off, hi, out = 24, {}, {"to_a": 0, "to_b": 0, "seg_to_a": 0, "seg_to_b": 0}
     while off + 16 <= len(d):
         incl = struct.unpack(e + "I", d[off + 8:off + 12])[0]
         p = d[off + 16:off + 16 + incl]
@@ -199,6 +199,7 @@ def pcap_retx(path, server_ip):
         if dlen <= 0:
             continue
         key = "to_b" if socket.inet_ntoa(p[30:34]) == server_ip else "to_a"
+        out["seg_" + key] += 1
         if key in hi and ((seq - hi[key][0]) & 0xffffffff) < ((hi[key][1] - hi[key][0]) & 0xffffffff):
             out[key] += 1
         if key not in hi:
@@ -312,7 +313,8 @@ def check(name, crc, src, what):
                 want(r["faults"]["tcp-loss"] == 1 and r["tcp"]["loss_pct"] == 5, "%s: tcp-loss fired %d at %s %%" %
                      (side, r["faults"]["tcp-loss"], r["tcp"]["loss_pct"]))
                 want(r["tcp"]["rcv_ooopack"] >= 1, "%s: no segment out of order (rcv_ooopack 0)" % side)
-                want(rtx[into] >= 1, "the capture holds no retransmission towards the %s" % side)
+                want(rtx[into] >= 1, "the capture holds no retransmission towards the %s (%d data segments towards it; tcpdump: %s)" %
+                     (side, rtx["seg_" + into], " / ".join(open("%s/%s-cap.log" % (T, name)).read().split("\n")[-4:])))
                 want(o["tcp"]["retrans"] >= 1, "the %s's peer retransmitted %d" % (side, o["tcp"]["retrans"]))
             for side, r in (("client", c), ("server", s)):
                 want(r["fpdu"]["crc_bad"] == 0 and r["fpdu"]["marker_bad"] == 0 and r["fpdu"]["markers_rx"] > 0,
@@ -489,10 +491,14 @@ tcplossrun() {
 	shift 3
 	ip netns exec "$NSB" tcpdump -i "$VB" -U -s 128 -w "$T/$name-cap.pcap" tcp port 5044 2>"$T/$name-cap.log" &
 	tpid=$!
-	for _ in $(seq 250); do
+	# tcpdump says "listening on" once its socket is open; under a loaded
+	# make check that took more than 5 s once, and the run went uncaptured
+	for _ in $(seq 1500); do
 		grep -q "listening on" "$T/$name-cap.log" 2>/dev/null && break
 		sleep 0.02
 	done
+	grep -q "listening on" "$T/$name-cap.log" 2>/dev/null ||
+		echo "iwarp_conv: $name: tcpdump not listening after 30 s" >>"$T/$name-cap.log"
 	run "$name" "$sargs" "$cargs" "$@"
 	sleep 0.2
 	kill -INT "$tpid" 2>/dev/null
