@@ -418,7 +418,8 @@ static inline uint32_t idx_of(const struct engine *e, const struct flow *f)
 	return (uint32_t)(f - e->flows) + 1;
 }
 
-static void lru_unlink(struct engine *e, struct flow *f)
+/* inline: flow_get() moves a flow to the LRU's head on nearly every frame */
+static inline __attribute__((always_inline)) void lru_unlink(struct engine *e, struct flow *f)
 {
 	if (f->lru_prev)
 		e->flows[f->lru_prev - 1].lru_next = f->lru_next;
@@ -431,7 +432,7 @@ static void lru_unlink(struct engine *e, struct flow *f)
 	f->lru_prev = f->lru_next = 0;
 }
 
-static void lru_push(struct engine *e, struct flow *f)
+static inline __attribute__((always_inline)) void lru_push(struct engine *e, struct flow *f)
 {
 	uint32_t i = idx_of(e, f);
 
@@ -617,7 +618,9 @@ static __attribute__((noinline)) struct flow *flow_new(struct engine *e, uint32_
 	return f;
 }
 
-static void flow_account(struct engine *e, struct flow *f, uint32_t len, uint64_t ts)
+/* inline: once a frame */
+static inline __attribute__((always_inline)) void flow_account(struct engine *e, struct flow *f, uint32_t len,
+								 uint64_t ts)
 {
 	if (f->packets) {
 		uint64_t k = (ts >> TICK_SHIFT) - (f->last_ns >> TICK_SHIFT);
