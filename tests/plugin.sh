@@ -116,12 +116,32 @@ FIELDS = ["frame.number", "roce.version", "roce.icrc.status", "infiniband", "roc
           "roce.analysis.response_in"] + list(MARK.values())
 
 def frames(cap):
+    """The frames' fields and the -z roce,qp table, from one tshark run (a
+    tap sees every frame whatever -Y shows; its table follows the fields,
+    from the first line of '='; each run is mostly tshark's start-up)."""
     out = tshark("-2", "--disable-protocol", "rpcordma", "-r", cap, "-Y", "roce",
-                 "-T", "fields", "-E", "occurrence=f", *sum((["-e", f] for f in FIELDS), []))
-    rows = []
-    for line in out.splitlines():
+                 "-T", "fields", "-E", "occurrence=f", *sum((["-e", f] for f in FIELDS), []),
+                 "-z", "roce,qp")
+    rows, lines = [], out.splitlines()
+    end = next((i for i, l in enumerate(lines) if l.startswith("=")), len(lines))
+    for line in lines[:end]:
         v = line.split("\t")
         rows.append(dict(zip(FIELDS, v + [""] * (len(FIELDS) - len(v)))))
+    return rows, qp_parse(lines[end:])
+
+def qp_table(cap):
+    return QP_TABLES[cap]
+
+def qp_parse(lines):
+    rows, hdr = [], None
+    for line in lines:
+        if line.strip().startswith("Flow "):
+            hdr = line.split()
+            continue
+        m = re.match(r"\s*(\d+)\s+(\d+)\s+(\S+)\s+->\s+(\S+)\s+(0x[0-9a-f]{6})\s+(\S+)\s+(.*)$", line)
+        if hdr and m:
+            rows.append(dict(flow=m.group(1), conn=m.group(2), src=m.group(3), dst=m.group(4),
+                             dqpn=m.group(5), srcqp=m.group(6), **dict(zip(hdr[6:], m.group(7).split()))))
     return rows
 
 def count(rows, field, value=None):
@@ -139,7 +159,10 @@ caps = sorted(os.path.relpath(os.path.join(dp, f), os.path.join(T, "cap"))
 # tshark and rocetop on every capture, a few at a time (each run is mostly
 # tshark's start-up); the checks below read the results in order
 POOL = concurrent.futures.ThreadPoolExecutor(max(2, os.cpu_count() or 2))
-views = dict(zip(caps, POOL.map(frames, caps)))
+QP_TABLES = {}
+views = {}
+for cap, (rows, table) in zip(caps, POOL.map(frames, caps)):
+    views[cap], QP_TABLES[cap] = rows, table
 listings = dict(zip(caps, POOL.map(lambda c: rocetop(c, "--packets", "--json"), caps)))
 
 def expect_file(cap):
@@ -280,33 +303,6 @@ if cap in views:
 def flow_ids(cap):
     """(src, dst, destqp) -> roce.flow, from -z roce,qp."""
     return {(r["src"], r["dst"], int(r["dqpn"], 16)): r["flow"] for r in qp_table(cap)}
-
-QP_TABLES = {}
-
-def qp_table(cap):
-    if cap not in QP_TABLES:
-        QP_TABLES[cap] = qp_table_run(cap)
-    return QP_TABLES[cap]
-
-def qp_table_run(cap):
-    out = tshark("-2", "--disable-protocol", "rpcordma", "-q", "-r", cap, "-z", "roce,qp")
-    rows, hdr = [], None
-    for line in out.splitlines():
-        if line.strip().startswith("Flow "):
-            hdr = line.split()
-            continue
-        m = re.match(r"\s*(\d+)\s+(\d+)\s+(\S+)\s+->\s+(\S+)\s+(0x[0-9a-f]{6})\s+(\S+)\s+(.*)$", line)
-        if hdr and m:
-            rows.append(dict(flow=m.group(1), conn=m.group(2), src=m.group(3), dst=m.group(4),
-                             dqpn=m.group(5), srcqp=m.group(6), **dict(zip(hdr[6:], m.group(7).split()))))
-    return rows
-
-# the tables the checks below ask for, a few at a time
-QP_CAPS = [c for c in caps if c.startswith("captures/analysis/")] + [
-    c for c in ["captures/lab/roce_rping.pcap", "captures/lab/roce_send_bw_netem.pcap",
-                "captures/lab/roce_host_inject.pcap", "captures/lab/roce_read_bw.pcap",
-                "captures/gen/opcodes_v2_ipv6.pcap"] if c in views]
-QP_TABLES.update(zip(QP_CAPS, POOL.map(qp_table_run, QP_CAPS)))
 
 def owner(r):
     # the PSN space a frame counts in (rocetop counts per PSN space); UC/UD: its own flow
@@ -457,15 +453,20 @@ for cap in ["captures/lab/roce_rping.pcap", "captures/lab/roce_send_bw_netem.pca
     if cap not in views:
         continue
     # one row per (source, destination, DestQP), as tshark's own fields count them
-    nrows = len(set(tshark("-r", cap, "-Y", "infiniband.bth", "-T", "fields", "-e", "ip.src",
-                           "-e", "ipv6.src", "-e", "ip.dst", "-e", "ipv6.dst",
-                           "-e", "infiniband.bth.destqp").splitlines()))
+    bth = tshark("-r", cap, "-Y", "infiniband.bth", "-T", "fields", "-e", "ip.src",
+                 "-e", "ipv6.src", "-e", "ip.dst", "-e", "ipv6.dst",
+                 "-e", "infiniband.bth.destqp").splitlines()
+    nrows = len(set(bth))
+    # each frame's values of those fields (every occurrence, as a filter's == sees them)
+    occ = [[set(x.split(",")) if x else set() for x in (l.split("\t") + [""] * 5)[:5]] for l in bth]
     table = qp_table(cap)
     bad = []
     for r in table:
-        ipf = "ipv6" if ":" in r["src"] else "ip"
-        flt = "%s.src==%s && %s.dst==%s && infiniband.bth.destqp==%s" % (ipf, r["src"], ipf, r["dst"], r["dqpn"])
-        n = len(tshark("-r", cap, "-Y", flt, "-T", "fields", "-e", "frame.number").split()) if len(table) < 10 else None
+        # what the filter "ip[v6].src==S && ip[v6].dst==D && infiniband.bth.destqp==Q"
+        # would count, from the fields above (one tshark run, not one per row)
+        i = 1 if ":" in r["src"] else 0
+        n = sum(1 for o in occ if r["src"] in o[i] and r["dst"] in o[2 + i] and
+                int(r["dqpn"], 16) in {int(q, 0) for q in o[4]}) if len(table) < 10 else None
         byf = [x for x in views[cap] if x["roce.flow"] == r["flow"]]
         # NAKs, RNR NAKs and RTTs count on the request flow (their PSN space), as rocetop's
         flows = {x["roce.flow"] for x in views[cap]}
