@@ -489,10 +489,13 @@ loss "loss-read" "$NSA" "tcp sport 5044" server "--op read $S --markers --mss 53
 tcplossrun() {
 	local name=$1 sargs=$2 cargs=$3 tpid
 	shift 3
-	ip netns exec "$NSB" tcpdump -i "$VB" -U -s 128 -w "$T/$name-cap.pcap" tcp port 5044 2>"$T/$name-cap.log" &
+	ip netns exec "$NSB" tcpdump -i "$VB" -U --immediate-mode -s 128 -w "$T/$name-cap.pcap" tcp port 5044 2>"$T/$name-cap.log" &
 	tpid=$!
-	# tcpdump says "listening on" once its socket is open; under a loaded
-	# make check that took more than 5 s once, and the run went uncaptured
+	# --immediate-mode: without it tcpdump reads its ring a block at a time
+	# (a block is handed over when full or after 1 s), and a run shorter than
+	# that ended with "629 packets received by filter, 0 packets captured"
+	# when the SIGINT came; "listening on" once its socket is open (waited for
+	# up to 30 s: more than 5 s once under a loaded make check)
 	for _ in $(seq 1500); do
 		grep -q "listening on" "$T/$name-cap.log" 2>/dev/null && break
 		sleep 0.02
