@@ -767,7 +767,7 @@ static int direct_one(struct app *x, struct pcapfile *pf)
 	r->eng.cur_file = 0;
 	while (!stop && (a->count < 0 || (long long)x->no < a->count) && (rc = pcapfile_next(pf, &h, &d)) == 1) {
 		x->no++;
-		ts = (uint64_t)h.ts.tv_sec * 1000000000ull + (uint64_t)h.ts.tv_usec;
+		ts = pcapfile_ts_ns(&h);
 		roce_decode(&p, &a->cfg, pcapfile_frame_datalink(pf), d, h.caplen, h.len);
 		engine_packet(&r->eng, &p, ts, h.caplen, h.len);
 		if (r->psize && !(x->no & 0xff) && mono_ns() >= r->pnext) {

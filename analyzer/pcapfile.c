@@ -214,12 +214,6 @@ static inline uint32_t rec_header(const uint8_t *r, int swapped, int nsec, uint3
 	return v[2];
 }
 
-static inline uint64_t ts_ns(const struct pcap_pkthdr *h)
-{
-	/* as source.c's deliver(): tv_usec holds nanoseconds */
-	return (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec;
-}
-
 /*
  * The shard index (pcapfile_shard()): when a chunk has been read, the
  * loader (the read-ahead thread, or the first reader to need it) walks the
@@ -265,7 +259,7 @@ static void store_index(struct store *st, struct slot *sl, uint64_t c, ssize_t n
 		sl->eown[k] = (uint8_t)(roce_flow_key(st->dlt, p + REC_HDR, h.caplen) % st->nshard);
 		k++;
 		any = 1;
-		last = ts_ns(&h);
+		last = pcapfile_ts_ns(&h);
 		r += REC_HDR + caplen;
 		rec++;
 	}
@@ -1109,7 +1103,7 @@ static int ng_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **d
 		pf->off += len;
 		if (rc == 1) {
 			pf->frames++;
-			pf->last_ts = ts_ns(h);
+			pf->last_ts = pcapfile_ts_ns(h);
 			return 1;
 		}
 		if (type == 1 && stop_at_idb)
@@ -1160,7 +1154,7 @@ int pcapfile_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **da
 	}
 	r = pf->buf + pf->off;
 	rec_header(r, pf->swapped, pf->nsec, snap, h);   /* cut to the snapshot, as libpcap */
-	pf->last_ts = ts_ns(h);
+	pf->last_ts = pcapfile_ts_ns(h);
 	*data = r + REC_HDR;
 	pf->off += REC_HDR + caplen;
 	pf->frames++;
@@ -1264,7 +1258,7 @@ int pcapfile_next_own(struct pcapfile *pf, unsigned me, unsigned n, struct pcap_
 			*data = r + REC_HDR;
 			pf->off = sl->eoff[i] + REC_HDR + caplen;
 			pf->frames = sl->rec0 + i + 1;
-			pf->last_ts = ts_ns(h);
+			pf->last_ts = pcapfile_ts_ns(h);
 			*no = pf->frames;
 			return 1;
 		}

@@ -60,6 +60,12 @@ void pcapfile_close(struct pcapfile *pf);
  * or unreadable file, pcapfile_error() says why. */
 int pcapfile_next(struct pcapfile *pf, struct pcap_pkthdr *h, const uint8_t **data);
 const char *pcapfile_error(const struct pcapfile *pf);
+/* A record's time in nanoseconds (its ts.tv_usec holds nanoseconds, as
+ * source.c's deliver() makes them). */
+static inline uint64_t pcapfile_ts_ns(const struct pcap_pkthdr *h)
+{
+	return (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec;
+}
 
 /* rocetop --threads' workers, each analysing the frames of its shard (the
  * frames whose roce_flow_key() % n is its number), each through its own

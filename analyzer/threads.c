@@ -457,8 +457,7 @@ static void direct_own(struct worker *k)
 			atomic_store_explicit(&k->rd_pos, pcapfile_offset(k->rd), memory_order_relaxed);
 		}
 		k->eng.frame_next = no;   /* the diagnosis names frames by their number */
-		analyse(k, pcapfile_frame_datalink(k->rd), d, h.caplen, h.len,
-			(uint64_t)h.ts.tv_sec * 1000000000ull + (uint64_t)h.ts.tv_usec, no);
+		analyse(k, pcapfile_frame_datalink(k->rd), d, h.caplen, h.len, pcapfile_ts_ns(&h), no);
 	}
 	k->rd_no = pcapfile_frames(k->rd);
 	k->rd_ts = pcapfile_last_ts(k->rd);
@@ -498,8 +497,7 @@ static void *direct_thread(void *arg)
 			break;
 		}
 		no++;
-		/* as source.c's deliver(): tv_usec holds nanoseconds */
-		ts = (uint64_t)h.ts.tv_sec * 1000000000ull + (uint64_t)h.ts.tv_usec;
+		ts = pcapfile_ts_ns(&h);
 		lt = pcapfile_frame_datalink(k->rd);
 		if (roce_flow_key(lt, d, h.caplen) % n == me) {
 			k->eng.frame_next = no;   /* the diagnosis names frames by their number */

@@ -196,6 +196,10 @@ struct cf_live *cf_live_open(struct cf *c, const struct cf_live_args *a);
 void cf_live_close(struct cf_live *l);   /* NULL is fine */
 /* rocetarget's HOST:PORT: --target, or --peer at CTL_PORT; in buf */
 const char *cf_live_target(const struct cf_live_args *a, char *buf, size_t cap);
+/* getopt's ch for the options that name a real adapter, as search and
+ * isolation spell them ('i' --interface, 'P' --peer, 'T' --target, 'K' --key,
+ * 'S' --src, 'M' --dmac into a; 'D' --device into *dev): 1 when ch was one. */
+int cf_live_opt(struct cf_live_args *a, const char **dev, int ch, const char *arg);
 /* The control channel failed (no reply within 10 s, closed, a write failed):
  * what went wrong after is rocetarget's reachability, not the adapter's answer. */
 int cf_live_broken(const struct cf_live *l);

@@ -367,3 +367,17 @@ void cf_live_close(struct cf_live *l)
 	memset(&l->key, 0, sizeof(l->key));
 	free(l);
 }
+
+int cf_live_opt(struct cf_live_args *a, const char **dev, int ch, const char *arg)
+{
+	switch (ch) {
+	case 'i': a->iface = arg; return 1;
+	case 'P': a->peer = arg; return 1;
+	case 'T': a->target = arg; return 1;
+	case 'K': a->key = arg; return 1;
+	case 'S': a->src = arg; return 1;
+	case 'M': a->dmac = arg; return 1;
+	case 'D': *dev = arg; return 1;
+	}
+	return 0;
+}

@@ -314,14 +314,9 @@ int gen_isolation_main(int argc, char **argv)
 	iso_live.cmd = "isolation";
 	iso_dev = NULL;
 	while ((ch = getopt_long(argc, argv, ":hi:", lo, NULL)) != -1) {
+		if (cf_live_opt(&iso_live, &iso_dev, ch, optarg))
+			continue;
 		switch (ch) {
-		case 'i': iso_live.iface = optarg; break;
-		case 'P': iso_live.peer = optarg; break;
-		case 'T': iso_live.target = optarg; break;
-		case 'K': iso_live.key = optarg; break;
-		case 'D': iso_dev = optarg; break;
-		case 'S': iso_live.src = optarg; break;
-		case 'M': iso_live.dmac = optarg; break;
 		case 'r':
 			mode_name = optarg;
 			if (!strcmp(optarg, "shared"))

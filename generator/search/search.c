@@ -269,14 +269,9 @@ int gen_search_main(int argc, char **argv)
 	sr_stop[0] = 0;
 	sr_mtu_hi = 4;
 	while ((ch = getopt_long(argc, argv, ":hi:", lo, NULL)) != -1) {
+		if (cf_live_opt(&sr_live, &sr_dev, ch, optarg))
+			continue;
 		switch (ch) {
-		case 'i': sr_live.iface = optarg; break;
-		case 'P': sr_live.peer = optarg; break;
-		case 'T': sr_live.target = optarg; break;
-		case 'K': sr_live.key = optarg; break;
-		case 'D': sr_dev = optarg; break;
-		case 'S': sr_live.src = optarg; break;
-		case 'M': sr_live.dmac = optarg; break;
 		case 'r':
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				optarg = argv[optind++];
