@@ -19,6 +19,11 @@
 #      neighbour table (IPv4 and IPv6); the peer guard; `rocegen recv`.
 #   d. --dry-run sends nothing.
 #
+# SAN=1 (a sanitized build): every command runs and every count, format,
+# refusal and upper bound on a rate is checked; the lower bounds on rates and
+# pacing are the normal build's (a sanitized binary's speed is the
+# sanitizer's), and --no-rate-cap sends 5000 frames, not 20000.
+#
 # Prints "ok"/"FAIL" per check and exits 1 when any check fails.  Without
 # root (or without `ip netns`), c and d are skipped and say so.
 set -u
