@@ -142,8 +142,11 @@ for line in open(manifest):
 
 def has_tcp(recs):   # an IPv4 or IPv6 TCP segment (iWARP: MPA, DDP) among the frames
     for r in recs:
-        et = r[28:30]
-        if (et == b'\x08\x00' and r[39] == 6) or (et == b'\x86\xdd' and r[36] == 6):
+        o = 28                          # the EtherType, past the record header and MACs
+        while r[o:o + 2] in (b'\x81\x00', b'\x88\xa8'):
+            o += 4                      # a VLAN tag
+        et, ip = r[o:o + 2], r[o + 2:]
+        if (et == b'\x08\x00' and ip[9:10] == b'\x06') or (et == b'\x86\xdd' and ip[6:7] == b'\x06'):
             return True
     return False
 
