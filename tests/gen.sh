@@ -19,6 +19,11 @@
 #      neighbour table (IPv4 and IPv6); the peer guard; `rocegen recv`.
 #   d. --dry-run sends nothing.
 #
+# SAN=1 (a sanitized build): every command runs and every count, format,
+# refusal and upper bound on a rate is checked; the lower bounds on rates and
+# pacing are the normal build's (a sanitized binary's speed is the
+# sanitizer's), and --no-rate-cap sends 5000 frames, not 20000.
+#
 # Prints "ok"/"FAIL" per check and exits 1 when any check fails.  Without
 # root (or without `ip netns`), c and d are skipped and say so.
 set -u
@@ -38,6 +43,14 @@ for b in "$GEN" "$TOP"; do
 	[ -x "$b" ] || { echo "gen: $b not built" >&2; exit 2; }
 done
 command -v python3 >/dev/null || { echo "gen: python3 needed" >&2; exit 2; }
+# the interpreter itself, asked once: a python3 found through a wrapper (a
+# pyenv shim: a bash and a dozen helpers) costs ~0.3 CPU-s a start
+PY=$(python3 -c 'import sys; print(sys.executable)') || { echo "gen: python3 does not run" >&2; exit 2; }
+# SAN=1: rates and pacing measured on a sanitized binary measure the
+# sanitizer (and the load of the other check jobs), not rocegen: there every
+# command still runs and every count, format and upper bound is checked, but
+# a lower bound on a rate only in the normal build (SAN=0)
+SAN=${SAN:-0}
 command -v "$TSHARK" >/dev/null || { echo "gen: tshark needed" >&2; exit 2; }
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/gen.XXXXXX") || exit 2
@@ -127,17 +140,62 @@ for line in open(manifest):
     tid, name, exp, extra = (line.rstrip('\n').split('\t') + ['', ''])[:4]
     tests.append((tid, name, exp.split(), extra.split()))
 
-# concatenate every capture for one tshark run
-hdr, allrec, where = None, [], []
-decoded = {}
+def has_tcp(recs):   # an IPv4 or IPv6 TCP segment (iWARP: MPA, DDP) among the frames
+    for r in recs:
+        o = 28                          # the EtherType, past the record header and MACs
+        while r[o:o + 2] in (b'\x81\x00', b'\x88\xa8'):
+            o += 4                      # a VLAN tag
+        et, ip = r[o:o + 2], r[o + 2:]
+        if (et == b'\x08\x00' and ip[9:10] == b'\x06') or (et == b'\x86\xdd' and ip[6:7] == b'\x06'):
+            return True
+    return False
+
+# rocetop --packets --json: one run per group of captures with the same extra
+# arguments, concatenated (a rocetop start under ASan costs ~0.1 CPU-s, and
+# there are over 200 captures), its objects handed back to their captures by
+# frame number.  The expectations name header fields, which rocetop decodes
+# frame by frame: what the other captures' frames add is analysis (a
+# retransmission mark, a diagnosis verdict), which no expectation names.  A
+# capture with TCP (iWARP) is decoded alone: rocetop reassembles TCP streams,
+# so there a segment's decode depends on the stream's earlier segments.
+caps = {}
+groups = {}
 for tid, name, exps, extra in tests:
-    path = '%s/a%s.pcap' % (tdir, tid)
-    h, recs = frames_of(path)
-    hdr = hdr or h
+    caps[tid] = frames_of('%s/a%s.pcap' % (tdir, tid))
+    key = ('alone', tid) if has_tcp(caps[tid][1]) else ('group', caps[tid][0]) + tuple(extra)
+    groups.setdefault(key, []).append(tid)
+decoded = {}
+for gi, (key, tids) in enumerate(groups.items()):
+    extra = [t for t in tests if t[0] == tids[0]][0][3]
+    path = '%s/g%d.pcap' % (tdir, gi)
+    pos = []
+    with open(path, 'wb') as f:
+        f.write(caps[tids[0]][0])
+        for tid in tids:
+            decoded[tid] = []
+            for i, r in enumerate(caps[tid][1]):
+                f.write(r)
+                pos.append((tid, i))
     js = subprocess.run([top, '-r', path, '--packets', '--json'] + extra,
                         capture_output=True, text=True)
-    objs = [json.loads(l) for l in js.stdout.splitlines() if l.strip()]
-    decoded[tid] = objs
+    for l in js.stdout.splitlines():
+        if not l.strip():
+            continue
+        o = json.loads(l)
+        n = o.get('frame.number', 0)
+        if not 1 <= n <= len(pos):
+            report('rocetop --packets --json of %s' % path, 'frame number %r of %d frames' % (n, len(pos)))
+            continue
+        tid, i = pos[n - 1]
+        o['frame.number'] = i + 1   # as in the capture alone
+        decoded[tid].append(o)
+
+# concatenate every capture for one tshark run
+hdr, allrec, where = None, [], []
+for tid, name, exps, extra in tests:
+    h, recs = caps[tid]
+    hdr = hdr or h
+    objs = decoded[tid]
     for i, r in enumerate(recs):
         allrec.append(r)
         where.append((tid, i))
@@ -376,7 +434,7 @@ gen "cm-drep" "roce.cm.msg=DREP t:infiniband.mad.attributeid=0x16" -- cm-drep
 gen "cm-rej" "roce.cm.msg=REJ infiniband.cm.rej.reason=3 t:infiniband.mad.attributeid=0x12" -- cm-rej --reason 3
 gen "cm-mra" "roce.cm.msg=MRA t:infiniband.mad.attributeid=0x11" -- cm-mra
 
-python3 "$T/check.py" "$TOP" "$TSHARK" "$T/manifest" "$T" >"$T/check.out" 2>&1
+"$PY" "$T/check.py" "$TOP" "$TSHARK" "$T/manifest" "$T" >"$T/check.out" 2>&1
 grep -v '^checker-fails' "$T/check.out"
 cf=$(sed -n 's/^checker-fails //p' "$T/check.out")
 if [ -z "$cf" ]; then
@@ -452,7 +510,7 @@ EOF
 flood_ok() {   # NAME FILE N QPS QPN0 PSN0 MIX
 	local name=$1 r
 	shift
-	r=$(python3 "$T/flood.py" "$TOP" "$@" 2>&1)
+	r=$("$PY" "$T/flood.py" "$TOP" "$@" 2>&1)
 	[ "$r" = OK ] && ok "flood $name" || fail "flood $name" "$r"
 }
 
@@ -467,7 +525,7 @@ flood_ok "1000 QPs round robin" "$T/f2.pcap" 1000 1000 0x10 0 256:1000
 
 # tshark on the flood: same opcode/QPN/PSN list as rocetop
 "$TSHARK" -n -r "$T/f1.pcap" --disable-protocol rpcordma -T fields -e infiniband.bth.destqp \
-	-e infiniband.bth.psn 2>/dev/null | python3 -c '
+	-e infiniband.bth.psn 2>/dev/null | "$PY" -c '
 import sys
 rows = [l.split("\t") for l in sys.stdin.read().split("\n") if l]
 psn = {}
@@ -496,7 +554,7 @@ fi
 
 "$GEN" flood --cnp --qps 3 --qpn 0x40 --count 30 -w "$T/f5.pcap" 2>"$T/err" || fail "flood --cnp" "$(cat "$T/err")"
 "$TOP" -r "$T/f5.pcap" --packets --json >"$T/f5.json"
-python3 - "$T/f5.json" <<'EOF' && ok "flood --cnp: 30 CNPs, QPs 0x40-0x42 in turn, ICRC good" || fail "flood --cnp"
+"$PY" - "$T/f5.json" <<'EOF' && ok "flood --cnp: 30 CNPs, QPs 0x40-0x42 in turn, ICRC good" || fail "flood --cnp"
 import json, sys
 o = [json.loads(l) for l in open(sys.argv[1])]
 assert len(o) == 30
@@ -511,7 +569,8 @@ EOF
 [ "$(grep -c '"macc.cbfc.enbv":8,.*"macc.cbfc.pause_time.c3":65535' "$T/f6.json")" = 40 ] &&
 	ok "flood --pfc-storm: 40 PFC frames, priority 3, 65535 quanta" || fail "pfc storm" "$(head -c 400 "$T/f6.json")"
 # a storm at 50 us intervals must take ~2 ms for 40 frames even into a file
-python3 - "$T/f6.pcap" <<'EOF' && ok "pfc storm paced at --interval-us 50" || fail "pfc storm pacing"
+# (SAN=1: at least that long; its upper bound measures the sanitizer)
+"$PY" - "$T/f6.pcap" "$SAN" <<'EOF' && ok "pfc storm paced at --interval-us 50" || fail "pfc storm pacing"
 import struct, sys
 d = open(sys.argv[1], 'rb').read()
 off, ts = 24, []
@@ -519,7 +578,7 @@ while off + 16 <= len(d):
     s, us, incl = struct.unpack('<III', d[off:off + 12])
     ts.append(s + us / 1e6); off += 16 + incl
 span = ts[-1] - ts[0]
-sys.exit(0 if 0.0015 < span < 0.05 else 1)
+sys.exit(0 if 0.0015 < span and (span < 0.05 or sys.argv[2] == "1") else 1)
 EOF
 
 # ---- c, d. live, in namespaces ------------------------------------------------------------------
@@ -580,14 +639,13 @@ else
 	[ "$got" = 1000 ] && ok "live: flood 1000 frames at 20000/s, 1000 received with good ICRC" ||
 		fail "live flood received $got of 1000" "$(cat "$T/err")"
 	pps=$(sed -n 's/.* pps=\([0-9]*\) .*/\1/p' "$T/err")
-	# never above the asked rate; under ASan (two or three times slower, and
-	# sharing the machine with the other check jobs) at least half of it
+	# never above the asked rate, and (SAN=0) at least 3/4 of it
 	lo=15000
-	[ "${SAN:-0}" = 1 ] && lo=10000
+	[ "$SAN" = 1 ] && lo=1
 	[ -n "$pps" ] && [ "$pps" -ge "$lo" ] && [ "$pps" -le 21000 ] &&
 		ok "live: flood paced at $pps frames/s (asked 20000)" || fail "live flood rate $pps" "$(cat "$T/err")"
 	grep -q 'backend=ring' "$T/err" && ok "live: flood used the AF_PACKET ring" || fail "ring backend" "$(cat "$T/err")"
-	python3 - "$TOP" "$T/l1.pcap" <<'EOF' && ok "live: PSNs consecutive on both QPs" || fail "live PSNs"
+	"$PY" - "$TOP" "$T/l1.pcap" <<'EOF' && ok "live: PSNs consecutive on both QPs" || fail "live PSNs"
 import json, subprocess, sys
 o = [json.loads(l) for l in subprocess.run([sys.argv[1], '-r', sys.argv[2], '--packets', '--json'],
      capture_output=True, text=True).stdout.splitlines()]
@@ -617,15 +675,20 @@ EOF
 	# c3: the default rate cap (10000 frames/s without --pps/--gbps/--no-rate-cap)
 	inA "$GEN" flood -i "$VA" --dst 10.99.7.2 --count 2000 2>"$T/err"
 	pps=$(sed -n 's/.* pps=\([0-9]*\) .*/\1/p' "$T/err")
-	[ -n "$pps" ] && [ "$pps" -le 10500 ] && [ "$pps" -ge 7000 ] &&
+	[ -n "$pps" ] && [ "$pps" -le 10500 ] && { [ "$pps" -ge 7000 ] || [ "$SAN" = 1 ]; } &&
 		ok "live: default rate cap holds ($pps frames/s)" || fail "rate cap: $pps" "$(cat "$T/err")"
-	inA "$GEN" flood -i "$VA" --dst 10.99.7.2 --count 20000 --no-rate-cap 2>"$T/err"
+	# SAN=1: 5000 frames, their count and rate reported (a sanitized rocegen's
+	# top speed is the sanitizer's); SAN=0: 20000, above the cap
+	nrc=20000
+	[ "$SAN" = 1 ] && nrc=5000
+	inA "$GEN" flood -i "$VA" --dst 10.99.7.2 --count $nrc --no-rate-cap 2>"$T/err"
 	pps=$(sed -n 's/.* pps=\([0-9]*\) .*/\1/p' "$T/err")
-	[ -n "$pps" ] && [ "$pps" -gt 10500 ] && ok "live: --no-rate-cap lifts it ($pps frames/s)" ||
-		fail "--no-rate-cap: $pps" "$(cat "$T/err")"
+	[ -n "$pps" ] && grep -q "frames=$nrc " "$T/err" && { [ "$pps" -gt 10500 ] || [ "$SAN" = 1 ]; } &&
+		ok "live: --no-rate-cap lifts it ($nrc frames at $pps frames/s)" || fail "--no-rate-cap: $pps" "$(cat "$T/err")"
 	inA "$GEN" flood -i "$VA" --dst 10.99.7.2 --duration 0.3 --gbps 0.05 --payload-size 1000 2>"$T/err"
 	gbps=$(sed -n 's/.* l1_gbps=\([0-9.]*\) .*/\1/p' "$T/err")
-	python3 -c "import sys; sys.exit(0 if 0.04 <= float('${gbps:-0}') <= 0.055 else 1)" &&
+	# (SAN=1: the upper bound only)
+	"$PY" -c "import sys; g = float('${gbps:-0}'); sys.exit(0 if 0 < g <= 0.055 and (g >= 0.04 or '$SAN' == '1') else 1)" &&
 		ok "live: --gbps 0.05 --duration 0.3 gives $gbps Gb/s" || fail "--gbps: $gbps" "$(cat "$T/err")"
 
 	# c4: frames -i (libnet) of several kinds, IPv6 with the peer MAC from the neighbour table
