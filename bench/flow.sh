@@ -83,7 +83,7 @@ for t in $(seq 1 $((cpus > 2 ? cpus : 2))); do
 		/usr/bin/time -f '%e %U %S' "$R" -r "$D/mix-1m.pcap" -b --threads "$t" 2>&1 >/dev/null | tail -n 1
 	done | awk '{ print $1, $2 + $3 }' | sort -n | sed -n 3p >"$D/t.txt"
 	read -r wall cpu <"$D/t.txt"
-	[ -n "$one" ] || one=$wall
+	[ -n "$one" ] || { one=$wall; one_cpu=$cpu; }
 	line=$(awk -v t="$t" -v w="$wall" -v c="$cpu" -v o="$one" 'BEGIN {
 		printf "rocetop -r -b --threads %d, 512 connections, 1,000,000 frames: %.3f s, %.2f M frames/s, %.3f CPU-us/frame, %.2fx 1 thread (efficiency %.0f %%)",
 		       t, w, 1 / w, c, o / w, 100 * o / w / t }')
@@ -92,6 +92,15 @@ for t in $(seq 1 $((cpus > 2 ? cpus : 2))); do
 	if [ "$t" = 1 ]; then
 		v=$(awk -v w="$wall" 'BEGIN { print (1 / w >= 6) ? "PASS" : "MISS" }')
 		echo "  1 thread: target >= 6 M frames/s $v"
+		# One thread is not one core: the read-ahead thread copies the
+		# file (pread) on another core while the analysis runs.  With the
+		# same CPU per frame, no thread count can beat the CPUs over the
+		# cores one thread already keeps busy.
+		line=$(awk -v w="$wall" -v c="$cpu" -v n="$cpus" 'BEGIN {
+			printf "1 thread keeps %.2f cores busy (its CPU time over its wall time: the analysis and the read-ahead thread'"'"'s copy); on %d CPUs no thread count can be more than %.2fx 1 thread at the same CPU per frame",
+			       c / w, n, n * w / c }')
+		echo "  $line"
+		echo "$line" >>"$fig"
 	elif [ "$t" = 2 ]; then
 		v=$(awk -v w="$wall" -v o="$one" 'BEGIN { print (o / w >= 1.8) ? "PASS" : "MISS" }')
 		echo "  2 threads: target >= 1.8x 1 thread $v"
