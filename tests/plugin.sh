@@ -48,9 +48,12 @@ if [ "$(id -u)" = 0 ]; then
 else
 	RUNAS=""
 fi
+# glibc's malloc with transparent huge pages and a 32 MiB heap pad: a third less
+# CPU per tshark start, which is most of each run (see TSHARK_ENV in difftest.py)
+TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1:glibc.malloc.top_pad=33554432"
 cat >"$T/tshark" <<EOF
 #!/bin/sh
-cd "$T/cap" && exec $RUNAS env HOME="$T/home" XDG_CONFIG_HOME="$T/home/.config" tshark "\$@"
+cd "$T/cap" && exec $RUNAS env HOME="$T/home" XDG_CONFIG_HOME="$T/home/.config" GLIBC_TUNABLES="$TUNABLES" tshark "\$@"
 EOF
 chmod 755 "$T/tshark"
 
@@ -115,19 +118,31 @@ FIELDS = ["frame.number", "roce.version", "roce.icrc.status", "infiniband", "roc
           "roce.analysis.acked_in", "roce.analysis.ack_to", "roce.analysis.request_in",
           "roce.analysis.response_in"] + list(MARK.values())
 
+# tshark's own fields of the BTH frames, every occurrence, for the -z roce,qp
+# checks (what filters on them would match); same run as FIELDS
+BTH_FIELDS = ["ip.src", "ipv6.src", "ip.dst", "ipv6.dst", "infiniband.bth.destqp"]
+ALL = FIELDS + BTH_FIELDS + ["roce", "infiniband.bth"]
+AGG = "\x1f"     # -E aggregator: no value of these fields holds it
+
 def frames(cap):
     """The frames' fields and the -z roce,qp table, from one tshark run (a
     tap sees every frame whatever -Y shows; its table follows the fields,
-    from the first line of '='; each run is mostly tshark's start-up)."""
-    out = tshark("-2", "--disable-protocol", "rpcordma", "-r", cap, "-Y", "roce",
-                 "-T", "fields", "-E", "occurrence=f", *sum((["-e", f] for f in FIELDS), []),
-                 "-z", "roce,qp")
-    rows, lines = [], out.splitlines()
+    from the first line of '='; each run is mostly tshark's start-up).
+    Returns the roce frames' FIELDS (first occurrence each), the BTH frames'
+    BTH_FIELDS lines (every occurrence, joined by ',' as -T fields does by
+    default) and the table."""
+    out = tshark("-2", "--disable-protocol", "rpcordma", "-r", cap, "-Y", "roce || infiniband.bth",
+                 "-T", "fields", "-E", "occurrence=a", "-E", "aggregator=" + AGG,
+                 *sum((["-e", f] for f in ALL), []), "-z", "roce,qp")
+    rows, bth, lines = [], [], out.splitlines()
     end = next((i for i, l in enumerate(lines) if l.startswith("=")), len(lines))
     for line in lines[:end]:
-        v = line.split("\t")
-        rows.append(dict(zip(FIELDS, v + [""] * (len(FIELDS) - len(v)))))
-    return rows, qp_parse(lines[end:])
+        v = dict(zip(ALL, line.split("\t") + [""] * len(ALL)))
+        if v["roce"]:           # -Y roce
+            rows.append({f: v[f].split(AGG)[0] for f in FIELDS})
+        if v["infiniband.bth"]:  # -Y infiniband.bth
+            bth.append("\t".join(v[f].replace(AGG, ",") for f in BTH_FIELDS))
+    return rows, bth, qp_parse(lines[end:])
 
 def qp_table(cap):
     return QP_TABLES[cap]
@@ -160,9 +175,9 @@ caps = sorted(os.path.relpath(os.path.join(dp, f), os.path.join(T, "cap"))
 # tshark's start-up); the checks below read the results in order
 POOL = concurrent.futures.ThreadPoolExecutor(max(2, os.cpu_count() or 2))
 QP_TABLES = {}
-views = {}
-for cap, (rows, table) in zip(caps, POOL.map(frames, caps)):
-    views[cap], QP_TABLES[cap] = rows, table
+views, bths = {}, {}
+for cap, (rows, bth, table) in zip(caps, POOL.map(frames, caps)):
+    views[cap], bths[cap], QP_TABLES[cap] = rows, bth, table
 listings = dict(zip(caps, POOL.map(lambda c: rocetop(c, "--packets", "--json"), caps)))
 
 def expect_file(cap):
@@ -453,9 +468,7 @@ for cap in ["captures/lab/roce_rping.pcap", "captures/lab/roce_send_bw_netem.pca
     if cap not in views:
         continue
     # one row per (source, destination, DestQP), as tshark's own fields count them
-    bth = tshark("-r", cap, "-Y", "infiniband.bth", "-T", "fields", "-e", "ip.src",
-                 "-e", "ipv6.src", "-e", "ip.dst", "-e", "ipv6.dst",
-                 "-e", "infiniband.bth.destqp").splitlines()
+    bth = bths[cap]
     nrows = len(set(bth))
     # each frame's values of those fields (every occurrence, as a filter's == sees them)
     occ = [[set(x.split(",")) if x else set() for x in (l.split("\t") + [""] * 5)[:5]] for l in bth]
