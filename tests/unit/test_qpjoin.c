@@ -10,17 +10,12 @@
 #include "testutil.h"
 #include <arpa/inet.h>
 #include <stdio.h>
-#include "../../analyzer/flow.c"
-#include "../../analyzer/iwstream.c"
-#include "../../analyzer/ibident.c"
-#include "../../analyzer/diag.c"
-#include "../../analyzer/diag_rules.c"
-#include "../../analyzer/diag_pacing.c"
-#include "../../analyzer/diag_pacing_view.c"
-#include "../../analyzer/device/nlparse.c"
-#include "../../analyzer/qpjoin.c"
-#include "../../analyzer/device/ctrtab_rdma.c"
-#include "../../analyzer/device/devmeaning.c"
+#include "../../analyzer/flow.h"
+#include "../../analyzer/iwstream.h"
+#include "../../analyzer/ibident.h"
+#include "../../analyzer/diag.h"
+#include "../../analyzer/device/nlparse.h"
+#include "../../analyzer/qpjoin.h"
 #include "../../tools/fixcap/fixcap.c"
 
 #define FX "tests/fixtures/device/traffic/vma/1"

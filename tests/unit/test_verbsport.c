@@ -11,23 +11,16 @@
 #include <errno.h>
 #include <infiniband/verbs.h>
 #include <stdio.h>
-#include "../../analyzer/device/verbsport.c"
-#include "../../analyzer/flow.c"
-#include "../../analyzer/iwstream.c"
-#include "../../analyzer/ibident.c"
-#include "../../analyzer/diag.c"
-#include "../../analyzer/diag_rules.c"
-#include "../../analyzer/diag_pacing.c"
-#include "../../analyzer/diag_pacing_view.c"
-#include "../../analyzer/json.c"
-#include "../../analyzer/qpjoin.c"
-#include "../../analyzer/pfcjoin.c"
-#include "../../analyzer/device/nlparse.c"
-#include "../../analyzer/device/devout.c"
-#include "../../analyzer/device/devnode.c"
-#include "../../analyzer/device/ctrtab_rdma.c"
-#include "../../analyzer/device/pfc.c"
-#include "../../analyzer/device/devmeaning.c"
+#include "../../analyzer/device/verbsport.h"
+#include "../../analyzer/flow.h"
+#include "../../analyzer/iwstream.h"
+#include "../../analyzer/ibident.h"
+#include "../../analyzer/diag.h"
+#include "../../analyzer/json.h"
+#include "../../analyzer/qpjoin.h"
+#include "../../analyzer/pfcjoin.h"
+#include "../../analyzer/device/nlparse.h"
+#include "../../analyzer/device/pfc.h"
 
 static void test_mtu_bytes(void **state)
 {
