@@ -89,6 +89,14 @@ if [ ! -s "$SH/slow.pcap" ]; then
 	python3 - "$RPING" "$SH" <<'EOF' || exit 2
 import random, struct, sys, zlib
 rping, t = sys.argv[1], sys.argv[2]
+def records(b):
+    """each record's offset and captured length in b, a little-endian pcap"""
+    assert b[:4] == b"\xd4\xc3\xb2\xa1", "little-endian pcap expected"
+    off = 24
+    while off + 16 <= len(b):
+        cl = struct.unpack("<I", b[off + 8:off + 12])[0]
+        yield off, cl
+        off += 16 + cl
 def damaged(argv):
     src, t = argv[1], argv[2]
     b = open(src, "rb").read()
@@ -117,10 +125,8 @@ wifi([None, t + "/wifi.pcap"])
 
 def port5000(argv):
     b = bytearray(open(argv[1], "rb").read())
-    assert b[:4] == b"\xd4\xc3\xb2\xa1", "little-endian pcap expected"
-    off, moved = 24, 0
-    while off + 16 <= len(b):
-        cl = struct.unpack("<I", b[off + 8:off + 12])[0]
+    moved = 0
+    for off, cl in records(b):
         f = off + 16
         if b[f + 12:f + 14] == b"\x08\x00" and b[f + 23] == 17:
             ip = f + 14
@@ -139,20 +145,14 @@ def port5000(argv):
                 crc = zlib.crc32(b"\xff" * 8 + bytes(m))
                 b[end - 4:end] = struct.pack("<I", crc)
                 moved += 1
-        off = f + cl
     open(argv[2], "wb").write(b)
     assert moved == 53, moved
 port5000([None, rping, t + "/port5000.pcap"])
 
 def slow(argv):
     b = bytearray(open(argv[1], "rb").read())
-    assert b[:4] == b"\xd4\xc3\xb2\xa1", "little-endian pcap expected"
-    off, i = 24, 0
-    while off + 16 <= len(b):
-        cl = struct.unpack("<I", b[off + 8:off + 12])[0]
+    for i, (off, cl) in enumerate(records(b)):
         b[off:off + 8] = struct.pack("<II", 1700000000 + i // 10, (i % 10) * 100000)
-        off += 16 + cl
-        i += 1
     open(argv[2], "wb").write(b)
 slow([None, rping, t + "/slow.pcap"])
 EOF
