@@ -157,6 +157,7 @@ def slow(argv):
 slow([None, rping, t + "/slow.pcap"])
 EOF
 fi
+# shellcheck disable=SC2086
 (cd "$SH" && cp $MADE "$T/") || exit 2
 
 # ---- a missing file -------------------------------------------------------------

@@ -15,6 +15,8 @@
 # counts.  Copies cut to 96 bytes of inner frame must give the same RC
 # counts, report every RoCE frame truncated and no ICRC bad.  Then tshark
 # must read the mirror headers as libroce does (gre.*, erspan.*, vxlan.vni).
+# (summary()/read_summary() set PREFIX_* variables by eval)
+# shellcheck disable=SC2034,SC2154
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -61,7 +63,7 @@ summary() {
 	{ read -r all; read -r rc; read -r rc2; read -r v1 v2 v3 v4 v5; } <"$T/sum"
 	eval "$2_all=\$all $2_rc=\$rc $2_rc2=\$rc2 $2_copies=\${v1:-} $2_frames=\${v2:-} $2_requests=\${v3:-}
 		$2_trunc=\${v4:-} $2_bad=\${v5:-}"
-	all= rc= rc2= v1= v2= v3= v4= v5=
+	all='' rc='' rc2='' v1='' v2='' v3='' v4='' v5=''
 }
 # differ A B: the first lines of the difference between two JSON one-liners
 differ() {

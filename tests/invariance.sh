@@ -34,6 +34,8 @@
 #
 # iWARP captures are not converted (native IB cannot carry them; the mirrors
 # are covered by tests/encap.sh).
+# (summary()/read_summary() set PREFIX_* variables by eval)
+# shellcheck disable=SC2034,SC2154
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -143,7 +145,7 @@ read_summary() {
 	eval "$2_rc=\$rc $2_rc2=\$rc2 $2_cm=\$cm $2_ib=\${v1:-} $2_copies=\${v2:-} $2_frames=\${v3:-}
 		$2_icrc_bad=\${v4:-} $2_unchecked=\${v5:-} $2_cm_mads=\${v6:-} $2_roce=\${v7:-} $2_packets=\${v8:-}
 		$2_paired=\${v9:-} $2_by_cm=\${v10:-}"
-	rc= rc2= cm= v1= v2= v3= v4= v5= v6= v7= v8= v9= v10=
+	rc='' rc2='' cm='' v1='' v2='' v3='' v4='' v5='' v6='' v7='' v8='' v9='' v10=''
 }
 # RoCE/IB packets of FILE whose ICRC ends after CUT bytes (frame length - $2 > CUT:
 # IB's VCRC follows the ICRC)
