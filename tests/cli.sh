@@ -75,30 +75,96 @@ expect_error() {
 	fi
 }
 
+# ---- the captures made here ------------------------------------------------------
+# (one python makes them all -- a python start costs ~0.5 CPU-s on this VM --
+# once per job: they depend on no build, so the other build's run takes
+# them from TEST_SHARED, tests/run.sh)
+#   trunc-data, trunc-hdr, trunc-global, random, empty, huge-record: damaged
+#   captures; wifi: an unsupported link type; port5000: the rping capture's
+#   RoCEv2 on UDP 5000; slow: the rping capture's frames 0.1 s apart
+SH=${TEST_SHARED:-$T}/cli
+MADE="trunc-data.pcap trunc-hdr.pcap trunc-global.pcap random.pcap empty.pcap huge-record.pcap wifi.pcap port5000.pcap slow.pcap"
+if [ ! -s "$SH/slow.pcap" ]; then
+	mkdir -p "$SH" || exit 2
+	python3 - "$RPING" "$SH" <<'EOF' || exit 2
+import random, struct, sys, zlib
+rping, t = sys.argv[1], sys.argv[2]
+def records(b):
+    """each record's offset and captured length in b, a little-endian pcap"""
+    assert b[:4] == b"\xd4\xc3\xb2\xa1", "little-endian pcap expected"
+    off = 24
+    while off + 16 <= len(b):
+        cl = struct.unpack("<I", b[off + 8:off + 12])[0]
+        yield off, cl
+        off += 16 + cl
+def damaged(argv):
+    src, t = argv[1], argv[2]
+    b = open(src, "rb").read()
+    # cut in the middle of record 10's data: 9 whole records survive
+    off = 24
+    for _ in range(9):
+        off += 16 + struct.unpack("<I", b[off + 8:off + 12])[0]
+    open(t + "/trunc-data.pcap", "wb").write(b[:off + 16 + 20])
+    open(t + "/trunc-hdr.pcap", "wb").write(b[:off + 7])     # inside record 10's header
+    open(t + "/trunc-global.pcap", "wb").write(b[:13])       # inside the file header
+    rnd = random.Random(4791)
+    open(t + "/random.pcap", "wb").write(bytes(rnd.randrange(256) for _ in range(4096)))
+    open(t + "/empty.pcap", "wb").close()
+    # a pcap record claiming a 100 MB frame
+    h = b[:24] + struct.pack("<IIII", 1, 0, 100000000, 100000000) + b"\0" * 64
+    open(t + "/huge-record.pcap", "wb").write(h)
+damaged([None, rping, t])
+
+def wifi(argv):
+    # LINKTYPE_IEEE802_11 (105): one data frame header + 8 bytes
+    frame = bytes.fromhex("08020000ffffffffffff525400990002525400990001000000") + b"\xaa" * 8
+    with open(argv[1], "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 105))
+        f.write(struct.pack("<IIII", 1, 0, len(frame), len(frame)) + frame)
+wifi([None, t + "/wifi.pcap"])
+
+def port5000(argv):
+    b = bytearray(open(argv[1], "rb").read())
+    moved = 0
+    for off, cl in records(b):
+        f = off + 16
+        if b[f + 12:f + 14] == b"\x08\x00" and b[f + 23] == 17:
+            ip = f + 14
+            ihl = (b[ip] & 15) * 4
+            udp = ip + ihl
+            if struct.unpack(">H", b[udp + 2:udp + 4])[0] == 4791:
+                end = ip + struct.unpack(">H", b[ip + 2:ip + 4])[0]
+                b[udp + 2:udp + 4] = struct.pack(">H", 5000)
+                b[udp + 6:udp + 8] = b"\0\0"            # no UDP checksum (IPv4)
+                m = bytearray(b[ip:end - 4])
+                m[1] = 0xff                             # TOS
+                m[8] = 0xff                             # TTL
+                m[10:12] = b"\xff\xff"                  # header checksum
+                m[ihl + 6:ihl + 8] = b"\xff\xff"        # UDP checksum
+                m[ihl + 8 + 4] = 0xff                   # BTH FECN, BECN, resv6
+                crc = zlib.crc32(b"\xff" * 8 + bytes(m))
+                b[end - 4:end] = struct.pack("<I", crc)
+                moved += 1
+    open(argv[2], "wb").write(b)
+    assert moved == 53, moved
+port5000([None, rping, t + "/port5000.pcap"])
+
+def slow(argv):
+    b = bytearray(open(argv[1], "rb").read())
+    for i, (off, cl) in enumerate(records(b)):
+        b[off:off + 8] = struct.pack("<II", 1700000000 + i // 10, (i % 10) * 100000)
+    open(argv[2], "wb").write(b)
+slow([None, rping, t + "/slow.pcap"])
+EOF
+fi
+# shellcheck disable=SC2086
+(cd "$SH" && cp $MADE "$T/") || exit 2
+
 # ---- a missing file -------------------------------------------------------------
 run -r "$T/no-such-capture.pcap" --packets
 expect_error "missing file" nz 0 "no-such-capture.pcap"
 
-# ---- damaged captures -----------------------------------------------------------
-python3 - "$RPING" "$T" <<'EOF'
-import random, struct, sys
-src, t = sys.argv[1], sys.argv[2]
-b = open(src, "rb").read()
-# cut in the middle of record 10's data: 9 whole records survive
-off = 24
-for _ in range(9):
-    off += 16 + struct.unpack("<I", b[off + 8:off + 12])[0]
-open(t + "/trunc-data.pcap", "wb").write(b[:off + 16 + 20])
-open(t + "/trunc-hdr.pcap", "wb").write(b[:off + 7])     # inside record 10's header
-open(t + "/trunc-global.pcap", "wb").write(b[:13])       # inside the file header
-rnd = random.Random(4791)
-open(t + "/random.pcap", "wb").write(bytes(rnd.randrange(256) for _ in range(4096)))
-open(t + "/empty.pcap", "wb").close()
-# a pcap record claiming a 100 MB frame
-h = b[:24] + struct.pack("<IIII", 1, 0, 100000000, 100000000) + b"\0" * 64
-open(t + "/huge-record.pcap", "wb").write(h)
-EOF
-
+# ---- damaged captures (made above) ------------------------------------------------
 run -r "$T/trunc-data.pcap" --packets
 expect_error "capture truncated inside a record's data (9 frames, then the error)" nz 9 "trunc-data.pcap"
 run -r "$T/trunc-hdr.pcap" --packets
@@ -126,14 +192,6 @@ run -r "$T/huge-record.pcap" --packets
 expect_error "record claiming a 100 MB frame" nz 0 "huge-record.pcap"
 
 # ---- an unsupported link type ---------------------------------------------------
-python3 - "$T/wifi.pcap" <<'EOF'
-import struct, sys
-# LINKTYPE_IEEE802_11 (105): one data frame header + 8 bytes
-frame = bytes.fromhex("08020000ffffffffffff525400990002525400990001000000") + b"\xaa" * 8
-with open(sys.argv[1], "wb") as f:
-    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 105))
-    f.write(struct.pack("<IIII", 1, 0, len(frame), len(frame)) + frame)
-EOF
 run -r "$T/wifi.pcap" --packets
 expect_error "unsupported link type 105" nz 0 "wifi.pcap" "105"
 if grep -qi "802" "$T/err"; then
@@ -260,36 +318,7 @@ done
 
 # ---- -d PORT adds a RoCEv2 port --------------------------------------------------
 # Every RoCEv2 frame of the rping capture moved from UDP 4791 to 5000, with its
-# ICRC recomputed (the UDP ports are inside the ICRC).
-python3 - "$RPING" "$T/port5000.pcap" <<'EOF'
-import struct, sys, zlib
-b = bytearray(open(sys.argv[1], "rb").read())
-assert b[:4] == b"\xd4\xc3\xb2\xa1", "little-endian pcap expected"
-off, moved = 24, 0
-while off + 16 <= len(b):
-    cl = struct.unpack("<I", b[off + 8:off + 12])[0]
-    f = off + 16
-    if b[f + 12:f + 14] == b"\x08\x00" and b[f + 23] == 17:
-        ip = f + 14
-        ihl = (b[ip] & 15) * 4
-        udp = ip + ihl
-        if struct.unpack(">H", b[udp + 2:udp + 4])[0] == 4791:
-            end = ip + struct.unpack(">H", b[ip + 2:ip + 4])[0]
-            b[udp + 2:udp + 4] = struct.pack(">H", 5000)
-            b[udp + 6:udp + 8] = b"\0\0"            # no UDP checksum (IPv4)
-            m = bytearray(b[ip:end - 4])
-            m[1] = 0xff                             # TOS
-            m[8] = 0xff                             # TTL
-            m[10:12] = b"\xff\xff"                  # header checksum
-            m[ihl + 6:ihl + 8] = b"\xff\xff"        # UDP checksum
-            m[ihl + 8 + 4] = 0xff                   # BTH FECN, BECN, resv6
-            crc = zlib.crc32(b"\xff" * 8 + bytes(m))
-            b[end - 4:end] = struct.pack("<I", crc)
-            moved += 1
-    off = f + cl
-open(sys.argv[2], "wb").write(b)
-assert moved == 53, moved
-EOF
+# ICRC recomputed (the UDP ports are inside the ICRC): port5000.pcap, made above.
 run -r "$T/port5000.pcap" --packets
 n_plain_roce=$(grep -c ' v2' "$T/out")
 run -r "$T/port5000.pcap" --packets -d 5000
@@ -315,19 +344,7 @@ else
 fi
 
 # ---- batch on a replay: snapshots only with -d/-n, times to the millisecond, average rates ----
-# the rping capture with its frames 0.1 s apart (about 10 s long)
-python3 - "$RPING" "$T/slow.pcap" <<'EOF'
-import struct, sys
-b = bytearray(open(sys.argv[1], "rb").read())
-assert b[:4] == b"\xd4\xc3\xb2\xa1", "little-endian pcap expected"
-off, i = 24, 0
-while off + 16 <= len(b):
-    cl = struct.unpack("<I", b[off + 8:off + 12])[0]
-    b[off:off + 8] = struct.pack("<II", 1700000000 + i // 10, (i % 10) * 100000)
-    off += 16 + cl
-    i += 1
-open(sys.argv[2], "wb").write(b)
-EOF
+# the rping capture with its frames 0.1 s apart (about 10 s long): slow.pcap, made above
 snaps() { grep -c '^rocetop [0-9]* - ' "$T/out"; }
 run -r "$T/slow.pcap" -b
 if [ "$rc" -eq 0 ] && [ "$(snaps)" -eq 0 ] && grep -q '^Flows (by bytes)' "$T/out"; then

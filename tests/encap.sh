@@ -15,6 +15,8 @@
 # counts.  Copies cut to 96 bytes of inner frame must give the same RC
 # counts, report every RoCE frame truncated and no ICRC bad.  Then tshark
 # must read the mirror headers as libroce does (gre.*, erspan.*, vxlan.vni).
+# (summary()/read_summary() set PREFIX_* variables by eval)
+# shellcheck disable=SC2034,SC2154
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,22 +47,57 @@ ok() { echo "ok   $1"; oks=$((oks + 1)); }
 fail() { echo "FAIL $1"; shift; for l; do echo "     $l"; done; fails=$((fails + 1)); }
 check() { if [ "$2" = "$3" ]; then ok "$1: $3"; else fail "$1" "want $2, got $3"; fi; }
 
-# summary FILE OUT [ARGS]: rocetop's JSON summary without "source"
-summary() {
-	f=$1 o=$2
-	shift 2
-	TZ=UTC "$R" -r "$f" --json "$@" 2>"$T/err" >"$o.full"
-	jq -S 'del(.source, .mirror_copies, .mirror_truncated)' "$o.full" >"$o"
-}
 # The RC transport figures (per flow and in total) the issue asks to hold.
 RC='{t: .totals, f: [.flows[] | select(.kind == "RC") | {src, dst, destqp, requests, duplicate_request,
     out_of_sequence, out_of_seq_request, retransmissions, psn_gaps, missing_psns, acks, nak_seq_err,
     rnr_nak, rtt: .rtt_us.n}] | sort_by(.src, .destqp)}'
+# summary FILE PREFIX: rocetop's JSON summary by one jq, into PREFIX_all (the
+# whole summary but "source" and the mirror counts), PREFIX_rc (RC above),
+# PREFIX_rc2 (RC without the ICRC verdicts), PREFIX_copies, PREFIX_frames,
+# PREFIX_requests, PREFIX_trunc, PREFIX_bad (the ICRC's); empty when rocetop
+# gave nothing
+summary() {
+	TZ=UTC "$R" -r "$1" --json 2>"$T/err" | jq -n -r -c -S "last(inputs) | ($RC) as \$rc |
+		del(.source, .mirror_copies, .mirror_truncated), \$rc, (\$rc | del(.t.icrc_bad)),
+		\"\(.mirror_copies) \(.frames) \(.totals.requests) \(.truncated) \(.icrc.bad // 0)\"" >"$T/sum"
+	{ read -r all; read -r rc; read -r rc2; read -r v1 v2 v3 v4 v5; } <"$T/sum"
+	eval "$2_all=\$all $2_rc=\$rc $2_rc2=\$rc2 $2_copies=\${v1:-} $2_frames=\${v2:-} $2_requests=\${v3:-}
+		$2_trunc=\${v4:-} $2_bad=\${v5:-}"
+	all='' rc='' rc2='' v1='' v2='' v3='' v4='' v5=''
+}
+# differ A B: the first lines of the difference between two JSON one-liners
+differ() {
+	printf '%s\n' "$1" | jq -S . >"$T/da" 2>&1
+	printf '%s\n' "$2" | jq -S . >"$T/db" 2>&1
+	diff "$T/da" "$T/db" | head -6 | tr '\n' '|'
+}
+# mk VARIANT IN OUT: tools/mkencap VARIANT (its options and kind, split on
+# blanks) IN OUT.  Its output is byte-for-byte the same under every build,
+# so the job's first run keeps each copy in TEST_SHARED (tests/run.sh) and
+# the other build's run takes it from there -- but for the first copy of each
+# VARIANT in a run, made again by this build's mkencap and compared with the
+# kept one: every build still runs every variant once.
+SH=${TEST_SHARED:-$T}/encap
+mkdir -p "$SH" || exit 2
+mk() {
+	key="${2##*/}.$1"
+	if [ -s "$SH/$key" ] && [ -e "$T/made.$1" ]; then
+		cp "$SH/$key" "$3" && : >"$T/err"
+		return
+	fi
+	# shellcheck disable=SC2086
+	"$MK" $1 "$2" "$3" 2>"$T/err" || return 1
+	: >"$T/made.$1"
+	if [ -s "$SH/$key" ]; then
+		cmp -s "$SH/$key" "$3" || { echo "mkencap $1 $2 under $BUILD differs from the copy another build made" >"$T/err"; return 1; }
+	else
+		cp "$3" "$SH/$key"
+	fi
+}
 
 for c in $CAPS; do
-	summary "$LAB/$c" "$T/orig.json"
-	jq -S "$RC" "$T/orig.json" >"$T/orig.rc"
-	if [ "$(jq '.totals.requests' "$T/orig.json")" = 0 ]; then
+	summary "$LAB/$c" orig
+	if [ "${orig_requests:-0}" = 0 ]; then
 		fail "$c: no RC requests in the original (test would prove nothing)"
 		continue
 	fi
@@ -72,40 +109,35 @@ for c in $CAPS; do
 	esac
 	for v; do
 		# shellcheck disable=SC2086
-		if ! "$MK" $v "$LAB/$c" "$T/enc.pcap" 2>"$T/err"; then
+		if ! mk "$v" "$LAB/$c" "$T/enc.pcap"; then
 			fail "$c $v: mkencap" "$(cat "$T/err")"
 			continue
 		fi
-		summary "$T/enc.pcap" "$T/enc.json"
-		copies=$(jq -r '"\(.mirror_copies) \(.frames)"' "$T/enc.json.full")
-		if cmp -s "$T/orig.json" "$T/enc.json" && [ "${copies% *}" = "${copies#* }" ]; then
+		summary "$T/enc.pcap" enc
+		if [ -n "$orig_all" ] && [ "$orig_all" = "$enc_all" ] && [ "$enc_copies" = "$enc_frames" ]; then
 			ok "$c as $v: same summary, every frame a mirror copy"
 		else
-			fail "$c as $v: summary differs" "$(diff "$T/orig.json" "$T/enc.json" | head -6 | tr '\n' '|')"
+			fail "$c as $v: summary differs" "$(differ "$orig_all" "$enc_all")"
 		fi
 	done
-	"$MK" erspan3-ip "$LAB/$c" "$T/enc.pcap"
-	summary "$T/enc.pcap" "$T/enc.json"
-	jq -S "$RC" "$T/enc.json" >"$T/enc.rc"
-	if cmp -s "$T/orig.rc" "$T/enc.rc"; then
+	mk erspan3-ip "$LAB/$c" "$T/enc.pcap"
+	summary "$T/enc.pcap" enc
+	if [ -n "$orig_rc" ] && [ "$orig_rc" = "$enc_rc" ]; then
 		ok "$c as ERSPAN III FT=2 (IP only): same RC counts"
 	else
-		fail "$c as ERSPAN III FT=2: RC counts differ" "$(diff "$T/orig.rc" "$T/enc.rc" | head -6 | tr '\n' '|')"
+		fail "$c as ERSPAN III FT=2: RC counts differ" "$(differ "$orig_rc" "$enc_rc")"
 	fi
-	# the original's side, once for both cuts
-	jq -S "$RC | del(.t.icrc_bad)" "$T/orig.json" >"$T/orig.rc2"
+	# the original's side (orig_rc2), once for both cuts
 	big=$(TZ=UTC "$R" -r "$LAB/$c" --packets --json | jq -s '[.[] | select(."roce.version" != null and ."frame.len" > '$CUT')] | length')
 	for v in erspan3 vxlan; do
-		"$MK" -t $CUT "$v" "$LAB/$c" "$T/enc.pcap"
-		summary "$T/enc.pcap" "$T/enc.json"
-		jq -S "$RC | del(.t.icrc_bad)" "$T/enc.json" >"$T/enc.rc"
-		trunc=$(jq '.truncated' "$T/enc.json")
-		bad=$(jq '.icrc.bad // 0' "$T/enc.json")
-		if cmp -s "$T/orig.rc2" "$T/enc.rc" && [ "$bad" = 0 ] && [ "$trunc" -ge "$big" ] && [ "$big" -gt 0 ]; then
+		mk "-t $CUT $v" "$LAB/$c" "$T/enc.pcap"
+		summary "$T/enc.pcap" enc
+		trunc=$enc_trunc bad=$enc_bad
+		if [ -n "$orig_rc2" ] && [ "$orig_rc2" = "$enc_rc2" ] && [ "$bad" = 0 ] && [ "$trunc" -ge "$big" ] && [ "$big" -gt 0 ]; then
 			ok "$c as $v cut to $CUT bytes: same RC counts, $trunc truncated, ICRC never bad"
 		else
 			fail "$c as $v cut to $CUT: truncated $trunc (RoCE > $CUT: $big), ICRC bad $bad" \
-				"$(diff "$T/orig.rc2" "$T/enc.rc" | head -6 | tr '\n' '|')"
+				"$(differ "$orig_rc2" "$enc_rc2")"
 		fi
 	done
 done
@@ -117,11 +149,19 @@ tsh_vs_us() {
 	fields=$*
 	targs=""
 	for f in $fields; do targs="$targs -e $f"; done
-	# shellcheck disable=SC2086
-	"$TSHARK" -r "$pcap" -T fields -E separator=/t -E occurrence=f $targs -d udp.port==8472,vxlan \
-		2>/dev/null | python3 -c 'import sys
+	# tshark's view (no build in it) kept in TEST_SHARED with the copy it
+	# read: the other build's run reads it when its mkencap wrote the same
+	k="$SH/tsh.${pcap##*/}"
+	if cmp -s "$pcap" "$k.pcap" && [ -e "$k.out" ]; then
+		cp "$k.out" "$T/tsh"
+	else
+		# shellcheck disable=SC2086
+		"$TSHARK" -r "$pcap" -T fields -E separator=/t -E occurrence=f $targs -d udp.port==8472,vxlan \
+			2>/dev/null | python3 -c 'import sys
 for l in sys.stdin:
     print("\t".join(str(int(v, 0)) if v[:2] == "0x" else v for v in l.rstrip("\n").split("\t")))' >"$T/tsh"
+		cp "$pcap" "$k.pcap" && cp "$T/tsh" "$k.out"
+	fi
 	TZ=UTC "$R" -r "$pcap" --packets --json | jq -r --arg f "$fields" \
 		'[($f | split(" "))[] as $k | (.[$k] // "") | if type == "array" then .[0] else . end | tostring] | join("\t")' \
 		>"$T/ours"
@@ -135,7 +175,8 @@ for l in sys.stdin:
 # rewritten to 100 s apart across three wraps, host times late by up to
 # 40 ms: the listing gives the hardware's spacing, anchored on the first
 # frame's host time; --time host (the default) the host's.
-python3 - "$root/captures/link/erspan3.pcap" "$T/e3time.pcap" <<'PY'
+# (made once per job: the other build's run takes it from TEST_SHARED)
+[ -s "$SH/e3time.pcap" ] || python3 - "$root/captures/link/erspan3.pcap" "$SH/e3time.pcap" <<'PY'
 import struct, sys
 d = bytearray(open(sys.argv[1], "rb").read())
 off, i = 24, 0
@@ -154,6 +195,7 @@ while off + 16 <= len(d):
     off, i = f + cl, i + 1
 open(sys.argv[2], "wb").write(d)
 PY
+cp "$SH/e3time.pcap" "$T/e3time.pcap"
 check "--time mirror: ERSPAN III times unwrapped, anchored on the host" \
 	"1704067200.000000000 1704067300.000000000 1704067400.000000000 1704067500.000000000 1704067600.000000000 1704067700.000000000" \
 	"$("$R" -r "$T/e3time.pcap" --time mirror --packets --json | jq -rs '[.[]."frame.time_epoch"] | join(" ")')"

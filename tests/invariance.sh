@@ -34,6 +34,8 @@
 #
 # iWARP captures are not converted (native IB cannot carry them; the mirrors
 # are covered by tests/encap.sh).
+# (summary()/read_summary() set PREFIX_* variables by eval)
+# shellcheck disable=SC2034,SC2154
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -95,27 +97,65 @@ RC='{t: .totals, f: [.flows[] | select(.kind == "RC" or .kind == "UC" or .kind =
      out_of_sequence, out_of_seq_request, retransmissions, retransmission_episodes, psn_gaps,
      missing_psns, acks, dup_acks, nak_seq_err, rnr_nak, rtt: .rtt_us, read_rtt: .read_rtt_us,
      scheme}] | sort}'
+CMF='{cm_mads, connections, f: [.flows[] | {kind, destqp, peer_destqp, paired, ulp, pmtu, pmtu_source, requests}] | sort}'
 
-# convert IN OUT ARGS...: rocegen convert, its complaint on failure
+# convert IN OUT ARGS...: rocegen convert, its complaint on failure.
+# Its output is byte-for-byte the same under every build, so the job's
+# first run keeps each copy in TEST_SHARED (tests/run.sh) and the other
+# build's run takes it from there -- but for the first copy of each kind of
+# conversion (ARGS) in a run, made again by this build's rocegen and
+# compared with the kept one: every build still runs every converter once.
+SH=${TEST_SHARED:-$T}/invariance
+mkdir -p "$SH" || exit 2
 convert() {
 	i=$1 o=$2
 	shift 2
+	key=$(printf '%s' "$i.$*" | tr -c 'A-Za-z0-9_.-' _)
+	kind=$(printf '%s' "$*" | tr -c 'A-Za-z0-9_.-' _)
+	if [ -s "$SH/$key" ] && [ -e "$T/made.$kind" ]; then
+		cp "$SH/$key" "$o" && : >"$T/err"
+		return
+	fi
 	"$G" convert -r "$i" -w "$o" "$@" 2>"$T/err"
 	case $(cat "$T/err") in
-	'' | *"left out (--ib carries RoCE frames only)") return 0 ;;
+	'' | *"left out (--ib carries RoCE frames only)") ;;
 	*) return 1 ;;
 	esac
+	: >"$T/made.$kind"
+	if [ -s "$SH/$key" ]; then
+		cmp -s "$SH/$key" "$o" || { echo "rocegen convert $* of $i under $BUILD differs from the copy another build made" >"$T/err"; return 1; }
+	else
+		cp "$o" "$SH/$key"
+	fi
 }
-# summary FILE OUT: the last JSON line, and its transport figures in OUT.rc
+# summary FILE OUT: rocetop's last JSON line, in OUT (sorted, one line each):
+# the transport figures (RC below), them without the ICRC verdicts, the CM
+# figures (CMF below), and "ib_frames mirror_copies frames icrc.bad
+# icrc.unchecked cm_mads RoCE-frames RC/UC/UD-packets connections.paired
+# connections.cm" -- one jq for them all
 summary() {
-	TZ=UTC "$R" -r "$1" --json | tail -1 >"$2"
-	jq -S "$RC" "$2" >"$2.rc"
+	TZ=UTC "$R" -r "$1" --json | jq -n -r -c -S "last(inputs) | ($RC) as \$rc | \$rc, (\$rc | del(.t.icrc_bad)), ($CMF),
+		\"\(.ib_frames) \(.mirror_copies) \(.frames) \(.icrc.bad) \(.icrc.unchecked) \(.cm_mads) \(.roce.v1 + .roce.v2 + .roce.v2_1021 + .roce.v2_port) \([\$rc.f[] | .packets] | add // 0) \(.connections.paired) \(.connections.cm)\"" >"$2"
 }
-roce_frames() { jq '.roce.v1 + .roce.v2 + .roce.v2_1021 + .roce.v2_port' "$1"; }
+# read_summary OUT PREFIX: PREFIX_rc, PREFIX_rc2, PREFIX_cm and the figures
+# PREFIX_ib PREFIX_copies PREFIX_frames PREFIX_icrc_bad PREFIX_unchecked
+# PREFIX_cm_mads PREFIX_roce PREFIX_packets PREFIX_paired PREFIX_by_cm (empty when OUT is)
+read_summary() {
+	{ read -r rc; read -r rc2; read -r cm; read -r v1 v2 v3 v4 v5 v6 v7 v8 v9 v10; } <"$1"
+	eval "$2_rc=\$rc $2_rc2=\$rc2 $2_cm=\$cm $2_ib=\${v1:-} $2_copies=\${v2:-} $2_frames=\${v3:-}
+		$2_icrc_bad=\${v4:-} $2_unchecked=\${v5:-} $2_cm_mads=\${v6:-} $2_roce=\${v7:-} $2_packets=\${v8:-}
+		$2_paired=\${v9:-} $2_by_cm=\${v10:-}"
+	rc='' rc2='' cm='' v1='' v2='' v3='' v4='' v5='' v6='' v7='' v8='' v9='' v10=''
+}
 # RoCE/IB packets of FILE whose ICRC ends after CUT bytes (frame length - $2 > CUT:
 # IB's VCRC follows the ICRC)
 longer() { TZ=UTC "$R" -r "$1" --packets --json | jq -s "[.[] | select(.\"roce.version\" != null and .\"frame.len\" - $2 > $CUT)] | length"; }
-
+# differ A B: the first lines of the difference between two JSON one-liners
+differ() {
+	printf '%s\n' "$1" | jq -S . >"$T/da" 2>&1
+	printf '%s\n' "$2" | jq -S . >"$T/db" 2>&1
+	diff "$T/da" "$T/db" | head -6 | tr '\n' '|'
+}
 # one_encap CAP NAME ARGS: the copy gives the same figures as the original
 one_encap() {
 	c=$1 name=$2
@@ -126,19 +166,19 @@ one_encap() {
 		return
 	fi
 	summary "$T/enc.pcap" "$T/enc.json"
+	read_summary "$T/enc.json" enc
 	pairs=$((pairs + 1))
 	# (the plain --ib copy is kept: the cuts below count its long packets)
 	[ "$name" = ib ] && cp "$T/enc.pcap" "$T/whole.pcap"
 	case $name in
-	ib*) extra="$(jq .ib_frames "$T/enc.json") IB packets" want="$orig_roce IB packets" ;;
-	erspan* | gre* | vxlan*) extra="$(jq .mirror_copies "$T/enc.json") copies" want="$orig_frames copies" ;;
-	*) extra="$(jq .frames "$T/enc.json") frames" want="$orig_frames frames" ;;
+	ib*) extra="$enc_ib IB packets" want="$orig_roce IB packets" ;;
+	erspan* | gre* | vxlan*) extra="$enc_copies copies" want="$orig_frames copies" ;;
+	*) extra="$enc_frames frames" want="$orig_frames frames" ;;
 	esac
-	if cmp -s "$T/orig.json.rc" "$T/enc.json.rc" && [ "$extra" = "$want" ]; then
+	if [ -n "$orig_rc" ] && [ "$orig_rc" = "$enc_rc" ] && [ "$extra" = "$want" ]; then
 		ok "$c as $name: same transport figures, $extra"
 	else
-		fail "$c as $name: differs ($extra, want $want)" \
-			"$(diff "$T/orig.json.rc" "$T/enc.json.rc" | head -6 | tr '\n' '|')"
+		fail "$c as $name: differs ($extra, want $want)" "$(differ "$orig_rc" "$enc_rc")"
 	fi
 }
 
@@ -155,18 +195,17 @@ one_cut() {
 		return
 	fi
 	summary "$T/cut.pcap" "$T/cut.json"
+	read_summary "$T/cut.json" cut
 	pairs=$((pairs + 1))
-	jq -S 'del(.t.icrc_bad)' "$T/cut.json.rc" >"$T/a"
-	jq -S 'del(.t.icrc_bad)' "$T/orig.json.rc" >"$T/b"
-	got=$(jq -r '"\(.icrc.bad) \(.icrc.unchecked)"' "$T/cut.json")
-	if cmp -s "$T/a" "$T/b" && [ "$got" = "0 $big" ]; then
+	got="$cut_icrc_bad $cut_unchecked"
+	if [ -n "$orig_rc2" ] && [ "$cut_rc2" = "$orig_rc2" ] && [ "$got" = "0 $big" ]; then
 		if [ "$big" = 0 ]; then
 			ok "$c $name: same transport figures (no ICRC beyond byte $CUT)"
 		else
 			ok "$c $name: same transport figures, ICRC unchecked on the $big cut before it, never bad"
 		fi
 	else
-		fail "$c $name: ICRC bad/unchecked $got (want 0 $big)" "$(diff "$T/b" "$T/a" | head -6 | tr '\n' '|')"
+		fail "$c $name: ICRC bad/unchecked $got (want 0 $big)" "$(differ "$orig_rc2" "$cut_rc2")"
 	fi
 }
 
@@ -221,11 +260,11 @@ done
 # ---- 1, 2. lab captures --------------------------------------------------------------
 for c in $CAPS; do
 	summary "$LAB/$c" "$T/orig.json"
-	if [ "$(jq '[.f[] | .packets] | add // 0' "$T/orig.json.rc")" = 0 ]; then
+	read_summary "$T/orig.json" orig
+	if [ "${orig_packets:-0}" = 0 ]; then
 		fail "$c: no RC/UC/UD packets in the original (test would prove nothing)"
 		continue
 	fi
-	orig_roce=$(roce_frames "$T/orig.json") orig_frames=$(jq .frames "$T/orig.json")
 	rm -f "$T/whole.pcap"
 	IFS=$NL
 	for e in $ENCAPS; do
@@ -234,8 +273,8 @@ for c in $CAPS; do
 		one_encap "$c" "${e%%:*}" ${e#*:}
 	done
 	IFS=$OIFS
-	if [ "$(jq .icrc.bad "$T/orig.json")" != 0 ]; then
-		echo "skip $c cut to $CUT: $(jq .icrc.bad "$T/orig.json") frame(s) with a bad ICRC (cut, unknowable)"
+	if [ "$orig_icrc_bad" != 0 ]; then
+		echo "skip $c cut to $CUT: $orig_icrc_bad frame(s) with a bad ICRC (cut, unknowable)"
 		continue
 	fi
 	big_eth=$(longer "$LAB/$c" 0)
@@ -251,11 +290,11 @@ for c in $CAPS; do
 done
 echo "invariance: $pairs copies compared with their originals ($(echo $CAPS | wc -w) captures)"
 
-# ---- 4. CM pairing on native IB ------------------------------------------------------
-CMF='{cm_mads, connections, f: [.flows[] | {kind, destqp, peer_destqp, paired, ulp, pmtu, pmtu_source, requests}] | sort}'
+# ---- 4. CM pairing on native IB (CMF: the figures compared) -------------------------------
 for c in ${INVARIANCE_CM_CAPS:-roce_rping.pcap roce_ucmatose.pcap roce_write_bw_rdmacm.pcap roce_udaddy.pcap}; do
 	summary "$LAB/$c" "$T/orig.json"
-	if [ "$(jq .cm_mads "$T/orig.json")" = 0 ]; then
+	read_summary "$T/orig.json" orig
+	if [ "${orig_cm_mads:-0}" = 0 ]; then
 		fail "$c: no CM MADs in the original (test would prove nothing)"
 		continue
 	fi
@@ -266,13 +305,11 @@ for c in ${INVARIANCE_CM_CAPS:-roce_rping.pcap roce_ucmatose.pcap roce_write_bw_
 			continue
 		fi
 		summary "$T/cm.pcap" "$T/cm.json"
-		jq -S "$CMF" "$T/orig.json" >"$T/cm.a"
-		jq -S "$CMF" "$T/cm.json" >"$T/cm.b"
-		if [ -s "$T/cm.a" ] && cmp -s "$T/cm.a" "$T/cm.b"; then
-			ok "$c as IB ($how): CM pairing as the original's, $(jq -r '"\(.cm_mads) CM MADs, \(.connections.paired) connections (\(.connections.cm) by CM), \(.ib_frames) IB packets"' "$T/cm.json")"
+		read_summary "$T/cm.json" cm
+		if [ -n "$orig_cm" ] && [ "$orig_cm" = "$cm_cm" ]; then
+			ok "$c as IB ($how): CM pairing as the original's, $cm_cm_mads CM MADs, $cm_paired connections ($cm_by_cm by CM), $cm_ib IB packets"
 		else
-			fail "$c as IB ($how): CM pairing differs" \
-				"$(diff "$T/cm.a" "$T/cm.b" | head -6 | tr '\n' '|')"
+			fail "$c as IB ($how): CM pairing differs" "$(differ "$orig_cm" "$cm_cm")"
 		fi
 	done
 done

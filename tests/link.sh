@@ -54,6 +54,63 @@ trap 'rm -rf "$T"' EXIT INT TERM
 fails=0 oks=0
 ok() { echo "ok   $1"; oks=$((oks + 1)); }
 fail() { echo "FAIL $1"; shift; for l; do echo "     $l"; done; fails=$((fails + 1)); }
+# Build-independent work is done once per job and shared between its two
+# builds' runs (TEST_SHARED, tests/run.sh): the inputs made here by python
+# (every one by one python start, ~0.5 CPU-s each on this VM) and what
+# tshark/mergecap say about files no build made.
+S=${TEST_SHARED:-$T}/link
+INPUTS="cut.pcap mix.pcapng order ib128.pcap ib40.pcap mad_ib.pcap mad_erf.pcap raw_ib.pcap raw_erf.pcap"
+made=1
+for f in $INPUTS; do [ -s "$S/$f" ] || made=0; done
+if [ "$made" = 0 ]; then
+	mkdir -p "$S" || exit 2
+	# cut.pcap: a record of erf_eth cut inside its ERF header; mix.pcapng and
+	# its order (tests/mkpcapng.py); every IB frame of ib_native cut to 128
+	# and 40 bytes; the MADs (tests/mkibmad.py) and raw datagrams
+	# (tests/mkibraw.py) as native IB and in ERF
+	python3 - "$S" "$here" "$L" "$root/captures/lab/roce_rping.pcap" <<'PY' || exit 2
+import contextlib, runpy, struct, sys
+S, here, L, rping = sys.argv[1:5]
+d = open(L + "/erf_eth.pcap", "rb").read()
+hdr, rec = d[:24], d[24:]
+ts, us, cl, wl = struct.unpack("<IIII", rec[:16])
+open(S + "/cut.pcap", "wb").write(hdr + struct.pack("<IIII", ts, us, 10, wl) + rec[16:26])
+def run(script, *args):
+    sys.argv = [script] + list(args)
+    runpy.run_path(here + "/" + script, run_name="__main__")
+with open(S + "/order", "w") as o, contextlib.redirect_stdout(o):
+    run("mkpcapng.py", S + "/mix.pcapng", rping, L + "/ib_native.pcap", L + "/erf_eth.pcap", L + "/ib_erf.pcap")
+def cut(src, dst, n):
+    d = open(src, "rb").read()
+    e = "<" if d[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+    out, off = bytearray(d[:24]), 24
+    while off + 16 <= len(d):
+        s, f, cl, wl = struct.unpack(e + "IIII", d[off:off + 16])
+        k = min(cl, n)
+        out += struct.pack(e + "IIII", s, f, k, wl) + d[off + 16:off + 16 + k]
+        off += 16 + cl
+    open(dst, "wb").write(out)
+cut(L + "/ib_native.pcap", S + "/ib128.pcap", 128)
+cut(L + "/ib_native.pcap", S + "/ib40.pcap", 40)
+for k in ("ib", "erf"):
+    run("mkibmad.py", S + "/mad_%s.pcap" % k, k)
+    run("mkibraw.py", S + "/raw_%s.pcap" % k, k)
+PY
+fi
+(cd "$S" && cp $INPUTS "$T/") || exit 2
+# tsh KEY CMD...: CMD's output (tshark's, mergecap's) in $S/KEY, made by the
+# job's first run; the other build's run takes it when CMD is the same (CMD
+# reads files of the source tree or of $S only)
+tsh() {
+	tk=$1
+	shift
+	old=
+	[ -s "$S/$tk.cmd" ] && read -r old <"$S/$tk.cmd"
+	[ -e "$S/$tk" ] && [ "$old" = "$*" ] && return 0
+	"$@" >"$S/$tk" 2>/dev/null
+	printf '%s\n' "$*" >"$S/$tk.cmd"
+}
+
 # check NAME WANT GOT
 check() {
 	if [ "$2" = "$3" ]; then ok "$1: $3"; else fail "$1" "want $2, got $3"; fi
@@ -66,10 +123,10 @@ check() {
 vs_tshark() {
 	TZ=UTC "$R" -r "$1" --packets --json >"$T/$2.json"
 	vs_keys=$(jq -r "keys[] | select(test(\"$3\"))" "$T/$2.json" | sort -u)
+	# shellcheck disable=SC2046
+	tsh "$2.tsh" tshark -r "$1" -T fields $(for k in $vs_keys; do printf ' -e %s' "$k"; done)
 	# shellcheck disable=SC2086
-	tshark -r "$1" -T fields $(for k in $vs_keys; do printf ' -e %s' "$k"; done) 2>/dev/null >"$T/$2.tsh"
-	# shellcheck disable=SC2086
-	vs_bad=$(python3 - "$T/$2.json" "$T/$2.tsh" "${4:-}" $vs_keys <<'PY'
+	vs_bad=$(python3 - "$T/$2.json" "$S/$2.tsh" "${4:-}" $vs_keys <<'PY'
 import json, sys
 ours = [json.loads(l) for l in open(sys.argv[1])]
 theirs = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
@@ -124,20 +181,12 @@ for m in erspan2 erspan3 gre_teb vxlan; do
 		"$(TZ=UTC "$R" -r "$L/$m.pcap" --json | jq -r '"\(.mirror_copies) \(.mirror_truncated) \(.roce.v2)"')"
 done
 
-# errors: a record cut inside its ERF header is reported, not fatal
-python3 - "$L/erf_eth.pcap" "$T/cut.pcap" <<'PY'
-import struct, sys
-d = open(sys.argv[1], "rb").read()
-hdr, rec = d[:24], d[24:]
-ts, us, cl, wl = struct.unpack("<IIII", rec[:16])
-open(sys.argv[2], "wb").write(hdr + struct.pack("<IIII", ts, us, 10, wl) + rec[16:26])
-PY
+# errors: a record cut inside its ERF header (cut.pcap, made above) is reported, not fatal
 check "ERF record cut inside its header" "erf" "$(TZ=UTC "$R" -r "$T/cut.pcap" --packets --json | jq -r '."roce.truncated"')"
 
 # ---- pcapng with interfaces of different link types ---------------------------
 ins="$root/captures/lab/roce_rping.pcap $L/ib_native.pcap $L/erf_eth.pcap $L/ib_erf.pcap"
-# shellcheck disable=SC2086
-python3 "$here/mkpcapng.py" "$T/mix.pcapng" $ins >"$T/order"
+# (mix.pcapng and its order: made above, from $ins)
 i=0
 for f in $ins; do
 	i=$((i + 1))
@@ -169,10 +218,10 @@ check "mixed pcapng: link types seen" "erf eth ib" \
 check "mixed pcapng with filter udp: the Ethernet interface's UDP frames only" \
 	"$("$R" -r "$root/captures/lab/roce_rping.pcap" --packets udp | wc -l)" "$("$R" -r "$T/mix.pcapng" --packets udp | wc -l)"
 if command -v mergecap >/dev/null && command -v tshark >/dev/null; then
-	mergecap -a -F pcapng -w "$T/merged.pcapng" "$root/captures/lab/roce_rping.pcap" "$L/ib_erf.pcap" "$L/erf_eth.pcap"
-	tshark -r "$T/merged.pcapng" -T fields -e frame.number -e frame.time_epoch -e frame.len -e frame.cap_len \
-		2>/dev/null >"$T/ts.txt"
-	TZ=UTC "$R" -r "$T/merged.pcapng" --packets --json |
+	tsh merged.pcapng mergecap -a -F pcapng -w - "$root/captures/lab/roce_rping.pcap" "$L/ib_erf.pcap" "$L/erf_eth.pcap"
+	tsh ts.txt tshark -r "$S/merged.pcapng" -T fields -e frame.number -e frame.time_epoch -e frame.len -e frame.cap_len
+	cp "$S/ts.txt" "$T/ts.txt"
+	TZ=UTC "$R" -r "$S/merged.pcapng" --packets --json |
 		jq -r '"\(."frame.number")\t\(."frame.time_epoch")\t\(."frame.len")\t\(."frame.cap_len")"' >"$T/rt.txt"
 	if [ -s "$T/ts.txt" ] && cmp -s "$T/ts.txt" "$T/rt.txt"; then
 		ok "mergecap Ethernet + ERF pcapng: $(wc -l <"$T/rt.txt") frames, numbers, times and lengths as tshark's"
@@ -186,23 +235,7 @@ fi
 # summary but for the truncated count and ICRC verdicts; byte counts from
 # the LRH PktLen; a truncated frame's ICRC is unchecked, never bad; cut to
 # 40 bytes (inside the GRH of LNH 3 frames) the byte total still holds.
-cut() {
-	python3 - "$1" "$2" "$3" <<'PY'
-import struct, sys
-d = open(sys.argv[1], "rb").read()
-n = int(sys.argv[3])
-e = "<" if d[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
-out, off = bytearray(d[:24]), 24
-while off + 16 <= len(d):
-    s, f, cl, wl = struct.unpack(e + "IIII", d[off:off + 16])
-    k = min(cl, n)
-    out += struct.pack(e + "IIII", s, f, k, wl) + d[off + 16:off + 16 + k]
-    off += 16 + cl
-open(sys.argv[2], "wb").write(out)
-PY
-}
-cut "$L/ib_native.pcap" "$T/ib128.pcap" 128
-cut "$L/ib_native.pcap" "$T/ib40.pcap" 40
+# (ib128.pcap and ib40.pcap: made above)
 TZ=UTC "$R" -r "$T/ib128.pcap" --json | jq -S 'del(.source)' >"$T/ib128.json"
 jq -S 'del(.truncated, .icrc)' "$T/native.json" >"$T/a.json"
 jq -S 'del(.truncated, .icrc)' "$T/ib128.json" >"$T/b.json"
@@ -217,30 +250,29 @@ check "IB cut to 40 bytes: bytes from PktLen" "$(jq .bytes "$T/native.json")" \
 	"$(TZ=UTC "$R" -r "$T/ib40.pcap" --json | jq .bytes)"
 
 # ---- management MADs on native IB (SMP LID-routed and directed, SA, PerfMgt) --
-python3 "$here/mkibmad.py" "$T/mad_ib.pcap" ib
-python3 "$here/mkibmad.py" "$T/mad_erf.pcap" erf
+# (mad_ib.pcap, mad_erf.pcap: made above by tests/mkibmad.py)
 TZ=UTC "$R" -r "$T/mad_ib.pcap" --packets >"$T/mad.txt"
 check "MAD classes, ICRC and VCRC" "SMP good good|SMP-DR good good|SA good good|PerfMgt good good" \
 	"$(sed -n 's/.* MAD \([A-Za-z-]*\) .*icrc \([a-z]*\) vcrc \([a-z]*\).*/\1 \2 \3/p' "$T/mad.txt" | paste -sd '|')"
 check "SMP-DR hop pointer/count, SA RMPP RRespTime:5 Flags:3" "1 2 10 7" \
 	"$(TZ=UTC "$R" -r "$T/mad_ib.pcap" --packets --json | jq -rs '"\(.[1]."infiniband.smpdirected.hoppointer") \(.[1]."infiniband.smpdirected.hopcount") \(.[2]."roce.rmpp.rresptime") \(.[2]."roce.rmpp.flags")"')"
 if command -v tshark >/dev/null; then
-	vs_tshark "$T/mad_erf.pcap" mad '^infiniband\\.(mad|smplid|smpdirected|rmpp|sa)\\.'
+	vs_tshark "$S/mad_erf.pcap" mad '^infiniband\\.(mad|smplid|smpdirected|rmpp|sa)\\.'
 	check "MAD fields against tshark ($(echo "$vs_keys" | wc -l) names)" 0 "$vs_bad"
 fi
 
 # ---- raw IB datagrams (LNH 1 IPv6, LNH 0 raw header + IPv4) ---------------------
-python3 "$here/mkibraw.py" "$T/raw_ib.pcap" ib
-python3 "$here/mkibraw.py" "$T/raw_erf.pcap" erf
+# (raw_ib.pcap, raw_erf.pcap: made above by tests/mkibraw.py)
 rawf="infiniband.rwh.etype ipv6.src ipv6.plen ip.src ip.len udp.srcport udp.length"
 check "raw LNH 1/0: VCRC good, IPv6 then IPv4 inside" "good ::1 - good - 10.0.0.1" \
 	"$(TZ=UTC "$R" -r "$T/raw_ib.pcap" --packets --json | jq -rs '[.[] | ."roce.vcrc.status", (."ipv6.src" // "-"), (."ip.src" // "-")] | join(" ")')"
 if command -v tshark >/dev/null; then
-	# shellcheck disable=SC2086
-	tshark -r "$T/raw_erf.pcap" -T fields $(for k in $rawf; do printf ' -e %s' "$k"; done) 2>/dev/null |
-		python3 -c 'import sys
+	# shellcheck disable=SC2016
+	tsh raw.tsh sh -c 'tshark -r "$1" -T fields $(for k in $2; do printf " -e %s" "$k"; done) 2>/dev/null |
+		python3 -c "import sys
 for l in sys.stdin:
-    print("\t".join(str(int(v, 0)) if v[:2] == "0x" else v for v in l.rstrip("\n").split("\t")))' >"$T/raw.tsh"
+    print(\"\\t\".join(str(int(v, 0)) if v[:2] == \"0x\" else v for v in l.rstrip(\"\\n\").split(\"\\t\")))"' sh "$S/raw_erf.pcap" "$rawf"
+	cp "$S/raw.tsh" "$T/raw.tsh"
 	TZ=UTC "$R" -r "$T/raw_erf.pcap" --packets --json |
 		jq -r --arg f "$rawf" '[($f | split(" "))[] as $k | (.[$k] // "") | tostring] | join("\t")' >"$T/raw.ours"
 	check "raw LNH 1/0 fields against tshark ($rawf)" "" "$(diff "$T/raw.tsh" "$T/raw.ours" | head -4 | tr '\n' '|')"
@@ -279,10 +311,15 @@ check "--becn x2, then --fecn --becn x1: ecn_ce, ib_fecn, ib_becn" "2 0 2|1 1 1"
 if command -v tshark >/dev/null; then
 	"$G" frames cnp --ib --erf --qpn 0x77 -w "$T/c3.pcap"
 	k="infiniband.lrh.lnh infiniband.lrh.pktlen infiniband.bth.opcode infiniband.bth.destqp infiniband.bth.psn infiniband.bth.p_key"
-	# shellcheck disable=SC2086
+	# (tshark's view kept with the rocegen copy it read: made again when this
+	# build's rocegen wrote another)
+	cmp -s "$T/c3.pcap" "$S/c3.pcap" || { cp "$T/c3.pcap" "$S/c3.pcap"; rm -f "$S/c3.tsh"; }
+	# shellcheck disable=SC2016
+	tsh c3.tsh sh -c 'printf "%s %s\n" "$(tshark -r "$1" -T fields $(for f in $2; do printf " -e %s" "$f"; done) 2>/dev/null |
+			python3 -c "import sys; print(\" \".join(str(int(v, 0)) for v in sys.stdin.read().split()))")" \
+		"$(tshark -r "$1" -V 2>/dev/null | sed -n "s/.*Opcode: \([A-Za-z]*\) (128).*/\1/p")"' sh "$S/c3.pcap" "$k"
 	check "IB CNP against tshark ($k), and its name" \
-		"$(tshark -r "$T/c3.pcap" -T fields $(for f in $k; do printf ' -e %s' "$f"; done) 2>/dev/null |
-			python3 -c 'import sys; print(" ".join(str(int(v, 0)) for v in sys.stdin.read().split()))') $(tshark -r "$T/c3.pcap" -V 2>/dev/null | sed -n 's/.*Opcode: \([A-Za-z]*\) (128).*/\1/p')" \
+		"$(cat "$S/c3.tsh")" \
 		"$(TZ=UTC "$R" -r "$T/c3.pcap" --packets --json | jq -r --arg k "$k" '[($k | split(" "))[] as $f | .[$f]] + [."roce.opcode"] | map(tostring) | join(" ")')"
 fi
 
@@ -316,9 +353,10 @@ check "infiniband.pcap: IPoIB connected mode, the 6 pings on RC SEND_ONLY" 6 \
 if command -v tshark >/dev/null; then
 	DS='ip.dsfield.dscp ip.dsfield.ecn ipv6.tclass.dscp ipv6.tclass.ecn'
 	# "frame field value" for every field either side gives
-	# shellcheck disable=SC2086
-	tshark -r "$P" -T fields -e frame.number $(for k in $DS; do printf ' -e %s' "$k"; done) 2>/dev/null |
-		awk -v names="$DS" 'BEGIN { n = split(names, k, " ") } { for (i = 1; i <= n; i++) if ($(i + 1) != "") print $1, k[i], $(i + 1) }' FS='\t' >"$T/wiki.tsh"
+	# shellcheck disable=SC2016
+	tsh wiki.tsh sh -c 'tshark -r "$1" -T fields -e frame.number $(for k in $2; do printf " -e %s" "$k"; done) 2>/dev/null |
+		awk -v names="$2" '"'"'BEGIN { n = split(names, k, " ") } { for (i = 1; i <= n; i++) if ($(i + 1) != "") print $1, k[i], $(i + 1) }'"'"' FS="	"' sh "$P" "$DS"
+	cp "$S/wiki.tsh" "$T/wiki.tsh"
 	jq -r --arg names "$DS" '. as $o | ($names | split(" "))[] as $k | select($o[$k] != null) | "\($o["frame.number"]) \($k) \($o[$k])"' \
 		"$T/wiki.json" >"$T/wiki.our"
 	if [ "$(wc -l <"$T/wiki.tsh")" -eq 30 ] && cmp -s "$T/wiki.tsh" "$T/wiki.our"; then

@@ -59,7 +59,10 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-10}
 # TEST_SHARED: a directory the job's runs (one per build) share, for what
 # does not depend on the build (difftest.py keeps tshark's output there
 # unless TEST_CACHE, which make check sets to a directory of the build tree,
-# keeps it from one make check to the next); it goes with the logs.
+# keeps it from one make check to the next; cli.sh, link.sh and threads.sh
+# the captures their python makes, link.sh and encap.sh tshark's output,
+# invariance.sh and encap.sh the copies rocegen convert and mkencap write);
+# it goes with the logs.
 run_job() {
 	local job=$1 b build san
 	export TEST_SHARED="$logdir/shared.${job//[^A-Za-z0-9_.-]/_}"
