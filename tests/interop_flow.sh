@@ -8,7 +8,10 @@
 # rocetop's duplicate_request and out_of_seq_request of the flows into each
 # guest must equal that guest's rxe counters of the same names over the
 # capture window, and nak_seq_err must equal its out_of_seq_request (rxe sends
-# one PSN-sequence-error NAK per out-of-sequence episode).
+# one PSN-sequence-error NAK per out-of-sequence episode).  A run where they
+# differ and a guest's rxe counted fewer frames in (rcvd_pkts) than the capture
+# holds to it runs once more: the two did not see the same frames (one such run
+# in four on 7 December 2026, ATOMIC with loss: 22 duplicates seen only here).
 #
 # Skips (exit 0) without ../shared/softroce-lab or without root.
 set -euo pipefail
@@ -74,7 +77,8 @@ run() {   # NAME NETEM_GUEST "NETEM ARGS" TOOL
 		fails=$((fails + 1))
 		return
 	fi
-	if ! python3 - "$o" "$name" <<'PY'
+	local prc=0
+	python3 - "$o" "$name" <<'PY' || prc=$?
 import json, sys
 base, name = sys.argv[1], sys.argv[2]
 def counters(path):
@@ -99,12 +103,27 @@ for guest, ip in (("vma", "10.99.0.1"), ("vmb", "10.99.0.2")):
         bad += not ok
         out.append(f"{guest}.{ours} {got}/{want}{'' if ok else ' MISMATCH'}")
 t = summary["totals"]
+# A frame the capture holds but the guest's rxe never counted in (lost in the
+# guest before rxe: its receive queue under TCG, a softirq backlog) is counted
+# by rocetop and not by rxe: a retransmission of it then shows as a duplicate
+# only here.  rcvd_pkts (counted after rxe's checks) equals the frames captured
+# to the guest otherwise (tests/interop.sh); when it does not, the counts
+# cannot be held against each other: exit 3, and run_case runs the case again.
+unseen = []
+for guest, ip in (("vma", "10.99.0.1"), ("vmb", "10.99.0.2")):
+    before, after = counters(f"{base}.{guest}.before"), counters(f"{base}.{guest}.after")
+    captured = sum(f.get("packets", 0) for f in summary["flows"] if f["dst"] == ip)
+    rcvd = after.get("rcvd_pkts", 0) - before.get("rcvd_pkts", 0)
+    if captured != rcvd:
+        unseen.append(f"{guest}: {captured} frames captured to it, rxe rcvd_pkts {rcvd}")
 print(("ok   " if not bad else "FAIL ") + name + ": rocetop/rxe " + ", ".join(out)
-      + f"; retransmissions {t['retransmissions']}")
-sys.exit(1 if bad else 0)
+      + f"; retransmissions {t['retransmissions']}"
+      + (f" ({'; '.join(unseen)}: not every captured frame reached rxe)" if bad and unseen else ""))
+sys.exit(0 if not bad else 3 if unseen else 1)
 PY
-	then
+	if [ "$prc" != 0 ]; then
 		fails=$((fails + 1))
+		[ "$prc" != 3 ] || unseen=1
 	fi
 }
 
@@ -113,7 +132,15 @@ PY
 run_case() {
 	local f0=$fails
 	{ labnet_heal 10.99.0.1 && labnet_heal 10.99.0.2; } || { echo "FAIL $1: the lab's guest network is down"; fails=$((fails + 1)); return; }
+	unseen=0
 	run "$@"
+	if [ "$fails" != "$f0" ] && [ "$unseen" = 1 ]; then
+		echo "interop_flow: $1: a guest's rxe missed captured frames; once more"
+		fails=$f0
+		unseen=0
+		run "$@"
+		[ "$fails" = "$f0" ] || return
+	fi
 	if [ "$fails" != "$f0" ] && ! { labnet_ok 10.99.0.1 && labnet_ok 10.99.0.2; }; then
 		echo "labnet: $1 failed on a stalled guest network; once more after a reboot"
 		fails=$f0
