@@ -10,8 +10,10 @@
 # capture window, and nak_seq_err must equal its out_of_seq_request (rxe sends
 # one PSN-sequence-error NAK per out-of-sequence episode).  A run where they
 # differ and a guest's rxe counted fewer frames in (rcvd_pkts) than the capture
-# holds to it runs once more: the two did not see the same frames (one such run
-# in four on 7 December 2026, ATOMIC with loss: 22 duplicates seen only here).
+# holds to it runs once more: the two did not see the same frames.  (On 7
+# December 2026 one run in four of ATOMIC with loss gave 22 duplicates in
+# rocetop and none in rxe; its capture and rcvd_pkts were not kept, so whether
+# that was such a run is not known: the line now says.)
 #
 # Skips (exit 0) without ../shared/softroce-lab or without root.
 set -euo pipefail
