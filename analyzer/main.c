@@ -566,6 +566,7 @@ static struct pcapfile *direct_ok(struct app *x)
 static int open_capture(struct app *x)
 {
 	struct args *a = &x->a;
+	struct pcapfile *pf;
 	enum source_err what;
 
 	x->src = source_open(&a->scfg, &what, x->err, sizeof x->err);
@@ -596,7 +597,7 @@ static int open_capture(struct app *x)
 	 * mirror, --prometheus or --device */
 	if (x->run.wk && a->scfg.nfiles > 1)   /* -r A -r B: each flow says which files it was seen in */
 		workers_files(x->run.wk, a->scfg.files, a->scfg.nfiles);
-	if (x->run.wk && direct_ok(x) && workers_direct(x->run.wk, source_direct(x->src)) < 0)
+	if (x->run.wk && (pf = direct_ok(x)) && workers_direct(x->run.wk, pf) < 0)
 		return fail(x, "out of memory");
 	if (x->run.wk && workers_start(x->run.wk, x->err, sizeof x->err) < 0)
 		return fail(x, x->err);
@@ -800,6 +801,7 @@ static int read_frame(void *ctx, struct source_frame *fr)
 static int read_loop(struct app *x)
 {
 	struct args *a = &x->a;
+	struct pcapfile *pf;
 	int c;
 
 	x->lst.out = a->packets ? stdout : NULL;
@@ -809,8 +811,8 @@ static int read_loop(struct app *x)
 		return live_threads_loop(&x->run, x->src, maybe_snapshot);
 	if (x->run.wk && workers_is_direct(x->run.wk))
 		return direct_loop(x);
-	if (!x->run.wk && direct_ok(x))
-		return direct_one(x, direct_ok(x));
+	if (!x->run.wk && (pf = direct_ok(x)))
+		return direct_one(x, pf);
 	while (!stop && !x->ended && (a->count < 0 || (long long)x->no < a->count)) {
 		c = source_batch(x->src, READ_BATCH, read_frame, x);
 		if (c > 0)
