@@ -15,7 +15,7 @@ endif
 $(ROCETARGET): target/rocetarget.c target/tload.c target/tload.h target/load.h target/ctl.h \
                target/ctlauth.c target/ctlauth.h
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(LDSAN) $(LDFLAGS) -o $@ target/rocetarget.c target/tload.c target/ctlauth.c \
+	$(CC) $(ALLCFLAGS) $(LDSAN_EXE) $(LDFLAGS) -o $@ target/rocetarget.c target/tload.c target/ctlauth.c \
 	  $(VERBS_LIBS) -lcrypto
 
 # The conform catalogue against the in-process reference adapter (no network,
