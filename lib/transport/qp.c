@@ -194,7 +194,8 @@ static void timers(struct roce_qp *qp, uint64_t now)
 		return;
 	if (qp->rnr_deadline && now >= qp->rnr_deadline) {
 		qp->rnr_deadline = 0;
-		roce__qp_go_back(qp, qp->rnr_psn, ROCE_RETX_RNR);
+		if (qp->rnr_psn != qp->snd_max)   /* else all acknowledged since: nothing to resend */
+			roce__qp_go_back(qp, qp->rnr_psn, ROCE_RETX_RNR);
 	}
 	if (qp->rto_deadline && now >= qp->rto_deadline) {
 		qp->st.timeouts++;

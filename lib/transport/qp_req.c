@@ -179,6 +179,11 @@ static void set_una(struct roce_qp *qp, uint32_t una)
 		qp->snd_psn = una;
 		qp->snd_idx = wr_at(qp, una);
 	}
+	/* An RNR wait whose PSN the responder has taken since (a later RNR NAK
+	 * or an ACK covers it): the retry starts at what is not acknowledged.
+	 * Going back to an acknowledged PSN would find no WR holding it. */
+	if (qp->rnr_deadline && roce_psn_before(qp->rnr_psn, una))
+		qp->rnr_psn = una;
 	if (qp->una == qp->snd_max)
 		qp->rto_deadline = 0;
 	else if (qp->rto_ns)

@@ -1040,6 +1040,75 @@ static void test_rnr(void **state)
 	sim_free(S);
 }
 
+/* An RNR NAK at 101, then, while its timer runs, an RNR NAK at 102 (all_acked
+ * 0) or an ACK of 102 (all_acked 1): the responder has taken 101 since (from
+ * an earlier copy), so 101's WR completes and the retry starts at 102, or
+ * resends nothing when everything is acknowledged.  Before the fix the timer
+ * went back to 101, found no started WR holding it, and sent from the next
+ * WR not yet started at an offset of (101 - its first PSN 0) MTUs: rocegen
+ * isolation crashed so against rxe (a copy 3.4 M MTUs past a 1 KiB buffer). */
+static void rnr_then_covered(int all_acked)
+{
+	struct sim *S = sim_new(1024, NULL);
+	uint8_t buf[4][100], fr[256];
+	struct roce_frame_spec s;
+	struct roce_qp_info in;
+	size_t from;
+	int n, k = 0;
+
+	S->drop_all_from = A;       /* the responder is played by hand */
+	for (int i = 0; i < 4; i++)
+		fill(buf[i], sizeof(buf[i]), (uint32_t)(20 + i));
+	for (int i = 0; i < 3; i++) {
+		struct roce_wr wr = { .wr_id = (uint64_t)i, .op = ROCE_WR_SEND, .buf = buf[i], .len = 100 };
+
+		assert_int_equal(roce_qp_post_send(S->s[A].qp, &wr, S->now), ROCE_OK);
+	}
+	roce_qp_frame_spec(S->s[B].qp, &s);
+	s.bth.opcode = ROCE_OP_ACK;
+	for (uint32_t q = 101; q <= 102; q++) {
+		s.bth.psn = q;
+		s.ext.msn = q - 100 + (q == 102 && all_acked);
+		s.ext.syndrome = q == 102 && all_acked ? 0x1f : 0x20 | 4;   /* ACK, or RNR NAK 40 us */
+		n = roce_build(fr, sizeof(fr), &s);
+		assert_true(n > 0);
+		enqueue(S, A, fr, (uint32_t)n, (q - 101) * 5 * NS_US);   /* at 1 and 6 us */
+	}
+	sim_run(S, 10 * NS_US);
+	assert_int_equal(stA(S)->rnr_nak_rx, all_acked ? 1 : 2);
+	assert_int_equal(S->s[A].n_ok, all_acked ? 3 : 2);
+	roce_qp_info(S->s[A].qp, &in);
+	assert_true(in.rnr_deadline == 41 * NS_US);
+	/* posted while it waits: not started until the timer runs out */
+	{
+		struct roce_wr wr = { .wr_id = 3, .op = ROCE_WR_SEND, .buf = buf[3], .len = 100 };
+
+		assert_int_equal(roce_qp_post_send(S->s[A].qp, &wr, S->now), ROCE_OK);
+	}
+	from = S->n_log;
+	sim_run(S, 50 * NS_US);
+	for (size_t i = from; i < S->n_log; i++) {
+		if (S->log[i].from != A)
+			continue;
+		assert_int_equal(S->log[i].opcode, ROCE_OP_SEND_ONLY);
+		assert_int_equal(S->log[i].psn, (all_acked ? 103 : 102) + k);
+		assert_int_equal(S->log[i].plen, 100);
+		assert_true(S->log[i].t == 41 * NS_US);
+		k++;
+	}
+	assert_int_equal(k, all_acked ? 1 : 2);          /* 103 new; or 102 again and 103 */
+	assert_int_equal(stA(S)->retx_episodes[ROCE_RETX_RNR], all_acked ? 0 : 1);
+	assert_int_equal(stA(S)->retx_pkts[ROCE_RETX_RNR], all_acked ? 0 : 1);
+	sim_free(S);
+}
+
+static void test_rnr_then_covered(void **state)
+{
+	(void)state;
+	rnr_then_covered(0);
+	rnr_then_covered(1);
+}
+
 static void test_rnr_exhausted(void **state)
 {
 	struct sim *S = sim_new(1024, tweak_rnr2);
@@ -2129,6 +2198,7 @@ int main(void)
 		cmocka_unit_test(test_psn_gap_drop),
 		cmocka_unit_test(test_psn_gap_jump),
 		cmocka_unit_test(test_rnr),
+		cmocka_unit_test(test_rnr_then_covered),
 		cmocka_unit_test(test_rnr_exhausted),
 		cmocka_unit_test(test_rnr_fault),
 		cmocka_unit_test(test_retry_exhausted),
