@@ -31,8 +31,11 @@ ifeq ($(SAN),1)
   # binding of libasan's interceptors) and are not position-independent (no
   # relocation of their data at start): `rocetop -r` on a capture of a few
   # KiB went from 5,686 to 4,020 page faults and 110 to 70 ms of CPU, then
-  # to 3,482 (perf stat -r 20, 8 December 2026).  What is checked does not
-  # change.  libroce.so keeps LDSAN: a shared object carries no runtime.
+  # to 3,482 (perf stat -r 20, 8 December 2026); golden.sh's sanitized run
+  # 5.2-6.4 -> 3.9-4.5 CPU-s.  make check's total stayed within its
+  # run-to-run noise (840 -> 878 CPU-s on clean clones).  What is checked
+  # does not change.  libroce.so keeps LDSAN: a shared object carries no
+  # runtime.
   LDSAN_EXE := $(LDSAN) -static-libasan -static-libubsan -no-pie
 endif
 ALLCFLAGS = $(BASECFLAGS) $(CFLAGS)
