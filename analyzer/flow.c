@@ -1052,9 +1052,24 @@ static void ib_identity(struct engine *e, const struct roce_pkt *p, uint32_t *sr
 	*dst = c->dst;
 }
 
-static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint32_t wirelen, int icrc)
+/* The hosts of a RoCE or InfiniBand frame with a whole BTH (0), and a
+ * prefetch of its flow's hash head: engine_packet() asks before the ICRC
+ * check, so that the head's cache miss (one a frame on a many-connection mix)
+ * overlaps the CRC.  -1: no flow to find (no whole BTH, no addresses). */
+static int packet_flow_hosts(struct engine *e, const struct roce_pkt *p, uint32_t *src, uint32_t *dst)
 {
-	uint32_t src, dst;
+	if (!p->bth_off || !(p->present & ROCE_LBIT(ROCE_L_BTH)) || (p->truncated & ROCE_LBIT(ROCE_L_BTH)) ||
+	    packet_hosts(e, p, src, dst))
+		return -1;
+	if (p->version != ROCE_VER_IB || p->grh_off)   /* LID-routed: the identity may change them */
+		__builtin_prefetch(&e->heads[key_hash(*src, *dst, p->dqpn, 0) & e->hmask]);
+	return 0;
+}
+
+/* hosts: packet_flow_hosts()'s result for src and dst */
+static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint32_t wirelen, int icrc,
+			int hosts, uint32_t src, uint32_t dst)
+{
 	struct flow *f;
 	const struct roce_opinfo *oi;
 	struct roce_seq_verdict v;
@@ -1070,9 +1085,7 @@ static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts,
 		e->t.roce_ce++;
 	else if (!in && (p->ip_version || p->grh_off) && p->ecn)
 		e->t.roce_ect++;
-	if (!p->bth_off || !(p->present & ROCE_LBIT(ROCE_L_BTH)) || (p->truncated & ROCE_LBIT(ROCE_L_BTH)))
-		return;
-	if (packet_hosts(e, p, &src, &dst))
+	if (hosts)
 		return;
 	lid_routed = p->version == ROCE_VER_IB && !p->grh_off;
 	if (lid_routed)
@@ -1424,10 +1437,12 @@ void engine_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint
 	if (p->invalid)
 		t->invalid++;
 	if (p->version != ROCE_VER_NONE) {
+		uint32_t src = 0, dst = 0;
+		int hosts = packet_flow_hosts(e, p, &src, &dst);
 		int icrc = e->cfg.check_icrc ? (int)roce_icrc_verify(p, NULL) : ROCE_ICRC_UNCHECKED;
 
 		t->icrc[icrc]++;
-		roce_packet(e, p, ts, wirelen, icrc);
+		roce_packet(e, p, ts, wirelen, icrc, hosts, src, dst);
 		return;
 	}
 	if (p->macctrl_off || p->cnm_off || p->lldp_off) {
