@@ -1066,7 +1066,8 @@ static int packet_flow_hosts(struct engine *e, const struct roce_pkt *p, uint32_
 	return 0;
 }
 
-/* hosts: packet_flow_hosts()'s result for src and dst */
+/* hosts: what packet_flow_hosts() returned (0: src and dst are the frame's
+ * hosts; -1: there is no flow to analyse) */
 static void roce_packet(struct engine *e, const struct roce_pkt *p, uint64_t ts, uint32_t wirelen, int icrc,
 			int hosts, uint32_t src, uint32_t dst)
 {
