@@ -55,8 +55,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define MR_KEY 0x1234u
 #define MR_VA 0x100000ull
 #define MAX_WR 256
+#define LEN_MAX 6144               /* a WR's or a receive's largest length */
+#define WR_OPS 7
 
-static uint8_t mr_mem[16384], wr_mem[MAX_WR][6144], rq_mem[MAX_WR][6144], payload[4096];
+/* the send WR ops, a byte picks one */
+static const enum roce_wr_op wr_ops[WR_OPS] = { ROCE_WR_SEND, ROCE_WR_SEND_IMM, ROCE_WR_WRITE, ROCE_WR_WRITE_IMM,
+						ROCE_WR_READ, ROCE_WR_CMP_SWAP, ROCE_WR_FETCH_ADD };
+
+static uint8_t mr_mem[16384], wr_mem[MAX_WR][LEN_MAX], rq_mem[MAX_WR][LEN_MAX], payload[4096];
 static uint8_t atom[MAX_WR][8];
 static uint8_t frame[ROCE_QP_FRAME_MAX + 64];
 static uint8_t send_done[MAX_WR], recv_done[MAX_WR];
@@ -83,24 +89,32 @@ static unsigned u16(struct in *in)
 	return v | u8(in) << 8;
 }
 
-static int emit(void *ctx, const uint8_t *f, uint32_t len)
+/* A frame an engine emitted, to the peer whose QPN is dqpn: aborts, saying
+ * why, unless it decodes as valid RoCE with a good ICRC, goes to dqpn (a CNP
+ * to any) and carries at most an MTU. */
+static void check_emitted(const uint8_t *f, uint32_t len, uint32_t dqpn)
 {
 	struct roce_pkt p;
 
-	(void)ctx;
 	if (roce_decode(&p, NULL, ROCE_LINK_ETHERNET, f, len, len) != ROCE_OK || p.invalid || !p.bth_off ||
 	    roce_icrc_verify(&p, NULL) != ROCE_ICRC_GOOD) {
 		fprintf(stderr, "fuzz_qp: the engine emitted a frame that does not decode as valid RoCE\n");
 		abort();
 	}
-	if (p.opcode != ROCE_OPCODE_CNP && p.dqpn != QPN_P) {
-		fprintf(stderr, "fuzz_qp: a frame to DestQP %#x, not the peer's\n", p.dqpn);
+	if (p.opcode != ROCE_OPCODE_CNP && p.dqpn != dqpn) {
+		fprintf(stderr, "fuzz_qp: a frame to DestQP %#x, not the peer's %#x\n", p.dqpn, dqpn);
 		abort();
 	}
 	if (p.payload_len > mtu) {
 		fprintf(stderr, "fuzz_qp: a payload of %u bytes over an MTU of %u\n", p.payload_len, mtu);
 		abort();
 	}
+}
+
+static int emit(void *ctx, const uint8_t *f, uint32_t len)
+{
+	(void)ctx;
+	check_emitted(f, len, QPN_P);
 	return 0;
 }
 
@@ -143,10 +157,8 @@ static void deliver(struct roce_qp *q, struct roce_frame_spec *s, uint64_t now)
 
 static void post_send(struct roce_qp *q, struct in *in, uint64_t now)
 {
-	static const enum roce_wr_op ops[] = { ROCE_WR_SEND, ROCE_WR_SEND_IMM, ROCE_WR_WRITE, ROCE_WR_WRITE_IMM,
-					       ROCE_WR_READ, ROCE_WR_CMP_SWAP, ROCE_WR_FETCH_ADD };
-	unsigned op = u8(in) % (sizeof(ops) / sizeof(ops[0]));
-	struct roce_wr wr = { .wr_id = n_send, .op = ops[op], .len = u16(in) % 6145 };
+	unsigned op = u8(in) % WR_OPS;
+	struct roce_wr wr = { .wr_id = n_send, .op = wr_ops[op], .len = u16(in) % (LEN_MAX + 1) };
 
 	if (n_send >= MAX_WR)
 		return;
@@ -211,9 +223,10 @@ static void request(struct roce_qp *q, struct roce_frame_spec *s, struct in *in,
 	deliver(q, s, now);
 }
 
-/* Raw transport bytes behind the peer's Ethernet, IP and UDP headers: the
- * spec's BTH opcode SEND ONLY carries them as its payload, and the frame is
- * cut where the BTH starts and the bytes take its place. */
+/* Raw transport bytes behind the peer's Ethernet, IP and UDP headers: a
+ * SEND ONLY without payload is built from the spec for those headers, then
+ * the input's bytes replace everything from the BTH on and the frame ends
+ * with them. */
 static void raw(struct roce_qp *q, struct roce_frame_spec *s, struct in *in, uint64_t now)
 {
 	struct roce_pkt p;
@@ -305,7 +318,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		switch (c & 7) {
 		case 0: post_send(q, &in, now); break;
 		case 1:
-			if (n_recv < MAX_WR && roce_qp_post_recv(q, n_recv, rq_mem[n_recv], u16(&in) % 6145, now) == ROCE_OK)
+			if (n_recv < MAX_WR && roce_qp_post_recv(q, n_recv, rq_mem[n_recv], u16(&in) % (LEN_MAX + 1), now) == ROCE_OK)
 				n_recv++;
 			break;
 		case 2: response(q, &s, &in, now); break;
@@ -380,7 +393,7 @@ static struct {
 	uint64_t now;
 } W;
 static uint8_t pw_mr[PW_MR_LEN], pw_mr0[PW_MR_LEN];      /* the MR, and its bytes at the start */
-static uint8_t pw_buf[PW_MAX][6144], pw_buf0[PW_MAX][6144], pw_rbuf[PW_MAX][6144];
+static uint8_t pw_buf[PW_MAX][LEN_MAX], pw_buf0[PW_MAX][LEN_MAX], pw_rbuf[PW_MAX][LEN_MAX];
 static uint8_t pw_atom[PW_MAX][8];
 
 static uint8_t pat(unsigned i, unsigned k)
@@ -397,13 +410,9 @@ static void pw_fail(const char *what, unsigned i)
 static int pw_emit(void *ctx, const uint8_t *f, uint32_t len)
 {
 	int from = (int)(intptr_t)ctx;
-	struct roce_pkt p;
 	unsigned sl;
 
-	if (roce_decode(&p, NULL, ROCE_LINK_ETHERNET, f, len, len) != ROCE_OK || p.invalid || !p.bth_off ||
-	    roce_icrc_verify(&p, NULL) != ROCE_ICRC_GOOD || p.payload_len > mtu ||
-	    (p.opcode != ROCE_OPCODE_CNP && p.dqpn != (from ? QPN_Q : QPN_P)))
-		pw_fail("an engine emitted a frame that is not valid RoCE to its peer", 0);
+	check_emitted(f, len, from ? QPN_Q : QPN_P);
 	if (!W.nfree || len > ROCE_QP_FRAME_MAX)
 		return 0;                  /* the wire is full: lost */
 	sl = W.freel[--W.nfree];
@@ -466,11 +475,9 @@ static void pw_tick(void)
 
 static void pw_post(struct in *in)
 {
-	static const enum roce_wr_op ops[] = { ROCE_WR_SEND, ROCE_WR_SEND_IMM, ROCE_WR_WRITE, ROCE_WR_WRITE_IMM,
-					       ROCE_WR_READ, ROCE_WR_CMP_SWAP, ROCE_WR_FETCH_ADD };
 	unsigned i = W.nwr, b = u8(in);
 	struct pw_wr *w = &W.wr[i];
-	struct roce_wr wr = { .wr_id = i, .op = ops[b % 7], .len = u16(in) % 6145, .rkey = MR_KEY };
+	struct roce_wr wr = { .wr_id = i, .op = wr_ops[b % WR_OPS], .len = u16(in) % (LEN_MAX + 1), .rkey = MR_KEY };
 
 	if (i >= PW_MAX)
 		return;
@@ -663,7 +670,7 @@ static int pair_run(const uint8_t *data, size_t size)
 		case 6: pw_post(&in); break;
 		case 7:
 			if (W.nrecv < PW_MAX) {
-				unsigned len = u16(&in) % 6145;
+				unsigned len = u16(&in) % (LEN_MAX + 1);
 
 				memset(pw_rbuf[W.nrecv], 0, len);
 				if (roce_qp_post_recv(W.qp[1], W.nrecv, pw_rbuf[W.nrecv], len, W.now) == ROCE_OK)

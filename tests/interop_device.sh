@@ -183,7 +183,7 @@ wait || true
 # ib_write_bw between two of the 1 s QP dumps, and no snapshot held its row. (Snapshots every
 # 0.25 s instead kept the TCG guest's rocetop so busy with device polls that it analysed one
 # frame of the run.)
-# One disagreement on duplicate_request in 7 runs of make interop (8 Dec 2026: nic 130
+# One disagreement on duplicate_request in 10 runs (8 Dec 2026: nic 130
 # wire 141, out_of_seq_request 236 = 236, rxe's rcvd_pkts +33,380 = the 33,380 frames the
 # capture holds into vma, so rxe took every frame the capture saw and counted 11 of
 # rocetop's duplicates otherwise; not explained). A disagreement runs the lossy run once
